@@ -1,0 +1,1 @@
+//! The bitboard engine: positions, move generation, notation, Zobrist keys, perft.

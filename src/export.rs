@@ -1,0 +1,1 @@
+//! Weights for other engines: one small exporter per format.

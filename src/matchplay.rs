@@ -1,0 +1,1 @@
+//! Matches between two weight files: paired openings, results, Elo.

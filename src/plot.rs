@@ -1,0 +1,1 @@
+//! Pictures of a run's round statistics (SVG or PNG).

@@ -1,0 +1,1 @@
+//! A tuning run: config, the round loop, output files, checkpoints and progress.

@@ -1,0 +1,1 @@
+//! Variable-depth alpha-beta search with a Zobrist-keyed transposition table.

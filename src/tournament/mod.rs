@@ -1,0 +1,1 @@
+//! One round of single-elimination tournament, newcomers, and round statistics.
