@@ -1,0 +1,410 @@
+//! Legal moves: compulsory captures, multi-jumps followed to the end, crowning ends the move.
+//!
+//! Jumps are found for all pieces at once with shifts (`jumpers`), then followed square by square
+//! from precomputed step tables. Every distinct jump path is a distinct move, so a king's ring
+//! capture that takes the same pieces in another order is two moves (the counting used by the
+//! published perft numbers). Moves are written into a fixed-capacity [`MoveList`] on the stack.
+
+use arrayvec::ArrayVec;
+
+use super::bitboard::{Bitboard, Bits, Direction, JUMP, STEP};
+use super::position::{Color, Position};
+
+/// Capacity of a [`MoveList`]; far above the most moves any legal position has.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves that lives on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// A legal move: a simple step or a (multi-)jump with its full landing path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Squares of the captured pieces.
+    captured: Bitboard,
+    /// Intermediate landing squares as bit indices, 5 bits each, first jump in the low bits.
+    path: u64,
+    from: u8,
+    to: u8,
+    jumps: u8,
+}
+
+impl Move {
+    /// A simple (non-capturing) move between two bit indices.
+    const fn simple(from: u32, to: u32) -> Move {
+        Move {
+            captured: 0,
+            path: 0,
+            from: from as u8,
+            to: to as u8,
+            jumps: 0,
+        }
+    }
+
+    /// The starting square, 1–32.
+    #[inline(always)]
+    pub const fn from(&self) -> u8 {
+        self.from + 1
+    }
+
+    /// The final square, 1–32.
+    #[inline(always)]
+    pub const fn to(&self) -> u8 {
+        self.to + 1
+    }
+
+    /// The starting square as a bit index, 0–31.
+    #[inline(always)]
+    pub const fn from_index(&self) -> u32 {
+        self.from as u32
+    }
+
+    /// The final square as a bit index, 0–31.
+    #[inline(always)]
+    pub const fn to_index(&self) -> u32 {
+        self.to as u32
+    }
+
+    /// The squares of the captured pieces (empty for a simple move).
+    #[inline(always)]
+    pub const fn captured(&self) -> Bitboard {
+        self.captured
+    }
+
+    /// True for a jump.
+    #[inline(always)]
+    pub const fn is_capture(&self) -> bool {
+        self.jumps != 0
+    }
+
+    /// Number of pieces jumped (0 for a simple move).
+    #[inline(always)]
+    pub const fn jump_count(&self) -> u32 {
+        self.jumps as u32
+    }
+
+    /// Every square the piece stands on, from the start through each landing square to the end
+    /// (squares 1–32): `[9, 18, 27]` for `9x18x27`, `[9, 13]` for `9-13`.
+    pub fn squares(&self) -> ArrayVec<u8, 13> {
+        let mut out = ArrayVec::new();
+        out.push(self.from());
+        for k in 0..self.jumps.saturating_sub(1) as u64 {
+            out.push(((self.path >> (5 * k)) & 31) as u8 + 1);
+        }
+        out.push(self.to());
+        out
+    }
+}
+
+/// The directions a man of `color` moves in.
+#[inline(always)]
+const fn forward(color: Color) -> [Direction; 2] {
+    match color {
+        Color::Black => [Direction::DownLeft, Direction::DownRight],
+        Color::White => [Direction::UpLeft, Direction::UpRight],
+    }
+}
+
+/// The directions a man of `color` may not move in (kings may).
+#[inline(always)]
+const fn backward(color: Color) -> [Direction; 2] {
+    match color {
+        Color::Black => [Direction::UpLeft, Direction::UpRight],
+        Color::White => [Direction::DownLeft, Direction::DownRight],
+    }
+}
+
+/// Shared state of one jump search: what stays fixed while a piece hops around.
+struct JumpContext {
+    from: u32,
+    king: bool,
+    crowning_row: Bitboard,
+    /// Empty squares, counting the moving piece's starting square as empty.
+    empty: Bitboard,
+    dirs: &'static [Direction],
+}
+
+const BLACK_MAN_DIRS: [Direction; 2] = forward(Color::Black);
+const WHITE_MAN_DIRS: [Direction; 2] = forward(Color::White);
+const BLACK_KING_DIRS: [Direction; 4] = [
+    Direction::DownLeft,
+    Direction::DownRight,
+    Direction::UpLeft,
+    Direction::UpRight,
+];
+const WHITE_KING_DIRS: [Direction; 4] = [
+    Direction::UpLeft,
+    Direction::UpRight,
+    Direction::DownLeft,
+    Direction::DownRight,
+];
+
+impl JumpContext {
+    fn new(pos: &Position, from: u32) -> JumpContext {
+        let color = pos.side;
+        let king = pos.kings & (1 << from) != 0;
+        let dirs: &'static [Direction] = match (color, king) {
+            (Color::Black, false) => &BLACK_MAN_DIRS,
+            (Color::White, false) => &WHITE_MAN_DIRS,
+            (Color::Black, true) => &BLACK_KING_DIRS,
+            (Color::White, true) => &WHITE_KING_DIRS,
+        };
+        JumpContext {
+            from,
+            king,
+            crowning_row: color.crowning_row(),
+            empty: pos.empty() | (1 << from),
+            dirs,
+        }
+    }
+
+    /// Follows every jump path from `at`, pushing each finished path to `list`.
+    fn collect(
+        &self,
+        list: &mut MoveList,
+        at: u32,
+        enemy: Bitboard,
+        captured: Bitboard,
+        path: u64,
+        jumps: u8,
+    ) {
+        let mut extended = false;
+        // A landing square becomes part of the path once the piece jumps on from it.
+        let path_on = if jumps > 0 {
+            path | (at as u64) << (5 * (jumps as u64 - 1))
+        } else {
+            path
+        };
+        for &d in self.dirs {
+            let over = STEP[d as usize][at as usize];
+            let land = JUMP[d as usize][at as usize];
+            if over & enemy == 0 || land & self.empty == 0 {
+                continue;
+            }
+            extended = true;
+            let land_index = land.trailing_zeros();
+            if !self.king && land & self.crowning_row != 0 {
+                list.push(Move {
+                    captured: captured | over,
+                    path: path_on,
+                    from: self.from as u8,
+                    to: land_index as u8,
+                    jumps: jumps + 1,
+                });
+            } else {
+                self.collect(
+                    list,
+                    land_index,
+                    enemy & !over,
+                    captured | over,
+                    path_on,
+                    jumps + 1,
+                );
+            }
+        }
+        if !extended && jumps > 0 {
+            list.push(Move {
+                captured,
+                path,
+                from: self.from as u8,
+                to: at as u8,
+                jumps,
+            });
+        }
+    }
+
+    /// Counts the jump paths from `at` without building them (perft's bulk counting).
+    fn count(&self, at: u32, enemy: Bitboard, jumps: u8) -> u64 {
+        let mut total = 0;
+        for &d in self.dirs {
+            let over = STEP[d as usize][at as usize];
+            let land = JUMP[d as usize][at as usize];
+            if over & enemy == 0 || land & self.empty == 0 {
+                continue;
+            }
+            if !self.king && land & self.crowning_row != 0 {
+                total += 1;
+            } else {
+                total += self.count(land.trailing_zeros(), enemy & !over, jumps + 1);
+            }
+        }
+        if total == 0 && jumps > 0 {
+            1
+        } else {
+            total
+        }
+    }
+}
+
+impl Position {
+    /// The pieces of the side to move that have a jump (captures are compulsory when non-empty).
+    #[inline(always)]
+    pub fn jumpers(&self) -> Bitboard {
+        let us = self.side;
+        let own = self.pieces(us);
+        let kings = own & self.kings;
+        let enemy = self.pieces(us.opponent());
+        let empty = self.empty();
+        // Spelled out per colour so every shift is a constant (this runs at every perft leaf).
+        let (dl, dr, ul, ur) = (
+            Direction::DownLeft,
+            Direction::DownRight,
+            Direction::UpLeft,
+            Direction::UpRight,
+        );
+        let (fwd, back) = match us {
+            Color::Black => (
+                ur.step(ur.step(empty) & enemy) | ul.step(ul.step(empty) & enemy),
+                if kings != 0 {
+                    dr.step(dr.step(empty) & enemy) | dl.step(dl.step(empty) & enemy)
+                } else {
+                    0
+                },
+            ),
+            Color::White => (
+                dr.step(dr.step(empty) & enemy) | dl.step(dl.step(empty) & enemy),
+                if kings != 0 {
+                    ur.step(ur.step(empty) & enemy) | ul.step(ul.step(empty) & enemy)
+                } else {
+                    0
+                },
+            ),
+        };
+        (fwd & own) | (back & kings)
+    }
+
+    /// All legal moves, in generation order: by starting square (lowest first), then direction.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_moves(&mut list);
+        list
+    }
+
+    /// Appends all legal moves to `list` (which should be empty).
+    pub fn generate_moves(&self, list: &mut MoveList) {
+        let jumpers = self.jumpers();
+        if jumpers != 0 {
+            let enemy = self.pieces(self.side.opponent());
+            for from in Bits(jumpers) {
+                JumpContext::new(self, from).collect(list, from, enemy, 0, 0, 0);
+            }
+            return;
+        }
+        let us = self.side;
+        let empty = self.empty();
+        let kings = self.kings;
+        let [f1, f2] = forward(us);
+        let [b1, b2] = backward(us);
+        for from in Bits(self.pieces(us)) {
+            let i = from as usize;
+            for d in [f1, f2] {
+                let t = STEP[d as usize][i] & empty;
+                if t != 0 {
+                    list.push(Move::simple(from, t.trailing_zeros()));
+                }
+            }
+            if kings & (1 << from) != 0 {
+                for d in [b1, b2] {
+                    let t = STEP[d as usize][i] & empty;
+                    if t != 0 {
+                        list.push(Move::simple(from, t.trailing_zeros()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Only the captures (empty when the side to move has none).
+    pub fn captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let jumpers = self.jumpers();
+        let enemy = self.pieces(self.side.opponent());
+        for from in Bits(jumpers) {
+            JumpContext::new(self, from).collect(&mut list, from, enemy, 0, 0, 0);
+        }
+        list
+    }
+
+    /// Number of simple moves available to the side to move, ignoring captures.
+    #[inline(always)]
+    pub fn simple_move_count(&self) -> u32 {
+        let us = self.side;
+        let own = self.pieces(us);
+        let kings = own & self.kings;
+        let empty = self.empty();
+        let (men_dirs, king_dirs) = match us {
+            Color::Black => (
+                (Direction::DownLeft.step(own) & empty).count_ones()
+                    + (Direction::DownRight.step(own) & empty).count_ones(),
+                (Direction::UpLeft.step(kings) & empty).count_ones()
+                    + (Direction::UpRight.step(kings) & empty).count_ones(),
+            ),
+            Color::White => (
+                (Direction::UpLeft.step(own) & empty).count_ones()
+                    + (Direction::UpRight.step(own) & empty).count_ones(),
+                (Direction::DownLeft.step(kings) & empty).count_ones()
+                    + (Direction::DownRight.step(kings) & empty).count_ones(),
+            ),
+        };
+        men_dirs + king_dirs
+    }
+
+    /// Number of legal moves, counted without building them.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        let jumpers = self.jumpers();
+        if jumpers == 0 {
+            return self.simple_move_count() as u64;
+        }
+        if jumpers & self.kings == 0 {
+            if let Some(n) = self.count_single_man_jumps(jumpers) {
+                return n;
+            }
+        }
+        let enemy = self.pieces(self.side.opponent());
+        Bits(jumpers)
+            .map(|from| JumpContext::new(self, from).count(from, enemy, 0))
+            .sum()
+    }
+
+    /// When only men can jump and none of them could possibly jump again after its first jump,
+    /// every jump is a one-piece move and they are counted with popcounts. `None` when some
+    /// man might continue (the caller then follows the paths).
+    #[inline(always)]
+    fn count_single_man_jumps(&self, jumpers: Bitboard) -> Option<u64> {
+        // One arm per colour, so that the directions are constants in the inlined body.
+        match self.side {
+            Color::Black => self.count_single_jumps_toward(jumpers, BLACK_MAN_DIRS),
+            Color::White => self.count_single_jumps_toward(jumpers, WHITE_MAN_DIRS),
+        }
+    }
+
+    #[inline(always)]
+    fn count_single_jumps_toward(
+        &self,
+        jumpers: Bitboard,
+        [d1, d2]: [Direction; 2],
+    ) -> Option<u64> {
+        let us = self.side;
+        let enemy = self.pieces(us.opponent());
+        let empty = self.empty();
+        // A superset of the squares a second jump could start from: the origins count as
+        // empty and no captured piece is removed yet.
+        let empty_after = empty | jumpers;
+        let (b1, b2) = (d1.reverse(), d2.reverse());
+        let j1 = b1.step(b1.step(empty) & enemy) & jumpers;
+        let j2 = b2.step(b2.step(empty) & enemy) & jumpers;
+        let landings = (d1.step(d1.step(j1)) | d2.step(d2.step(j2))) & !us.crowning_row();
+        let could_continue =
+            b1.step(b1.step(empty_after) & enemy) | b2.step(b2.step(empty_after) & enemy);
+        if landings & could_continue != 0 {
+            return None;
+        }
+        Some((j1.count_ones() + j2.count_ones()) as u64)
+    }
+
+    /// True if the side to move has no legal move, and so has lost.
+    #[inline]
+    pub fn is_lost(&self) -> bool {
+        self.jumpers() == 0 && self.simple_move_count() == 0
+    }
+}
