@@ -1,0 +1,420 @@
+//! Newcomers: the initial population, and the random or genetic specimens that refill the
+//! population after a round (SPEC §4, step 4).
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::eval::{Specimen, WeightPair, Weights, FEATURE_COUNT};
+use crate::rng::{stream, tag};
+
+/// How newcomers are made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvolutionMode {
+    /// Fresh random specimens, as the original harness did.
+    Random,
+    /// Children of survivors by crossover and mutation, plus a share of random immigrants.
+    #[default]
+    Genetic,
+}
+
+/// How a child's weights are taken from its two parents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Crossover {
+    /// Each weight from one parent or the other with probability 1/2.
+    #[default]
+    Uniform,
+    /// Each weight drawn on the line through both parents' values, reaching a quarter of their
+    /// distance beyond each (BLX-α with α = 0.25), so children can leave the parents' box.
+    Blend,
+}
+
+/// The `[evolution]` settings plus the weight range (SPEC §6).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvolutionParams {
+    /// Random or genetic newcomers.
+    pub mode: EvolutionMode,
+    /// Share of the newcomers that are random immigrants in genetic mode (0..=1).
+    pub immigrants: f64,
+    /// Crossover operator in genetic mode.
+    pub crossover: Crossover,
+    /// Probability that a child's weight is mutated.
+    pub mutation_rate: f64,
+    /// Standard deviation of a mutation step.
+    pub mutation_sigma: f64,
+    /// Smallest allowed weight.
+    pub weight_min: i32,
+    /// Largest allowed weight.
+    pub weight_max: i32,
+}
+
+impl Default for EvolutionParams {
+    /// The SPEC §6 defaults.
+    fn default() -> Self {
+        EvolutionParams {
+            mode: EvolutionMode::Genetic,
+            immigrants: 0.1,
+            crossover: Crossover::Uniform,
+            mutation_rate: 0.2,
+            mutation_sigma: 8.0,
+            weight_min: -100,
+            weight_max: 100,
+        }
+    }
+}
+
+/// Orders a range so that a misordered one draws and clamps instead of panicking; the config
+/// rejects it anyway.
+fn ordered(min: i32, max: i32) -> (i32, i32) {
+    (min.min(max), min.max(max))
+}
+
+/// Twenty weights drawn uniformly from `min..=max`: the opening set, then the endgame set.
+pub fn random_weights<R: Rng + ?Sized>(rng: &mut R, min: i32, max: i32) -> WeightPair {
+    let (lo, hi) = ordered(min, max);
+    let mut set = || Weights(std::array::from_fn(|_| rng.gen_range(lo..=hi)));
+    let opening = set();
+    let endgame = set();
+    WeightPair { opening, endgame }
+}
+
+/// The round-0 population: `n` random specimens with ids `0..n`, drawn from the `[INITIAL]`
+/// stream of `seed`.
+pub fn initial_population(n: usize, min: i32, max: i32, seed: u64) -> Vec<Specimen> {
+    let mut rng = stream(seed, &[tag::INITIAL]);
+    (0..n as u64)
+        .map(|id| Specimen {
+            id,
+            weights: random_weights(&mut rng, min, max),
+            parent_a: None,
+            parent_b: None,
+            born_round: 0,
+        })
+        .collect()
+}
+
+/// `count` newcomers bred after round `round` from its `survivors`, drawn from the
+/// `[BREEDING, round]` stream of `seed`.
+///
+/// Newcomers join the population of the next round, so their `born_round` is `round + 1`;
+/// ids are taken from `next_id` in creation order (children first, then immigrants), and
+/// `next_id` is left at the first unused id.
+///
+/// In genetic mode `round(immigrants × count)` newcomers are random immigrants and the rest are
+/// children of two distinct survivors chosen uniformly; with a single survivor the children are
+/// mutated clones of it (`parent_b` is `None`), and with none every newcomer is an immigrant.
+/// Immigrants carry no parents, in either mode.
+pub fn breed(
+    survivors: &[Specimen],
+    count: usize,
+    params: &EvolutionParams,
+    seed: u64,
+    round: u32,
+    next_id: &mut u64,
+) -> Vec<Specimen> {
+    let mut rng = stream(seed, &[tag::BREEDING, u64::from(round)]);
+    let (min, max) = ordered(params.weight_min, params.weight_max);
+    let children = match params.mode {
+        EvolutionMode::Random => 0,
+        EvolutionMode::Genetic if survivors.is_empty() => 0,
+        EvolutionMode::Genetic => {
+            let immigrants = (params.immigrants.clamp(0.0, 1.0) * count as f64).round() as usize;
+            count - immigrants.min(count)
+        }
+    };
+    let mut out = Vec::with_capacity(count);
+    let mut new_specimen = |weights, parent_a, parent_b| {
+        let id = *next_id;
+        *next_id += 1;
+        Specimen {
+            id,
+            weights,
+            parent_a,
+            parent_b,
+            born_round: round + 1,
+        }
+    };
+    for _ in 0..children {
+        let (a, b) = if survivors.len() == 1 {
+            (&survivors[0], None)
+        } else {
+            let i = rng.gen_range(0..survivors.len());
+            let mut j = rng.gen_range(0..survivors.len() - 1);
+            if j >= i {
+                j += 1;
+            }
+            (&survivors[i], Some(&survivors[j]))
+        };
+        let mut weights = match b {
+            Some(b) => cross(&mut rng, params.crossover, &a.weights, &b.weights),
+            None => a.weights,
+        };
+        for set in [&mut weights.opening, &mut weights.endgame] {
+            for w in set.0.iter_mut() {
+                *w = mutate(&mut rng, *w, params).clamp(min, max);
+            }
+        }
+        out.push(new_specimen(weights, Some(a.id), b.map(|b| b.id)));
+    }
+    for _ in children..count {
+        let weights = random_weights(&mut rng, min, max);
+        out.push(new_specimen(weights, None, None));
+    }
+    out
+}
+
+/// A child's weights from parents `a` and `b`, before mutation and clamping.
+fn cross<R: Rng + ?Sized>(
+    rng: &mut R,
+    crossover: Crossover,
+    a: &WeightPair,
+    b: &WeightPair,
+) -> WeightPair {
+    let mut set = |a: &Weights, b: &Weights| {
+        Weights(std::array::from_fn::<i32, FEATURE_COUNT, _>(|i| {
+            let (x, y) = (a.0[i], b.0[i]);
+            match crossover {
+                Crossover::Uniform => {
+                    if rng.gen_bool(0.5) {
+                        x
+                    } else {
+                        y
+                    }
+                }
+                Crossover::Blend => {
+                    let u: f64 = rng.gen_range(-0.25..=1.25);
+                    let (x, y) = (f64::from(x), f64::from(y));
+                    // Saturating cast: the caller clamps to the weight range anyway.
+                    (x + u * (y - x)).round() as i32
+                }
+            }
+        }))
+    };
+    let opening = set(&a.opening, &b.opening);
+    let endgame = set(&a.endgame, &b.endgame);
+    WeightPair { opening, endgame }
+}
+
+/// `w`, plus with probability `mutation_rate` a step of `round(N(0, sigma))`.
+fn mutate<R: Rng + ?Sized>(rng: &mut R, w: i32, params: &EvolutionParams) -> i32 {
+    if rng.gen::<f64>() < params.mutation_rate {
+        let step = (params.mutation_sigma * standard_normal(rng)).round() as i32;
+        w.saturating_add(step)
+    } else {
+        w
+    }
+}
+
+/// A standard normal draw by the Box–Muller transform (kept here rather than adding
+/// `rand_distr`, whose algorithm could change under a version bump and break reproducibility).
+fn standard_normal<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    // 1 - [0, 1) is (0, 1], keeping ln away from 0.
+    let u1 = 1.0 - rng.gen::<f64>();
+    let u2: f64 = rng.gen();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_weights(s: &Specimen) -> impl Iterator<Item = i32> + '_ {
+        s.weights
+            .opening
+            .0
+            .iter()
+            .chain(&s.weights.endgame.0)
+            .copied()
+    }
+
+    fn genetic(crossover: Crossover) -> EvolutionParams {
+        EvolutionParams {
+            crossover,
+            mutation_rate: 0.5,
+            mutation_sigma: 30.0,
+            weight_min: -20,
+            weight_max: 20,
+            ..EvolutionParams::default()
+        }
+    }
+
+    #[test]
+    fn initial_population_ids_range_and_determinism() {
+        let pop = initial_population(50, -7, 9, 42);
+        assert_eq!(pop.len(), 50);
+        for (i, s) in pop.iter().enumerate() {
+            assert_eq!(s.id, i as u64);
+            assert_eq!((s.parent_a, s.parent_b, s.born_round), (None, None, 0));
+            assert!(all_weights(s).all(|w| (-7..=9).contains(&w)));
+        }
+        // Both ends of the range are reachable (1000 draws from 17 values).
+        let all: Vec<i32> = pop.iter().flat_map(all_weights).collect();
+        assert!(all.contains(&-7) && all.contains(&9));
+        assert_eq!(pop, initial_population(50, -7, 9, 42));
+        assert_ne!(pop, initial_population(50, -7, 9, 43));
+    }
+
+    #[test]
+    fn random_mode_makes_fresh_specimens_without_lineage() {
+        let survivors = initial_population(4, -100, 100, 1);
+        let params = EvolutionParams {
+            mode: EvolutionMode::Random,
+            ..genetic(Crossover::Uniform)
+        };
+        let mut next_id = 4;
+        let kids = breed(&survivors, 16, &params, 1, 3, &mut next_id);
+        assert_eq!(kids.len(), 16);
+        assert_eq!(next_id, 20);
+        for (k, s) in kids.iter().enumerate() {
+            assert_eq!(s.id, 4 + k as u64);
+            assert_eq!((s.parent_a, s.parent_b, s.born_round), (None, None, 4));
+            assert!(all_weights(s).all(|w| (-20..=20).contains(&w)));
+        }
+    }
+
+    #[test]
+    fn genetic_mode_records_lineage_respects_range_and_immigrant_share() {
+        // Parents far outside the range: children must still be clamped into it.
+        let mut survivors = initial_population(5, -1000, 1000, 2);
+        for (k, s) in survivors.iter_mut().enumerate() {
+            s.id = 100 + k as u64;
+        }
+        for crossover in [Crossover::Uniform, Crossover::Blend] {
+            let params = EvolutionParams {
+                immigrants: 0.25,
+                ..genetic(crossover)
+            };
+            let mut next_id = 200;
+            let kids = breed(&survivors, 20, &params, 9, 5, &mut next_id);
+            assert_eq!(kids.len(), 20);
+            assert_eq!(next_id, 220);
+            let ids: Vec<u64> = kids.iter().map(|s| s.id).collect();
+            assert_eq!(ids, (200..220).collect::<Vec<_>>());
+            let immigrants = kids.iter().filter(|s| s.parent_a.is_none()).count();
+            assert_eq!(immigrants, 5, "round(0.25 × 20) immigrants");
+            for s in &kids {
+                assert_eq!(s.born_round, 6);
+                assert!(all_weights(s).all(|w| (-20..=20).contains(&w)));
+                match (s.parent_a, s.parent_b) {
+                    (Some(a), Some(b)) => {
+                        assert_ne!(a, b, "two distinct parents");
+                        assert!((100..105).contains(&a) && (100..105).contains(&b));
+                    }
+                    (None, None) => {}
+                    other => panic!("half a lineage: {other:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn uniform_crossover_without_mutation_takes_each_weight_from_a_parent() {
+        let survivors = initial_population(2, -100, 100, 3);
+        let params = EvolutionParams {
+            immigrants: 0.0,
+            mutation_rate: 0.0,
+            weight_min: -100,
+            weight_max: 100,
+            ..genetic(Crossover::Uniform)
+        };
+        let kids = breed(&survivors, 10, &params, 3, 0, &mut 2);
+        let mut from = [false; 2];
+        for kid in &kids {
+            let parents = [&survivors[0], &survivors[1]];
+            for set in 0..2 {
+                for i in 0..FEATURE_COUNT {
+                    let pick = |s: &Specimen| {
+                        if set == 0 {
+                            s.weights.opening.0[i]
+                        } else {
+                            s.weights.endgame.0[i]
+                        }
+                    };
+                    let w = pick(kid);
+                    assert!(parents.iter().any(|p| pick(p) == w));
+                    for (k, p) in parents.iter().enumerate() {
+                        from[k] |= pick(p) == w && pick(parents[1 - k]) != w;
+                    }
+                }
+            }
+        }
+        assert_eq!(from, [true, true], "both parents contribute");
+    }
+
+    #[test]
+    fn blend_crossover_stays_near_the_parents() {
+        let survivors = initial_population(2, -100, 100, 4);
+        let params = EvolutionParams {
+            immigrants: 0.0,
+            mutation_rate: 0.0,
+            weight_min: -1000,
+            weight_max: 1000,
+            ..genetic(Crossover::Blend)
+        };
+        let kids = breed(&survivors, 10, &params, 4, 0, &mut 2);
+        let (a, b) = (
+            &survivors[0].weights.opening.0,
+            &survivors[1].weights.opening.0,
+        );
+        let mut novel = false;
+        for kid in &kids {
+            for i in 0..FEATURE_COUNT {
+                let (lo, hi) = (a[i].min(b[i]) as f64, a[i].max(b[i]) as f64);
+                let reach = 0.25 * (hi - lo) + 0.5;
+                let w = kid.weights.opening.0[i] as f64;
+                assert!(
+                    w >= lo - reach && w <= hi + reach,
+                    "{w} outside [{lo}, {hi}]"
+                );
+                novel |= w != lo && w != hi;
+            }
+        }
+        assert!(novel, "blend makes values other than the parents'");
+    }
+
+    #[test]
+    fn single_survivor_gives_mutated_clones() {
+        let survivors = initial_population(1, -50, 50, 5);
+        let params = EvolutionParams {
+            immigrants: 0.0,
+            mutation_rate: 1.0,
+            mutation_sigma: 5.0,
+            ..genetic(Crossover::Blend)
+        };
+        let mut next_id = 1;
+        let kids = breed(&survivors, 6, &params, 5, 2, &mut next_id);
+        assert_eq!(kids.len(), 6);
+        for kid in &kids {
+            assert_eq!((kid.parent_a, kid.parent_b), (Some(0), None));
+            assert_ne!(kid.weights, survivors[0].weights, "mutated");
+        }
+        // No survivors at all: every newcomer is an immigrant.
+        let kids = breed(&[], 3, &params, 5, 2, &mut next_id);
+        assert!(kids.iter().all(|s| s.parent_a.is_none()));
+        assert_eq!(next_id, 10);
+    }
+
+    #[test]
+    fn breeding_is_deterministic_per_seed_and_round() {
+        let survivors = initial_population(6, -100, 100, 6);
+        let params = genetic(Crossover::Uniform);
+        let run = |seed, round| breed(&survivors, 12, &params, seed, round, &mut 6);
+        assert_eq!(run(7, 1), run(7, 1));
+        let weights = |v: Vec<Specimen>| v.into_iter().map(|s| s.weights).collect::<Vec<_>>();
+        assert_ne!(weights(run(7, 1)), weights(run(7, 2)));
+        assert_ne!(weights(run(7, 1)), weights(run(8, 1)));
+    }
+
+    #[test]
+    fn mutation_steps_follow_sigma() {
+        // Mean ≈ 0 and standard deviation ≈ sigma over many draws.
+        let mut rng = stream(11, &[99]);
+        let n = 20_000;
+        let draws: Vec<f64> = (0..n).map(|_| standard_normal(&mut rng)).collect();
+        let mean = draws.iter().sum::<f64>() / n as f64;
+        let sd = (draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+        assert!(mean.abs() < 0.05, "mean {mean}");
+        assert!((sd - 1.0).abs() < 0.05, "sd {sd}");
+    }
+}
