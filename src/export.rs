@@ -1,1 +1,502 @@
-//! Weights for other engines: one small exporter per format.
+//! Weights for other engines: one small exporter per format, the readers' counterparts live with
+//! [`WeightsFile`], and the choice of a specimen from a finished run folder.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use crate::{
+    Error, Result, WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES,
+    FEATURE_COUNT, FEATURE_NAMES, PERSPECTIVE,
+};
+
+/// Turns a weights file into the text of one output format.
+pub trait Exporter {
+    /// The complete file text, ending with a newline.
+    fn render(&self, file: &WeightsFile) -> String;
+}
+
+/// The SPEC §7 JSON form (the same text as [`WeightsFile::to_json`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JsonExporter;
+
+/// `set,feature,weight` rows, opening set first. Carries the weights only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CsvExporter;
+
+/// A readable TOML file: `[opening]` and `[endgame]` tables keyed by feature name.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TomlExporter;
+
+/// A C header with the two weight arrays and a comment block defining the evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CHeaderExporter;
+
+impl Exporter for JsonExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        file.to_json()
+    }
+}
+
+impl Exporter for CsvExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        let mut out = String::from("set,feature,weight\n");
+        for (set, w) in sets(&file.weights) {
+            for (name, value) in w.named() {
+                let _ = writeln!(out, "{set},{name},{value}");
+            }
+        }
+        out
+    }
+}
+
+impl Exporter for TomlExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        let mut out = String::new();
+        out.push_str("# English-checkers evaluation weights (checkers-tuner).\n");
+        out.push_str("# eval = sum over features of weight * (own count - opponent count),\n");
+        out.push_str("# from the side to move; the endgame set applies from `endgame_pieces`\n");
+        out.push_str("# pieces left on the board (both colours) down.\n");
+        let _ = writeln!(out, "endgame_pieces = {}", file.endgame_pieces);
+        let _ = writeln!(out, "perspective = {}", toml_str(PERSPECTIVE));
+        for (set, w) in sets(&file.weights) {
+            let _ = writeln!(out, "\n[{set}]");
+            for (name, value) in w.named() {
+                let _ = writeln!(out, "{name} = {value}");
+            }
+        }
+        if let Some(s) = &file.source {
+            let _ = write!(
+                out,
+                "\n[source]\nrun = {}\nid = {}\nround = {}\n",
+                toml_str(&s.run),
+                s.id,
+                s.round
+            );
+        }
+        out
+    }
+}
+
+/// One line per feature, as in SPEC §2, for the C header's comment block.
+const FEATURE_DEFINITIONS: [&str; FEATURE_COUNT] = [
+    "its men",
+    "its kings",
+    "its men on an edge square (1-5, 12, 13, 20, 21, 28-32)",
+    "its kings on an edge square",
+    "its pieces on its own first two rows (Black 1-8, White 25-32)",
+    "its pieces on the opponent's first three rows (Black 21-32, White 1-12)",
+    "sum over its men of the rows still to go to the king row",
+    "empty squares on its king row (the opponent's back row)",
+    "simple moves its pieces could make, ignoring the capture obligation",
+    "single jumps its pieces could make ((piece, direction) pairs)",
+];
+
+impl Exporter for CHeaderExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        let guard = "CHECKERS_TUNER_WEIGHTS_H";
+        let mut out = String::new();
+        out.push_str("/*\n * English-checkers evaluation weights, exported by checkers-tuner.\n");
+        match &file.source {
+            Some(s) => {
+                let _ = writeln!(
+                    out,
+                    " * Source: run \"{}\", specimen {}, round {}.",
+                    c_comment_safe(&s.run),
+                    s.id,
+                    s.round
+                );
+            }
+            None => out.push_str(" * Source: not from a tuning run (hand-made or built-in).\n"),
+        }
+        let _ = write!(
+            out,
+            " *\n\
+             \x20* Squares are numbered 1-32 in the standard way: Black starts on 1-12 and moves\n\
+             \x20* towards 32, White starts on 21-32 and moves towards 1.\n\
+             \x20*\n\
+             \x20* Perspective: {PERSPECTIVE}.\n\
+             \x20*   eval = sum_i w_i * (f_i(us) - f_i(them))\n\
+             \x20* where \"us\" is the side to move and f_i counts feature i for one side.\n\
+             \x20*\n\
+             \x20* Phase: use CHECKERS_OPENING_WEIGHTS while more than CHECKERS_ENDGAME_PIECES\n\
+             \x20* pieces (both colours, men and kings) are on the board, and\n\
+             \x20* CHECKERS_ENDGAME_WEIGHTS once CHECKERS_ENDGAME_PIECES or fewer are left. The set\n\
+             \x20* is chosen once per search from the root (game) position, not per node.\n\
+             \x20*\n\
+             \x20* Features, counted for one side:\n"
+        );
+        for (i, (name, def)) in FEATURE_NAMES.iter().zip(FEATURE_DEFINITIONS).enumerate() {
+            let _ = writeln!(out, " * {:>2} {name:<18} {def}", i + 1);
+        }
+        out.push_str(" */\n");
+        let _ = write!(out, "#ifndef {guard}\n#define {guard}\n\n");
+        let _ = writeln!(out, "#define CHECKERS_FEATURE_COUNT {FEATURE_COUNT}");
+        let _ = writeln!(
+            out,
+            "#define CHECKERS_ENDGAME_PIECES {}\n",
+            file.endgame_pieces
+        );
+        out.push_str("/* Indices into the weight arrays. */\nenum checkers_feature {\n");
+        for (i, name) in FEATURE_NAMES.iter().enumerate() {
+            let sep = if i + 1 < FEATURE_COUNT { "," } else { "" };
+            let _ = writeln!(out, "    CHECKERS_{} = {i}{sep}", name.to_ascii_uppercase());
+        }
+        out.push_str("};\n");
+        let arrays = [
+            ("CHECKERS_OPENING_WEIGHTS", &file.weights.opening),
+            ("CHECKERS_ENDGAME_WEIGHTS", &file.weights.endgame),
+        ];
+        for (array, w) in arrays {
+            let _ = writeln!(out, "\nstatic const int {array}[{FEATURE_COUNT}] = {{");
+            for (i, (name, value)) in w.named().enumerate() {
+                let sep = if i + 1 < FEATURE_COUNT { "," } else { "" };
+                let _ = writeln!(out, "    {}{sep} /* {name} */", c_int(value));
+            }
+            out.push_str("};\n");
+        }
+        let _ = writeln!(out, "\n#endif /* {guard} */");
+        out
+    }
+}
+
+/// The output formats of `export --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExportFormat {
+    /// SPEC §7 JSON.
+    Json,
+    /// `set,feature,weight` CSV.
+    Csv,
+    /// Readable TOML.
+    Toml,
+    /// A C header.
+    C,
+}
+
+impl ExportFormat {
+    /// Every format, in the order the command line lists them.
+    pub const ALL: [ExportFormat; 4] = [
+        ExportFormat::Json,
+        ExportFormat::Csv,
+        ExportFormat::Toml,
+        ExportFormat::C,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExportFormat::Json => "json",
+            ExportFormat::Csv => "csv",
+            ExportFormat::Toml => "toml",
+            ExportFormat::C => "c",
+        }
+    }
+
+    /// The usual file extension (without the dot) for an output file in this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::C => "h",
+            other => other.name(),
+        }
+    }
+
+    /// The exporter that writes this format.
+    pub fn exporter(self) -> Box<dyn Exporter> {
+        match self {
+            ExportFormat::Json => Box::new(JsonExporter),
+            ExportFormat::Csv => Box::new(CsvExporter),
+            ExportFormat::Toml => Box::new(TomlExporter),
+            ExportFormat::C => Box::new(CHeaderExporter),
+        }
+    }
+
+    /// The file text of `file` in this format.
+    pub fn render(self, file: &WeightsFile) -> String {
+        self.exporter().render(file)
+    }
+}
+
+impl std::fmt::Display for ExportFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ExportFormat {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<ExportFormat> {
+        let lower = s.trim().to_ascii_lowercase();
+        ExportFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == lower)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ExportFormat::ALL.iter().map(|f| f.name()).collect();
+                Error::Input(format!(
+                    "unknown export format `{s}`, expected one of: {}",
+                    names.join(", ")
+                ))
+            })
+    }
+}
+
+/// Writes `file` in `format` to `out` atomically: the text goes to a temporary file in the same
+/// folder, which is then renamed over `out`, so a reader never sees a half-written file.
+pub fn export_to_file(file: &WeightsFile, format: ExportFormat, out: &Path) -> Result<()> {
+    write_atomically(out, format.render(file).as_bytes())
+}
+
+/// Temporary file + rename in the destination's folder (a rename is atomic only within one
+/// file system). The temporary file is removed if anything fails.
+fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
+    let name = out
+        .file_name()
+        .ok_or_else(|| Error::Input(format!("output path {} is not a file name", out.display())))?;
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(Error::Input(format!(
+            "output file {}: folder {} does not exist",
+            out.display(),
+            dir.display()
+        )));
+    }
+    if out.is_dir() {
+        return Err(Error::Input(format!(
+            "output file {} is a folder",
+            out.display()
+        )));
+    }
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp).map_err(|e| Error::io("create", &tmp, &e))?;
+        f.write_all(bytes)
+            .map_err(|e| Error::io("write", &tmp, &e))?;
+        f.sync_all().map_err(|e| Error::io("write", &tmp, &e))?;
+        drop(f);
+        fs::rename(&tmp, out).map_err(|e| Error::io("write", out, &e))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The `(name, set)` pairs in file order.
+fn sets(w: &WeightPair) -> [(&'static str, &Weights); 2] {
+    [("opening", &w.opening), ("endgame", &w.endgame)]
+}
+
+/// A TOML basic string, escaped by the `toml` crate itself.
+fn toml_str(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A C int literal; `i32::MIN` cannot be written as a negated literal of type int.
+fn c_int(v: i32) -> String {
+    if v == i32::MIN {
+        format!("({} - 1)", i32::MIN + 1)
+    } else {
+        v.to_string()
+    }
+}
+
+/// Text that can sit inside a `/* */` comment on one line.
+fn c_comment_safe(s: &str) -> String {
+    s.replace("*/", "* /")
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// A CSV file of a run folder, read with headers, for [`weights_from_run`].
+struct RunCsv {
+    path: PathBuf,
+    headers: csv::StringRecord,
+    rows: Vec<csv::StringRecord>,
+}
+
+impl RunCsv {
+    fn read(path: PathBuf) -> Result<RunCsv> {
+        if !path.is_file() {
+            return Err(Error::Input(format!(
+                "{}: file not found (is this a finished run folder?)",
+                path.display()
+            )));
+        }
+        let csv_err = |e: csv::Error| {
+            let at = e
+                .position()
+                .map(|p| format!("line {}: ", p.line()))
+                .unwrap_or_default();
+            Error::Input(format!("{}: {at}not valid CSV ({e})", path.display()))
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .from_path(&path)
+            .map_err(csv_err)?;
+        let headers = reader.headers().map_err(csv_err)?.clone();
+        let rows = reader
+            .records()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(csv_err)?;
+        Ok(RunCsv {
+            path,
+            headers,
+            rows,
+        })
+    }
+
+    fn column(&self, name: &str) -> Result<usize> {
+        self.headers.iter().position(|h| h == name).ok_or_else(|| {
+            Error::Input(format!(
+                "{}: missing column `{name}` in the header",
+                self.path.display()
+            ))
+        })
+    }
+
+    fn parse<T: FromStr>(&self, row: &csv::StringRecord, col: usize, what: &str) -> Result<T> {
+        let text = row.get(col).unwrap_or("");
+        text.parse().map_err(|_| {
+            let line = row.position().map_or(0, |p| p.line());
+            Error::Input(format!(
+                "{}: line {line}: column `{}` is `{text}`, expected {what}",
+                self.path.display(),
+                &self.headers[col]
+            ))
+        })
+    }
+}
+
+/// The specimen at `rank` (1 = best) of a finished run's playoff: its weights from its last row
+/// in `specimens.csv`, the run's name and endgame threshold from `config.toml`.
+pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
+    let playoff = RunCsv::read(run_dir.join("playoff.csv"))?;
+    let rank_col = playoff.column("rank")?;
+    let id_col = playoff.column("id")?;
+    let mut ranked = Vec::with_capacity(playoff.rows.len());
+    for row in &playoff.rows {
+        let r: u64 = playoff.parse(row, rank_col, "a rank (a positive integer)")?;
+        let id: u64 = playoff.parse(row, id_col, "a specimen id (an integer)")?;
+        ranked.push((r, id));
+    }
+    // Sorting (stably) by the rank column makes --rank K mean "the K-th best" even if the file's
+    // rows were reordered or ranks were shared.
+    ranked.sort_by_key(|&(r, _)| r);
+    if rank == 0 || rank > ranked.len() {
+        let exist = match ranked.len() {
+            0 => "has no ranks".to_string(),
+            1 => "has 1 rank".to_string(),
+            n => format!("has {n} ranks (1 to {n})"),
+        };
+        return Err(Error::Input(format!(
+            "--rank {rank} is out of range: {} {exist}",
+            playoff.path.display()
+        )));
+    }
+    let id = ranked[rank - 1].1;
+
+    let specimens = RunCsv::read(run_dir.join("specimens.csv"))?;
+    let round_col = specimens.column("round")?;
+    let sid_col = specimens.column("id")?;
+    let mut cols = [[0usize; FEATURE_COUNT]; 2];
+    for (set, prefix) in ["open", "end"].iter().enumerate() {
+        for (i, name) in FEATURE_NAMES.iter().enumerate() {
+            cols[set][i] = specimens.column(&format!("{prefix}_{name}"))?;
+        }
+    }
+    let mut last = None;
+    for row in &specimens.rows {
+        let row_id: u64 = specimens.parse(row, sid_col, "a specimen id (an integer)")?;
+        if row_id == id {
+            last = Some(row);
+        }
+    }
+    let row = last.ok_or_else(|| {
+        Error::Input(format!(
+            "{}: no row for specimen {id} (rank {rank} in {})",
+            specimens.path.display(),
+            playoff.path.display()
+        ))
+    })?;
+    let round: u32 = specimens.parse(row, round_col, "a round number")?;
+    let mut sets = [Weights::default(); 2];
+    for (w, set_cols) in sets.iter_mut().zip(&cols) {
+        for (value, &col) in w.0.iter_mut().zip(set_cols) {
+            *value = specimens.parse(row, col, "an integer weight")?;
+        }
+    }
+    let pair = WeightPair {
+        opening: sets[0],
+        endgame: sets[1],
+    };
+
+    let (run, endgame_pieces) = read_run_config(&run_dir.join("config.toml"))?;
+    Ok(WeightsFile {
+        weights: pair,
+        endgame_pieces,
+        source: Some(WeightsSource { run, id, round }),
+    })
+}
+
+/// The run's `name` and `[search] endgame_pieces` (default 12) from its resolved config.
+fn read_run_config(path: &Path) -> Result<(String, u32)> {
+    let bad = |msg: String| Error::Input(format!("{}: {msg}", path.display()));
+    let text = fs::read_to_string(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            bad("file not found (is this a finished run folder?)".into())
+        }
+        _ => bad(format!("cannot read it ({e})")),
+    })?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| bad(format!("not TOML ({})", e.message().trim_end())))?;
+    let name = match table.get("name") {
+        Some(toml::Value::String(s)) => s.clone(),
+        Some(_) => return Err(bad("`name` must be a string".into())),
+        None => return Err(bad("missing key `name`".into())),
+    };
+    let pieces = match table.get("search").and_then(|s| s.get("endgame_pieces")) {
+        None => DEFAULT_ENDGAME_PIECES,
+        Some(toml::Value::Integer(n)) if (0..=24).contains(n) => *n as u32,
+        Some(_) => {
+            return Err(bad(
+                "`search.endgame_pieces` must be an integer from 0 to 24".into(),
+            ))
+        }
+    };
+    Ok((name, pieces))
+}
+
+/// The `export` argument: a run folder (the specimen at `rank`), a weights file in any readable
+/// format, or the literal `material`.
+pub fn resolve_export_source(arg: &Path, rank: usize) -> Result<WeightsFile> {
+    if arg.as_os_str() == "material" {
+        return Ok(WeightsFile::material());
+    }
+    if arg.is_dir() {
+        return weights_from_run(arg, rank);
+    }
+    if !arg.exists() {
+        return Err(Error::Input(format!(
+            "{}: no such run folder or weights file (or use `material`)",
+            arg.display()
+        )));
+    }
+    if rank != 1 {
+        return Err(Error::Input(format!(
+            "--rank {rank} only applies to a run folder, and {} is a file",
+            arg.display()
+        )));
+    }
+    WeightsFile::load_any(arg)
+}

@@ -1,6 +1,11 @@
 //! Weight vectors, specimens and the JSON weights file (SPEC §7).
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::Error;
 
 /// Number of evaluation features.
 pub const FEATURE_COUNT: usize = 10;
@@ -48,4 +53,721 @@ pub struct Specimen {
     pub parent_b: Option<u64>,
     /// The round in which it was created (0 for the initial population).
     pub born_round: u32,
+}
+
+/// The `perspective` string of a weights file: the sign convention of every weight.
+pub const PERSPECTIVE: &str = "side to move: own count minus opponent count";
+
+/// The position of a feature in [`FEATURE_NAMES`], if `name` is one.
+pub fn feature_index(name: &str) -> Option<usize> {
+    FEATURE_NAMES.iter().position(|&n| n == name)
+}
+
+impl Weights {
+    /// The weight of feature `i` (an index into [`FEATURE_NAMES`]).
+    ///
+    /// # Panics
+    /// If `i >= FEATURE_COUNT`, like slice indexing.
+    pub fn get(&self, i: usize) -> i32 {
+        self.0[i]
+    }
+
+    /// Sets the weight of feature `i`.
+    ///
+    /// # Panics
+    /// If `i >= FEATURE_COUNT`, like slice indexing.
+    pub fn set(&mut self, i: usize, value: i32) {
+        self.0[i] = value;
+    }
+
+    /// The weight of the feature called `name`, if it is one of [`FEATURE_NAMES`].
+    pub fn by_name(&self, name: &str) -> Option<i32> {
+        feature_index(name).map(|i| self.0[i])
+    }
+
+    /// `(name, weight)` pairs in feature order.
+    pub fn named(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+        FEATURE_NAMES.iter().copied().zip(self.0.iter().copied())
+    }
+
+    /// The material baseline: pawns 100, kings 150, everything else 0.
+    pub fn material() -> Weights {
+        let mut w = Weights::default();
+        w.0[0] = 100;
+        w.0[1] = 150;
+        w
+    }
+}
+
+impl std::ops::Index<usize> for Weights {
+    type Output = i32;
+    fn index(&self, i: usize) -> &i32 {
+        &self.0[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Weights {
+    fn index_mut(&mut self, i: usize) -> &mut i32 {
+        &mut self.0[i]
+    }
+}
+
+impl WeightPair {
+    /// The built-in `material` baseline of SPEC §2, the same in both sets.
+    pub fn material() -> WeightPair {
+        WeightPair {
+            opening: Weights::material(),
+            endgame: Weights::material(),
+        }
+    }
+
+    /// The set named `"opening"` or `"endgame"` (the names used in files).
+    pub fn set_named(&self, set: &str) -> Option<&Weights> {
+        match set {
+            "opening" => Some(&self.opening),
+            "endgame" => Some(&self.endgame),
+            _ => None,
+        }
+    }
+}
+
+/// Where an exported specimen came from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WeightsSource {
+    /// The run's `name`.
+    pub run: String,
+    /// The specimen's id within that run.
+    pub id: u64,
+    /// The last round the specimen's row was written in `specimens.csv`.
+    pub round: u32,
+}
+
+/// The weights file of SPEC §7: what `export --format json`, `best.json`, `match`, `analyse` and
+/// `play` read and write.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WeightsFile {
+    /// The two weight sets.
+    pub weights: WeightPair,
+    /// Pieces left on the board (both colours) at which the endgame set takes over.
+    pub endgame_pieces: u32,
+    /// The run and specimen the weights come from; `None` for hand-made files and `material`.
+    pub source: Option<WeightsSource>,
+}
+
+/// Top-level keys a weights file may have (JSON and TOML forms).
+const KEYS: [&str; 6] = [
+    "features",
+    "opening",
+    "endgame",
+    "endgame_pieces",
+    "perspective",
+    "source",
+];
+
+/// Largest meaningful `endgame_pieces`: a board never holds more than 24 pieces.
+const MAX_PIECES: i64 = 24;
+
+impl WeightsFile {
+    /// A file holding `weights`, with the default endgame threshold and no source.
+    pub fn new(weights: WeightPair) -> WeightsFile {
+        WeightsFile {
+            weights,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            source: None,
+        }
+    }
+
+    /// The built-in `material` baseline (no source, default endgame threshold).
+    pub fn material() -> WeightsFile {
+        WeightsFile::new(WeightPair::material())
+    }
+
+    /// The SPEC §7 JSON form, pretty-printed with one line per key and a trailing newline.
+    pub fn to_json(&self) -> String {
+        let list = |w: &Weights| {
+            let items: Vec<String> = w.0.iter().map(|v| v.to_string()).collect();
+            format!("[{}]", items.join(", "))
+        };
+        let names: Vec<String> = FEATURE_NAMES.iter().map(|n| format!("\"{n}\"")).collect();
+        let source = match &self.source {
+            None => "null".to_string(),
+            Some(s) => format!(
+                "{{\"run\": {}, \"id\": {}, \"round\": {}}}",
+                serde_json::Value::String(s.run.clone()),
+                s.id,
+                s.round
+            ),
+        };
+        format!(
+            "{{\n  \"features\": [{}],\n  \"opening\": {},\n  \"endgame\": {},\n  \
+             \"endgame_pieces\": {},\n  \"perspective\": \"{}\",\n  \"source\": {}\n}}\n",
+            names.join(", "),
+            list(&self.weights.opening),
+            list(&self.weights.endgame),
+            self.endgame_pieces,
+            PERSPECTIVE,
+            source
+        )
+    }
+
+    /// Reads the JSON form. `origin` names the file in error messages. `features`,
+    /// `endgame_pieces` (default 12), `perspective` and `source` may be omitted; when present they
+    /// are checked. `opening`/`endgame` are lists of ten integers (or objects keyed by feature
+    /// name).
+    pub fn from_json(text: &str, origin: &str) -> Result<WeightsFile, Error> {
+        let ctx = Ctx { origin };
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            let msg = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+            ctx.err(format!(
+                "not JSON (line {}, column {}: {msg})",
+                e.line(),
+                e.column()
+            ))
+        })?;
+        ctx.read_value(&value)
+    }
+
+    /// Reads the TOML form written by the `toml` exporter: top-level `endgame_pieces` and
+    /// `perspective`, `[opening]`/`[endgame]` tables keyed by feature name (lists of ten integers
+    /// also accepted), optional `[source]`. Checked like [`WeightsFile::from_json`].
+    pub fn from_toml(text: &str, origin: &str) -> Result<WeightsFile, Error> {
+        let ctx = Ctx { origin };
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            let msg = e.message().trim_end().replace('\n', "; ");
+            match e.span() {
+                Some(span) => {
+                    let (line, col) = line_col(text, span.start);
+                    ctx.err(format!("not TOML (line {line}, column {col}: {msg})"))
+                }
+                None => ctx.err(format!("not TOML ({msg})")),
+            }
+        })?;
+        // One validator for both forms: TOML's integers, strings, arrays and tables map one to
+        // one onto JSON values (a datetime becomes a non-integer and is reported as such).
+        let value = serde_json::to_value(&table)
+            .map_err(|e| ctx.err(format!("cannot read the TOML values ({e})")))?;
+        ctx.read_value(&value)
+    }
+
+    /// Reads the CSV form written by the `csv` exporter: header `set,feature,weight`, then one row
+    /// per set and feature (any order, each exactly once). CSV carries only the weights: the
+    /// result has the default endgame threshold and no source.
+    pub fn from_csv(text: &str, origin: &str) -> Result<WeightsFile, Error> {
+        let ctx = Ctx { origin };
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .trim(csv::Trim::All)
+            .from_reader(text.as_bytes());
+        let csv_err = |e: csv::Error| match e.position() {
+            Some(p) => ctx.err(format!("not valid CSV (line {}: {e})", p.line())),
+            None => ctx.err(format!("not valid CSV ({e})")),
+        };
+        let header = reader.headers().map_err(csv_err)?.clone();
+        let expected = ["set", "feature", "weight"];
+        if header.is_empty() || (header.len() == 1 && header[0].is_empty()) {
+            return Err(ctx.err("empty file, expected the header `set,feature,weight`"));
+        }
+        if header.iter().ne(expected.iter().copied()) {
+            let got: Vec<&str> = header.iter().collect();
+            return Err(ctx.err(format!(
+                "line 1: header is `{}`, expected `set,feature,weight`",
+                got.join(",")
+            )));
+        }
+        // seen[set][feature] = the line it was given on
+        let mut seen = [[None::<u64>; FEATURE_COUNT]; 2];
+        let mut pair = WeightPair {
+            opening: Weights::default(),
+            endgame: Weights::default(),
+        };
+        for record in reader.records() {
+            let record = record.map_err(csv_err)?;
+            let line = record.position().map_or(0, |p| p.line());
+            let set = match &record[0] {
+                "opening" => 0,
+                "endgame" => 1,
+                other => {
+                    return Err(ctx.err(format!(
+                        "line {line}: unknown set `{other}` in column `set`, \
+                         expected `opening` or `endgame`"
+                    )))
+                }
+            };
+            let feature = feature_index(&record[1]).ok_or_else(|| {
+                ctx.err(format!(
+                    "line {line}: unknown feature name `{}` in column `feature`, expected one of: {}",
+                    &record[1],
+                    FEATURE_NAMES.join(", ")
+                ))
+            })?;
+            let weight: i32 = record[2].parse().map_err(|_| {
+                ctx.err(format!(
+                    "line {line}: weight `{}` is not an integer (or is out of range {}..={})",
+                    &record[2],
+                    i32::MIN,
+                    i32::MAX
+                ))
+            })?;
+            if let Some(first) = seen[set][feature] {
+                return Err(ctx.err(format!(
+                    "line {line}: `{}`/`{}` appears twice (first on line {first})",
+                    &record[0], &record[1]
+                )));
+            }
+            seen[set][feature] = Some(line);
+            let target = if set == 0 {
+                &mut pair.opening
+            } else {
+                &mut pair.endgame
+            };
+            target.0[feature] = weight;
+        }
+        for (set, set_name) in ["opening", "endgame"].iter().enumerate() {
+            if let Some(f) = seen[set].iter().position(Option::is_none) {
+                return Err(ctx.err(format!(
+                    "no row for `{set_name}`/`{}` (expected 20 rows: each set with each feature)",
+                    FEATURE_NAMES[f]
+                )));
+            }
+        }
+        Ok(WeightsFile::new(pair))
+    }
+
+    /// Reads a JSON weights file.
+    pub fn load(path: &Path) -> Result<WeightsFile, Error> {
+        let text = read_weights_text(path)?;
+        WeightsFile::from_json(&text, &path.display().to_string())
+    }
+
+    /// Reads a weights file in the form its extension names: `.csv`, `.toml`, otherwise JSON.
+    pub fn load_any(path: &Path) -> Result<WeightsFile, Error> {
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let text = read_weights_text(path)?;
+        let origin = path.display().to_string();
+        match ext.as_deref() {
+            Some("csv") => WeightsFile::from_csv(&text, &origin),
+            Some("toml") => WeightsFile::from_toml(&text, &origin),
+            _ => WeightsFile::from_json(&text, &origin),
+        }
+    }
+
+    /// A command-line weights argument: the literal `material` is the built-in baseline,
+    /// anything else a path read by [`WeightsFile::load_any`].
+    pub fn load_arg(arg: &str) -> Result<WeightsFile, Error> {
+        if arg == "material" {
+            Ok(WeightsFile::material())
+        } else {
+            WeightsFile::load_any(Path::new(arg))
+        }
+    }
+}
+
+/// Reads a weights file's text; any failure is bad input because the path came from the user.
+fn read_weights_text(path: &Path) -> Result<String, Error> {
+    std::fs::read_to_string(path).map_err(|e| {
+        let problem = match e.kind() {
+            std::io::ErrorKind::NotFound => "file not found".to_string(),
+            std::io::ErrorKind::InvalidData => "not UTF-8 text".to_string(),
+            _ => format!("cannot read it ({e})"),
+        };
+        Error::Input(format!("weights file {}: {problem}", path.display()))
+    })
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// Describes a JSON value's kind for "found …" messages.
+fn kind(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("`{b}`"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {v}", v = Value::String(s.clone())),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// Validation context: names the file in every message.
+struct Ctx<'a> {
+    origin: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, msg: impl std::fmt::Display) -> Error {
+        Error::Input(format!("weights file {}: {msg}", self.origin))
+    }
+
+    fn read_value(&self, value: &Value) -> Result<WeightsFile, Error> {
+        let obj = value.as_object().ok_or_else(|| {
+            self.err(format!(
+                "expected an object with keys `opening` and `endgame` at the top level, found {}",
+                kind(value)
+            ))
+        })?;
+        if let Some(key) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(self.err(format!(
+                "unknown key `{key}`, expected one of: {}",
+                KEYS.join(", ")
+            )));
+        }
+        if let Some(features) = obj.get("features") {
+            self.check_features(features)?;
+        }
+        let opening = self.weights(obj, "opening")?;
+        let endgame = self.weights(obj, "endgame")?;
+        let endgame_pieces = match obj.get("endgame_pieces") {
+            None => DEFAULT_ENDGAME_PIECES,
+            Some(v) => match v.as_i64() {
+                Some(n) if (0..=MAX_PIECES).contains(&n) => n as u32,
+                _ => {
+                    return Err(self.err(format!(
+                        "`endgame_pieces` must be an integer from 0 to {MAX_PIECES}, found {}",
+                        kind(v)
+                    )))
+                }
+            },
+        };
+        if let Some(p) = obj.get("perspective") {
+            if p.as_str() != Some(PERSPECTIVE) {
+                return Err(self.err(format!(
+                    "`perspective` is {}, but these weights only make sense as \"{PERSPECTIVE}\"",
+                    kind(p)
+                )));
+            }
+        }
+        let source = match obj.get("source") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(self.source(v)?),
+        };
+        Ok(WeightsFile {
+            weights: WeightPair { opening, endgame },
+            endgame_pieces,
+            source,
+        })
+    }
+
+    fn check_features(&self, v: &Value) -> Result<(), Error> {
+        let list = v.as_array().ok_or_else(|| {
+            self.err(format!(
+                "`features` must be a list of the 10 feature names, found {}",
+                kind(v)
+            ))
+        })?;
+        for (i, item) in list.iter().enumerate() {
+            let name = item.as_str().ok_or_else(|| {
+                self.err(format!(
+                    "item {} of `features` is {}, expected a feature name",
+                    i + 1,
+                    kind(item)
+                ))
+            })?;
+            if feature_index(name).is_none() {
+                return Err(self.err(format!(
+                    "unknown feature name `{name}` at position {} of `features`, expected one of: {}",
+                    i + 1,
+                    FEATURE_NAMES.join(", ")
+                )));
+            }
+        }
+        if list.len() != FEATURE_COUNT {
+            return Err(self.err(format!(
+                "`features` has {} names, expected {FEATURE_COUNT}",
+                list.len()
+            )));
+        }
+        for (i, (item, want)) in list.iter().zip(FEATURE_NAMES).enumerate() {
+            let got = item.as_str().unwrap_or_default();
+            if got != want {
+                return Err(self.err(format!(
+                    "`features` is not in the standard order: position {} is `{got}`, \
+                     expected `{want}` (order: {})",
+                    i + 1,
+                    FEATURE_NAMES.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn weights(&self, obj: &serde_json::Map<String, Value>, key: &str) -> Result<Weights, Error> {
+        let v = obj.get(key).ok_or_else(|| {
+            self.err(format!(
+                "missing key `{key}` (a list of {FEATURE_COUNT} integers, one per feature)"
+            ))
+        })?;
+        let mut w = Weights::default();
+        match v {
+            Value::Array(list) => {
+                if list.len() != FEATURE_COUNT {
+                    return Err(self.err(format!(
+                        "`{key}` has {} numbers, expected {FEATURE_COUNT}",
+                        list.len()
+                    )));
+                }
+                for (i, item) in list.iter().enumerate() {
+                    w.0[i] = self.int(item, || format!("`{key}` item {}", i + 1))?;
+                }
+            }
+            Value::Object(map) => {
+                if let Some(name) = map.keys().find(|k| feature_index(k).is_none()) {
+                    return Err(self.err(format!(
+                        "unknown feature name `{name}` in `{key}`, expected one of: {}",
+                        FEATURE_NAMES.join(", ")
+                    )));
+                }
+                for (i, name) in FEATURE_NAMES.iter().enumerate() {
+                    let item = map
+                        .get(*name)
+                        .ok_or_else(|| self.err(format!("`{key}` has no weight for `{name}`")))?;
+                    w.0[i] = self.int(item, || format!("`{key}.{name}`"))?;
+                }
+            }
+            other => {
+                return Err(self.err(format!(
+                    "`{key}` must be a list of {FEATURE_COUNT} integers, found {}",
+                    kind(other)
+                )))
+            }
+        }
+        Ok(w)
+    }
+
+    fn int(&self, v: &Value, what: impl Fn() -> String) -> Result<i32, Error> {
+        match v {
+            Value::Number(n) if n.is_i64() || n.is_u64() => n
+                .as_i64()
+                .and_then(|n| i32::try_from(n).ok())
+                .ok_or_else(|| {
+                    self.err(format!(
+                        "{} ({n}) is out of range {}..={}",
+                        what(),
+                        i32::MIN,
+                        i32::MAX
+                    ))
+                }),
+            other => Err(self.err(format!(
+                "{} is not an integer (found {})",
+                what(),
+                kind(other)
+            ))),
+        }
+    }
+
+    fn source(&self, v: &Value) -> Result<WeightsSource, Error> {
+        let obj = v.as_object().ok_or_else(|| {
+            self.err(format!(
+                "`source` must be an object {{\"run\", \"id\", \"round\"}} or null, found {}",
+                kind(v)
+            ))
+        })?;
+        if let Some(key) = obj
+            .keys()
+            .find(|k| !["run", "id", "round"].contains(&k.as_str()))
+        {
+            return Err(self.err(format!(
+                "unknown key `source.{key}`, expected run, id, round"
+            )));
+        }
+        let get = |k: &str| {
+            obj.get(k)
+                .ok_or_else(|| self.err(format!("missing key `source.{k}`")))
+        };
+        let run = get("run")?;
+        let run = run
+            .as_str()
+            .ok_or_else(|| {
+                self.err(format!(
+                    "`source.run` must be a string, found {}",
+                    kind(run)
+                ))
+            })?
+            .to_string();
+        let id = get("id")?;
+        let id = id.as_u64().ok_or_else(|| {
+            self.err(format!(
+                "`source.id` must be a non-negative integer, found {}",
+                kind(id)
+            ))
+        })?;
+        let round = get("round")?;
+        let round = round
+            .as_u64()
+            .and_then(|r| u32::try_from(r).ok())
+            .ok_or_else(|| {
+                self.err(format!(
+                    "`source.round` must be a non-negative integer, found {}",
+                    kind(round)
+                ))
+            })?;
+        Ok(WeightsSource { run, id, round })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> WeightsFile {
+        WeightsFile {
+            weights: WeightPair {
+                opening: Weights([100, 150, -3, 7, -42, 0, -1, 12, 5, -100]),
+                endgame: Weights([90, 170, 0, -8, 4, -100, -15, 33, -2, 1]),
+            },
+            endgame_pieces: 10,
+            source: Some(WeightsSource {
+                run: "night \"run\"".into(),
+                id: 4711,
+                round: 19,
+            }),
+        }
+    }
+
+    fn message(r: Result<WeightsFile, Error>) -> String {
+        match r {
+            Err(Error::Input(m)) => m,
+            other => panic!("expected Error::Input, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn material_baseline() {
+        let m = WeightsFile::material();
+        for w in [m.weights.opening, m.weights.endgame] {
+            assert_eq!(w.0, [100, 150, 0, 0, 0, 0, 0, 0, 0, 0]);
+            assert_eq!(w.by_name("kings"), Some(150));
+            assert_eq!(w.get(0), 100);
+        }
+        assert_eq!(m.endgame_pieces, 12);
+        assert_eq!(m.source, None);
+        assert_eq!(WeightsFile::load_arg("material").unwrap(), m);
+    }
+
+    #[test]
+    fn json_round_trip_and_spec_form() {
+        let f = sample();
+        let text = f.to_json();
+        assert!(text.ends_with("}\n"));
+        assert_eq!(WeightsFile::from_json(&text, "x.json").unwrap(), f);
+        // The SPEC §7 keys, in order, as a generic JSON reader sees them.
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["features"], serde_json::json!(FEATURE_NAMES));
+        assert_eq!(v["opening"][4], -42);
+        assert_eq!(v["endgame_pieces"], 10);
+        assert_eq!(v["perspective"], PERSPECTIVE);
+        assert_eq!(v["source"]["run"], "night \"run\"");
+        assert_eq!(v["source"]["id"], 4711);
+        assert_eq!(v["source"]["round"], 19);
+
+        let m = WeightsFile::material();
+        let text = m.to_json();
+        assert!(text.contains("\"source\": null"));
+        assert_eq!(WeightsFile::from_json(&text, "m.json").unwrap(), m);
+    }
+
+    #[test]
+    fn hand_made_files_may_omit_the_optional_keys() {
+        let text = r#"{"opening": [1,2,3,4,5,6,7,8,9,10],
+                       "endgame": [-1,-2,-3,-4,-5,-6,-7,-8,-9,-10]}"#;
+        let f = WeightsFile::from_json(text, "h.json").unwrap();
+        assert_eq!(f.weights.opening.0, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        assert_eq!(f.weights.endgame.get(9), -10);
+        assert_eq!(f.endgame_pieces, DEFAULT_ENDGAME_PIECES);
+        assert_eq!(f.source, None);
+    }
+
+    #[test]
+    fn bad_json_files_name_the_file_and_the_problem() {
+        let good = sample().to_json();
+        let open = "[100, 150, -3, 7, -42, 0, -1, 12, 5, -100]";
+        let end = "[90, 170, 0, -8, 4, -100, -15, 33, -2, 1]";
+        let cases: Vec<(String, &str)> = vec![
+            (
+                good.replace(open, "[100, 150, -3, 7, -42, 0, -1, 12, 5]"),
+                "`opening` has 9 numbers, expected 10",
+            ),
+            (
+                good.replace("[\"pawns\"", "[\"pawn\""),
+                "unknown feature name `pawn` at position 1 of `features`",
+            ),
+            (
+                good.replace("\"kings\", \"safe_pawns\"", "\"safe_pawns\", \"kings\""),
+                "`features` is not in the standard order: position 2 is `safe_pawns`, \
+                 expected `kings`",
+            ),
+            (
+                good.replace(", \"jumps\"]", "]"),
+                "`features` has 9 names, expected 10",
+            ),
+            (
+                good.replace("\"endgame\": [", "\"endgame\": x["),
+                "not JSON (line 4, column 14: expected value)",
+            ),
+            (
+                good.replace(end, "[90, 170, 0, \"-8\", 4, -100, -15, 33, -2, 1]"),
+                "`endgame` item 4 is not an integer (found the string \"-8\")",
+            ),
+            (
+                good.replace(end, "[90, 170, 0, -8.5, 4, -100, -15, 33, -2, 1]"),
+                "`endgame` item 4 is not an integer",
+            ),
+            (
+                good.replace(end, "[90, 170, 0, 3000000000, 4, -100, -15, 33, -2, 1]"),
+                "`endgame` item 4 (3000000000) is out of range",
+            ),
+            (
+                good.replace(&format!("\"endgame\": {end},"), ""),
+                "missing key `endgame`",
+            ),
+            (
+                good.replace(open, "7"),
+                "`opening` must be a list of 10 integers",
+            ),
+            (
+                good.replace("\"features\"", "\"feature\""),
+                "unknown key `feature`",
+            ),
+            (
+                good.replace("\"endgame_pieces\": 10", "\"endgame_pieces\": -1"),
+                "`endgame_pieces` must be an integer from 0 to 24",
+            ),
+            (
+                good.replace("own count minus", "opponent minus"),
+                "`perspective`",
+            ),
+            (good.replace("\"id\": 4711", "\"id\": \"a\""), "`source.id`"),
+            (
+                good.replace("\"round\": 19", "\"turn\": 19"),
+                "unknown key `source.turn`",
+            ),
+            ("[1, 2]".into(), "expected an object"),
+            (
+                String::new(),
+                "not JSON (line 1, column 0: EOF while parsing a value)",
+            ),
+        ];
+        for (text, needle) in cases {
+            let msg = message(WeightsFile::from_json(&text, "x.json"));
+            assert!(msg.starts_with("weights file x.json: "), "{msg}");
+            assert!(msg.contains(needle), "{msg:?} should contain {needle:?}");
+        }
+    }
+
+    #[test]
+    fn missing_file_is_bad_input() {
+        let msg = message(WeightsFile::load(Path::new("/no/such/dir/w.json")));
+        assert_eq!(msg, "weights file /no/such/dir/w.json: file not found");
+        let msg = message(WeightsFile::load_arg("/no/such/dir/w.toml"));
+        assert!(msg.contains("/no/such/dir/w.toml") && msg.contains("not found"));
+    }
 }

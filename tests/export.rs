@@ -1,0 +1,410 @@
+//! Export formats, their readers, the C header and choosing a specimen from a run folder.
+
+use std::path::Path;
+use std::process::Command;
+
+use checkers_tuner::{
+    export_to_file, resolve_export_source, weights_from_run, Error, ExportFormat, WeightPair,
+    Weights, WeightsFile, WeightsSource, FEATURE_NAMES,
+};
+
+/// A file with every feature different, negative numbers and the i32 extremes.
+fn sample() -> WeightsFile {
+    WeightsFile {
+        weights: WeightPair {
+            opening: Weights([100, 150, -3, 7, -42, 0, -1, 12, 5, i32::MIN]),
+            endgame: Weights([90, 170, 0, -8, 4, -100, -15, 33, -2, i32::MAX]),
+        },
+        endgame_pieces: 10,
+        source: Some(WeightsSource {
+            run: "overnight \"quoted\" */ run".into(),
+            id: 4711,
+            round: 19,
+        }),
+    }
+}
+
+fn input_message(r: Result<WeightsFile, Error>) -> String {
+    match r {
+        Err(Error::Input(m)) => m,
+        other => panic!("expected Error::Input, got {other:?}"),
+    }
+}
+
+#[test]
+fn every_readable_format_round_trips_the_weights() {
+    let file = sample();
+    let json = ExportFormat::Json.render(&file);
+    assert_eq!(WeightsFile::from_json(&json, "x.json").unwrap(), file);
+    let toml = ExportFormat::Toml.render(&file);
+    assert_eq!(WeightsFile::from_toml(&toml, "x.toml").unwrap(), file);
+    let csv = ExportFormat::Csv.render(&file);
+    let back = WeightsFile::from_csv(&csv, "x.csv").unwrap();
+    // CSV carries the weights only.
+    assert_eq!(back.weights, file.weights);
+    assert_eq!(back.source, None);
+
+    let mat = WeightsFile::material();
+    let toml = ExportFormat::Toml.render(&mat);
+    assert!(!toml.contains("[source]"));
+    assert_eq!(WeightsFile::from_toml(&toml, "m.toml").unwrap(), mat);
+}
+
+#[test]
+fn json_exporter_is_to_json_and_csv_has_twenty_rows() {
+    let file = sample();
+    assert_eq!(ExportFormat::Json.render(&file), file.to_json());
+    let csv = ExportFormat::Csv.render(&WeightsFile::material());
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert_eq!(lines[0], "set,feature,weight");
+    assert_eq!(lines[1], "opening,pawns,100");
+    assert_eq!(lines[2], "opening,kings,150");
+    assert_eq!(lines[11], "endgame,pawns,100");
+    assert_eq!(lines[20], "endgame,jumps,0");
+}
+
+#[test]
+fn toml_is_readable_tables() {
+    let toml = ExportFormat::Toml.render(&sample());
+    assert!(toml.contains("endgame_pieces = 10\n"));
+    assert!(toml.contains("perspective = \"side to move: own count minus opponent count\""));
+    assert!(toml.contains("\n[opening]\npawns = 100\nkings = 150\nsafe_pawns = -3\n"));
+    assert!(toml.contains("\n[endgame]\n"));
+    assert!(toml.contains("\n[source]\n"));
+    assert!(toml.contains("id = 4711\n"));
+}
+
+#[test]
+fn csv_and_toml_readers_report_problems_with_file_and_line() {
+    let good = ExportFormat::Csv.render(&WeightsFile::material());
+    let cases: Vec<(String, &str)> = vec![
+        (good.replace("set,feature", "sets,feature"), "header"),
+        (
+            good.replace("opening,kings", "opening,king"),
+            "unknown feature name `king`",
+        ),
+        (
+            good.replace("endgame,kings,150", "endgame,kings,1.5"),
+            "line 13: weight `1.5`",
+        ),
+        (
+            good.replace("endgame,kings", "middle,kings"),
+            "unknown set `middle`",
+        ),
+        (
+            good.replace("endgame,kings", "opening,kings"),
+            "appears twice (first on line 3)",
+        ),
+        (
+            good.replace("endgame,jumps,0\n", ""),
+            "no row for `endgame`/`jumps`",
+        ),
+        (
+            good.replace("opening,pawns,100", "opening,pawns"),
+            "not valid CSV (line 2",
+        ),
+        (String::new(), "empty file"),
+    ];
+    for (text, needle) in cases {
+        let msg = input_message(WeightsFile::from_csv(&text, "w.csv"));
+        assert!(msg.starts_with("weights file w.csv: "), "{msg}");
+        assert!(msg.contains(needle), "{msg:?} should mention {needle:?}");
+    }
+
+    let good = ExportFormat::Toml.render(&sample());
+    let cases: Vec<(String, &str)> = vec![
+        (
+            good.replace("kings = 150", "kings = 1.5"),
+            "`opening.kings` is not an integer",
+        ),
+        (
+            good.replace("safe_pawns = -3", "safe_pawn = -3"),
+            "unknown feature name `safe_pawn`",
+        ),
+        (
+            good.replace("jumps = 2147483647", ""),
+            "`endgame` has no weight for `jumps`",
+        ),
+        (
+            good.replace("[endgame]", "[endgam]"),
+            "unknown key `endgam`",
+        ),
+        (
+            good.replace("kings = 150", "kings = = 150"),
+            "not TOML (line ",
+        ),
+        (
+            good.replace("endgame_pieces = 10", "endgame_pieces = 30"),
+            "`endgame_pieces`",
+        ),
+        (good.replace("id = 4711", "id = -1"), "`source.id`"),
+    ];
+    for (text, needle) in cases {
+        let msg = input_message(WeightsFile::from_toml(&text, "w.toml"));
+        assert!(msg.starts_with("weights file w.toml: "), "{msg}");
+        assert!(msg.contains(needle), "{msg:?} should mention {needle:?}");
+    }
+}
+
+#[test]
+fn export_format_names() {
+    for f in ExportFormat::ALL {
+        assert_eq!(f.name().parse::<ExportFormat>().unwrap(), f);
+    }
+    assert_eq!("JSON".parse::<ExportFormat>().unwrap(), ExportFormat::Json);
+    match "yaml".parse::<ExportFormat>() {
+        Err(Error::Input(m)) => {
+            assert!(
+                m.contains("`yaml`") && m.contains("json, csv, toml, c"),
+                "{m}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn has_cc() -> bool {
+    Command::new("cc")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+#[test]
+fn c_header_compiles_and_holds_the_weights() {
+    let file = sample();
+    let header = ExportFormat::C.render(&file);
+    assert!(header.contains("#define CHECKERS_ENDGAME_PIECES 10\n"));
+    assert!(header.contains("#define CHECKERS_FEATURE_COUNT 10\n"));
+    assert!(header.contains("static const int CHECKERS_OPENING_WEIGHTS[10]"));
+    assert!(header.contains("static const int CHECKERS_ENDGAME_WEIGHTS[10]"));
+    assert!(header.contains("    -42, /* defenders */\n"));
+    assert!(header.contains("eval = sum_i w_i * (f_i(us) - f_i(them))"));
+    for name in FEATURE_NAMES {
+        assert!(header.contains(&format!("/* {name} */")), "{name}");
+    }
+    if !has_cc() {
+        println!("note: no C compiler `cc` on PATH, skipping the compile check of the C header");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path().join("weights.h");
+    export_to_file(&file, ExportFormat::C, &h).unwrap();
+    let out = Command::new("cc")
+        .args([
+            "-fsyntax-only",
+            "-x",
+            "c",
+            "-std=c99",
+            "-Wall",
+            "-pedantic",
+            "-Werror",
+        ])
+        .arg(&h)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // Compile and run a program that prints the arrays back: the values C sees are the weights.
+    let main = dir.path().join("main.c");
+    std::fs::write(
+        &main,
+        "#include <stdio.h>\n#include \"weights.h\"\n#include \"weights.h\"\n\
+         int main(void) { int i;\n\
+         for (i = 0; i < CHECKERS_FEATURE_COUNT; i++) printf(\"%d \", CHECKERS_OPENING_WEIGHTS[i]);\n\
+         for (i = 0; i < CHECKERS_FEATURE_COUNT; i++) printf(\"%d \", CHECKERS_ENDGAME_WEIGHTS[i]);\n\
+         printf(\"%d %d\\n\", CHECKERS_ENDGAME_PIECES, CHECKERS_JUMPS); return 0; }\n",
+    )
+    .unwrap();
+    let exe = dir.path().join("main");
+    let out = Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Werror", "-o"])
+        .arg(&exe)
+        .arg(&main)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().unwrap();
+    let mut want: Vec<String> = file
+        .weights
+        .opening
+        .0
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    want.extend(file.weights.endgame.0.iter().map(|v| v.to_string()));
+    want.push("10".into());
+    want.push("9".into());
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        want
+    );
+}
+
+#[test]
+fn export_to_file_writes_whole_files_and_leaves_no_temporaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = sample();
+    for f in ExportFormat::ALL {
+        let out = dir.path().join(format!("w.{}", f.extension()));
+        std::fs::write(&out, "old contents").unwrap();
+        export_to_file(&file, f, &out).unwrap();
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), f.render(&file));
+    }
+    let json = dir.path().join("w.json");
+    assert_eq!(WeightsFile::load_any(&json).unwrap(), file);
+    assert_eq!(
+        WeightsFile::load_any(&dir.path().join("w.toml")).unwrap(),
+        file
+    );
+    assert_eq!(
+        WeightsFile::load_any(&dir.path().join("w.csv"))
+            .unwrap()
+            .weights,
+        file.weights
+    );
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+
+    let missing = dir.path().join("no-such-folder").join("w.json");
+    assert!(matches!(
+        export_to_file(&file, ExportFormat::Json, &missing),
+        Err(Error::Input(_))
+    ));
+    assert!(!missing.exists());
+}
+
+/// A small finished run: specimen 7 appears in rounds 1–3 (weights change each round), 12 in
+/// rounds 2–3, 3 only in round 1. The playoff lists its rows out of rank order.
+fn synthetic_run(dir: &Path, config: &str) {
+    let mut header =
+        String::from("round,id,parent_a,parent_b,born_round,rounds_survived,wins,draws,losses");
+    for prefix in ["open", "end"] {
+        for name in FEATURE_NAMES {
+            header.push_str(&format!(",{prefix}_{name}"));
+        }
+    }
+    let row = |round: u32, id: u64, base: i32| {
+        let mut r = format!("{round},{id},,,0,{round},1,0,0");
+        for i in 0..20 {
+            r.push_str(&format!(",{}", base - i));
+        }
+        r
+    };
+    let specimens = [
+        header,
+        row(1, 3, 30),
+        row(1, 7, 70),
+        row(2, 7, 71),
+        row(2, 12, -120),
+        row(3, 12, -121),
+        row(3, 7, 72),
+    ]
+    .join("\n");
+    std::fs::write(dir.join("specimens.csv"), specimens + "\n").unwrap();
+    std::fs::write(
+        dir.join("playoff.csv"),
+        "rank,id,points,wins,draws,losses\n2,12,3,1,1,0\n1,7,4,2,0,0\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("config.toml"), config).unwrap();
+}
+
+#[test]
+fn weights_from_run_takes_the_last_row_of_the_ranked_specimen() {
+    let dir = tempfile::tempdir().unwrap();
+    synthetic_run(
+        dir.path(),
+        "name = \"tiny\"\nseed = 1\n\n[search]\nmin_depth = 2\nendgame_pieces = 8\n",
+    );
+    let best = weights_from_run(dir.path(), 1).unwrap();
+    assert_eq!(
+        best.source,
+        Some(WeightsSource {
+            run: "tiny".into(),
+            id: 7,
+            round: 3
+        })
+    );
+    assert_eq!(best.endgame_pieces, 8);
+    let want: Vec<i32> = (0..10).map(|i| 72 - i).collect();
+    assert_eq!(best.weights.opening.0.to_vec(), want);
+    let want: Vec<i32> = (10..20).map(|i| 72 - i).collect();
+    assert_eq!(best.weights.endgame.0.to_vec(), want);
+
+    let second = resolve_export_source(dir.path(), 2).unwrap();
+    assert_eq!(second.source.as_ref().unwrap().id, 12);
+    assert_eq!(second.source.as_ref().unwrap().round, 3);
+    assert_eq!(second.weights.opening.0[0], -121);
+    assert_eq!(second.weights.endgame.0[9], -140);
+
+    for bad in [0, 3] {
+        match weights_from_run(dir.path(), bad) {
+            Err(Error::Input(m)) => {
+                assert!(m.contains(&format!("--rank {bad}")), "{m}");
+                assert!(
+                    m.contains("playoff.csv") && m.contains("has 2 ranks"),
+                    "{m}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn weights_from_run_defaults_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    synthetic_run(dir.path(), "name = \"no-search\"\n");
+    assert_eq!(weights_from_run(dir.path(), 1).unwrap().endgame_pieces, 12);
+
+    std::fs::write(
+        dir.path().join("playoff.csv"),
+        "rank,id,points,wins,draws,losses\n1,99,4,2,0,0\n",
+    )
+    .unwrap();
+    let msg = format!("{:?}", weights_from_run(dir.path(), 1));
+    assert!(
+        msg.contains("specimens.csv") && msg.contains("no row for specimen 99"),
+        "{msg}"
+    );
+
+    std::fs::remove_file(dir.path().join("playoff.csv")).unwrap();
+    match weights_from_run(dir.path(), 1) {
+        Err(Error::Input(m)) => assert!(m.contains("playoff.csv") && m.contains("not found")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn resolve_export_source_material_files_and_missing() {
+    assert_eq!(
+        resolve_export_source(Path::new("material"), 1).unwrap(),
+        WeightsFile::material()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("w.toml");
+    export_to_file(&sample(), ExportFormat::Toml, &p).unwrap();
+    assert_eq!(resolve_export_source(&p, 1).unwrap(), sample());
+    assert!(matches!(resolve_export_source(&p, 2), Err(Error::Input(_))));
+    let missing = dir.path().join("nothing.json");
+    assert!(matches!(
+        resolve_export_source(&missing, 1),
+        Err(Error::Input(_))
+    ));
+}
