@@ -1,0 +1,1398 @@
+//! The config file of a tuning run (SPEC §6): typed sections, their defaults, loading with one
+//! clear message per mistake, and the resolved form written into the run folder.
+//!
+//! Loading goes in four steps so that every mistake is reported in the user's terms:
+//! 1. the text is parsed as plain TOML, which catches syntax errors, and scanned for the line of
+//!    every key;
+//! 2. numbers are range-checked on the raw values, before typing, so `rounds = -3` reads
+//!    "must be at least 1" rather than "expected u32";
+//! 3. the typed parse catches wrong types and unknown keys (`deny_unknown_fields`);
+//! 4. relations between keys, the run name and the openings file are checked last.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::game::{GameSettings, TieBreak};
+use crate::Error;
+
+/// A tuning run, as described by its TOML file. Every key except `name` has a default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The run's name; its output folder is `results/<name>` unless `--out` says otherwise.
+    pub name: String,
+    /// Seeds every random stream of the run (see `crate::rng::stream`).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Size of the population and range of the initial random weights.
+    #[serde(default)]
+    pub population: PopulationConfig,
+    /// How each round's single-elimination tournament and the final playoff are played.
+    #[serde(default)]
+    pub tournament: TournamentConfig,
+    /// Search depths and the evaluator's phase switch, shared by every game of the run.
+    #[serde(default)]
+    pub search: SearchConfig,
+    /// How newcomers are made after each round.
+    #[serde(default)]
+    pub evolution: EvolutionConfig,
+}
+
+/// `[population]`: how many specimens compete, and the range random weights are drawn from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PopulationConfig {
+    /// Number of specimens N in every round.
+    pub size: usize,
+    /// Smallest weight a random specimen (or a mutation) may have.
+    pub weight_min: i32,
+    /// Largest weight a random specimen (or a mutation) may have.
+    pub weight_max: i32,
+}
+
+/// `[tournament]`: the rounds of single elimination and the final playoff.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TournamentConfig {
+    /// Number of rounds before the playoff.
+    pub rounds: u32,
+    /// A round ends once the pool has no more than this share of the population.
+    pub survival_fraction: f64,
+    /// A round also ends after this many consecutive bracket levels that eliminated nobody.
+    pub stall_levels: u32,
+    /// Where every game starts.
+    pub openings: OpeningsSource,
+    /// A game still running after this many plies is a draw.
+    pub max_plies: u32,
+    /// A game is a draw after this many plies in a row without a capture or a man's move.
+    pub no_progress_plies: u32,
+    /// Number of openings each pair of finalists plays (both colours) in the playoff.
+    pub playoff_openings: u32,
+}
+
+/// `[search]`: depths of the variable-depth alpha-beta and the evaluator's phase switch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchConfig {
+    /// Full-width depth in plies.
+    pub min_depth: u32,
+    /// Depth up to which positions with a capture are searched further.
+    pub max_depth: u32,
+    /// A player switches to its endgame weights when this many pieces or fewer are left.
+    pub endgame_pieces: u32,
+    /// How moves of equal value are chosen.
+    pub tie_break: TieBreak,
+}
+
+/// `[evolution]`: how the population is refilled after each round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EvolutionConfig {
+    /// Fresh random newcomers, or children of the survivors.
+    pub mode: EvolutionMode,
+    /// In genetic mode, the share of newcomers that are random immigrants.
+    pub immigrants: f64,
+    /// How a child's weights are taken from its two parents.
+    pub crossover: Crossover,
+    /// Probability that each weight of a child is mutated.
+    pub mutation_rate: f64,
+    /// Standard deviation of a mutation's Gaussian step.
+    pub mutation_sigma: f64,
+}
+
+/// How newcomers are made after a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvolutionMode {
+    /// Fresh random specimens, as the original C++ harness did.
+    Random,
+    /// Children of survivors by crossover and mutation, plus random immigrants.
+    Genetic,
+}
+
+/// How a child's weights are taken from its two parents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Crossover {
+    /// Each weight is copied from one parent or the other.
+    Uniform,
+    /// Each weight is drawn between the two parents' values.
+    Blend,
+}
+
+/// Where the games of a run start. Written in TOML as `"start"`, `"3-move"` or a path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OpeningsSource {
+    /// The initial position only.
+    Start,
+    /// The 156 openings of the ACF 3-move ballot deck.
+    ThreeMove,
+    /// A file of openings, one per line, in the ballot deck's form. After loading, the path is
+    /// absolute (it was relative to the config file's folder).
+    File(PathBuf),
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaults (SPEC §6). These are the only place default values are written down.
+// ---------------------------------------------------------------------------------------------
+
+/// Default `seed`. A fixed seed, so that two runs of the same file are the same run.
+pub const DEFAULT_SEED: u64 = 1;
+
+fn default_seed() -> u64 {
+    DEFAULT_SEED
+}
+
+impl Config {
+    /// A config with the given name and every other key at its default.
+    pub fn new(name: impl Into<String>) -> Config {
+        Config {
+            name: name.into(),
+            seed: DEFAULT_SEED,
+            population: PopulationConfig::default(),
+            tournament: TournamentConfig::default(),
+            search: SearchConfig::default(),
+            evolution: EvolutionConfig::default(),
+        }
+    }
+}
+
+impl Default for PopulationConfig {
+    /// 100 specimens with weights in −100..=100: the original student project's setting.
+    fn default() -> Self {
+        PopulationConfig {
+            size: 100,
+            weight_min: -100,
+            weight_max: 100,
+        }
+    }
+}
+
+impl Default for TournamentConfig {
+    /// 20 rounds, each down to a fifth of the population or two idle levels; games from the
+    /// 3-move deck (the start position alone makes most games between similar players
+    /// identical); 300 plies or 80 plies without progress end a game as a draw; 8 openings
+    /// per pair in the playoff.
+    fn default() -> Self {
+        TournamentConfig {
+            rounds: 20,
+            survival_fraction: 0.2,
+            stall_levels: 2,
+            openings: OpeningsSource::ThreeMove,
+            max_plies: 300,
+            no_progress_plies: 80,
+            playoff_openings: 8,
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    /// Depth 6 full-width, captures followed to depth 12, endgame weights from 12 pieces on,
+    /// ties broken by move-generation order (deterministic without a random draw).
+    fn default() -> Self {
+        SearchConfig {
+            min_depth: 6,
+            max_depth: 12,
+            endgame_pieces: 12,
+            tie_break: TieBreak::First,
+        }
+    }
+}
+
+impl Default for EvolutionConfig {
+    /// Genetic mode with 10% random immigrants, uniform crossover, and each weight mutated
+    /// with probability 0.2 by a Gaussian step of σ = 8 (small against the −100..=100 range).
+    fn default() -> Self {
+        EvolutionConfig {
+            mode: EvolutionMode::Genetic,
+            immigrants: 0.1,
+            crossover: Crossover::Uniform,
+            mutation_rate: 0.2,
+            mutation_sigma: 8.0,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limits checked on load.
+// ---------------------------------------------------------------------------------------------
+
+/// Deepest search a config may ask for; beyond it a single game would take days.
+pub const MAX_SEARCH_DEPTH: u32 = 40;
+
+/// Largest absolute weight; keeps evaluation sums far from `i32` overflow.
+pub const MAX_ABS_WEIGHT: i32 = 10_000;
+
+/// A board holds at most 24 pieces, so a larger endgame threshold is a mistake.
+const MAX_ENDGAME_PIECES: u32 = 24;
+
+const U32_MAX: i64 = u32::MAX as i64;
+
+/// The allowed range of one numeric key.
+enum Limit {
+    /// An integer in `min..=max`.
+    Int(i64, i64),
+    /// A number between `min` and `max`; each bound is excluded when its flag is set.
+    /// Non-finite values (NaN, ±inf) never pass.
+    Real {
+        min: f64,
+        min_open: bool,
+        max: f64,
+        max_open: bool,
+    },
+}
+
+const fn closed(min: f64, max: f64) -> Limit {
+    Limit::Real {
+        min,
+        min_open: false,
+        max,
+        max_open: false,
+    }
+}
+
+/// Range of every numeric key, checked on the raw value before the typed parse.
+const LIMITS: &[(&str, Limit)] = &[
+    ("seed", Limit::Int(0, i64::MAX)),
+    ("population.size", Limit::Int(2, U32_MAX)),
+    (
+        "population.weight_min",
+        Limit::Int(-(MAX_ABS_WEIGHT as i64), MAX_ABS_WEIGHT as i64),
+    ),
+    (
+        "population.weight_max",
+        Limit::Int(-(MAX_ABS_WEIGHT as i64), MAX_ABS_WEIGHT as i64),
+    ),
+    ("tournament.rounds", Limit::Int(1, U32_MAX)),
+    (
+        "tournament.survival_fraction",
+        Limit::Real {
+            min: 0.0,
+            min_open: true,
+            max: 1.0,
+            max_open: true,
+        },
+    ),
+    ("tournament.stall_levels", Limit::Int(1, U32_MAX)),
+    ("tournament.max_plies", Limit::Int(1, U32_MAX)),
+    // One ply without progress is every capture-free king move: the game could not start.
+    ("tournament.no_progress_plies", Limit::Int(2, U32_MAX)),
+    ("tournament.playoff_openings", Limit::Int(1, U32_MAX)),
+    ("search.min_depth", Limit::Int(1, MAX_SEARCH_DEPTH as i64)),
+    ("search.max_depth", Limit::Int(1, MAX_SEARCH_DEPTH as i64)),
+    (
+        "search.endgame_pieces",
+        Limit::Int(0, MAX_ENDGAME_PIECES as i64),
+    ),
+    ("evolution.immigrants", closed(0.0, 1.0)),
+    ("evolution.mutation_rate", closed(0.0, 1.0)),
+    (
+        "evolution.mutation_sigma",
+        Limit::Real {
+            min: 0.0,
+            min_open: false,
+            max: f64::INFINITY,
+            max_open: true,
+        },
+    ),
+];
+
+impl Limit {
+    /// `None` if `value` is allowed (or is not a number: the typed parse reports that),
+    /// otherwise what is expected.
+    fn check(&self, value: &toml::Value) -> Option<String> {
+        match (self, value) {
+            (Limit::Int(min, max), toml::Value::Integer(v)) => {
+                if v < min {
+                    Some(format!("must be at least {min}, got {v}"))
+                } else if v > max {
+                    Some(format!("must be at most {max}, got {v}"))
+                } else {
+                    None
+                }
+            }
+            (Limit::Int(..), _) => None,
+            (limit @ Limit::Real { .. }, toml::Value::Integer(v)) => {
+                limit.check(&toml::Value::Float(*v as f64))
+            }
+            (
+                Limit::Real {
+                    min,
+                    min_open,
+                    max,
+                    max_open,
+                },
+                toml::Value::Float(v),
+            ) => {
+                let above_min = if *min_open { *v > *min } else { *v >= *min };
+                let below_max = if *max_open { *v < *max } else { *v <= *max };
+                if v.is_finite() && above_min && below_max {
+                    return None;
+                }
+                let lower = if *min_open {
+                    format!("greater than {min}")
+                } else {
+                    format!("at least {min}")
+                };
+                let wanted = if max.is_infinite() {
+                    format!("a finite number {lower}")
+                } else if !min_open && !max_open {
+                    format!("between {min} and {max}")
+                } else {
+                    let upper = if *max_open { "less than" } else { "at most" };
+                    format!("{lower} and {upper} {max}")
+                };
+                Some(format!("must be {wanted}, got {v}"))
+            }
+            (Limit::Real { .. }, _) => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading.
+// ---------------------------------------------------------------------------------------------
+
+impl Config {
+    /// Reads and checks the config file at `path`. A relative openings path is taken from the
+    /// file's folder. Every mistake is an [`Error::Input`] naming the file, the key, the line
+    /// (where known) and what is expected.
+    pub fn load(path: impl AsRef<Path>) -> Result<Config, Error> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::input(format!("cannot read config {}: {e}", path.display())))?;
+        Config::from_str_named(&text, path)
+    }
+
+    /// Parses and checks config `text`. `origin` is the file it came from: it names the file in
+    /// messages, and a relative openings path is taken from its folder.
+    pub fn from_str_named(text: &str, origin: impl AsRef<Path>) -> Result<Config, Error> {
+        let origin = origin.as_ref();
+        let report = Reporter { text, origin };
+
+        let table: toml::Table = toml::from_str(text).map_err(|e| report.toml_error(&e, None))?;
+        let layout = Layout::scan(text);
+
+        for (key, limit) in LIMITS {
+            if let Some(wanted) = lookup(&table, key).and_then(|value| limit.check(value)) {
+                return Err(report.at(layout.get(key), key, &wanted));
+            }
+        }
+        if !table.contains_key("name") {
+            return Err(report.at(
+                None,
+                "name",
+                "missing; expected the run's name, e.g. name = \"overnight\" \
+                 (the run folder is results/<name>)",
+            ));
+        }
+
+        let mut config: Config =
+            toml::from_str(text).map_err(|e| report.toml_error(&e, Some(&layout)))?;
+        config.check_relations(&report, &layout)?;
+        config.resolve_openings(&report, &layout)?;
+        Ok(config)
+    }
+
+    /// Checks that only make sense with the whole config: the name, and pairs of keys.
+    fn check_relations(&self, report: &Reporter, layout: &Layout) -> Result<(), Error> {
+        let name = &self.name;
+        if name.trim().is_empty() {
+            return Err(report.at(
+                layout.get("name"),
+                "name",
+                "must not be empty; it names the run folder results/<name>",
+            ));
+        }
+        if name.contains('/') || name.contains('\\') || name.contains("..") || has_control(name) {
+            return Err(report.at(
+                layout.get("name"),
+                "name",
+                &format!(
+                    "{name:?} must not contain `/`, `\\`, `..` or control characters; \
+                     it names the run folder results/<name>"
+                ),
+            ));
+        }
+        let search = &self.search;
+        if search.min_depth > search.max_depth {
+            return Err(report.pair(
+                layout,
+                ("search.min_depth", search.min_depth.into()),
+                ("search.max_depth", search.max_depth.into()),
+            ));
+        }
+        let population = &self.population;
+        if population.weight_min > population.weight_max {
+            return Err(report.pair(
+                layout,
+                ("population.weight_min", population.weight_min.into()),
+                ("population.weight_max", population.weight_max.into()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Makes an openings path absolute (relative to the config file's folder) and checks that
+    /// the file exists. Its moves are checked where the deck is read.
+    fn resolve_openings(&mut self, report: &Reporter, layout: &Layout) -> Result<(), Error> {
+        let OpeningsSource::File(path) = &self.tournament.openings else {
+            return Ok(());
+        };
+        let folder = match report.origin.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        let joined = folder.join(path);
+        let key = "tournament.openings";
+        let entry = layout.get(key);
+        let resolved = match std::fs::canonicalize(&joined) {
+            Ok(resolved) if resolved.is_file() => resolved,
+            Ok(resolved) => {
+                return Err(report.at(
+                    entry,
+                    key,
+                    &format!(
+                        "{} is not a file; expected \"start\", \"3-move\" or the path of a \
+                         file of openings",
+                        resolved.display()
+                    ),
+                ))
+            }
+            Err(e) => {
+                let problem = if e.kind() == std::io::ErrorKind::NotFound {
+                    "does not exist".to_string()
+                } else {
+                    format!("cannot be opened: {e}")
+                };
+                return Err(report.at(
+                    entry,
+                    key,
+                    &format!(
+                        "openings file {} {problem} (a relative path is taken from the config \
+                         file's folder); expected \"start\", \"3-move\" or the path of a \
+                         file of openings",
+                        joined.display()
+                    ),
+                ));
+            }
+        };
+        self.tournament.openings = OpeningsSource::File(resolved);
+        Ok(())
+    }
+
+    /// The resolved config as TOML, every default filled in, keys in a fixed order. This is
+    /// the run folder's `config.toml`; [`Config::from_str_named`] reads it back to an equal
+    /// config.
+    ///
+    /// # Panics
+    /// If `seed` exceeds `i64::MAX`, which TOML cannot hold; a loaded config never does.
+    pub fn to_toml(&self) -> String {
+        let mut config = self.clone();
+        if let OpeningsSource::File(path) = &config.tournament.openings {
+            // A relative path would change meaning once written into the run folder.
+            if let Ok(absolute) = std::path::absolute(path) {
+                config.tournament.openings = OpeningsSource::File(absolute);
+            }
+        }
+        let body = toml::to_string(&config).expect("a config with seed <= i64::MAX serialises");
+        format!(
+            "# The resolved config of run \"{}\": every default filled in.\n\
+             # Written by checkers-tuner; `resume` reads it back.\n\n{body}",
+            self.name.escape_default()
+        )
+    }
+
+    /// The settings every game of this run is played with.
+    pub fn game_settings(&self) -> GameSettings {
+        GameSettings {
+            min_depth: self.search.min_depth,
+            max_depth: self.search.max_depth,
+            max_plies: self.tournament.max_plies,
+            no_progress_plies: self.tournament.no_progress_plies,
+            endgame_pieces: self.search.endgame_pieces,
+            tie_break: self.search.tie_break,
+        }
+    }
+}
+
+fn has_control(name: &str) -> bool {
+    name.chars().any(char::is_control)
+}
+
+/// Builds the messages of one document.
+struct Reporter<'a> {
+    text: &'a str,
+    origin: &'a Path,
+}
+
+impl Reporter<'_> {
+    /// 1-based line of byte offset `at`.
+    fn line(&self, at: usize) -> usize {
+        let end = at.min(self.text.len());
+        self.text.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    }
+
+    /// "FILE line N: `key`: message", without the line when the key is not in the file.
+    fn at(&self, entry: Option<&Entry>, key: &str, message: &str) -> Error {
+        let place = match entry {
+            Some(entry) => format!("{} line {}", self.origin.display(), self.line(entry.start)),
+            None => self.origin.display().to_string(),
+        };
+        Error::input(format!("{place}: `{key}`: {message}"))
+    }
+
+    /// `first` must not exceed `second`; reported at whichever is written in the file.
+    fn pair(&self, layout: &Layout, first: (&str, i64), second: (&str, i64)) -> Error {
+        match layout.get(first.0) {
+            Some(entry) => self.at(
+                Some(entry),
+                first.0,
+                &format!("{} must not exceed `{}` ({})", first.1, second.0, second.1),
+            ),
+            None => self.at(
+                layout.get(second.0),
+                second.0,
+                &format!(
+                    "{} must not be less than `{}` ({})",
+                    second.1, first.0, first.1
+                ),
+            ),
+        }
+    }
+
+    /// A syntax error (no layout yet) or a type / unknown-key error of the typed parse, with
+    /// the key found from the error's position.
+    fn toml_error(&self, err: &toml::de::Error, layout: Option<&Layout>) -> Error {
+        let message = plain_message(err.message());
+        // The typed parse puts document-wide errors (a missing key) at 0..0: no line to show.
+        let whole_document = |span: &std::ops::Range<usize>| span.is_empty() && span.start == 0;
+        let span = err
+            .span()
+            .filter(|span| layout.is_none() || !whole_document(span));
+        let Some(span) = span else {
+            return Error::input(format!("{}: {message}", self.origin.display()));
+        };
+        let line = self.line(span.start);
+        match layout.and_then(|layout| layout.at(span.start)) {
+            Some(entry) => Error::input(format!(
+                "{} line {line}: `{}`: {message}",
+                self.origin.display(),
+                entry.path
+            )),
+            None => Error::input(format!("{} line {line}: {message}", self.origin.display())),
+        }
+    }
+}
+
+/// Turns serde's wording into the config's: one line, "key" for "field", and type names a user
+/// knows.
+fn plain_message(message: &str) -> String {
+    let mut text = message.trim().replace('\n', "; ");
+    text = text.replace("unknown field", "unknown key");
+    for (rust, plain) in [
+        ("expected u32", "expected an integer"),
+        ("expected u64", "expected an integer"),
+        ("expected usize", "expected an integer"),
+        ("expected i32", "expected an integer"),
+        ("expected f64", "expected a number"),
+    ] {
+        text = text.replace(rust, plain);
+    }
+    // "expected struct SearchConfig": the user wrote a value where a `[search]` table goes.
+    if let Some(at) = text.find("expected struct ") {
+        let name_end = text[at + 16..]
+            .find(|c: char| !c.is_alphanumeric())
+            .map_or(text.len(), |end| at + 16 + end);
+        text.replace_range(at..name_end, "expected a table");
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout: where each key of a document is written.
+// ---------------------------------------------------------------------------------------------
+
+/// Looks up a dotted path (`search.min_depth`) in a parsed document.
+fn lookup<'t>(table: &'t toml::Table, path: &str) -> Option<&'t toml::Value> {
+    let mut parts = path.split('.');
+    let mut value = table.get(parts.next()?)?;
+    for part in parts {
+        value = value.as_table()?.get(part)?;
+    }
+    Some(value)
+}
+
+/// One key of the document: its dotted path and the byte where it is written (the `[` of a
+/// table header, the first character of a key).
+#[derive(Debug, PartialEq)]
+struct Entry {
+    path: String,
+    start: usize,
+}
+
+/// Every key of a document in text order, found by a small scan of the text.
+///
+/// The toml crate has positions for values, but none for dotted keys or for keys inside
+/// inline tables, so keys are found here. The text has already parsed as TOML; if the scan
+/// meets anything it does not follow, it stops and later keys are reported without a line.
+struct Layout {
+    entries: Vec<Entry>,
+}
+
+impl Layout {
+    fn scan(text: &str) -> Layout {
+        let mut scanner = Scanner {
+            text: text.as_bytes(),
+            pos: 0,
+            entries: Vec::new(),
+        };
+        scanner.document();
+        Layout {
+            entries: scanner.entries,
+        }
+    }
+
+    fn get(&self, path: &str) -> Option<&Entry> {
+        self.entries.iter().find(|entry| entry.path == path)
+    }
+
+    /// The key that byte `at` belongs to: the last key written at or before it.
+    fn at(&self, at: usize) -> Option<&Entry> {
+        self.entries.iter().rev().find(|entry| entry.start <= at)
+    }
+}
+
+struct Scanner<'a> {
+    text: &'a [u8],
+    pos: usize,
+    entries: Vec<Entry>,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.pos).copied()
+    }
+
+    /// Skips spaces, tabs and comments, and line breaks too when `lines` is set.
+    fn skip_blank(&mut self, lines: bool) {
+        while let Some(c) = self.peek() {
+            match c {
+                b' ' | b'\t' => self.pos += 1,
+                b'\n' | b'\r' if lines => self.pos += 1,
+                b'#' => {
+                    while !matches!(self.peek(), None | Some(b'\n')) {
+                        self.pos += 1;
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn document(&mut self) {
+        let mut table = String::new();
+        loop {
+            self.skip_blank(true);
+            let start = self.pos;
+            match self.peek() {
+                None => return,
+                Some(b'[') => {
+                    // `[table]` or `[[array.of.tables]]`.
+                    while self.peek() == Some(b'[') {
+                        self.pos += 1;
+                    }
+                    let Some(path) = self.key() else { return };
+                    self.skip_blank(false);
+                    if self.peek() != Some(b']') {
+                        return;
+                    }
+                    while self.peek() == Some(b']') {
+                        self.pos += 1;
+                    }
+                    table = path.clone();
+                    self.entries.push(Entry { path, start });
+                }
+                Some(_) => {
+                    if !self.key_value(&table) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `key = value` inside table `prefix`; false where the text is not understood.
+    fn key_value(&mut self, prefix: &str) -> bool {
+        let start = self.pos;
+        let Some(key) = self.key() else { return false };
+        self.skip_blank(false);
+        if self.peek() != Some(b'=') {
+            return false;
+        }
+        self.pos += 1;
+        self.skip_blank(false);
+        let path = if prefix.is_empty() {
+            key
+        } else {
+            format!("{prefix}.{key}")
+        };
+        self.entries.push(Entry {
+            path: path.clone(),
+            start,
+        });
+        self.value(&path)
+    }
+
+    /// A dotted key of bare or quoted parts.
+    fn key(&mut self) -> Option<String> {
+        let mut parts = Vec::new();
+        loop {
+            self.skip_blank(false);
+            let part = match self.peek()? {
+                b'"' | b'\'' => self.string()?,
+                _ => {
+                    let begin = self.pos;
+                    while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+                    {
+                        self.pos += 1;
+                    }
+                    if self.pos == begin {
+                        return None;
+                    }
+                    String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned()
+                }
+            };
+            parts.push(part);
+            self.skip_blank(false);
+            if self.peek() != Some(b'.') {
+                return Some(parts.join("."));
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Skips a value, recording the keys of inline tables under `path`.
+    fn value(&mut self, path: &str) -> bool {
+        match self.peek() {
+            None => false,
+            Some(b'"' | b'\'') => self.string().is_some(),
+            Some(b'{') => {
+                self.pos += 1;
+                loop {
+                    self.skip_blank(false);
+                    match self.peek() {
+                        Some(b'}') => {
+                            self.pos += 1;
+                            return true;
+                        }
+                        Some(b',') => self.pos += 1,
+                        None => return false,
+                        Some(_) => {
+                            if !self.key_value(path) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                loop {
+                    self.skip_blank(true);
+                    match self.peek() {
+                        Some(b']') => {
+                            self.pos += 1;
+                            return true;
+                        }
+                        Some(b',') => self.pos += 1,
+                        None => return false,
+                        Some(_) => {
+                            if !self.value(path) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+            Some(_) => {
+                // A number, boolean or date (which may hold a space).
+                while !matches!(
+                    self.peek(),
+                    None | Some(b',' | b']' | b'}' | b'#' | b'\n' | b'\r')
+                ) {
+                    self.pos += 1;
+                }
+                true
+            }
+        }
+    }
+
+    /// A basic or literal string, single- or multi-line; returns its raw text.
+    fn string(&mut self) -> Option<String> {
+        let quote = self.peek()?;
+        let escapes = quote == b'"';
+        let triple = [quote; 3];
+        let multi_line = self.text[self.pos..].starts_with(&triple);
+        self.pos += if multi_line { 3 } else { 1 };
+        let begin = self.pos;
+        loop {
+            let c = self.peek()?;
+            if c == b'\\' && escapes {
+                self.pos += 2;
+            } else if multi_line && self.text[self.pos..].starts_with(&triple) {
+                let raw = String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned();
+                self.pos += 3;
+                // Up to two more quotes may close the string.
+                while self.peek() == Some(quote) {
+                    self.pos += 1;
+                }
+                return Some(raw);
+            } else if !multi_line && c == quote {
+                let raw = String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned();
+                self.pos += 1;
+                return Some(raw);
+            } else if !multi_line && c == b'\n' {
+                return None;
+            } else {
+                self.pos += 1;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Openings source as a TOML string.
+// ---------------------------------------------------------------------------------------------
+
+impl fmt::Display for OpeningsSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsSource::Start => f.write_str("start"),
+            OpeningsSource::ThreeMove => f.write_str("3-move"),
+            OpeningsSource::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+impl Serialize for OpeningsSource {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            OpeningsSource::File(path) => match path.to_str() {
+                Some(text) => serializer.serialize_str(text),
+                None => Err(serde::ser::Error::custom(format!(
+                    "openings path {} is not valid UTF-8",
+                    path.display()
+                ))),
+            },
+            other => serializer.serialize_str(&other.to_string()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for OpeningsSource {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SourceVisitor;
+        impl Visitor<'_> for SourceVisitor {
+            type Value = OpeningsSource;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("\"start\", \"3-move\" or the path of a file of openings")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OpeningsSource, E> {
+                match v {
+                    "start" => Ok(OpeningsSource::Start),
+                    "3-move" => Ok(OpeningsSource::ThreeMove),
+                    "" => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                    path => Ok(OpeningsSource::File(PathBuf::from(path))),
+                }
+            }
+        }
+        deserializer.deserialize_str(SourceVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, Error> {
+        Config::from_str_named(text, "configs/x.toml")
+    }
+
+    /// The message of a config that must be rejected as bad input.
+    fn rejected(text: &str) -> String {
+        match parse(text) {
+            Err(Error::Input(message)) => message,
+            other => panic!("expected Error::Input for {text:?}, got {other:?}"),
+        }
+    }
+
+    /// Asserts that `text` is rejected with a message naming the file, `key` and `line`.
+    fn rejected_at(text: &str, key: &str, line: usize) -> String {
+        let message = rejected(text);
+        assert!(
+            message.starts_with(&format!("configs/x.toml line {line}: `{key}`: ")),
+            "message {message:?} should name line {line} and `{key}`"
+        );
+        message
+    }
+
+    #[test]
+    fn layout_finds_keys_in_every_form() {
+        let text = "# c = 1\nname = \"x # y\" # z\n\n[search] # s\nmin_depth = 3\n\
+                    \"max_depth\" = 4\n[ tournament . deep ]\nopenings = '''\na = 1\n'''\n\
+                    list = [\n  1, # one\n  [2, 3],\n]\nwhen = 1979-05-27 07:32:00\n\
+                    evolution.mode = \"random\"\npopulation = { size = 3, inner = { k = 'v' } }\n\
+                    [[arr]]\nx = { }\n";
+        text.parse::<toml::Table>().unwrap();
+        let layout = Layout::scan(text);
+        let found: Vec<(&str, usize)> = layout
+            .entries
+            .iter()
+            .map(|entry| {
+                (
+                    entry.path.as_str(),
+                    text[..entry.start].matches('\n').count() + 1,
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("name", 2),
+                ("search", 4),
+                ("search.min_depth", 5),
+                ("search.max_depth", 6),
+                ("tournament.deep", 7),
+                ("tournament.deep.openings", 8),
+                ("tournament.deep.list", 11),
+                ("tournament.deep.when", 15),
+                ("tournament.deep.evolution.mode", 16),
+                ("tournament.deep.population", 17),
+                ("tournament.deep.population.size", 17),
+                ("tournament.deep.population.inner", 17),
+                ("tournament.deep.population.inner.k", 17),
+                ("arr", 18),
+                ("arr.x", 19),
+            ]
+        );
+    }
+
+    #[test]
+    fn name_alone_gives_every_default() {
+        let config = parse("name = \"x\"").unwrap();
+        assert_eq!(config, Config::new("x"));
+        assert_eq!(config.seed, 1);
+        assert_eq!(config.population.size, 100);
+        assert_eq!(
+            (config.population.weight_min, config.population.weight_max),
+            (-100, 100)
+        );
+        let t = &config.tournament;
+        assert_eq!(t.rounds, 20);
+        assert_eq!(t.survival_fraction, 0.2);
+        assert_eq!(t.stall_levels, 2);
+        assert_eq!(t.openings, OpeningsSource::ThreeMove);
+        assert_eq!(
+            (t.max_plies, t.no_progress_plies, t.playoff_openings),
+            (300, 80, 8)
+        );
+        let s = &config.search;
+        assert_eq!((s.min_depth, s.max_depth, s.endgame_pieces), (6, 12, 12));
+        assert_eq!(s.tie_break, TieBreak::First);
+        let e = &config.evolution;
+        assert_eq!(e.mode, EvolutionMode::Genetic);
+        assert_eq!(e.immigrants, 0.1);
+        assert_eq!(e.crossover, Crossover::Uniform);
+        assert_eq!((e.mutation_rate, e.mutation_sigma), (0.2, 8.0));
+    }
+
+    #[test]
+    fn given_keys_override_defaults_and_keep_the_rest() {
+        let config = parse(
+            "name = \"run\"\nseed = 99\n[search]\nmin_depth = 3\ntie_break = \"random\"\n\
+             [evolution]\nmode = \"random\"\ncrossover = \"blend\"\nmutation_sigma = 3\n\
+             [tournament]\nopenings = \"start\"\n",
+        )
+        .unwrap();
+        assert_eq!(config.seed, 99);
+        assert_eq!(config.search.min_depth, 3);
+        assert_eq!(config.search.max_depth, 12);
+        assert_eq!(config.search.tie_break, TieBreak::Random);
+        assert_eq!(config.evolution.mode, EvolutionMode::Random);
+        assert_eq!(config.evolution.crossover, Crossover::Blend);
+        assert_eq!(config.evolution.mutation_sigma, 3.0);
+        assert_eq!(config.evolution.mutation_rate, 0.2);
+        assert_eq!(config.tournament.openings, OpeningsSource::Start);
+        let settings = config.game_settings();
+        assert_eq!((settings.min_depth, settings.max_depth), (3, 12));
+        assert_eq!(settings.tie_break, TieBreak::Random);
+    }
+
+    #[test]
+    fn type_errors_name_key_line_and_expected_type() {
+        let message = rejected_at(
+            "name = \"x\"\n\n[search]\n# depth\nmax_depth = 9\n\nmin_depth = \"six\"\n",
+            "search.min_depth",
+            7,
+        );
+        assert!(message.contains("\"six\""), "{message}");
+        assert!(message.contains("expected an integer"), "{message}");
+        let message = rejected_at(
+            "name = \"x\"\n[tournament]\nsurvival_fraction = \"most\"\n",
+            "tournament.survival_fraction",
+            3,
+        );
+        assert!(message.contains("expected a number"), "{message}");
+        let message = rejected_at(
+            "name = \"x\"\n[evolution]\nmode = \"evolve\"\n",
+            "evolution.mode",
+            3,
+        );
+        assert!(message.contains("`random` or `genetic`"), "{message}");
+        rejected_at("name = 5\n", "name", 1);
+        rejected_at("name = \"x\"\npopulation = 5\n", "population", 2);
+        rejected_at(
+            "name = \"x\"\n[tournament]\nopenings = 3\n",
+            "tournament.openings",
+            3,
+        );
+        rejected_at(
+            "name = \"x\"\n[search]\ntie_break = \"last\"\n",
+            "search.tie_break",
+            3,
+        );
+        rejected_at(
+            "name = \"x\"\n[tournament]\nrounds = 2.5\n",
+            "tournament.rounds",
+            3,
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected_by_name_with_the_valid_ones() {
+        let message = rejected_at(
+            "name = \"x\"\n[population]\nsize = 10\nsizes = 12\n",
+            "population.sizes",
+            4,
+        );
+        assert!(message.contains("unknown key `sizes`"), "{message}");
+        assert!(
+            message.contains("`size`") && message.contains("`weight_max`"),
+            "{message}"
+        );
+        let message = rejected_at("name = \"x\"\nthreads = 4\n", "threads", 2);
+        assert!(message.contains("`evolution`"), "{message}");
+        rejected_at("name = \"x\"\n[selection]\nsize = 3\n", "selection", 2);
+        rejected_at("name = \"x\"\nsearch.depth = 3\n", "search.depth", 2);
+        rejected_at("name = \"x\"\nsearch = { depth = 3 }\n", "search.depth", 2);
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line() {
+        let message = rejected("name = \"x\"\n[search]\nmin_depth 6\n");
+        assert!(message.starts_with("configs/x.toml line 3: "), "{message}");
+        let message = rejected("name = \"x\"\n[search]\n[search]\n");
+        assert!(message.starts_with("configs/x.toml line 3: "), "{message}");
+        assert!(!message.contains('\n'), "{message}");
+        let message = rejected("name = \"x\"\nseed = 99999999999999999999\n");
+        assert!(message.starts_with("configs/x.toml line 2: "), "{message}");
+    }
+
+    #[test]
+    fn numbers_out_of_range_name_key_line_and_bound() {
+        let cases: &[(&str, &str, &str)] = &[
+            ("[search]\nmin_depth = 0", "search.min_depth", "at least 1"),
+            ("[search]\nmax_depth = 41", "search.max_depth", "at most 40"),
+            (
+                "[search]\nendgame_pieces = 25",
+                "search.endgame_pieces",
+                "at most 24",
+            ),
+            ("[population]\nsize = 1", "population.size", "at least 2"),
+            (
+                "[population]\nweight_min = -20000",
+                "population.weight_min",
+                "at least -10000",
+            ),
+            (
+                "[tournament]\nrounds = 0",
+                "tournament.rounds",
+                "at least 1",
+            ),
+            (
+                "[tournament]\nrounds = -3",
+                "tournament.rounds",
+                "at least 1, got -3",
+            ),
+            (
+                "[tournament]\nsurvival_fraction = 0",
+                "tournament.survival_fraction",
+                "greater than 0 and less than 1",
+            ),
+            (
+                "[tournament]\nsurvival_fraction = 1.0",
+                "tournament.survival_fraction",
+                "less than 1",
+            ),
+            (
+                "[tournament]\nsurvival_fraction = nan",
+                "tournament.survival_fraction",
+                "got NaN",
+            ),
+            (
+                "[tournament]\nstall_levels = 0",
+                "tournament.stall_levels",
+                "at least 1",
+            ),
+            (
+                "[tournament]\nmax_plies = 0",
+                "tournament.max_plies",
+                "at least 1",
+            ),
+            (
+                "[tournament]\nno_progress_plies = 1",
+                "tournament.no_progress_plies",
+                "at least 2",
+            ),
+            (
+                "[tournament]\nplayoff_openings = 0",
+                "tournament.playoff_openings",
+                "at least 1",
+            ),
+            (
+                "[evolution]\nimmigrants = 1.5",
+                "evolution.immigrants",
+                "between 0 and 1",
+            ),
+            (
+                "[evolution]\nimmigrants = -0.1",
+                "evolution.immigrants",
+                "between 0 and 1",
+            ),
+            (
+                "[evolution]\nmutation_rate = 2",
+                "evolution.mutation_rate",
+                "between 0 and 1",
+            ),
+            (
+                "[evolution]\nmutation_sigma = -1",
+                "evolution.mutation_sigma",
+                "at least 0",
+            ),
+            (
+                "[evolution]\nmutation_sigma = inf",
+                "evolution.mutation_sigma",
+                "finite",
+            ),
+            ("seed = -1", "seed", "at least 0"),
+        ];
+        for (body, key, bound) in cases {
+            let message = rejected_at(
+                &format!("name = \"x\"\n{body}\n"),
+                key,
+                body.lines().count() + 1,
+            );
+            assert!(
+                message.contains(bound),
+                "{message} should contain {bound:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn bounds_themselves_are_accepted() {
+        let config = parse(
+            "name = \"x\"\nseed = 0\n[population]\nsize = 2\nweight_min = 5\nweight_max = 5\n\
+             [tournament]\nrounds = 1\nsurvival_fraction = 0.999\nno_progress_plies = 2\n\
+             [search]\nmin_depth = 40\nmax_depth = 40\nendgame_pieces = 0\n\
+             [evolution]\nimmigrants = 1\nmutation_rate = 0\nmutation_sigma = 0\n",
+        )
+        .unwrap();
+        assert_eq!(config.search.min_depth, 40);
+        assert_eq!(config.evolution.immigrants, 1.0);
+    }
+
+    #[test]
+    fn pairs_of_keys_must_be_ordered() {
+        let message = rejected_at(
+            "name = \"x\"\n[search]\nmin_depth = 8\nmax_depth = 6\n",
+            "search.min_depth",
+            3,
+        );
+        assert!(message.contains("`search.max_depth` (6)"), "{message}");
+        // Only max_depth is written: the mistake is reported where it is.
+        rejected_at(
+            "name = \"x\"\n[search]\nmax_depth = 4\n",
+            "search.max_depth",
+            3,
+        );
+        let message = rejected_at(
+            "name = \"x\"\n[population]\nweight_max = -5\nweight_min = 5\n",
+            "population.weight_min",
+            4,
+        );
+        assert!(message.contains("must not exceed"), "{message}");
+    }
+
+    #[test]
+    fn name_is_required_and_must_be_a_folder_name() {
+        let message = rejected("seed = 3\n");
+        assert!(
+            message.starts_with("configs/x.toml: `name`: missing"),
+            "{message}"
+        );
+        rejected_at("seed = 3\nname = \"\"\n", "name", 2);
+        rejected_at("name = \"  \"\n", "name", 1);
+        for bad in ["a/b", "a\\\\b", "..", "up/../x", "tab\\there"] {
+            let message = rejected_at(&format!("name = \"{bad}\"\n"), "name", 1);
+            assert!(message.contains("must not contain"), "{message}");
+        }
+    }
+
+    #[test]
+    fn openings_file_is_resolved_from_the_config_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("decks")).unwrap();
+        let deck = dir.path().join("decks").join("mine.txt");
+        std::fs::write(&deck, "9-13 21-17 5-9\n").unwrap();
+        let origin = dir.path().join("run.toml");
+        let text = "name = \"x\"\n[tournament]\nopenings = \"decks/mine.txt\"\n";
+        let config = Config::from_str_named(text, &origin).unwrap();
+        let expected = std::fs::canonicalize(&deck).unwrap();
+        assert_eq!(config.tournament.openings, OpeningsSource::File(expected));
+
+        // The same text beside no such file.
+        let elsewhere = dir.path().join("decks").join("run.toml");
+        let message = match Config::from_str_named(text, &elsewhere) {
+            Err(Error::Input(message)) => message,
+            other => panic!("expected Error::Input, got {other:?}"),
+        };
+        assert!(
+            message.contains("line 3: `tournament.openings`"),
+            "{message}"
+        );
+        assert!(message.contains("mine.txt"), "{message}");
+
+        // A folder is not a deck.
+        let text = "name = \"x\"\n[tournament]\nopenings = \"decks\"\n";
+        assert!(matches!(
+            Config::from_str_named(text, &origin),
+            Err(Error::Input(m)) if m.contains("is not a file")
+        ));
+    }
+
+    #[test]
+    fn to_toml_round_trips_with_every_key_written() {
+        let mut config = parse(
+            "name = \"round trip\"\nseed = 123456789\n[tournament]\nsurvival_fraction = 0.3\n\
+             openings = \"start\"\n[evolution]\nmode = \"random\"\ncrossover = \"blend\"\n\
+             mutation_sigma = 0.1\n[search]\ntie_break = \"random\"\n",
+        )
+        .unwrap();
+        let text = config.to_toml();
+        assert_eq!(parse(&text).unwrap(), config);
+        for key in [
+            "seed",
+            "size",
+            "weight_min",
+            "weight_max",
+            "rounds",
+            "survival_fraction",
+            "stall_levels",
+            "openings",
+            "max_plies",
+            "no_progress_plies",
+            "playoff_openings",
+            "min_depth",
+            "max_depth",
+            "endgame_pieces",
+            "tie_break",
+            "mode",
+            "immigrants",
+            "crossover",
+            "mutation_rate",
+            "mutation_sigma",
+        ] {
+            assert!(
+                text.lines()
+                    .any(|line| line.starts_with(&format!("{key} = "))),
+                "{key} missing from\n{text}"
+            );
+        }
+        // Stable: the same config always writes the same text.
+        assert_eq!(parse(&text).unwrap().to_toml(), text);
+
+        // An openings file is written as an absolute path that still resolves.
+        let dir = tempfile::tempdir().unwrap();
+        let deck = dir.path().join("deck.txt");
+        std::fs::write(&deck, "9-13 21-17 5-9\n").unwrap();
+        config.tournament.openings = OpeningsSource::File(std::fs::canonicalize(&deck).unwrap());
+        let text = config.to_toml();
+        let read_back = Config::from_str_named(&text, "/nowhere/else/config.toml").unwrap();
+        assert_eq!(read_back, config);
+    }
+
+    #[test]
+    fn shipped_configs_load() {
+        let quick =
+            Config::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/quick.toml")).unwrap();
+        assert_eq!(quick.name, "quick");
+        assert_eq!(quick.population.size, 16);
+        assert_eq!(quick.tournament.rounds, 3);
+        assert_eq!(quick.tournament.openings, OpeningsSource::ThreeMove);
+        assert_eq!((quick.search.min_depth, quick.search.max_depth), (4, 8));
+        assert_eq!(quick.tournament.max_plies, 200);
+        assert_eq!(quick.tournament.playoff_openings, 2);
+        assert_eq!(quick.evolution.mode, EvolutionMode::Genetic);
+
+        let original = Config::load(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/configs/original.toml"
+        ))
+        .unwrap();
+        assert_eq!(original.name, "original");
+        assert_eq!(original.population, PopulationConfig::default());
+        assert_eq!(original.tournament.rounds, 20);
+        assert_eq!(original.tournament.survival_fraction, 0.2);
+        assert_eq!(original.tournament.openings, OpeningsSource::Start);
+        assert_eq!(original.evolution.mode, EvolutionMode::Random);
+        assert_eq!(
+            (original.search.min_depth, original.search.max_depth),
+            (5, 11)
+        );
+
+        let overnight = Config::load(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/configs/overnight.toml"
+        ))
+        .unwrap();
+        assert_eq!(overnight.name, "overnight");
+        assert_eq!(overnight.population.size, 100);
+        assert_eq!(overnight.tournament.rounds, 40);
+        assert_eq!(overnight.tournament.openings, OpeningsSource::ThreeMove);
+        assert_eq!(overnight.evolution.mode, EvolutionMode::Genetic);
+        assert_eq!(
+            (overnight.search.min_depth, overnight.search.max_depth),
+            (6, 14)
+        );
+        assert_eq!(overnight.tournament.playoff_openings, 12);
+
+        for config in [quick, original, overnight] {
+            assert_eq!(parse(&config.to_toml()).unwrap(), config);
+        }
+    }
+
+    #[test]
+    fn load_reports_a_missing_file_as_bad_input() {
+        let err = Config::load("/no/such/dir/run.toml").unwrap_err();
+        assert!(matches!(&err, Error::Input(m) if m.contains("/no/such/dir/run.toml")));
+    }
+}
