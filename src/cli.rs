@@ -1,13 +1,13 @@
-//! Command-line arguments (clap derive) and the dispatch to the library.
+//! Command-line arguments (clap derive) and the dispatch to one module per command.
 
-use std::time::Instant;
-
-use checkers_tuner::{perft_parallel, Error, Position, Result};
+use checkers_tuner::Result;
 use clap::{Parser, Subcommand};
+
+use crate::commands;
 
 /// Tunes the evaluation weights of an English-checkers engine by evolution.
 #[derive(Parser, Debug)]
-#[command(name = "checkers-tuner", version, about)]
+#[command(name = "checkers-tuner", version, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -15,79 +15,40 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Runs a tuning run from a TOML config; output in results/<name> or --out.
+    Tune(commands::tune::TuneArgs),
+    /// Continues an interrupted tuning run from its last completed round.
+    Resume(commands::tune::ResumeArgs),
+    /// Writes a specimen's weights for other engines (json, csv, toml or a C header).
+    Export(commands::export::ExportArgs),
+    /// Plays A against B over paired openings and reports the score and Elo.
+    Match(commands::matchplay::MatchArgs),
+    /// Draws a run's round statistics as an SVG (or PNG) picture.
+    Plot(commands::plot::PlotArgs),
     /// Counts the leaf nodes of the move tree to each depth 1..N: `depth nodes seconds`.
-    Perft {
-        /// Start position as PDN FEN (default: the initial position).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Deepest depth to count.
-        #[arg(long)]
-        depth: u32,
-        /// Threads sharing the root moves (default 1).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-    },
+    Perft(commands::engine::PerftArgs),
     /// Prints the legal moves of a position, one per line, in generation order.
-    Moves {
-        /// The position as PDN FEN.
-        #[arg(long)]
-        fen: String,
-    },
+    Moves(commands::engine::MovesArgs),
+    /// Searches one position: `bestmove MOVE score S depth D nodes N`, then the PV.
+    Analyse(commands::engine::AnalyseArgs),
+    /// A fixed search benchmark: `name nodes seconds nps` per position, then the total.
+    Bench(commands::engine::BenchArgs),
+    /// Play against the engine in the terminal.
+    Play(commands::play::PlayArgs),
 }
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Perft {
-            fen,
-            depth,
-            threads,
-        } => perft_command(fen.as_deref(), depth, threads),
-        Command::Moves { fen } => {
-            let pos = parse_fen(&fen)?;
-            for mv in pos.legal_moves() {
-                println!("{mv}");
-            }
-            Ok(())
-        }
+        Command::Tune(args) => commands::tune::tune(args),
+        Command::Resume(args) => commands::tune::resume(args),
+        Command::Export(args) => commands::export::run(args),
+        Command::Match(args) => commands::matchplay::run(args),
+        Command::Plot(args) => commands::plot::run(args),
+        Command::Perft(args) => commands::engine::perft(args),
+        Command::Moves(args) => commands::engine::moves(args),
+        Command::Analyse(args) => commands::engine::analyse(args),
+        Command::Bench(args) => commands::engine::bench(args),
+        Command::Play(args) => commands::play::run(args),
     }
-}
-
-fn parse_fen(fen: &str) -> Result<Position> {
-    Position::from_fen(fen).map_err(|e| Error::input(format!("--fen {fen:?}: {e}")))
-}
-
-/// A rayon pool of `threads` threads (0 = all cores).
-fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::failure(format!("cannot start {threads} threads: {e}")))
-}
-
-fn perft_command(fen: Option<&str>, depth: u32, threads: usize) -> Result<()> {
-    let pos = match fen {
-        Some(f) => parse_fen(f)?,
-        None => Position::start(),
-    };
-    if threads == 0 {
-        return Err(Error::input("--threads: must be at least 1"));
-    }
-    let pool = thread_pool(threads)?;
-    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
-    for d in 1..=depth {
-        let started = Instant::now();
-        let nodes = pool.install(|| perft_parallel(&pos, d));
-        let secs = started.elapsed().as_secs_f64();
-        println!("{d} {nodes} {secs:.3}");
-        total_nodes += nodes;
-        total_secs += secs;
-    }
-    if total_secs > 0.0 {
-        println!(
-            "total {total_nodes} {total_secs:.3} {:.0} nps",
-            total_nodes as f64 / total_secs
-        );
-    }
-    Ok(())
 }

@@ -1,6 +1,7 @@
 //! The `checkers-tuner` command line: parse, run, report.
 
 mod cli;
+mod commands;
 
 use clap::Parser;
 

@@ -29,6 +29,9 @@ pub struct Move {
 }
 
 impl Move {
+    /// A placeholder (square 1 to square 1) for fixed-size move arrays; never a legal move.
+    pub const NULL: Move = Move::simple(0, 0);
+
     /// A simple (non-capturing) move between two bit indices.
     const fn simple(from: u32, to: u32) -> Move {
         Move {

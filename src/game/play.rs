@@ -1,6 +1,11 @@
 //! Plays one game: search for each side, draw rules, phase switch.
 
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+
+use crate::engine::{Color, HashedPosition, Move, Position};
+use crate::eval::{WeightPair, Weights};
+use crate::search::{SearchLimits, Searcher};
 
 /// How a search breaks ties between moves of equal value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -52,4 +57,102 @@ pub enum EndReason {
     NoProgress,
     /// Adjudicated at the ply cap.
     PlyCap,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Who won.
+    pub result: GameResult,
+    /// Plies played from the opening position.
+    pub plies: u32,
+    /// Why it ended.
+    pub reason: EndReason,
+    /// The moves played, in order.
+    pub moves: Vec<Move>,
+}
+
+impl GameSettings {
+    /// The search limits both players use.
+    pub fn limits(&self) -> SearchLimits {
+        SearchLimits::new(self.min_depth, self.max_depth)
+    }
+
+    /// The weight set to use in `pos`: opening until no more than `endgame_pieces` are left.
+    pub fn phase_weights<'a>(&self, pair: &'a WeightPair, pos: &Position) -> &'a Weights {
+        if pos.piece_count() <= self.endgame_pieces {
+            &pair.endgame
+        } else {
+            &pair.opening
+        }
+    }
+}
+
+/// Plays one game from `start` between `black` and `white` (whoever is to move in `start` moves
+/// first). Each side searches with its own weights and its own transposition table; `rng` is the
+/// game's own stream, used only for random tie-breaks. The same inputs give the same game.
+pub fn play_game(
+    black: &WeightPair,
+    white: &WeightPair,
+    start: &Position,
+    settings: &GameSettings,
+    rng: &mut ChaCha8Rng,
+) -> GameRecord {
+    let mut searchers = [Searcher::default(), Searcher::default()];
+    let mut pos = HashedPosition::new(*start);
+    // Keys of the positions since the last irreversible move, the current one last.
+    let mut since_irreversible = vec![pos.hash];
+    let mut moves = Vec::new();
+    let mut quiet_plies = 0;
+    let limits = settings.limits();
+    let (result, reason) = loop {
+        let side = pos.position.side_to_move();
+        if pos.position.is_lost() {
+            let result = match side {
+                Color::Black => GameResult::WhiteWin,
+                Color::White => GameResult::BlackWin,
+            };
+            break (result, EndReason::NoMoves);
+        }
+        if moves.len() as u32 >= settings.max_plies {
+            break (GameResult::Draw, EndReason::PlyCap);
+        }
+        let pair = match side {
+            Color::Black => black,
+            Color::White => white,
+        };
+        let weights = settings.phase_weights(pair, &pos.position);
+        let tie_rng = match settings.tie_break {
+            TieBreak::First => None,
+            TieBreak::Random => Some(&mut *rng),
+        };
+        let found = searchers[side as usize].search(&pos.position, weights, limits, tie_rng);
+        let mv = found.best_move.expect("a side with moves gets a move");
+        if pos.position.is_irreversible(&mv) {
+            quiet_plies = 0;
+            since_irreversible.clear();
+        } else {
+            quiet_plies += 1;
+        }
+        pos = pos.play(&mv);
+        moves.push(mv);
+        since_irreversible.push(pos.hash);
+        // Same key, same side to move (the key includes it): a repetition of this position.
+        let seen = since_irreversible
+            .iter()
+            .filter(|&&h| h == pos.hash)
+            .count();
+        if seen >= 3 {
+            break (GameResult::Draw, EndReason::Repetition);
+        }
+        if quiet_plies >= settings.no_progress_plies {
+            break (GameResult::Draw, EndReason::NoProgress);
+        }
+    };
+    GameRecord {
+        result,
+        plies: moves.len() as u32,
+        reason,
+        moves,
+    }
 }

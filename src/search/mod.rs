@@ -1,1 +1,7 @@
 //! Variable-depth alpha-beta search with a Zobrist-keyed transposition table.
+
+mod alphabeta;
+mod tt;
+
+pub use alphabeta::*;
+pub use tt::*;
