@@ -77,23 +77,50 @@ impl GameSettings {
     pub fn limits(&self) -> SearchLimits {
         SearchLimits::new(self.min_depth, self.max_depth)
     }
+}
 
+/// One side of a game: its weights and the piece count at which it switches to its endgame set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player<'a> {
+    /// Opening and endgame weight sets.
+    pub weights: &'a WeightPair,
+    /// Switch to the endgame set when this many pieces or fewer are left.
+    pub endgame_pieces: u32,
+}
+
+impl Player<'_> {
     /// The weight set to use in `pos`: opening until no more than `endgame_pieces` are left.
-    pub fn phase_weights<'a>(&self, pair: &'a WeightPair, pos: &Position) -> &'a Weights {
+    pub fn phase_weights(&self, pos: &Position) -> &Weights {
         if pos.piece_count() <= self.endgame_pieces {
-            &pair.endgame
+            &self.weights.endgame
         } else {
-            &pair.opening
+            &self.weights.opening
         }
     }
 }
 
-/// Plays one game from `start` between `black` and `white` (whoever is to move in `start` moves
-/// first). Each side searches with its own weights and its own transposition table; `rng` is the
-/// game's own stream, used only for random tie-breaks. The same inputs give the same game.
+/// Plays one game from `start` between `black` and `white`, both switching to their endgame set
+/// at `settings.endgame_pieces`. See [`play_game_between`].
 pub fn play_game(
     black: &WeightPair,
     white: &WeightPair,
+    start: &Position,
+    settings: &GameSettings,
+    rng: &mut ChaCha8Rng,
+) -> GameRecord {
+    let player = |weights| Player {
+        weights,
+        endgame_pieces: settings.endgame_pieces,
+    };
+    play_game_between(player(black), player(white), start, settings, rng)
+}
+
+/// Plays one game from `start` between two players (whoever is to move in `start` moves first).
+/// Each side searches with its own weights and its own transposition table; `rng` is the game's
+/// own stream, used only for random tie-breaks. The same inputs give the same game.
+pub fn play_game_between(
+    black: Player<'_>,
+    white: Player<'_>,
     start: &Position,
     settings: &GameSettings,
     rng: &mut ChaCha8Rng,
@@ -121,7 +148,7 @@ pub fn play_game(
             Color::Black => black,
             Color::White => white,
         };
-        let weights = settings.phase_weights(pair, &pos.position);
+        let weights = pair.phase_weights(&pos.position);
         let tie_rng = match settings.tie_break {
             TieBreak::First => None,
             TieBreak::Random => Some(&mut *rng),
