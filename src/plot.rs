@@ -1,1 +1,923 @@
 //! Pictures of a run's round statistics (SVG or PNG).
+//!
+//! Text is laid out with a font shipped inside the binary (`assets/DejaVuSans-subset.ttf`, see
+//! `assets/DejaVuSans-LICENSE.txt`) through plotters' pure-Rust `ab_glyph` backend, so drawing
+//! needs no system font library (fontconfig, freetype) on the machine.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::{Error, FEATURE_NAMES};
+
+/// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
+/// quotes) keeps the binary small; characters outside it are laid out as blanks.
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans-subset.ttf");
+
+/// The family name our drawing code asks for, and plotters' own default for legends and labels.
+const FAMILY: &str = "sans-serif";
+
+const WIDTH: u32 = 1600;
+const HEIGHT: u32 = 1500;
+/// Width of the column right of each panel that holds its legend; plotters' own legends sit
+/// inside the plotting area, where they would hide bars and lines.
+const LEGEND_WIDTH: u32 = 250;
+
+/// The five pair outcomes of `rounds.csv`, in stacking order (bottom first): column, legend
+/// label, colour. Black/white decisive games are dark/light grey, the draw-then-win outcomes
+/// dark/light blue, so the colour of the side that won is visible at a glance.
+const OUTCOMES: [(&str, &str, RGBColor); 5] = [
+    ("black_wins", "black wins", RGBColor(0x33, 0x33, 0x33)),
+    ("white_wins", "white wins", RGBColor(0xbd, 0xbd, 0xbd)),
+    (
+        "draw_then_black_win",
+        "draw, then black wins",
+        RGBColor(0x1f, 0x5f, 0xa8),
+    ),
+    (
+        "draw_then_white_win",
+        "draw, then white wins",
+        RGBColor(0x9e, 0xca, 0xe1),
+    ),
+    ("double_draws", "double draw", RGBColor(0xff, 0x7f, 0x0e)),
+];
+
+/// One colour per feature (matplotlib's "tab10"), in [`FEATURE_NAMES`] order.
+const FEATURE_COLOURS: [RGBColor; 10] = [
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+    RGBColor(0xe3, 0x77, 0xc2),
+    RGBColor(0x7f, 0x7f, 0x7f),
+    RGBColor(0xbc, 0xbd, 0x22),
+    RGBColor(0x17, 0xbe, 0xcf),
+];
+
+const DRAW_RATE_COLOUR: RGBColor = RGBColor(0x1f, 0x5f, 0xa8);
+const DOUBLE_DRAW_COLOUR: RGBColor = RGBColor(0xff, 0x7f, 0x0e);
+const PLIES_COLOUR: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
+
+/// Draws the round statistics of the run in `run_dir` into `out`: PNG when `out` ends in `.png`
+/// (any case), SVG otherwise.
+///
+/// Reads `rounds.csv` and `specimens.csv` by column name (extra columns are ignored) and the
+/// top-level `name` of `config.toml` for the title; when `config.toml` is absent or has no
+/// string `name`, the folder's name is used instead (an unreadable or invalid `config.toml` is
+/// still an error).
+///
+/// The picture has a title with the run name and three panels, all with the round on the x axis:
+/// - (a) the pairs of each round stacked by their outcome: black wins, white wins, draw then
+///   black wins, draw then white wins, double draw (one legend entry each);
+/// - (b) the *draw rate*, the share of pairs whose first game was drawn
+///   (`(draw_then_black_win + draw_then_white_win + double_draws) / pairs`), the *double-draw
+///   rate* (`double_draws / pairs`), both in percent on the left axis, and `mean_plies` on a
+///   right axis; a round with no pairs, or an empty or non-finite `mean_plies`, has no point;
+/// - (c) the 20 weights of each round's *best survivor*, opening set and endgame set in two
+///   sub-panels. The best survivor of a round is its row in `specimens.csv` with the most
+///   `rounds_survived`, then the most `wins`, then the lowest `id`.
+///
+/// The picture is written to a temporary file beside `out` and renamed onto it, so `out` is
+/// either the complete picture or untouched.
+///
+/// # Errors
+/// [`Error::Input`] when the folder or one of the CSV files is missing, a file lacks a needed
+/// column, a value does not parse (naming the file, line and column), a round appears twice in
+/// `rounds.csv`, or `rounds.csv` has no rounds yet. [`Error::Failure`] when the picture cannot be
+/// drawn or written.
+pub fn plot_run(run_dir: &Path, out: &Path) -> Result<(), Error> {
+    let data = read_run(run_dir)?;
+    write_picture(&data, out)
+}
+
+/// One row of `rounds.csv`, reduced to what the picture shows.
+#[derive(Debug, Clone, PartialEq)]
+struct RoundStats {
+    round: i64,
+    /// Pair counts in [`OUTCOMES`] order.
+    outcomes: [u64; 5],
+    mean_plies: Option<f64>,
+}
+
+impl RoundStats {
+    fn pairs(&self) -> u64 {
+        self.outcomes.iter().sum()
+    }
+}
+
+/// The best survivor of one round (see [`plot_run`] for the ordering).
+#[derive(Debug, Clone, PartialEq)]
+struct Best {
+    round: i64,
+    id: u64,
+    rounds_survived: u64,
+    wins: u64,
+    opening: [f64; 10],
+    endgame: [f64; 10],
+}
+
+impl Best {
+    /// True when `self` ranks above `other` as a round's best survivor.
+    fn beats(&self, other: &Best) -> bool {
+        (self.rounds_survived, self.wins, std::cmp::Reverse(self.id))
+            > (
+                other.rounds_survived,
+                other.wins,
+                std::cmp::Reverse(other.id),
+            )
+    }
+}
+
+#[derive(Debug)]
+struct RunData {
+    name: String,
+    rounds: Vec<RoundStats>,
+    /// One entry per round that has survivors, sorted by round.
+    best: Vec<Best>,
+}
+
+fn read_run(run_dir: &Path) -> Result<RunData, Error> {
+    if !run_dir.is_dir() {
+        return Err(Error::input(format!(
+            "run folder {} does not exist or is not a folder",
+            run_dir.display()
+        )));
+    }
+    let name = run_name(run_dir)?;
+    let rounds = read_rounds(&run_dir.join("rounds.csv"))?;
+    let best = read_best(&run_dir.join("specimens.csv"))?;
+    Ok(RunData { name, rounds, best })
+}
+
+fn run_name(run_dir: &Path) -> Result<String, Error> {
+    let folder_name = || {
+        run_dir
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| run_dir.display().to_string())
+    };
+    let path = run_dir.join("config.toml");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(folder_name()),
+        Err(e) => return Err(Error::input(format!("cannot read {}: {e}", path.display()))),
+    };
+    let value: toml::Value = toml::from_str(&text).map_err(|e: toml::de::Error| {
+        Error::input(format!(
+            "{}: not a valid TOML file: {}",
+            path.display(),
+            e.message()
+        ))
+    })?;
+    Ok(value
+        .get("name")
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .unwrap_or_else(folder_name))
+}
+
+/// The header of a CSV file: where each named column is, for reading rows by name.
+struct Columns {
+    path: PathBuf,
+    index: HashMap<String, usize>,
+}
+
+impl Columns {
+    /// Opens `path` and reads its header line.
+    fn open(path: &Path) -> Result<(Columns, csv::Reader<File>), Error> {
+        let file = File::open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::input(format!("{} is missing", path.display()))
+            } else {
+                Error::input(format!("cannot read {}: {e}", path.display()))
+            }
+        })?;
+        let mut reader = csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .from_reader(file);
+        let headers = reader.headers().map_err(|e| csv_error(path, &e))?;
+        let mut index = HashMap::new();
+        for (i, h) in headers.iter().enumerate() {
+            // A repeated header keeps its first place, as a reader by position would see it.
+            index.entry(h.to_owned()).or_insert(i);
+        }
+        let columns = Columns {
+            path: path.to_owned(),
+            index,
+        };
+        Ok((columns, reader))
+    }
+
+    /// Where column `name` is.
+    fn get(&self, name: &str) -> Result<usize, Error> {
+        self.index.get(name).copied().ok_or_else(|| {
+            Error::input(format!(
+                "{}: missing column `{name}` in the header line",
+                self.path.display()
+            ))
+        })
+    }
+
+    /// The trimmed text of the field at `idx` (empty when the row is short).
+    fn raw(record: &csv::StringRecord, idx: usize) -> &str {
+        record.get(idx).unwrap_or("")
+    }
+
+    /// The field at `idx` (column `name`) parsed as `T`; `expected` describes a valid value.
+    fn parse<T: FromStr>(
+        &self,
+        record: &csv::StringRecord,
+        idx: usize,
+        name: &str,
+        expected: &str,
+    ) -> Result<T, Error> {
+        let raw = Self::raw(record, idx);
+        raw.parse()
+            .map_err(|_| self.bad_value(record, name, raw, expected))
+    }
+
+    fn bad_value(
+        &self,
+        record: &csv::StringRecord,
+        name: &str,
+        raw: &str,
+        expected: &str,
+    ) -> Error {
+        Error::input(format!(
+            "{} line {}, column `{name}`: `{raw}` is not {expected}",
+            self.path.display(),
+            line_of(record)
+        ))
+    }
+}
+
+fn line_of(record: &csv::StringRecord) -> u64 {
+    record.position().map_or(0, |p| p.line())
+}
+
+fn csv_error(path: &Path, e: &csv::Error) -> Error {
+    let at = e
+        .position()
+        .map(|p| format!(" line {}", p.line()))
+        .unwrap_or_default();
+    Error::input(format!("{}{at}: {e}", path.display()))
+}
+
+const INTEGER: &str = "an integer";
+const COUNT: &str = "a non-negative integer";
+const NUMBER: &str = "a finite number";
+
+fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
+    let (cols, mut reader) = Columns::open(path)?;
+    let round_col = cols.get("round")?;
+    let mut outcome_cols = [0usize; 5];
+    for (slot, (name, _, _)) in outcome_cols.iter_mut().zip(OUTCOMES.iter()) {
+        *slot = cols.get(name)?;
+    }
+    let plies_col = cols.get("mean_plies")?;
+
+    let mut rows: Vec<RoundStats> = Vec::new();
+    let mut seen: HashMap<i64, u64> = HashMap::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| csv_error(path, &e))?;
+        let round: i64 = cols.parse(&record, round_col, "round", INTEGER)?;
+        if let Some(first) = seen.insert(round, line_of(&record)) {
+            return Err(Error::input(format!(
+                "{} line {}, column `round`: round {round} already appears on line {first}",
+                path.display(),
+                line_of(&record)
+            )));
+        }
+        let mut outcomes = [0u64; 5];
+        for (k, (name, _, _)) in OUTCOMES.iter().enumerate() {
+            outcomes[k] = cols.parse(&record, outcome_cols[k], name, COUNT)?;
+        }
+        // A round without games has no mean; the writer may leave it empty or write NaN.
+        let raw_plies = Columns::raw(&record, plies_col);
+        let mean_plies = if raw_plies.is_empty() {
+            None
+        } else {
+            let v: f64 = cols.parse(&record, plies_col, "mean_plies", NUMBER)?;
+            v.is_finite().then_some(v)
+        };
+        rows.push(RoundStats {
+            round,
+            outcomes,
+            mean_plies,
+        });
+    }
+    if rows.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no rounds recorded yet, nothing to plot",
+            path.display()
+        )));
+    }
+    rows.sort_by_key(|r| r.round);
+    Ok(rows)
+}
+
+fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
+    let (cols, mut reader) = Columns::open(path)?;
+    let round_col = cols.get("round")?;
+    let id_col = cols.get("id")?;
+    let survived_col = cols.get("rounds_survived")?;
+    let wins_col = cols.get("wins")?;
+    let open_names = FEATURE_NAMES.map(|f| format!("open_{f}"));
+    let end_names = FEATURE_NAMES.map(|f| format!("end_{f}"));
+    let mut open_cols = [0usize; 10];
+    let mut end_cols = [0usize; 10];
+    for i in 0..10 {
+        open_cols[i] = cols.get(&open_names[i])?;
+        end_cols[i] = cols.get(&end_names[i])?;
+    }
+
+    let mut best: HashMap<i64, Best> = HashMap::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| csv_error(path, &e))?;
+        let weights = |idx: &[usize; 10], names: &[String; 10]| -> Result<[f64; 10], Error> {
+            let mut w = [0f64; 10];
+            for i in 0..10 {
+                let v: f64 = cols.parse(&record, idx[i], &names[i], NUMBER)?;
+                if !v.is_finite() {
+                    let raw = Columns::raw(&record, idx[i]);
+                    return Err(cols.bad_value(&record, &names[i], raw, NUMBER));
+                }
+                w[i] = v;
+            }
+            Ok(w)
+        };
+        let candidate = Best {
+            round: cols.parse(&record, round_col, "round", INTEGER)?,
+            id: cols.parse(&record, id_col, "id", COUNT)?,
+            rounds_survived: cols.parse(&record, survived_col, "rounds_survived", COUNT)?,
+            wins: cols.parse(&record, wins_col, "wins", COUNT)?,
+            opening: weights(&open_cols, &open_names)?,
+            endgame: weights(&end_cols, &end_names)?,
+        };
+        match best.get(&candidate.round) {
+            Some(current) if !candidate.beats(current) => {}
+            _ => {
+                best.insert(candidate.round, candidate);
+            }
+        }
+    }
+    let mut best: Vec<Best> = best.into_values().collect();
+    best.sort_by_key(|b| b.round);
+    Ok(best)
+}
+
+/// Registers the shipped font with plotters once per process.
+fn register_font() -> Result<(), Error> {
+    static REGISTERED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let ok = *REGISTERED
+        .get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::failure("the built-in font cannot be loaded"))
+    }
+}
+
+/// A temporary name beside `out`, unique within this process, with the extension that tells
+/// the PNG encoder its format.
+fn temp_path(out: &Path, png: bool) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = if png { "png" } else { "svg" };
+    out.with_file_name(format!(".{name}.{}-{n}.tmp.{ext}", std::process::id()))
+}
+
+fn write_picture(data: &RunData, out: &Path) -> Result<(), Error> {
+    if out.file_name().is_none() {
+        return Err(Error::input(format!(
+            "output {}: expected a file name",
+            out.display()
+        )));
+    }
+    let png = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    register_font()?;
+    let tmp = temp_path(out, png);
+    let result = if png {
+        render_png(data, &tmp, out)
+    } else {
+        render_svg(data, &tmp, out)
+    }
+    .and_then(|()| std::fs::rename(&tmp, out).map_err(|e| Error::io("write", out, &e)));
+    if result.is_err() {
+        // Nothing half-written is left behind; the file may not even exist.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn render_svg(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        draw(data, &root).map_err(|e| draw_failure(out, &e))?;
+        root.present().map_err(|e| draw_failure(out, &e))?;
+    }
+    std::fs::write(tmp, svg).map_err(|e| Error::io("write", out, &e))
+}
+
+fn render_png(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
+    let root = BitMapBackend::new(tmp, (WIDTH, HEIGHT)).into_drawing_area();
+    draw(data, &root).map_err(|e| draw_failure(out, &e))?;
+    root.present()
+        .map_err(|e| Error::failure(format!("cannot write {}: {e}", out.display())))
+}
+
+fn draw_failure(out: &Path, e: &dyn std::fmt::Display) -> Error {
+    Error::failure(format!("cannot draw {}: {e}", out.display()))
+}
+
+type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Tick label for a round or a count: integers only, so that fractional ticks stay blank.
+fn integer_label(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-6 {
+        format!("{}", v.round() as i64)
+    } else {
+        String::new()
+    }
+}
+
+fn percent_label(v: &f64) -> String {
+    format!("{:.0}%", v * 100.0)
+}
+
+/// Splits `(round, value)` points into runs of consecutive rounds with a value, so that lines
+/// break where a round has no value instead of bridging it.
+fn segments(points: impl IntoIterator<Item = (i64, Option<f64>)>) -> Vec<Vec<(f64, f64)>> {
+    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut last: Option<i64> = None;
+    for (round, value) in points {
+        match value {
+            Some(v) => {
+                if last != Some(round - 1) || out.is_empty() {
+                    out.push(Vec::new());
+                }
+                out.last_mut()
+                    .expect("pushed above")
+                    .push((round as f64, v));
+                last = Some(round);
+            }
+            None => last = None,
+        }
+    }
+    out
+}
+
+/// A line with a dot on every point.
+fn draw_line<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    points: &[Vec<(f64, f64)>],
+    colour: RGBColor,
+) -> DrawResult<DB> {
+    for seg in points {
+        chart.draw_series(LineSeries::new(seg.iter().copied(), colour.stroke_width(2)))?;
+        chart.draw_series(seg.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
+    }
+    Ok(())
+}
+
+/// How a legend entry is marked.
+enum Mark {
+    Swatch(RGBColor),
+    Line(RGBColor),
+}
+
+/// A legend in its own column: a title, one entry per series, then explanatory notes.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    entries: &[(&str, Mark)],
+    notes: &[&str],
+) -> DrawResult<DB> {
+    let x0 = 12;
+    let mut y = 60;
+    let left = Pos::new(HPos::Left, VPos::Center);
+    area.draw(&Text::new(
+        title.to_owned(),
+        (x0, y),
+        (FAMILY, 17).into_font().color(&BLACK).pos(left),
+    ))?;
+    y += 28;
+    for (label, mark) in entries {
+        match mark {
+            Mark::Swatch(c) => {
+                area.draw(&Rectangle::new([(x0, y - 8), (x0 + 26, y + 8)], c.filled()))?;
+                area.draw(&Rectangle::new(
+                    [(x0, y - 8), (x0 + 26, y + 8)],
+                    RGBColor(0x77, 0x77, 0x77).stroke_width(1),
+                ))?;
+            }
+            Mark::Line(c) => {
+                area.draw(&PathElement::new(
+                    vec![(x0, y), (x0 + 26, y)],
+                    c.stroke_width(3),
+                ))?;
+                area.draw(&Circle::new((x0 + 13, y), 4, c.filled()))?;
+            }
+        }
+        area.draw(&Text::new(
+            (*label).to_owned(),
+            (x0 + 36, y),
+            (FAMILY, 15).into_font().color(&BLACK).pos(left),
+        ))?;
+        y += 25;
+    }
+    y += 12;
+    for note in notes {
+        area.draw(&Text::new(
+            (*note).to_owned(),
+            (x0, y),
+            (FAMILY, 13)
+                .into_font()
+                .color(&RGBColor(0x44, 0x44, 0x44))
+                .pos(left),
+        ))?;
+        y += 18;
+    }
+    Ok(())
+}
+
+fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let title = format!(
+        "checkers-tuner run \"{}\": {} round{}",
+        data.name,
+        data.rounds.len(),
+        if data.rounds.len() == 1 { "" } else { "s" }
+    );
+    let body = root.titled(&title, (FAMILY, 30).into_font().color(&BLACK))?;
+    let (_, h) = body.dim_in_pixel();
+    let (a, rest) = body.split_vertically(h * 34 / 100);
+    let (b, c) = rest.split_vertically(h * 27 / 100);
+
+    let first = data
+        .rounds
+        .iter()
+        .map(|r| r.round)
+        .chain(data.best.iter().map(|b| b.round))
+        .min()
+        .unwrap_or(0);
+    let last = data
+        .rounds
+        .iter()
+        .map(|r| r.round)
+        .chain(data.best.iter().map(|b| b.round))
+        .max()
+        .unwrap_or(0);
+    let x_range = (first as f64 - 0.5)..(last as f64 + 0.5);
+    let x_labels = ((last - first + 2) as usize).min(20);
+
+    panel_outcomes(&a, data, x_range.clone(), x_labels)?;
+    panel_draws(&b, data, x_range.clone(), x_labels)?;
+    panel_weights(&c, data, x_range, x_labels)?;
+    Ok(())
+}
+
+/// Light grid lines between the labelled ones only add clutter here; keep them invisible.
+fn light_grid() -> RGBAColor {
+    WHITE.mix(0.0)
+}
+
+fn bold_grid() -> RGBColor {
+    RGBColor(0xcc, 0xcc, 0xcc)
+}
+
+fn panel_outcomes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &RunData,
+    x_range: std::ops::Range<f64>,
+    x_labels: usize,
+) -> DrawResult<DB> {
+    let (w, _) = area.dim_in_pixel();
+    let (plot_area, legend_area) = area.split_horizontally(w - LEGEND_WIDTH);
+    let max_pairs = data
+        .rounds
+        .iter()
+        .map(RoundStats::pairs)
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .caption(
+            "(a) outcome of every pair, per round",
+            (FAMILY, 20).into_font().color(&BLACK),
+        )
+        .margin(10)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x_range, 0f64..max_pairs as f64 * 1.05)?;
+    chart
+        .configure_mesh()
+        .x_desc("round")
+        .y_desc("pairs")
+        .x_labels(x_labels)
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&integer_label)
+        .label_style((FAMILY, 14))
+        .axis_desc_style((FAMILY, 16))
+        .light_line_style(light_grid())
+        .bold_line_style(bold_grid())
+        .draw()?;
+    for (k, (_, _, colour)) in OUTCOMES.iter().enumerate() {
+        chart.draw_series(data.rounds.iter().filter(|r| r.outcomes[k] > 0).map(|r| {
+            let base: u64 = r.outcomes[..k].iter().sum();
+            let top = base + r.outcomes[k];
+            let x = r.round as f64;
+            Rectangle::new(
+                [(x - 0.4, base as f64), (x + 0.4, top as f64)],
+                colour.filled(),
+            )
+        }))?;
+    }
+    let entries: Vec<(&str, Mark)> = OUTCOMES
+        .iter()
+        .rev()
+        .map(|&(_, label, colour)| (label, Mark::Swatch(colour)))
+        .collect();
+    draw_legend(
+        &legend_area,
+        "pair outcome",
+        &entries,
+        &[
+            "First game: first of the pair",
+            "plays black; after a draw the",
+            "colours switch for a second game.",
+        ],
+    )
+}
+
+fn panel_draws<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &RunData,
+    x_range: std::ops::Range<f64>,
+    x_labels: usize,
+) -> DrawResult<DB> {
+    let (w, _) = area.dim_in_pixel();
+    let (plot_area, legend_area) = area.split_horizontally(w - LEGEND_WIDTH);
+    let max_plies = data
+        .rounds
+        .iter()
+        .filter_map(|r| r.mean_plies)
+        .fold(1f64, f64::max);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .caption(
+            "(b) draw rates and game length per round",
+            (FAMILY, 20).into_font().color(&BLACK),
+        )
+        .margin(10)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .right_y_label_area_size(70)
+        .build_cartesian_2d(x_range.clone(), 0f64..1.0)?
+        .set_secondary_coord(x_range, 0f64..max_plies * 1.1);
+    chart
+        .configure_mesh()
+        .x_desc("round")
+        .y_desc("share of pairs")
+        .x_labels(x_labels)
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&percent_label)
+        .label_style((FAMILY, 14))
+        .axis_desc_style((FAMILY, 16))
+        .light_line_style(light_grid())
+        .bold_line_style(bold_grid())
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("mean plies per game")
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .label_style((FAMILY, 14))
+        .axis_desc_style((FAMILY, 16))
+        .draw()?;
+
+    let rate = |f: fn(&RoundStats) -> u64| {
+        segments(data.rounds.iter().map(|r| {
+            let pairs = r.pairs();
+            (r.round, (pairs > 0).then(|| f(r) as f64 / pairs as f64))
+        }))
+    };
+    let first_drawn = rate(|r| r.outcomes[2] + r.outcomes[3] + r.outcomes[4]);
+    let double = rate(|r| r.outcomes[4]);
+    draw_line(&mut chart, &first_drawn, DRAW_RATE_COLOUR)?;
+    draw_line(&mut chart, &double, DOUBLE_DRAW_COLOUR)?;
+    let plies = segments(data.rounds.iter().map(|r| (r.round, r.mean_plies)));
+    for seg in &plies {
+        chart.draw_secondary_series(LineSeries::new(
+            seg.iter().copied(),
+            PLIES_COLOUR.stroke_width(2),
+        ))?;
+        chart.draw_secondary_series(
+            seg.iter()
+                .map(|&p| Circle::new(p, 3, PLIES_COLOUR.filled())),
+        )?;
+    }
+    draw_legend(
+        &legend_area,
+        "per round",
+        &[
+            ("draw rate (left)", Mark::Line(DRAW_RATE_COLOUR)),
+            ("double-draw rate (left)", Mark::Line(DOUBLE_DRAW_COLOUR)),
+            ("mean plies (right)", Mark::Line(PLIES_COLOUR)),
+        ],
+        &[
+            "draw rate = pairs whose first",
+            "game was drawn / all pairs",
+            "double-draw rate =",
+            "double draws / all pairs",
+        ],
+    )
+}
+
+/// Picks one of a specimen's two weight sets.
+type WeightSet = fn(&Best) -> &[f64; 10];
+
+fn panel_weights<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &RunData,
+    x_range: std::ops::Range<f64>,
+    x_labels: usize,
+) -> DrawResult<DB> {
+    let (w, _) = area.dim_in_pixel();
+    let (plots, legend_area) = area.split_horizontally(w - LEGEND_WIDTH);
+    let (pw, _) = plots.dim_in_pixel();
+    let (open_area, end_area) = plots.split_horizontally(pw / 2);
+
+    // One scale for both sets, so that the two sub-panels compare at a glance.
+    let (lo, hi) = data
+        .best
+        .iter()
+        .flat_map(|b| b.opening.iter().chain(b.endgame.iter()))
+        .fold((0f64, 0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let pad = ((hi - lo) * 0.05).max(1.0);
+    let y_range = (lo - pad)..(hi + pad);
+
+    let sets: [(&DrawingArea<DB, Shift>, &str, WeightSet); 2] = [
+        (&open_area, "(c) best survivor's opening weights", |b| {
+            &b.opening
+        }),
+        (&end_area, "(c) best survivor's endgame weights", |b| {
+            &b.endgame
+        }),
+    ];
+    for (sub, caption, set) in sets {
+        let mut chart = ChartBuilder::on(sub)
+            .caption(caption, (FAMILY, 20).into_font().color(&BLACK))
+            .margin(10)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x_range.clone(), y_range.clone())?;
+        chart
+            .configure_mesh()
+            .x_desc("round")
+            .y_desc("weight")
+            .x_labels(x_labels.min(12))
+            .x_label_formatter(&integer_label)
+            .y_label_formatter(&integer_label)
+            .label_style((FAMILY, 14))
+            .axis_desc_style((FAMILY, 16))
+            .light_line_style(light_grid())
+            .bold_line_style(bold_grid())
+            .draw()?;
+        chart.draw_series(LineSeries::new(
+            [(x_range.start, 0.0), (x_range.end, 0.0)],
+            BLACK.mix(0.5).stroke_width(1),
+        ))?;
+        for (i, colour) in FEATURE_COLOURS.iter().enumerate() {
+            let points = segments(data.best.iter().map(|b| (b.round, Some(set(b)[i]))));
+            draw_line(&mut chart, &points, *colour)?;
+        }
+    }
+    let entries: Vec<(&str, Mark)> = FEATURE_NAMES
+        .iter()
+        .zip(FEATURE_COLOURS.iter())
+        .map(|(name, colour)| (*name, Mark::Line(*colour)))
+        .collect();
+    draw_legend(
+        &legend_area,
+        "feature",
+        &entries,
+        &[
+            "best survivor of a round: most",
+            "rounds survived, then most",
+            "wins, then lowest id",
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_specimens(dir: &Path, rows: &[(i64, u64, u64, u64, i32)]) -> PathBuf {
+        let mut text = String::from("round,id,parent_a,parent_b,born_round,rounds_survived,wins");
+        for prefix in ["open", "end"] {
+            for f in FEATURE_NAMES {
+                text.push_str(&format!(",{prefix}_{f}"));
+            }
+        }
+        text.push('\n');
+        for &(round, id, survived, wins, w) in rows {
+            text.push_str(&format!("{round},{id},,,0,{survived},{wins}"));
+            for i in 0..20 {
+                text.push_str(&format!(",{}", w + i));
+            }
+            text.push('\n');
+        }
+        let path = dir.join("specimens.csv");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn best_survivor_is_most_rounds_then_most_wins_then_lowest_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_specimens(
+            dir.path(),
+            &[
+                // round 1: most rounds_survived wins despite fewer wins
+                (1, 4, 1, 9, 0),
+                (1, 2, 2, 1, 100),
+                // round 2: equal rounds, most wins
+                (2, 3, 2, 1, 0),
+                (2, 8, 2, 5, 200),
+                // round 3: all equal: lowest id, whatever the row order
+                (3, 9, 1, 1, 0),
+                (3, 5, 1, 1, 300),
+                (3, 7, 1, 1, 0),
+            ],
+        );
+        let best = read_best(&path).unwrap();
+        let picked: Vec<(i64, u64)> = best.iter().map(|b| (b.round, b.id)).collect();
+        assert_eq!(picked, vec![(1, 2), (2, 8), (3, 5)]);
+        assert_eq!(best[2].opening[0], 300.0);
+        assert_eq!(best[2].endgame[9], 319.0);
+    }
+
+    #[test]
+    fn segments_break_at_missing_values_and_missing_rounds() {
+        let segs = segments([
+            (1, Some(1.0)),
+            (2, Some(2.0)),
+            (3, None),
+            (4, Some(4.0)),
+            (6, Some(6.0)),
+            (7, Some(7.0)),
+        ]);
+        assert_eq!(
+            segs,
+            vec![
+                vec![(1.0, 1.0), (2.0, 2.0)],
+                vec![(4.0, 4.0)],
+                vec![(6.0, 6.0), (7.0, 7.0)],
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_mean_plies_is_no_point_but_text_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rounds.csv");
+        let header = "round,black_wins,white_wins,draw_then_black_win,draw_then_white_win,\
+                      double_draws,mean_plies";
+        std::fs::write(&path, format!("{header}\n2,1,0,0,0,0,\n1,0,1,0,0,0,NaN\n")).unwrap();
+        let rounds = read_rounds(&path).unwrap();
+        assert_eq!(
+            rounds.iter().map(|r| r.round).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+        assert!(rounds.iter().all(|r| r.mean_plies.is_none()));
+
+        std::fs::write(&path, format!("{header}\n1,1,0,0,0,0,long\n")).unwrap();
+        let err = read_rounds(&path).unwrap_err();
+        assert!(
+            matches!(&err, Error::Input(m) if m.contains("line 2") && m.contains("`mean_plies`"))
+        );
+
+        std::fs::write(&path, format!("{header}\n1,1,0,0,0,0,5\n1,1,0,0,0,0,5\n")).unwrap();
+        let err = read_rounds(&path).unwrap_err();
+        assert!(matches!(&err, Error::Input(m) if m.contains("already appears on line 2")));
+
+        std::fs::write(&path, format!("{header}\n")).unwrap();
+        assert!(matches!(read_rounds(&path), Err(Error::Input(m)) if m.contains("no rounds")));
+    }
+}

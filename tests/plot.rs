@@ -1,0 +1,247 @@
+//! `plot_run` on a small synthetic run folder: the picture it writes and the errors it gives.
+
+use std::fs;
+use std::path::Path;
+
+use checkers_tuner::{plot_run, Error, FEATURE_NAMES};
+
+const ROUNDS_HEADER: &str = "round,population,levels,games,black_wins,white_wins,\
+draw_then_black_win,draw_then_white_win,double_draws,byes,survivors,newcomers,mean_plies,diversity";
+
+/// Rounds 1..=3 of a 10-specimen run, 9 pairs a round, `games = bw + ww + 2 × (dtb + dtw + dd)`.
+/// A trailing extra column must be ignored.
+fn rounds_csv() -> String {
+    format!(
+        "{ROUNDS_HEADER}\n\
+         1,10,3,13,3,2,2,1,1,0,2,8,61.5,40.1\n\
+         2,10,3,15,2,1,2,2,2,0,2,8,70.25,35.0\n\
+         3,10,4,15,1,2,1,1,4,1,2,8,82,30.2\n"
+    )
+}
+
+fn specimens_header() -> String {
+    let mut cols: Vec<String> = [
+        "round",
+        "id",
+        "parent_a",
+        "parent_b",
+        "born_round",
+        "rounds_survived",
+        "wins",
+        "draws",
+        "losses",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    cols.extend(FEATURE_NAMES.iter().map(|f| format!("open_{f}")));
+    cols.extend(FEATURE_NAMES.iter().map(|f| format!("end_{f}")));
+    cols.join(",")
+}
+
+fn specimen_row(round: u32, id: u32, survived: u32, wins: u32, base: i32) -> String {
+    let mut fields = vec![
+        round.to_string(),
+        id.to_string(),
+        String::new(),
+        String::new(),
+        "0".to_string(),
+        survived.to_string(),
+        wins.to_string(),
+        "1".to_string(),
+        "0".to_string(),
+    ];
+    fields.extend((0..20).map(|i| (base + 5 * i - 40).to_string()));
+    fields.join(",")
+}
+
+fn specimens_csv() -> String {
+    let rows = [
+        specimen_row(1, 3, 1, 2, 0),
+        specimen_row(1, 7, 1, 3, 10),
+        specimen_row(2, 3, 2, 1, 0),
+        specimen_row(2, 12, 1, 4, -20),
+        specimen_row(3, 3, 3, 2, 5),
+        specimen_row(3, 21, 1, 3, 30),
+    ];
+    format!("{}\n{}\n", specimens_header(), rows.join("\n"))
+}
+
+/// Writes a complete three-round run folder into `dir`.
+fn write_run(dir: &Path) {
+    fs::write(
+        dir.join("config.toml"),
+        "name = \"tiny-synthetic\"\nseed = 7\n",
+    )
+    .unwrap();
+    fs::write(dir.join("rounds.csv"), rounds_csv()).unwrap();
+    fs::write(dir.join("specimens.csv"), specimens_csv()).unwrap();
+}
+
+/// The text of every `<text>` element of an SVG, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().to_owned())
+        })
+        .collect()
+}
+
+fn input_message(result: Result<(), Error>) -> String {
+    match result {
+        Err(Error::Input(msg)) => msg,
+        other => panic!("expected an input error, got {other:?}"),
+    }
+}
+
+#[test]
+fn svg_has_title_and_one_legend_entry_per_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let out = dir.path().join("rounds.svg");
+    plot_run(dir.path(), &out).unwrap();
+    let svg = fs::read_to_string(&out).unwrap();
+    assert!(
+        svg.starts_with("<svg"),
+        "not an SVG: {}",
+        &svg[..40.min(svg.len())]
+    );
+    let texts = svg_texts(&svg);
+    assert!(
+        texts[0].contains("tiny-synthetic"),
+        "run name missing from the title: {:?}",
+        texts[0]
+    );
+    for label in [
+        "black wins",
+        "white wins",
+        "draw, then black wins",
+        "draw, then white wins",
+        "double draw",
+    ] {
+        assert_eq!(
+            texts.iter().filter(|t| *t == label).count(),
+            1,
+            "legend label `{label}` should appear exactly once"
+        );
+    }
+    for feature in FEATURE_NAMES {
+        assert!(
+            texts.iter().any(|t| t == feature),
+            "no legend entry for {feature}"
+        );
+    }
+    assert!(texts.iter().any(|t| t == "draw rate (left)"));
+    assert!(texts.iter().any(|t| t == "mean plies (right)"));
+    // No temporary file is left beside the output.
+    let leftovers: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn png_when_the_output_ends_in_png() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let out = dir.path().join("rounds.PNG");
+    plot_run(dir.path(), &out).unwrap();
+    let bytes = fs::read(&out).unwrap();
+    assert!(
+        bytes.len() > 10_000,
+        "PNG suspiciously small: {} bytes",
+        bytes.len()
+    );
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn folder_name_is_the_title_without_a_config_name() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("folder-named-run");
+    fs::create_dir(&dir).unwrap();
+    write_run(&dir);
+    fs::write(dir.join("config.toml"), "seed = 7\n").unwrap();
+    let out = parent.path().join("p.svg");
+    plot_run(&dir, &out).unwrap();
+    assert!(fs::read_to_string(&out)
+        .unwrap()
+        .contains("folder-named-run"));
+}
+
+#[test]
+fn missing_column_names_the_file_and_the_column() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let without = rounds_csv().replace("double_draws", "double_drawz");
+    fs::write(dir.path().join("rounds.csv"), without).unwrap();
+    let out = dir.path().join("p.svg");
+    let msg = input_message(plot_run(dir.path(), &out));
+    assert!(msg.contains("rounds.csv"), "{msg}");
+    assert!(msg.contains("`double_draws`"), "{msg}");
+    assert!(!out.exists(), "no picture should be written on bad input");
+
+    write_run(dir.path());
+    let without = specimens_csv().replace("end_mobility", "end_mobilty");
+    fs::write(dir.path().join("specimens.csv"), without).unwrap();
+    let msg = input_message(plot_run(dir.path(), &out));
+    assert!(
+        msg.contains("specimens.csv") && msg.contains("`end_mobility`"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn unparsable_number_names_the_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let bad = rounds_csv().replace("\n2,10,3,15,2,1,", "\n2,10,3,15,2,x1,");
+    fs::write(dir.path().join("rounds.csv"), bad).unwrap();
+    let msg = input_message(plot_run(dir.path(), &dir.path().join("p.svg")));
+    assert!(msg.contains("rounds.csv line 3"), "{msg}");
+    assert!(
+        msg.contains("`white_wins`") && msg.contains("`x1`"),
+        "{msg}"
+    );
+
+    write_run(dir.path());
+    let bad = specimens_csv().replace("\n3,21,", "\n3,twenty-one,");
+    fs::write(dir.path().join("specimens.csv"), bad).unwrap();
+    let msg = input_message(plot_run(dir.path(), &dir.path().join("p.svg")));
+    assert!(
+        msg.contains("specimens.csv line 7") && msg.contains("`id`"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn missing_folder_or_file_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let msg = input_message(plot_run(
+        &dir.path().join("nope"),
+        &dir.path().join("p.svg"),
+    ));
+    assert!(msg.contains("nope"), "{msg}");
+
+    write_run(dir.path());
+    fs::remove_file(dir.path().join("specimens.csv")).unwrap();
+    let msg = input_message(plot_run(dir.path(), &dir.path().join("p.svg")));
+    assert!(msg.contains("specimens.csv"), "{msg}");
+}
+
+#[test]
+fn unwritable_output_is_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    for name in ["p.svg", "p.png"] {
+        let out = dir.path().join("no-such-folder").join(name);
+        match plot_run(dir.path(), &out) {
+            Err(Error::Failure(msg)) => assert!(msg.contains("no-such-folder"), "{msg}"),
+            other => panic!("expected a failure for {name}, got {other:?}"),
+        }
+    }
+}
