@@ -2,7 +2,10 @@
 
 use std::time::Instant;
 
-use checkers_tuner::{perft_parallel, Error, Position, Result};
+use checkers_tuner::{
+    perft_parallel, Error, Player, Position, Result, SearchLimits, Searcher, WeightPair,
+    WeightsFile,
+};
 use clap::Args;
 
 use super::{parse_fen, thread_pool};
@@ -31,11 +34,48 @@ pub struct MovesArgs {
 
 /// Arguments of `analyse`.
 #[derive(Args, Debug)]
-pub struct AnalyseArgs {}
+pub struct AnalyseArgs {
+    /// The position as PDN FEN.
+    #[arg(long)]
+    fen: String,
+    /// A weights file (JSON, TOML or CSV), or `material`.
+    #[arg(long, default_value = "material")]
+    weights: String,
+    /// Full-width search depth in plies.
+    #[arg(long, default_value_t = 6)]
+    min_depth: u32,
+    /// Depth to which captures are followed.
+    #[arg(long, default_value_t = 12)]
+    max_depth: u32,
+}
 
 /// Arguments of `bench`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// Full-width depth for every position (default: each position's own).
+    #[arg(long)]
+    depth: Option<u32>,
+}
+
+/// Checks a `--min-depth`/`--max-depth` pair.
+pub fn search_limits(min_depth: u32, max_depth: u32) -> Result<SearchLimits> {
+    if min_depth == 0 || min_depth > 40 {
+        return Err(Error::input(format!(
+            "--min-depth: {min_depth} is out of range (1..=40)"
+        )));
+    }
+    if max_depth < min_depth || max_depth > 40 {
+        return Err(Error::input(format!(
+            "--max-depth: {max_depth} must be between --min-depth ({min_depth}) and 40"
+        )));
+    }
+    Ok(SearchLimits::new(min_depth, max_depth))
+}
+
+/// Loads a `--weights` argument (`material` or a file).
+pub fn load_weights(arg: &str) -> Result<WeightsFile> {
+    WeightsFile::load_arg(arg)
+}
 
 /// Runs `moves`.
 pub fn moves(args: MovesArgs) -> Result<()> {
@@ -75,11 +115,73 @@ pub fn perft(args: PerftArgs) -> Result<()> {
 }
 
 /// Runs `analyse`.
-pub fn analyse(_args: AnalyseArgs) -> Result<()> {
-    Err(Error::failure("not implemented yet"))
+pub fn analyse(args: AnalyseArgs) -> Result<()> {
+    let pos = parse_fen(&args.fen)?;
+    let limits = search_limits(args.min_depth, args.max_depth)?;
+    let file = load_weights(&args.weights)?;
+    let player = Player {
+        weights: &file.weights,
+        endgame_pieces: file.endgame_pieces,
+    };
+    let result = Searcher::default().search(&pos, player.phase_weights(&pos), limits, None);
+    let best = result
+        .best_move
+        .map_or_else(|| "none".to_string(), |m| m.to_string());
+    println!(
+        "bestmove {best} score {} depth {} nodes {}",
+        result.score, result.depth, result.nodes
+    );
+    let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
+    println!("pv {}", pv.join(" "));
+    Ok(())
 }
 
+/// The benchmark's positions: name, FEN, full-width depth, capture depth.
+const BENCH_POSITIONS: [(&str, &str, u32, u32); 3] = [
+    ("start", "B:W21-32:B1-12", 14, 20),
+    (
+        "middlegame",
+        "B:W17,19,21,22,24,25,26,27,28,30,31:B1,2,3,5,6,7,8,10,11,14,15",
+        16,
+        22,
+    ),
+    ("kings", "W:WK10,K19,27,29:BK14,K23,3,6", 14, 20),
+];
+
+/// Fixed weights that exercise every feature.
+const BENCH_WEIGHTS: WeightPair = WeightPair {
+    opening: checkers_tuner::Weights([100, 150, 10, 5, 8, 12, -3, 6, 4, 9]),
+    endgame: checkers_tuner::Weights([100, 160, 2, 8, 3, 10, -5, 9, 6, 11]),
+};
+
 /// Runs `bench`.
-pub fn bench(_args: BenchArgs) -> Result<()> {
-    Err(Error::failure("not implemented yet"))
+pub fn bench(args: BenchArgs) -> Result<()> {
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    for (name, fen, min, max) in BENCH_POSITIONS {
+        let pos = Position::from_fen(fen).expect("bench positions are legal");
+        let (min, max) = match args.depth {
+            Some(d) => (d, d + (max - min)),
+            None => (min, max),
+        };
+        let limits = search_limits(min, max)?;
+        let player = Player {
+            weights: &BENCH_WEIGHTS,
+            endgame_pieces: 12,
+        };
+        let started = Instant::now();
+        let result = Searcher::default().search(&pos, player.phase_weights(&pos), limits, None);
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{name} {} {secs:.3} {:.0}",
+            result.nodes,
+            result.nodes as f64 / secs.max(1e-9)
+        );
+        total_nodes += result.nodes;
+        total_secs += secs;
+    }
+    println!(
+        "total {total_nodes} {total_secs:.3} {:.0}",
+        total_nodes as f64 / total_secs.max(1e-9)
+    );
+    Ok(())
 }

@@ -1,13 +1,26 @@
 //! The `plot` command.
 
-use checkers_tuner::{Error, Result};
+use std::path::PathBuf;
+
+use checkers_tuner::{plot_run, Result};
 use clap::Args;
 
 /// Arguments of `plot`.
 #[derive(Args, Debug)]
-pub struct PlotArgs {}
+pub struct PlotArgs {
+    /// A run folder (with rounds.csv, specimens.csv and config.toml).
+    run_dir: PathBuf,
+    /// Output picture: `.svg`, or `.png` for a bitmap (default RUN_DIR/rounds.svg).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
 
 /// Runs the command.
-pub fn run(_args: PlotArgs) -> Result<()> {
-    Err(Error::failure("not implemented yet"))
+pub fn run(args: PlotArgs) -> Result<()> {
+    let out = args
+        .output
+        .unwrap_or_else(|| args.run_dir.join("rounds.svg"));
+    plot_run(&args.run_dir, &out)?;
+    println!("{}", out.display());
+    Ok(())
 }

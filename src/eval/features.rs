@@ -16,28 +16,23 @@ const BLACK_ATTACK: Bitboard = rows(5, 7);
 /// Black's first three rows (squares 1–12).
 const WHITE_ATTACK: Bitboard = rows(0, 2);
 
-/// Rows `first..=7`.
-const fn band(first: u32) -> Bitboard {
-    rows(first, 7)
-}
+/// Squares whose row index has bit 0, 1 or 2 set: the row of a set of men, summed, is
+/// `popcount(men & ROW_BIT_0) + 2 popcount(men & ROW_BIT_1) + 4 popcount(men & ROW_BIT_2)`.
+const ROW_BIT_0: Bitboard = 0xF0F0_F0F0;
+const ROW_BIT_1: Bitboard = 0xFF00_FF00;
+const ROW_BIT_2: Bitboard = 0xFFFF_0000;
 
 /// Sum over `men` of the rows still to go to the crowning row, for `color`.
 #[inline(always)]
 fn promotion_distance(men: Bitboard, color: Color) -> i32 {
-    // A man d rows away lies in d of the nested bands below; summing their popcounts sums d.
-    let mut total = 0;
-    let mut k = 1;
-    while k < 8 {
-        let band = match color {
-            // Black's man on row r is 7 − r away: in the bands rows 0..=7−k for k = 1..=7−r.
-            Color::Black => !band(8 - k),
-            // White's man on row r is r away: in the bands rows k..=7 for k = 1..=r.
-            Color::White => band(k),
-        };
-        total += (men & band).count_ones() as i32;
-        k += 1;
-    }
-    total
+    let row_sum = (men & ROW_BIT_0).count_ones()
+        + 2 * (men & ROW_BIT_1).count_ones()
+        + 4 * (men & ROW_BIT_2).count_ones();
+    (match color {
+        // A Black man on row r has 7 - r rows to go; a White man has r.
+        Color::Black => 7 * men.count_ones() - row_sum,
+        Color::White => row_sum,
+    }) as i32
 }
 
 /// The simple moves and single jumps of `color`'s pieces, whoever is to move.
@@ -70,7 +65,7 @@ fn mobility_and_jumps(pos: &Position, color: Color) -> (i32, i32) {
 }
 
 /// The ten feature counts of `color` in `pos` (whoever is to move).
-#[inline]
+#[inline(always)]
 pub fn features(pos: &Position, color: Color) -> FeatureCounts {
     let pieces = pos.pieces(color);
     let men = pos.men(color);
@@ -98,8 +93,31 @@ pub fn features(pos: &Position, color: Color) -> FeatureCounts {
 #[inline]
 pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
     let us = pos.side_to_move();
+    weighted_difference(&features(pos, us), &features(pos, us.opponent()), weights)
+}
+
+/// The evaluation of a position known to have no capture for the side to move, or `None` if
+/// the side to move has no move at all (it has lost). One feature pass serves both answers:
+/// with no capture, the side is lost exactly when its mobility is zero.
+#[inline]
+pub fn evaluate_quiet(pos: &Position, weights: &Weights) -> Option<i32> {
+    let us = pos.side_to_move();
     let ours = features(pos, us);
-    let theirs = features(pos, us.opponent());
+    if ours[MOBILITY] == 0 {
+        return None;
+    }
+    Some(weighted_difference(
+        &ours,
+        &features(pos, us.opponent()),
+        weights,
+    ))
+}
+
+/// Index of the `mobility` feature.
+const MOBILITY: usize = 8;
+
+#[inline(always)]
+fn weighted_difference(ours: &FeatureCounts, theirs: &FeatureCounts, weights: &Weights) -> i32 {
     let mut total = 0i32;
     for i in 0..FEATURE_COUNT {
         total += weights.0[i] * (ours[i] - theirs[i]);

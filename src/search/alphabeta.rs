@@ -13,7 +13,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::engine::{HashedPosition, Move, MoveList, Position, MAX_MOVES};
-use crate::eval::{evaluate, Weights};
+use crate::eval::{evaluate, evaluate_quiet, Weights};
 
 use super::tt::{Bound, Entry, TranspositionTable};
 
@@ -235,10 +235,7 @@ impl Searcher {
         let pos = &node.position;
         if ply >= self.min_depth {
             if pos.jumpers() == 0 {
-                if pos.simple_move_count() == 0 {
-                    return -(WIN - ply as i32);
-                }
-                return evaluate(pos, &self.weights);
+                return evaluate_quiet(pos, &self.weights).unwrap_or(-(WIN - ply as i32));
             }
             if ply >= self.max_depth {
                 return evaluate(pos, &self.weights);

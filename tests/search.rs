@@ -1,0 +1,228 @@
+//! The search against a plain minimax, tactics it must find, and whole games.
+
+use checkers_tuner::{
+    evaluate, features, play_game, Color, EndReason, GameResult, GameSettings, Position,
+    SearchLimits, Searcher, TieBreak, WeightPair, Weights, WIN,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const MATERIAL: Weights = Weights([100, 150, 0, 0, 0, 0, 0, 0, 0, 0]);
+
+/// SPEC §3 without pruning, tables or ordering: full width to `min`, captures on to `max`.
+fn minimax(pos: &Position, ply: u32, min: u32, max: u32, w: &Weights) -> i32 {
+    if ply >= min {
+        if pos.jumpers() == 0 {
+            if pos.legal_moves().is_empty() {
+                return -(WIN - ply as i32);
+            }
+            return evaluate(pos, w);
+        }
+        if ply >= max {
+            return evaluate(pos, w);
+        }
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return -(WIN - ply as i32);
+    }
+    moves
+        .iter()
+        .map(|m| -minimax(&pos.play(m), ply + 1, min, max, w))
+        .max()
+        .unwrap()
+}
+
+fn random_position(rng: &mut ChaCha8Rng) -> Option<Position> {
+    let mut pos = Position::start();
+    for _ in 0..rng.gen_range(0..70) {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        pos = pos.play(&moves[rng.gen_range(0..moves.len())]);
+    }
+    (!pos.legal_moves().is_empty()).then_some(pos)
+}
+
+fn random_weights(rng: &mut ChaCha8Rng) -> Weights {
+    Weights(std::array::from_fn(|_| rng.gen_range(-100..=100)))
+}
+
+#[test]
+fn search_value_and_move_equal_plain_minimax_on_300_positions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let mut searcher = Searcher::default();
+    let mut checked = 0;
+    while checked < 300 {
+        let Some(pos) = random_position(&mut rng) else {
+            continue;
+        };
+        let w = random_weights(&mut rng);
+        let min = 1 + checked % 5;
+        let max = min + rng.gen_range(0..4);
+        let found = searcher.search(&pos, &w, SearchLimits::new(min, max), None);
+        let values: Vec<i32> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| -minimax(&pos.play(m), 1, min, max, &w))
+            .collect();
+        let best = *values.iter().max().unwrap();
+        assert_eq!(found.score, best, "{pos} min {min} max {max}");
+        // Ties go to the first move in generation order.
+        let first = values.iter().position(|&v| v == best).unwrap();
+        assert_eq!(found.best_move, Some(pos.legal_moves()[first]), "{pos}");
+        checked += 1;
+    }
+}
+
+#[test]
+fn the_table_and_ordering_save_nodes_without_changing_the_answer() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (mut with_tt, mut without_tt) = (0, 0);
+    for _ in 0..20 {
+        let Some(pos) = random_position(&mut rng) else {
+            continue;
+        };
+        let w = random_weights(&mut rng);
+        let limits = SearchLimits::new(6, 10);
+        let a = Searcher::default().search(&pos, &w, limits, None);
+        let mut plain = Searcher::default();
+        plain.set_tt_enabled(false);
+        let b = plain.search(&pos, &w, limits, None);
+        assert_eq!((a.score, a.best_move), (b.score, b.best_move), "{pos}");
+        with_tt += a.nodes;
+        without_tt += b.nodes;
+    }
+    assert!(with_tt < without_tt, "{with_tt} vs {without_tt}");
+}
+
+#[test]
+fn random_tie_breaks_pick_only_among_best_moves_and_follow_the_seed() {
+    // Material only, start position: every first move is worth 0 at depth 2.
+    let pos = Position::start();
+    let mut chosen = std::collections::HashSet::new();
+    for seed in 0..30 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let r =
+            Searcher::default().search(&pos, &MATERIAL, SearchLimits::new(2, 2), Some(&mut rng));
+        let mut again = ChaCha8Rng::seed_from_u64(seed);
+        let r2 =
+            Searcher::default().search(&pos, &MATERIAL, SearchLimits::new(2, 2), Some(&mut again));
+        assert_eq!(r.best_move, r2.best_move);
+        assert_eq!(r.score, 0);
+        chosen.insert(r.best_move.unwrap().to_string());
+    }
+    assert!(chosen.len() > 3, "{chosen:?}");
+}
+
+#[test]
+fn finds_a_two_for_one_shot() {
+    // Black gives a man with 17-22; White must take 25x18 (the man on 9 stops it going on
+    // over 14); Black takes two back, 14x23x32, and crowns. Every other move keeps Black's one
+    // man of advantage and no more.
+    let pos = Position::from_fen("B:W25,27,31:B3,9,14,17").unwrap();
+    let r = Searcher::default().search(&pos, &MATERIAL, SearchLimits::new(4, 8), None);
+    assert_eq!(r.best_move.unwrap().to_string(), "17-22");
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    assert_eq!(pv[..3], ["17-22", "25x18", "14x23x32"]);
+    // Two men against one, plus a king: 100 + 150 - 100 = 150 up at the end of the line.
+    assert!(r.score >= 150, "{}", r.score);
+}
+
+#[test]
+fn sees_a_forced_win_and_prefers_the_quickest() {
+    // Black's man on 10 takes 15 and 24 (10x19x28) and White has nothing left.
+    let pos = Position::from_fen("B:W15,24:B10,1").unwrap();
+    let r = Searcher::default().search(&pos, &MATERIAL, SearchLimits::new(3, 6), None);
+    assert_eq!(r.best_move.unwrap().to_string(), "10x19x28");
+    assert_eq!(r.mate_distance(), Some(1));
+}
+
+#[test]
+fn wins_a_won_king_endgame_within_the_ply_cap() {
+    // Three black kings against one white king: a win the engine must convert.
+    let weights = WeightPair {
+        opening: MATERIAL,
+        endgame: Weights([100, 150, 0, -10, 0, 0, 0, 0, -5, 0]),
+    };
+    let settings = GameSettings {
+        min_depth: 8,
+        max_depth: 14,
+        max_plies: 200,
+        no_progress_plies: 200,
+        endgame_pieces: 12,
+        tie_break: TieBreak::First,
+    };
+    let pos = Position::from_fen("B:WK30:BK1,K2,K3").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let game = play_game(&weights, &weights, &pos, &settings, &mut rng);
+    assert_eq!(game.result, GameResult::BlackWin, "{game:?}");
+    assert_eq!(game.reason, EndReason::NoMoves);
+}
+
+#[test]
+fn material_against_itself_ends_by_a_draw_rule_and_repeats_exactly() {
+    let pair = WeightPair {
+        opening: MATERIAL,
+        endgame: MATERIAL,
+    };
+    let settings = GameSettings {
+        min_depth: 4,
+        max_depth: 8,
+        max_plies: 300,
+        no_progress_plies: 80,
+        endgame_pieces: 12,
+        tie_break: TieBreak::First,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let a = play_game(&pair, &pair, &Position::start(), &settings, &mut rng);
+    let b = play_game(&pair, &pair, &Position::start(), &settings, &mut rng);
+    assert_eq!(a, b);
+    assert!(a.plies > 10);
+    if a.result == GameResult::Draw {
+        assert!(matches!(
+            a.reason,
+            EndReason::Repetition | EndReason::NoProgress | EndReason::PlyCap
+        ));
+    }
+    // Replaying the moves reaches a position consistent with the reported end.
+    let mut pos = Position::start();
+    for m in &a.moves {
+        assert!(pos.legal_moves().contains(m));
+        pos = pos.play(m);
+    }
+    if a.reason == EndReason::NoMoves {
+        assert!(pos.is_lost());
+    }
+}
+
+#[test]
+fn evaluation_is_colour_symmetric_through_perft_4() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let w = random_weights(&mut rng);
+    fn walk(pos: &Position, depth: u32, w: &Weights, seen: &mut u32) {
+        let m = pos.mirrored();
+        assert_eq!(evaluate(pos, w), evaluate(&m, w), "{pos}");
+        assert_eq!(
+            features(pos, Color::Black),
+            features(&m, Color::White),
+            "{pos}"
+        );
+        *seen += 1;
+        if depth > 0 {
+            for mv in pos.legal_moves() {
+                walk(&pos.play(&mv), depth - 1, w, seen);
+            }
+        }
+    }
+    let mut seen = 0;
+    walk(&Position::start(), 4, &w, &mut seen);
+    walk(
+        &Position::from_fen("W:WK5,K18,22,27:B1,K30,K14,10").unwrap(),
+        4,
+        &w,
+        &mut seen,
+    );
+    assert!(seen > 1800);
+}
