@@ -1,1 +1,463 @@
 //! Matches between two weight files: paired openings, results, Elo.
+//!
+//! For every opening A and B play a *pair* of games: A takes Black in the first and White in the
+//! second, from the same position. Pairing cancels most of an opening's colour bias and is what
+//! the pentanomial statistics of [`crate::elo`] count. Pairs are played in parallel but handed
+//! out and applied in opening order, so a match's results never depend on the thread count —
+//! including where an SPRT stops it.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use crate::rng::{stream, tag};
+use crate::tournament::{reason_label, result_label};
+use crate::{
+    play_game_between, Color, EloEstimate, EndReason, Error, GameResult, GameScore, GameSettings,
+    MatchTally, Opening, Player, Result, Sprt, SprtVerdict, TieBreak, WeightsFile,
+    DEFAULT_ENDGAME_PIECES,
+};
+
+/// Search depths and draw rules shared by both sides of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchSettings {
+    /// Full-width search depth in plies.
+    pub min_depth: u32,
+    /// Depth up to which positions with a capture are searched further.
+    pub max_depth: u32,
+    /// Adjudicate a draw after this many plies.
+    pub max_plies: u32,
+    /// Draw after this many plies in a row without a capture and without a man moving.
+    pub no_progress_plies: u32,
+    /// How equal-valued moves are chosen.
+    pub tie_break: TieBreak,
+}
+
+impl Default for MatchSettings {
+    /// The tuning defaults (SPEC §6): depth 6 to 12, 300 plies, 80 quiet plies, first move.
+    fn default() -> MatchSettings {
+        MatchSettings {
+            min_depth: 6,
+            max_depth: 12,
+            max_plies: 300,
+            no_progress_plies: 80,
+            tie_break: TieBreak::First,
+        }
+    }
+}
+
+impl MatchSettings {
+    /// The game settings both players use. `endgame_pieces` is only the fallback of
+    /// [`crate::play_game`]: in a match each side switches at its own file's threshold.
+    pub fn game_settings(&self) -> GameSettings {
+        GameSettings {
+            min_depth: self.min_depth,
+            max_depth: self.max_depth,
+            max_plies: self.max_plies,
+            no_progress_plies: self.no_progress_plies,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            tie_break: self.tie_break,
+        }
+    }
+}
+
+/// One game of a match, seen from A's side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchGame {
+    /// The pair's index: the opening's position in the deck, from 0.
+    pub pair: usize,
+    /// 1 (A plays Black) or 2 (A plays White).
+    pub game: u8,
+    /// The opening's moves (`start` for the initial position).
+    pub opening: String,
+    /// The colour A played.
+    pub a_color: Color,
+    /// The game's result.
+    pub result: GameResult,
+    /// The result for A.
+    pub a_score: GameScore,
+    /// Plies played from the opening position.
+    pub plies: u32,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl MatchGame {
+    /// The CSV header of the per-game file.
+    pub const CSV_HEADER: [&'static str; 8] = [
+        "pair", "game", "opening", "a_color", "result", "a_score", "plies", "reason",
+    ];
+
+    /// The game's CSV row (pairs numbered from 1, as printed).
+    pub fn csv_record(&self) -> [String; 8] {
+        let color = match self.a_color {
+            Color::Black => "black",
+            Color::White => "white",
+        };
+        let score = match self.a_score {
+            GameScore::Win => "1",
+            GameScore::Draw => "0.5",
+            GameScore::Loss => "0",
+        };
+        [
+            (self.pair + 1).to_string(),
+            self.game.to_string(),
+            self.opening.clone(),
+            color.to_string(),
+            result_label(self.result).to_string(),
+            score.to_string(),
+            self.plies.to_string(),
+            reason_label(self.reason).to_string(),
+        ]
+    }
+}
+
+/// What `on_pair` sees after each pair is applied, in opening order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairReport {
+    /// The pair's two games (A Black, then A White).
+    pub games: [MatchGame; 2],
+    /// The running totals, this pair included.
+    pub tally: MatchTally,
+    /// Pairs applied so far, this one included.
+    pub pairs_done: usize,
+    /// Pairs the match would play without an SPRT stop (the number of openings).
+    pub pairs_total: usize,
+    /// The SPRT's state after this pair, when one is running.
+    pub sprt: Option<SprtVerdict>,
+}
+
+/// An SPRT's outcome at the end of a match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtOutcome {
+    /// The test.
+    pub test: Sprt,
+    /// Its log-likelihood ratio over the pairs played.
+    pub llr: f64,
+    /// Its verdict; `Continue` if the openings ran out first.
+    pub verdict: SprtVerdict,
+}
+
+/// A finished (or SPRT-stopped) match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchReport {
+    /// Every game played, two per pair, in opening order.
+    pub games: Vec<MatchGame>,
+    /// Results from A's side.
+    pub tally: MatchTally,
+    /// Elo of A over B with its 95% interval and LOS.
+    pub estimate: EloEstimate,
+    /// The SPRT's outcome, when one was asked for.
+    pub sprt: Option<SprtOutcome>,
+    /// Pairs played (fewer than `pairs_total` when the SPRT stopped the match).
+    pub pairs_played: usize,
+    /// Pairs available: the number of openings.
+    pub pairs_total: usize,
+}
+
+impl MatchReport {
+    /// The result lines printed after a match and written to the summary: W/D/L and score,
+    /// the pentanomial counts, Elo, and the SPRT status with how the match ended.
+    pub fn result_lines(&self) -> Vec<String> {
+        let mut lines = vec![
+            format!("results for A: {}", self.tally.results_line()),
+            format!("pairs: {}", self.tally.pentanomial),
+            self.estimate.summary_line(),
+        ];
+        if let Some(s) = &self.sprt {
+            lines.push(s.test.status_line(&self.tally.pentanomial));
+            lines.push(match s.verdict {
+                SprtVerdict::Continue => format!(
+                    "SPRT: no verdict; the openings ran out after {}",
+                    count(self.pairs_played, "pair")
+                ),
+                verdict if self.pairs_played < self.pairs_total => format!(
+                    "SPRT: {verdict}, stopped early after {} of {} pairs",
+                    self.pairs_played, self.pairs_total
+                ),
+                verdict => format!(
+                    "SPRT: {verdict} after the last of {}",
+                    count(self.pairs_played, "pair")
+                ),
+            });
+        }
+        lines
+    }
+
+    /// The per-game CSV: [`MatchGame::CSV_HEADER`], then one row per game.
+    pub fn csv_text(&self) -> Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let fail = |e: csv::Error| Error::failure(format!("cannot format the games CSV: {e}"));
+        w.write_record(MatchGame::CSV_HEADER).map_err(fail)?;
+        for g in &self.games {
+            w.write_record(g.csv_record()).map_err(fail)?;
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| Error::failure(format!("cannot format the games CSV: {e}")))?;
+        String::from_utf8(bytes).map_err(|e| Error::failure(format!("games CSV is not UTF-8: {e}")))
+    }
+
+    /// Writes the per-game CSV to `csv_path` and `summary` to [`summary_path`]`(csv_path)`,
+    /// each atomically (a temporary file renamed into place). Returns the summary's path.
+    pub fn write_files(&self, csv_path: &Path, summary: &str) -> Result<PathBuf> {
+        let summary_file = summary_path(csv_path);
+        write_atomically(csv_path, self.csv_text()?.as_bytes())?;
+        write_atomically(&summary_file, summary.as_bytes())?;
+        Ok(summary_file)
+    }
+}
+
+/// `n` and `noun`, plural unless `n` is 1: `1 pair`, `4 pairs`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Where the summary of `--out FILE.csv` goes: `FILE.summary.txt`.
+pub fn summary_path(csv_path: &Path) -> PathBuf {
+    csv_path.with_extension("summary.txt")
+}
+
+/// Checks before a match starts that `out` can be written: its folder exists and it is not a
+/// folder itself. A match can take hours; finding this out afterwards would lose them.
+pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
+    if out.file_name().is_none() {
+        return Err(Error::input(format!(
+            "{what} {}: not a file name",
+            out.display()
+        )));
+    }
+    let dir = output_dir(out);
+    if !dir.is_dir() {
+        return Err(Error::input(format!(
+            "{what} {}: folder {} does not exist",
+            out.display(),
+            dir.display()
+        )));
+    }
+    if out.is_dir() {
+        return Err(Error::input(format!(
+            "{what} {}: is a folder, expected a file name",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+fn output_dir(out: &Path) -> PathBuf {
+    match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Writes `bytes` to a temporary file next to `out`, syncs it and renames it over `out`, so
+/// that `out` is either the old file or the whole new one.
+fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
+    check_output_path(out, "output file")?;
+    let name = out.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = output_dir(out).join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp).map_err(|e| Error::io("create", &tmp, &e))?;
+        f.write_all(bytes)
+            .map_err(|e| Error::io("write", &tmp, &e))?;
+        f.sync_all().map_err(|e| Error::io("write", &tmp, &e))?;
+        drop(f);
+        fs::rename(&tmp, out).map_err(|e| Error::io("write", out, &e))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Plays the pair for opening `index`: A Black in game 1, then A White from the same position.
+/// Each game has its own stream `[tag::MATCH, index, game]`, used only by random tie-breaks.
+fn play_pair(
+    a: &WeightsFile,
+    b: &WeightsFile,
+    opening: &Opening,
+    index: usize,
+    settings: &GameSettings,
+    seed: u64,
+) -> [MatchGame; 2] {
+    let game = |number: u8| {
+        let a_color = if number == 1 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let (black, white) = match a_color {
+            Color::Black => (player(a), player(b)),
+            Color::White => (player(b), player(a)),
+        };
+        let mut rng = stream(seed, &[tag::MATCH, index as u64, u64::from(number)]);
+        let record = play_game_between(black, white, &opening.position, settings, &mut rng);
+        MatchGame {
+            pair: index,
+            game: number,
+            opening: opening.name.clone(),
+            a_color,
+            result: record.result,
+            a_score: GameScore::for_a(record.result, a_color == Color::Black),
+            plies: record.plies,
+            reason: record.reason,
+        }
+    };
+    [game(1), game(2)]
+}
+
+/// A side of a game: its weights and its own endgame threshold.
+fn player(f: &WeightsFile) -> Player<'_> {
+    Player {
+        weights: &f.weights,
+        endgame_pieces: f.endgame_pieces,
+    }
+}
+
+/// Results applied so far, in opening order, and the pairs finished out of order.
+struct Progress<F> {
+    finished: BTreeMap<usize, [MatchGame; 2]>,
+    games: Vec<MatchGame>,
+    tally: MatchTally,
+    applied: usize,
+    verdict: Option<SprtVerdict>,
+    stopped: bool,
+    on_pair: F,
+}
+
+/// Plays A against B: one pair per opening (A Black in game 1, White in game 2, same opening),
+/// each side with its own weights and its own `endgame_pieces`.
+///
+/// Pairs run on the current rayon pool. Workers take openings in order from a shared counter
+/// and results are applied strictly in opening order, so the report is the same for any thread
+/// count. `on_pair` is called once per applied pair, in order (from whichever worker completed
+/// the sequence; hence `Send`).
+///
+/// With `sprt`, the verdict is checked after each applied pair and the match ends at the first
+/// pair after which it is final: pairs after it are not started, and any already being played
+/// are discarded. The stopping point is therefore also independent of the thread count.
+pub fn play_match<F>(
+    a: &WeightsFile,
+    b: &WeightsFile,
+    openings: &[Opening],
+    settings: &MatchSettings,
+    seed: u64,
+    sprt: Option<Sprt>,
+    on_pair: F,
+) -> MatchReport
+where
+    F: FnMut(&PairReport) + Send,
+{
+    let total = openings.len();
+    let game_settings = settings.game_settings();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let progress = Mutex::new(Progress {
+        finished: BTreeMap::new(),
+        games: Vec::with_capacity(2 * total),
+        tally: MatchTally::default(),
+        applied: 0,
+        verdict: sprt.map(|_| SprtVerdict::Continue),
+        stopped: false,
+        on_pair,
+    });
+    let workers = rayon::current_num_threads().clamp(1, total.max(1));
+    rayon::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|_| loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= total {
+                    break;
+                }
+                let pair = play_pair(a, b, &openings[index], index, &game_settings, seed);
+                let mut p = progress.lock().unwrap_or_else(PoisonError::into_inner);
+                p.finished.insert(index, pair);
+                apply_ready(&mut *p, total, sprt.as_ref());
+                if p.stopped {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let p = progress
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    MatchReport {
+        estimate: p.tally.estimate(),
+        sprt: sprt.map(|test| SprtOutcome {
+            test,
+            llr: test.llr(&p.tally.pentanomial),
+            verdict: test.verdict(&p.tally.pentanomial),
+        }),
+        pairs_played: p.applied,
+        pairs_total: total,
+        games: p.games,
+        tally: p.tally,
+    }
+}
+
+/// Applies the finished pairs that continue the in-order sequence, until a gap or a final
+/// SPRT verdict.
+fn apply_ready<F: FnMut(&PairReport)>(p: &mut Progress<F>, total: usize, sprt: Option<&Sprt>) {
+    while !p.stopped {
+        let Some(pair) = p.finished.remove(&p.applied) else {
+            break;
+        };
+        p.tally.add_pair(pair[0].a_score, pair[1].a_score);
+        p.games.extend(pair.iter().cloned());
+        p.applied += 1;
+        p.verdict = sprt.map(|t| t.verdict(&p.tally.pentanomial));
+        p.stopped = p.verdict.is_some_and(SprtVerdict::is_final);
+        let report = PairReport {
+            games: pair,
+            tally: p.tally,
+            pairs_done: p.applied,
+            pairs_total: total,
+            sprt: p.verdict,
+        };
+        (p.on_pair)(&report);
+    }
+    if p.stopped {
+        p.finished.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_path_replaces_the_csv_extension() {
+        assert_eq!(
+            summary_path(Path::new("out/games.csv")),
+            PathBuf::from("out/games.summary.txt")
+        );
+        assert_eq!(
+            summary_path(Path::new("games")),
+            PathBuf::from("games.summary.txt")
+        );
+    }
+
+    #[test]
+    fn default_settings_are_the_tuning_defaults() {
+        let s = MatchSettings::default();
+        assert_eq!(
+            (s.min_depth, s.max_depth, s.max_plies, s.no_progress_plies),
+            (6, 12, 300, 80)
+        );
+        assert_eq!(s.tie_break, TieBreak::First);
+        let g = s.game_settings();
+        assert_eq!((g.min_depth, g.max_depth, g.max_plies), (6, 12, 300));
+    }
+}

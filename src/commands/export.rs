@@ -1,13 +1,63 @@
-//! The `export` command.
+//! The `export` command: a specimen's weights in a form other engines can read.
 
-use checkers_tuner::{Error, Result};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use checkers_tuner::{export_to_file, resolve_export_source, Error, ExportFormat, Result};
 use clap::Args;
 
 /// Arguments of `export`.
 #[derive(Args, Debug)]
-pub struct ExportArgs {}
+pub struct ExportArgs {
+    /// A finished run folder (the specimen ranked `--rank` in its playoff), a weights file
+    /// (json, toml or csv) or `material`.
+    #[arg(value_name = "RUN_DIR_OR_WEIGHTS")]
+    source: PathBuf,
+    /// Rank in the run's final playoff (1 = best); only for a run folder.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    rank: usize,
+    /// Output format: json, csv, toml or c (a C header). Default: from the `-o` file's
+    /// extension (.json, .csv, .toml, .h), else json.
+    #[arg(long, value_name = "json|csv|toml|c")]
+    format: Option<String>,
+    /// Write to FILE (atomically) instead of standard output.
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    out: Option<PathBuf>,
+}
 
 /// Runs the command.
-pub fn run(_args: ExportArgs) -> Result<()> {
-    Err(Error::failure("not implemented yet"))
+pub fn run(args: ExportArgs) -> Result<()> {
+    let format = match &args.format {
+        Some(name) => name
+            .parse::<ExportFormat>()
+            .map_err(|e| Error::input(format!("--format: {e}")))?,
+        None => args
+            .out
+            .as_deref()
+            .and_then(format_from_extension)
+            .unwrap_or(ExportFormat::Json),
+    };
+    if args.source.as_os_str() == "material" && args.rank != 1 {
+        return Err(Error::input(format!(
+            "--rank {} only applies to a run folder, and `material` is the built-in baseline",
+            args.rank
+        )));
+    }
+    let file = resolve_export_source(&args.source, args.rank)?;
+    match &args.out {
+        Some(out) => export_to_file(&file, format, out),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(format.render(&file).as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| Error::failure(format!("cannot write to standard output: {e}")))
+        }
+    }
+}
+
+/// The format a file name's extension names, if any.
+fn format_from_extension(path: &Path) -> Option<ExportFormat> {
+    let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+    ExportFormat::ALL.into_iter().find(|f| f.extension() == ext)
 }

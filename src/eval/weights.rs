@@ -5,6 +5,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::run::MAX_ABS_WEIGHT;
 use crate::Error;
 
 /// Number of evaluation features.
@@ -355,14 +356,40 @@ impl WeightsFile {
         }
     }
 
-    /// A command-line weights argument: the literal `material` is the built-in baseline,
-    /// anything else a path read by [`WeightsFile::load_any`].
+    /// A command-line weights argument for playing: the literal `material` is the built-in
+    /// baseline, anything else a path read by [`WeightsFile::load_any`] whose weights must pass
+    /// [`WeightsFile::check_playable`].
     pub fn load_arg(arg: &str) -> Result<WeightsFile, Error> {
         if arg == "material" {
             Ok(WeightsFile::material())
         } else {
-            WeightsFile::load_any(Path::new(arg))
+            let file = WeightsFile::load_any(Path::new(arg))?;
+            file.check_playable(arg)?;
+            Ok(file)
         }
+    }
+
+    /// Checks that every weight lies within `±MAX_ABS_WEIGHT`, the bound tuning runs use, so
+    /// that evaluation sums stay far from `i32` overflow. The file formats themselves carry
+    /// any `i32` (exports stay faithful); this is the gate for weights about to be played.
+    /// `origin` names the file in the message.
+    pub fn check_playable(&self, origin: &str) -> Result<(), Error> {
+        for (set, w) in [
+            ("opening", &self.weights.opening),
+            ("endgame", &self.weights.endgame),
+        ] {
+            for (i, (name, value)) in w.named().enumerate() {
+                if value.unsigned_abs() > MAX_ABS_WEIGHT.unsigned_abs() {
+                    return Err(Ctx { origin }.err(format!(
+                        "`{set}` item {} (`{name}`) is {value}, outside \
+                         -{MAX_ABS_WEIGHT}..={MAX_ABS_WEIGHT} (larger weights could overflow \
+                         the evaluation)",
+                        i + 1
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -769,5 +796,34 @@ mod tests {
         assert_eq!(msg, "weights file /no/such/dir/w.json: file not found");
         let msg = message(WeightsFile::load_arg("/no/such/dir/w.toml"));
         assert!(msg.contains("/no/such/dir/w.toml") && msg.contains("not found"));
+    }
+
+    #[test]
+    fn weights_beyond_the_playable_bound_are_rejected_when_loaded_for_play() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let mut f = sample();
+        f.weights.endgame.set(6, -MAX_ABS_WEIGHT);
+        f.weights.opening.set(0, MAX_ABS_WEIGHT);
+        let ok = dir.join("ok.json");
+        std::fs::write(&ok, f.to_json()).unwrap();
+        assert_eq!(WeightsFile::load_arg(ok.to_str().unwrap()).unwrap(), f);
+
+        f.weights.endgame.set(6, -MAX_ABS_WEIGHT - 1);
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, f.to_json()).unwrap();
+        let arg = bad.to_str().unwrap();
+        let msg = message(WeightsFile::load_arg(arg));
+        assert_eq!(
+            msg,
+            format!(
+                "weights file {arg}: `endgame` item 7 (`promotion_distance`) is -10001, outside \
+                 -10000..=10000 (larger weights could overflow the evaluation)"
+            )
+        );
+        // The file format itself still carries it (exports stay faithful).
+        assert_eq!(WeightsFile::load_any(&bad).unwrap(), f);
+        f.weights.endgame.set(6, i32::MIN);
+        assert!(f.check_playable("m").is_err());
     }
 }

@@ -1,0 +1,458 @@
+//! `match`: paired openings, determinism across seeds and thread counts, SPRT stops, the
+//! command's output files and its bad-input errors.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use checkers_tuner::{
+    parse_openings, play_match, three_move_deck, Color, GameResult, GameScore, MatchReport,
+    MatchSettings, Opening, PairReport, Sprt, SprtVerdict, TieBreak, WeightPair, Weights,
+    WeightsFile,
+};
+
+/// Four openings: in the first two material-vs-material at depth 2..4 is decisive (White
+/// wins 9-13 22-18 11-15, Black wins 9-13 23-19 5-9), the other two are drawn. The decisive
+/// ones make the "exactly 50%" check mean something: a pair wrongly played with the same
+/// colours twice would score 0 or 2.
+const FOUR_OPENINGS: &str = "# two decisive, two drawn\n\
+                             9-13 22-18 11-15\n\
+                             9-13 23-19 5-9\n\
+                             9-13 22-18 10-14\n\
+                             11-15 23-19 8-11\n";
+
+fn four_openings() -> Vec<Opening> {
+    parse_openings(FOUR_OPENINGS, "four.txt").unwrap()
+}
+
+fn shallow() -> MatchSettings {
+    MatchSettings {
+        min_depth: 2,
+        max_depth: 4,
+        ..MatchSettings::default()
+    }
+}
+
+/// Negative piece values: an engine that wants to give its pieces away.
+fn bad_weights() -> WeightsFile {
+    let w = Weights([-100, -150, 0, 0, 0, 0, 0, 0, 0, 0]);
+    WeightsFile::new(WeightPair {
+        opening: w,
+        endgame: w,
+    })
+}
+
+/// Material plus a taste for mobility and advanced men: different enough from `material` to
+/// give a mixed score.
+fn mobile_weights() -> WeightsFile {
+    let w = Weights([100, 150, 0, 0, 5, 10, -3, 0, 4, 0]);
+    let mut f = WeightsFile::new(WeightPair {
+        opening: w,
+        endgame: Weights::material(),
+    });
+    f.endgame_pieces = 8;
+    f
+}
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+#[test]
+fn material_against_itself_scores_exactly_half_with_colours_paired() {
+    let openings = four_openings();
+    let m = WeightsFile::material();
+    let mut seen: Vec<PairReport> = Vec::new();
+    let report = play_match(&m, &m, &openings, &shallow(), 11, None, |p| {
+        seen.push(p.clone())
+    });
+    assert_eq!(report.pairs_total, 4);
+    assert_eq!(report.pairs_played, 4);
+    assert_eq!(report.games.len(), 8);
+    let t = report.tally;
+    assert_eq!(t.wins + t.draws + t.losses, 2 * openings.len() as u64);
+    assert_eq!(t.score(), Some(0.5));
+    assert_eq!((t.wins, t.draws, t.losses), (2, 4, 2));
+    // Each pair is the same game twice with colours swapped: a 1-point pair (DD or WL).
+    assert_eq!(t.pentanomial.counts, [0, 0, 4, 0, 0]);
+    assert_eq!(report.estimate.elo, 0.0);
+    assert_eq!(report.sprt, None);
+    for (i, pair) in report.games.chunks(2).enumerate() {
+        let (g1, g2) = (&pair[0], &pair[1]);
+        assert_eq!((g1.pair, g1.game, g1.a_color), (i, 1, Color::Black));
+        assert_eq!((g2.pair, g2.game, g2.a_color), (i, 2, Color::White));
+        assert_eq!(g1.opening, openings[i].name);
+        assert_eq!(g2.opening, openings[i].name);
+        assert_eq!(
+            (g1.result, g1.plies, g1.reason),
+            (g2.result, g2.plies, g2.reason)
+        );
+        assert_eq!(
+            g1.a_score.half_points() + g2.a_score.half_points(),
+            2,
+            "pair {i}"
+        );
+    }
+    assert_eq!(report.games[0].result, GameResult::WhiteWin);
+    assert_eq!(report.games[0].a_score, GameScore::Loss);
+    assert_eq!(report.games[2].result, GameResult::BlackWin);
+    assert_eq!(report.games[2].a_score, GameScore::Win);
+
+    // on_pair saw every pair once, in order, with running totals.
+    assert_eq!(seen.len(), 4);
+    for (i, p) in seen.iter().enumerate() {
+        assert_eq!(p.pairs_done, i + 1);
+        assert_eq!(p.pairs_total, 4);
+        assert_eq!(p.games[0], report.games[2 * i]);
+        assert_eq!(p.tally.pentanomial.pairs(), i as u64 + 1);
+        assert_eq!(p.sprt, None);
+    }
+    assert_eq!(seen[3].tally, report.tally);
+
+    // Same seed, same games.
+    let again = play_match(&m, &m, &openings, &shallow(), 11, None, |_| {});
+    assert_eq!(again, report);
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let deck: Vec<Opening> = three_move_deck().into_iter().take(12).collect();
+    let (a, b) = (mobile_weights(), WeightsFile::material());
+    let run = |threads: usize, settings: MatchSettings, seed: u64| -> MatchReport {
+        in_pool(threads, || {
+            play_match(&a, &b, &deck, &settings, seed, None, |_| {})
+        })
+    };
+    let one = run(1, shallow(), 5);
+    assert_eq!(one.games.len(), 24);
+    // A mixed result, not a trivial one.
+    assert!(
+        one.tally.wins > 0 && one.tally.losses + one.tally.draws > 0,
+        "{:?}",
+        one.tally
+    );
+    assert_eq!(run(2, shallow(), 5), one);
+    assert_eq!(run(3, shallow(), 5), one);
+
+    // Random tie-breaks draw from per-game streams: still independent of threads, and the
+    // seed matters.
+    let random = MatchSettings {
+        tie_break: TieBreak::Random,
+        ..shallow()
+    };
+    let r1 = run(1, random, 5);
+    assert_eq!(run(2, random, 5), r1);
+    let moves = |r: &MatchReport| r.games.iter().map(|g| g.plies).collect::<Vec<_>>();
+    assert!(
+        (6..9).any(|s| moves(&run(2, random, s)) != moves(&r1)),
+        "random tie-breaks ignore the seed"
+    );
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early_at_the_same_pair_for_any_thread_count() {
+    let deck = three_move_deck();
+    let (a, b) = (WeightsFile::material(), bad_weights());
+    let sprt: Sprt = "0,200".parse().unwrap();
+    let run = |threads: usize| {
+        in_pool(threads, || {
+            let mut calls = Vec::new();
+            let report = play_match(&a, &b, &deck, &shallow(), 1, Some(sprt), |p| {
+                calls.push((p.pairs_done, p.sprt))
+            });
+            (report, calls)
+        })
+    };
+    let (report, calls) = run(1);
+    let outcome = report.sprt.unwrap();
+    assert_eq!(outcome.verdict, SprtVerdict::AcceptH1);
+    assert!(outcome.llr >= sprt.upper_bound());
+    assert!(
+        report.pairs_played < 20 && report.pairs_played < report.pairs_total,
+        "played {} pairs",
+        report.pairs_played
+    );
+    assert_eq!(report.pairs_total, 156);
+    assert_eq!(report.games.len(), 2 * report.pairs_played);
+    assert_eq!(report.tally.pentanomial.pairs(), report.pairs_played as u64);
+    // The verdict turned final at the last pair applied, not before.
+    assert_eq!(calls.len(), report.pairs_played);
+    assert!(calls[..calls.len() - 1]
+        .iter()
+        .all(|&(_, v)| v == Some(SprtVerdict::Continue)));
+    assert_eq!(calls.last().unwrap().1, Some(SprtVerdict::AcceptH1));
+    let lines = report.result_lines();
+    assert!(
+        lines.iter().any(|l| l
+            == &format!(
+                "SPRT: H1 accepted, stopped early after {} of 156 pairs",
+                report.pairs_played
+            )),
+        "{lines:#?}"
+    );
+
+    let (two, calls2) = run(2);
+    assert_eq!(two, report);
+    assert_eq!(calls2, calls);
+}
+
+#[test]
+fn an_sprt_without_verdict_says_the_openings_ran_out() {
+    let m = WeightsFile::material();
+    let report = play_match(
+        &m,
+        &m,
+        &four_openings(),
+        &shallow(),
+        1,
+        Some("0,10".parse().unwrap()),
+        |_| {},
+    );
+    assert_eq!(report.pairs_played, 4);
+    assert_eq!(report.sprt.unwrap().verdict, SprtVerdict::Continue);
+    assert_eq!(
+        report.result_lines().last().unwrap(),
+        "SPRT: no verdict; the openings ran out after 4 pairs"
+    );
+}
+
+// ----------------------------------------------------------------------------------------------
+// The binary.
+// ----------------------------------------------------------------------------------------------
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+fn bin() -> Command {
+    Command::cargo_bin("checkers-tuner").unwrap()
+}
+
+/// Runs `match` and returns (stdout, per-game CSV, summary).
+fn match_cli(args: &[&str], out: &Path) -> (String, String, String) {
+    let assert = bin()
+        .arg("match")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .assert()
+        .success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(
+        assert.get_output().stderr.is_empty(),
+        "--quiet wrote to stderr"
+    );
+    let csv = std::fs::read_to_string(out).unwrap();
+    let summary = std::fs::read_to_string(out.with_extension("summary.txt")).unwrap();
+    (stdout, csv, summary)
+}
+
+#[test]
+fn cli_match_is_deterministic_and_thread_independent() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = write(dir.path(), "four.txt", FOUR_OPENINGS);
+    let args = [
+        "material",
+        "material",
+        "--openings",
+        &openings,
+        "--min-depth",
+        "2",
+        "--max-depth",
+        "4",
+        "--seed",
+        "3",
+    ];
+    let out1 = dir.path().join("one.csv");
+    let (stdout, csv, summary) = match_cli(&[&args[..], &["--threads", "1"]].concat(), &out1);
+    assert!(
+        stdout.contains("results for A: W 2  D 4  L 2  score 4.0/8 (50.0%)\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("pairs: LL 0, LD 0, DD/WL 4, WD 0, WW 0\n"));
+    assert!(stdout.contains("Elo +0.0 ± 0.0 (95%: +0.0 .. +0.0), LOS 50.0%\n"));
+    assert!(stdout.starts_with("A: material"), "{stdout}");
+    assert!(stdout.contains("depth 2..4"), "{stdout}");
+    // The summary holds exactly what was printed.
+    assert_eq!(summary, stdout);
+
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 9);
+    assert_eq!(
+        rows[0],
+        "pair,game,opening,a_color,result,a_score,plies,reason"
+    );
+    assert!(
+        rows[1].starts_with("1,1,9-13 22-18 11-15,black,white_win,0,"),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[2].starts_with("1,2,9-13 22-18 11-15,white,white_win,1,"),
+        "{}",
+        rows[2]
+    );
+    assert!(
+        rows[8].starts_with("4,2,11-15 23-19 8-11,white,draw,0.5,"),
+        "{}",
+        rows[8]
+    );
+    // No temporary files left next to the outputs.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["four.txt", "one.csv", "one.summary.txt"]);
+
+    let out2 = dir.path().join("two.csv");
+    let again = match_cli(&[&args[..], &["--threads", "2"]].concat(), &out2);
+    assert_eq!(again, (stdout.clone(), csv.clone(), summary.clone()));
+    let out3 = dir.path().join("three.csv");
+    assert_eq!(match_cli(&args, &out3), (stdout, csv, summary));
+}
+
+#[test]
+fn cli_sprt_reports_an_early_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(
+        dir.path(),
+        "bad.toml",
+        &checkers_tuner::ExportFormat::Toml.render(&bad_weights()),
+    );
+    let out = dir.path().join("g.csv");
+    let (stdout, csv, _) = match_cli(
+        &[
+            "material",
+            &bad,
+            "--min-depth",
+            "2",
+            "--max-depth",
+            "4",
+            "--sprt",
+            "0,200",
+        ],
+        &out,
+    );
+    assert!(stdout.contains("H1 accepted\n"), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("SPRT: H1 accepted, stopped early after "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let played: usize = line
+        .trim_start_matches("SPRT: H1 accepted, stopped early after ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(line.ends_with(" of 156 pairs"), "{line}");
+    assert_eq!(csv.lines().count(), 1 + 2 * played);
+    assert!(
+        csv.lines().skip(1).all(|r| r.contains(",1,")),
+        "A lost or drew a game:\n{csv}"
+    );
+}
+
+#[test]
+fn cli_progress_lines_go_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = write(dir.path(), "four.txt", FOUR_OPENINGS);
+    let assert = bin()
+        .args(["match", "material", "material", "--openings", &openings])
+        .args(["--min-depth", "2", "--max-depth", "4"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("pairs 4/4: W 2  D 4  L 2  score 4.0/8 (50.0%)"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(!stdout.contains("pairs 4/4"));
+}
+
+/// Runs `match` expecting exit status 2 and returns stderr.
+fn bad_input(args: &[&str]) -> String {
+    let assert = bin().arg("match").args(args).assert().code(2);
+    assert!(assert.get_output().stdout.is_empty());
+    String::from_utf8(assert.get_output().stderr.clone()).unwrap()
+}
+
+#[test]
+fn cli_bad_inputs_exit_2_naming_the_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let four = write(d, "four.txt", FOUR_OPENINGS);
+    let quick = ["--openings", four.as_str()];
+    let with = |extra: &[&str]| -> String {
+        bad_input(&[&["material", "material"][..], &quick[..], extra].concat())
+    };
+
+    let missing = d.join("nope.json");
+    let missing = missing.to_str().unwrap();
+    let msg = bad_input(&["material", missing]);
+    assert!(msg.contains(missing) && msg.contains("not found"), "{msg}");
+
+    let msg = with(&["--sprt", "5"]);
+    assert!(msg.contains("--sprt") && msg.contains("ELO0,ELO1"), "{msg}");
+    let msg = with(&["--sprt", "10,0"]);
+    assert!(msg.contains("--sprt: ELO0 must be less than ELO1"), "{msg}");
+
+    let bad_deck = write(d, "bad.txt", "9-13 22-18\n9-13 22-19\n");
+    let msg = bad_input(&["material", "material", "--openings", &bad_deck]);
+    assert!(msg.contains(&bad_deck) && msg.contains("line 2"), "{msg}");
+    let msg = bad_input(&["material", "material", "--openings", "3move"]);
+    assert!(msg.contains("openings file 3move"), "{msg}");
+
+    let msg = with(&["--min-depth", "5", "--max-depth", "3"]);
+    assert!(
+        msg.contains("--min-depth 5") && msg.contains("--max-depth 3"),
+        "{msg}"
+    );
+    let msg = with(&["--min-depth", "0"]);
+    assert!(msg.contains("--min-depth"), "{msg}");
+    let msg = with(&["--max-depth", "99"]);
+    assert!(msg.contains("--max-depth 99"), "{msg}");
+    let msg = with(&["--threads", "0"]);
+    assert!(msg.contains("--threads"), "{msg}");
+    let msg = with(&["--tie-break", "best"]);
+    assert!(msg.contains("--tie-break"), "{msg}");
+    let msg = with(&["--max-plies", "0"]);
+    assert!(msg.contains("--max-plies"), "{msg}");
+    let msg = with(&["--threads", "two"]);
+    assert!(msg.contains("--threads"), "{msg}");
+
+    let nowhere = d.join("no-such-folder").join("g.csv");
+    let msg = with(&["--out", nowhere.to_str().unwrap()]);
+    assert!(
+        msg.contains("--out") && msg.contains("does not exist"),
+        "{msg}"
+    );
+
+    // Weights beyond ±10000 could overflow the evaluation: refused, naming file and item.
+    let mut huge = WeightsFile::material();
+    huge.weights.opening.0[8] = 10_001;
+    let huge_path = write(d, "huge.json", &huge.to_json());
+    let msg = bad_input(&[&huge_path, "material"]);
+    assert!(
+        msg.contains(&huge_path) && msg.contains("`opening` item 9 (`mobility`) is 10001"),
+        "{msg}"
+    );
+    let msg = bad_input(&["material"]);
+    assert!(msg.contains("<B>"), "{msg}");
+
+    // Nothing written by the failed runs.
+    let mut names: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["bad.txt", "four.txt", "huge.json"]);
+}
