@@ -103,7 +103,7 @@ fn move_notation_full_and_short_forms() {
             "{bad:?} should be a syntax error"
         );
     }
-    assert!(matches!(start.parse_move("9-14"), Ok(_)));
+    assert!(start.parse_move("9-14").is_ok());
     assert!(matches!(
         start.parse_move("9-12"),
         Err(MoveParseError::Illegal(_))

@@ -182,8 +182,7 @@ mod tests {
     fn every_step_is_undone_by_its_reverse_and_counts_add_up() {
         let mut total = 0;
         for d in Direction::ALL {
-            for i in 0..32 {
-                let s = STEP[d as usize][i];
+            for (i, &s) in STEP[d as usize].iter().enumerate() {
                 if s != 0 {
                     assert_eq!(d.reverse().step(s), 1 << i);
                     total += 1;
