@@ -1,22 +1,146 @@
-//! The `tune` and `resume` commands.
+//! The `tune` and `resume` commands: arguments in, [`checkers_tuner::run`] does the work.
 
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use checkers_tuner::run::{self, Config, ProgressMode, RunOptions, RunOutcome, RunSummary};
 use checkers_tuner::{Error, Result};
 use clap::Args;
 
+/// Hidden testing aid: stop cleanly once this round is saved.
+const STOP_AFTER_ROUND_VAR: &str = "CHECKERS_TUNER_STOP_AFTER_ROUND";
+/// Hidden testing aid: abort once this round's rows are written, before its checkpoint.
+const CRASH_BEFORE_CHECKPOINT_VAR: &str = "CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT";
+
+/// Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+const INTERRUPTED_STATUS: i32 = 130;
+
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
-pub struct TuneArgs {}
+pub struct TuneArgs {
+    /// The run's TOML config file.
+    config: PathBuf,
+    /// Worker threads for the games [default: one per core].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Output folder [default: results/<name>].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Delete the run files already in the output folder and start again.
+    #[arg(long)]
+    force: bool,
+    /// No progress bars or log lines.
+    #[arg(long, short)]
+    quiet: bool,
+}
 
 /// Arguments of `resume`.
 #[derive(Args, Debug)]
-pub struct ResumeArgs {}
+pub struct ResumeArgs {
+    /// The run folder (the one `tune` wrote).
+    run_dir: PathBuf,
+    /// Worker threads for the games [default: one per core].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress bars or log lines.
+    #[arg(long, short)]
+    quiet: bool,
+}
 
 /// Runs `tune`.
-pub fn tune(_args: TuneArgs) -> Result<()> {
-    Err(Error::failure("not implemented yet"))
+pub fn tune(args: TuneArgs) -> Result<()> {
+    let config = Config::load(&args.config)?;
+    let out = args
+        .out
+        .unwrap_or_else(|| Path::new("results").join(&config.name));
+    let options = options(args.threads, args.quiet)?;
+    let outcome = run::tune(&config, &out, args.force, &options)?;
+    report(outcome)
 }
 
 /// Runs `resume`.
-pub fn resume(_args: ResumeArgs) -> Result<()> {
-    Err(Error::failure("not implemented yet"))
+pub fn resume(args: ResumeArgs) -> Result<()> {
+    let options = options(args.threads, args.quiet)?;
+    let outcome = run::resume(&args.run_dir, &options)?;
+    report(outcome)
+}
+
+fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
+    if threads == Some(0) {
+        return Err(Error::input("--threads: must be at least 1"));
+    }
+    let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
+    Ok(RunOptions {
+        threads: threads.unwrap_or(0),
+        progress: if quiet {
+            ProgressMode::Quiet
+        } else {
+            ProgressMode::Auto
+        },
+        stop: Some(ctrl_c_flag()),
+        stop_after_round: hook(STOP_AFTER_ROUND_VAR),
+        crash_before_checkpoint: hook(CRASH_BEFORE_CHECKPOINT_VAR),
+    })
+}
+
+/// A flag set by the first Ctrl-C; a second one quits at once (the run loses only the round in
+/// progress either way).
+fn ctrl_c_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = Arc::clone(&flag);
+    // Failing to install the handler only costs the clean stop; a kill is still safe.
+    let _ = ctrlc::set_handler(move || {
+        if handler_flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(INTERRUPTED_STATUS);
+        }
+        eprintln!("\nStopping after the games in progress (Ctrl-C again to quit at once)…");
+    });
+    flag
+}
+
+fn report(outcome: RunOutcome) -> Result<()> {
+    match outcome {
+        RunOutcome::Finished(summary) => {
+            println!("Run finished: files in {}", summary.dir.display());
+            println!("  rounds.csv specimens.csv games.csv playoff.csv best.json timings.csv");
+            print_best(&summary);
+            Ok(())
+        }
+        RunOutcome::AlreadyFinished(summary) => {
+            println!(
+                "Run {} already finished; nothing to do.",
+                summary.dir.display()
+            );
+            print_best(&summary);
+            Ok(())
+        }
+        RunOutcome::Interrupted {
+            dir,
+            completed_rounds,
+        } => {
+            eprintln!("{completed_rounds} round(s) saved.");
+            eprintln!(
+                "Interrupted: continue with: checkers-tuner resume {}",
+                dir.display()
+            );
+            std::process::exit(INTERRUPTED_STATUS);
+        }
+    }
+}
+
+fn print_best(summary: &RunSummary) {
+    let best = summary.best();
+    println!(
+        "Best specimen: id {} with {:.1} points from {} playoff games ({} wins, {} draws, \
+         {} losses) among {} finalists; weights in {}",
+        best.id,
+        best.points(),
+        best.games(),
+        best.wins,
+        best.draws,
+        best.losses,
+        summary.standings.len(),
+        summary.dir.join(run::BEST_FILE).display()
+    );
 }

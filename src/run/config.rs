@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::game::{GameSettings, TieBreak};
+use crate::game::{load_openings_file, GameSettings, TieBreak};
+use crate::tournament::{Crossover, EvolutionMode};
 use crate::Error;
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
@@ -101,26 +102,6 @@ pub struct EvolutionConfig {
     pub mutation_rate: f64,
     /// Standard deviation of a mutation's Gaussian step.
     pub mutation_sigma: f64,
-}
-
-/// How newcomers are made after a round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EvolutionMode {
-    /// Fresh random specimens, as the original C++ harness did.
-    Random,
-    /// Children of survivors by crossover and mutation, plus random immigrants.
-    Genetic,
-}
-
-/// How a child's weights are taken from its two parents.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Crossover {
-    /// Each weight is copied from one parent or the other.
-    Uniform,
-    /// Each weight is drawn between the two parents' values.
-    Blend,
 }
 
 /// Where the games of a run start. Written in TOML as `"start"`, `"3-move"` or a path.
@@ -437,7 +418,7 @@ impl Config {
     }
 
     /// Makes an openings path absolute (relative to the config file's folder) and checks that
-    /// the file exists. Its moves are checked where the deck is read.
+    /// the file exists and that every opening in it is legal.
     fn resolve_openings(&mut self, report: &Reporter, layout: &Layout) -> Result<(), Error> {
         let OpeningsSource::File(path) = &self.tournament.openings else {
             return Ok(());
@@ -480,6 +461,11 @@ impl Config {
                 ));
             }
         };
+        // Every opening is played on the board now, so an illegal move stops the run before its
+        // folder exists; the deck's own message names the file and its line.
+        if let Err(err) = load_openings_file(&resolved) {
+            return Err(report.at(entry, key, &err.to_string()));
+        }
         self.tournament.openings = OpeningsSource::File(resolved);
         Ok(())
     }
@@ -1290,6 +1276,25 @@ mod tests {
     }
 
     #[test]
+    fn an_illegal_move_in_the_openings_file_names_key_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let deck = dir.path().join("deck.txt");
+        std::fs::write(&deck, "# mine\n9-13 21-17 5-9\n9-13 22-19 5-9\n").unwrap();
+        let origin = dir.path().join("run.toml");
+        let text = "name = \"x\"\n[tournament]\nopenings = \"deck.txt\"\n";
+        let message = match Config::from_str_named(text, &origin) {
+            Err(Error::Input(message)) => message,
+            other => panic!("expected Error::Input, got {other:?}"),
+        };
+        assert!(
+            message.contains("line 3: `tournament.openings`"),
+            "{message}"
+        );
+        assert!(message.contains("deck.txt line 3"), "{message}");
+        assert!(message.contains("22-19"), "{message}");
+    }
+
+    #[test]
     fn to_toml_round_trips_with_every_key_written() {
         let mut config = parse(
             "name = \"round trip\"\nseed = 123456789\n[tournament]\nsurvival_fraction = 0.3\n\
@@ -1345,12 +1350,12 @@ mod tests {
         let quick =
             Config::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/quick.toml")).unwrap();
         assert_eq!(quick.name, "quick");
-        assert_eq!(quick.population.size, 16);
-        assert_eq!(quick.tournament.rounds, 3);
+        assert_eq!(quick.population.size, 48);
+        assert_eq!(quick.tournament.rounds, 10);
         assert_eq!(quick.tournament.openings, OpeningsSource::ThreeMove);
-        assert_eq!((quick.search.min_depth, quick.search.max_depth), (4, 8));
+        assert_eq!((quick.search.min_depth, quick.search.max_depth), (6, 12));
         assert_eq!(quick.tournament.max_plies, 200);
-        assert_eq!(quick.tournament.playoff_openings, 2);
+        assert_eq!(quick.tournament.playoff_openings, 4);
         assert_eq!(quick.evolution.mode, EvolutionMode::Genetic);
 
         let original = Config::load(concat!(

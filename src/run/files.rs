@@ -1,0 +1,444 @@
+//! The files of a run folder (SPEC §7): their names, headers and rows, appends that reach the
+//! disk before the checkpoint that counts them, cuts back to a checkpoint, and atomic writes.
+//!
+//! Every number is written by `to_string` or a fixed `{:.N}` format, so that the same run always
+//! gives the same bytes; only `timings.csv` holds wall-clock figures.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::eval::{Specimen, FEATURE_NAMES};
+use crate::tournament::{GameRecord, RoundStats, Tally};
+use crate::{Error, Result};
+
+/// The resolved config.
+pub const CONFIG_FILE: &str = "config.toml";
+/// One row per round.
+pub const ROUNDS_FILE: &str = "rounds.csv";
+/// One row per survivor per round.
+pub const SPECIMENS_FILE: &str = "specimens.csv";
+/// One row per game.
+pub const GAMES_FILE: &str = "games.csv";
+/// The final ranking.
+pub const PLAYOFF_FILE: &str = "playoff.csv";
+/// The best specimen's weights.
+pub const BEST_FILE: &str = "best.json";
+/// Wall-clock figures per round (the one file that differs between identical runs).
+pub const TIMINGS_FILE: &str = "timings.csv";
+/// The state after the last completed round.
+pub const CHECKPOINT_FILE: &str = "checkpoint.json";
+
+/// The files appended round by round whose byte lengths every checkpoint records. `timings.csv`
+/// is appended too, but its length varies with the clock; it is cut by lines instead, so that
+/// `checkpoint.json` itself stays the same between identical runs.
+pub const COUNTED_FILES: [&str; 3] = [ROUNDS_FILE, SPECIMENS_FILE, GAMES_FILE];
+
+/// Every file a run writes: what marks a folder as holding a run, and what `--force` removes.
+/// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
+/// missing files.
+pub const RUN_FILES: [&str; 8] = [
+    CHECKPOINT_FILE,
+    CONFIG_FILE,
+    ROUNDS_FILE,
+    SPECIMENS_FILE,
+    GAMES_FILE,
+    PLAYOFF_FILE,
+    BEST_FILE,
+    TIMINGS_FILE,
+];
+
+/// Byte length of each appended file, keyed by file name.
+pub type FileLengths = BTreeMap<String, u64>;
+
+/// Whether `dir` holds any file of a run.
+pub fn holds_run(dir: &Path) -> bool {
+    RUN_FILES.iter().any(|name| dir.join(name).exists())
+}
+
+/// Removes every run file from `dir` (for `tune --force`); other files are left alone.
+pub fn clear_run(dir: &Path) -> Result<()> {
+    for name in RUN_FILES {
+        let path = dir.join(name);
+        match fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io("remove", &path, &e)),
+        }
+    }
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Writes `bytes` to `path` so that a reader (or a resumed run) sees either the old file or the
+/// whole new one: a temporary file in the same folder is written, flushed to disk, and renamed
+/// over `path`; the folder is then flushed so the rename itself survives a power loss.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = parent_dir(path);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = File::create(&tmp).map_err(|e| Error::io("create", &tmp, &e))?;
+        file.write_all(bytes)
+            .map_err(|e| Error::io("write", &tmp, &e))?;
+        file.sync_all().map_err(|e| Error::io("write", &tmp, &e))?;
+        drop(file);
+        fs::rename(&tmp, path).map_err(|e| Error::io("write", path, &e))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    sync_dir(&dir);
+    result
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Flushes a folder's entries (a rename, a new file). Best effort: not every platform allows
+/// opening a folder, and the data itself is already on disk.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// One CSV line, quoted where needed, ending in `\n`.
+pub fn csv_line<S: AsRef<[u8]>>(fields: &[S]) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    writer
+        .write_record(fields)
+        .expect("writing to memory cannot fail");
+    let bytes = writer.into_inner().expect("writing to memory cannot fail");
+    String::from_utf8(bytes).expect("fields are UTF-8")
+}
+
+/// The header of `specimens.csv` (SPEC §7).
+pub fn specimens_header() -> Vec<String> {
+    let mut header: Vec<String> = [
+        "round",
+        "id",
+        "parent_a",
+        "parent_b",
+        "born_round",
+        "rounds_survived",
+        "wins",
+        "draws",
+        "losses",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for prefix in ["open", "end"] {
+        header.extend(FEATURE_NAMES.iter().map(|name| format!("{prefix}_{name}")));
+    }
+    header
+}
+
+/// A survivor's row of `specimens.csv`; a missing parent is an empty field.
+pub fn specimen_record(
+    round: u32,
+    specimen: &Specimen,
+    rounds_survived: u32,
+    tally: &Tally,
+) -> Vec<String> {
+    let parent = |p: Option<u64>| p.map(|id| id.to_string()).unwrap_or_default();
+    let mut row = vec![
+        round.to_string(),
+        specimen.id.to_string(),
+        parent(specimen.parent_a),
+        parent(specimen.parent_b),
+        specimen.born_round.to_string(),
+        rounds_survived.to_string(),
+        tally.wins.to_string(),
+        tally.draws.to_string(),
+        tally.losses.to_string(),
+    ];
+    for set in [&specimen.weights.opening, &specimen.weights.endgame] {
+        row.extend(set.0.iter().map(|w| w.to_string()));
+    }
+    row
+}
+
+/// The header of `timings.csv`.
+pub fn timings_header() -> Vec<&'static str> {
+    vec!["round", "seconds", "games", "games_per_second"]
+}
+
+/// A `timings.csv` row; `round` is a round number or `playoff`.
+pub fn timings_record(round: &str, seconds: f64, games: u64) -> Vec<String> {
+    let rate = if seconds > 0.0 {
+        games as f64 / seconds
+    } else {
+        0.0
+    };
+    vec![
+        round.to_string(),
+        format!("{seconds:.3}"),
+        games.to_string(),
+        format!("{rate:.2}"),
+    ]
+}
+
+/// The header of `playoff.csv` (SPEC §7).
+pub fn playoff_header() -> Vec<&'static str> {
+    vec!["rank", "id", "points", "wins", "draws", "losses"]
+}
+
+/// Header line of each appended file.
+fn header_line(name: &str) -> String {
+    match name {
+        ROUNDS_FILE => csv_line(&RoundStats::csv_header()),
+        SPECIMENS_FILE => csv_line(&specimens_header()),
+        GAMES_FILE => csv_line(&GameRecord::csv_header()),
+        TIMINGS_FILE => csv_line(&timings_header()),
+        other => unreachable!("{other} is not an appended file"),
+    }
+}
+
+/// Creates (or empties) every appended file with its header line only, and returns the lengths
+/// of the counted ones: the state of a run before its first round.
+pub fn start_files(dir: &Path) -> Result<FileLengths> {
+    let mut lengths = FileLengths::new();
+    for name in COUNTED_FILES.into_iter().chain([TIMINGS_FILE]) {
+        let path = dir.join(name);
+        let header = header_line(name);
+        let mut file = File::create(&path).map_err(|e| Error::io("create", &path, &e))?;
+        file.write_all(header.as_bytes())
+            .map_err(|e| Error::io("write", &path, &e))?;
+        file.sync_all().map_err(|e| Error::io("write", &path, &e))?;
+        if name != TIMINGS_FILE {
+            lengths.insert(name.to_string(), header.len() as u64);
+        }
+    }
+    sync_dir(dir);
+    Ok(lengths)
+}
+
+/// Cuts each counted file back to the length a checkpoint recorded, dropping the rows of a
+/// round that was in progress (complete or half-written), and `timings.csv` to its header and
+/// `completed_rounds` rows. A counted file shorter than recorded, or missing, means the folder
+/// was damaged: the run cannot continue identically.
+pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32) -> Result<()> {
+    for name in COUNTED_FILES {
+        let path = dir.join(name);
+        let Some(&want) = lengths.get(name) else {
+            return Err(Error::input(format!(
+                "{}: no length recorded for {name}; the checkpoint is damaged",
+                dir.join(CHECKPOINT_FILE).display()
+            )));
+        };
+        let file = OpenOptions::new().write(true).open(&path).map_err(|e| {
+            Error::input(format!(
+                "{}: cannot open it to resume ({e}); the run folder is incomplete",
+                path.display()
+            ))
+        })?;
+        let have = file
+            .metadata()
+            .map_err(|e| Error::io("read", &path, &e))?
+            .len();
+        if have < want {
+            return Err(Error::input(format!(
+                "{}: {have} bytes, but the checkpoint recorded {want}; the file was cut short \
+                 since, so the run cannot be resumed (start again with `tune --force`)",
+                path.display()
+            )));
+        }
+        if have > want {
+            file.set_len(want)
+                .map_err(|e| Error::io("truncate", &path, &e))?;
+            file.sync_all()
+                .map_err(|e| Error::io("truncate", &path, &e))?;
+        }
+    }
+    cut_timings(dir, completed_rounds)
+}
+
+/// Keeps the header and the first `rounds` complete rows of `timings.csv` (fewer if fewer were
+/// written: it only informs). A missing file is started again.
+fn cut_timings(dir: &Path, rounds: u32) -> Result<()> {
+    let path = dir.join(TIMINGS_FILE);
+    let bytes = match fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Error::io("read", &path, &e)),
+    };
+    let mut keep = 0;
+    for (lines, end) in bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .map(|(at, _)| at + 1)
+        .enumerate()
+    {
+        if lines > rounds as usize {
+            break;
+        }
+        keep = end;
+    }
+    let text = if keep == 0 {
+        header_line(TIMINGS_FILE).into_bytes()
+    } else {
+        bytes[..keep].to_vec()
+    };
+    if text != bytes {
+        write_atomically(&path, &text)?;
+    }
+    Ok(())
+}
+
+/// Appends `text` to the appended file `name` and flushes it to disk; returns the bytes written.
+pub fn append(dir: &Path, name: &str, text: &str) -> Result<u64> {
+    let path = dir.join(name);
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .map_err(|e| Error::io("open", &path, &e))?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| Error::io("write", &path, &e))?;
+    // On disk before the checkpoint that counts these bytes is renamed into place.
+    file.sync_data()
+        .map_err(|e| Error::io("write", &path, &e))?;
+    Ok(text.len() as u64)
+}
+
+/// Appends to a counted file and records its new length.
+pub fn append_counted(dir: &Path, name: &str, text: &str, lengths: &mut FileLengths) -> Result<()> {
+    let written = append(dir, name, text)?;
+    *lengths.entry(name.to_string()).or_default() += written;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{WeightPair, Weights};
+
+    #[test]
+    fn specimen_rows_match_the_header_and_leave_missing_parents_empty() {
+        let header = specimens_header();
+        assert_eq!(header.len(), 9 + 20);
+        assert_eq!(header[9], "open_pawns");
+        assert_eq!(header[28], "end_jumps");
+        let specimen = Specimen {
+            id: 17,
+            weights: WeightPair {
+                opening: Weights([1, -2, 3, -4, 5, -6, 7, -8, 9, -10]),
+                endgame: Weights([0; 10]),
+            },
+            parent_a: Some(3),
+            parent_b: None,
+            born_round: 2,
+        };
+        let tally = Tally {
+            wins: 2,
+            draws: 1,
+            losses: 0,
+        };
+        let line = csv_line(&specimen_record(4, &specimen, 3, &tally));
+        assert_eq!(
+            line,
+            "4,17,3,,2,3,2,1,0,1,-2,3,-4,5,-6,7,-8,9,-10,0,0,0,0,0,0,0,0,0,0\n"
+        );
+    }
+
+    #[test]
+    fn timings_format_is_fixed() {
+        assert_eq!(
+            timings_record("3", 2.0, 5),
+            ["3", "2.000", "5", "2.50"].map(String::from)
+        );
+        assert_eq!(timings_record("playoff", 0.0, 0)[3], "0.00");
+    }
+
+    #[test]
+    fn cut_drops_extra_bytes_and_refuses_short_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lengths = start_files(dir.path()).unwrap();
+        assert!(!lengths.contains_key(TIMINGS_FILE));
+        let before = lengths.clone();
+        append_counted(dir.path(), ROUNDS_FILE, "1,2,3\n", &mut lengths).unwrap();
+        assert_eq!(lengths[ROUNDS_FILE], before[ROUNDS_FILE] + 6);
+        let rounds = dir.path().join(ROUNDS_FILE);
+        let text = fs::read_to_string(&rounds).unwrap();
+        assert!(text.starts_with("round,population,"));
+        assert!(text.ends_with("\n1,2,3\n"));
+        cut_to(dir.path(), &before, 0).unwrap();
+        assert_eq!(fs::metadata(&rounds).unwrap().len(), before[ROUNDS_FILE]);
+        let mut longer = before.clone();
+        *longer.get_mut(GAMES_FILE).unwrap() += 1;
+        let err = cut_to(dir.path(), &longer, 0).unwrap_err();
+        assert!(err.to_string().contains("games.csv"), "{err}");
+        assert_eq!(err.exit_code(), 2);
+    }
+
+    #[test]
+    fn timings_are_cut_by_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        start_files(dir.path()).unwrap();
+        let path = dir.path().join(TIMINGS_FILE);
+        let header = fs::read_to_string(&path).unwrap();
+        append(
+            dir.path(),
+            TIMINGS_FILE,
+            "1,0.5,3,6.00\n2,0.25,3,12.00\n3,0.",
+        )
+        .unwrap();
+        cut_to(dir.path(), &start_files_lengths(dir.path()), 1).unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            format!("{header}1,0.5,3,6.00\n")
+        );
+        // Asking for more rows than exist keeps the complete ones.
+        cut_to(dir.path(), &start_files_lengths(dir.path()), 5).unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            format!("{header}1,0.5,3,6.00\n")
+        );
+        fs::remove_file(&path).unwrap();
+        cut_to(dir.path(), &start_files_lengths(dir.path()), 2).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), header);
+    }
+
+    /// The current lengths of the counted files.
+    fn start_files_lengths(dir: &Path) -> FileLengths {
+        COUNTED_FILES
+            .iter()
+            .map(|name| {
+                (
+                    name.to_string(),
+                    fs::metadata(dir.join(name)).unwrap().len(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_clear_removes_only_run_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CONFIG_FILE);
+        write_atomically(&path, b"one").unwrap();
+        write_atomically(&path, b"two").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "two");
+        fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+        assert!(holds_run(dir.path()));
+        clear_run(dir.path()).unwrap();
+        assert!(!holds_run(dir.path()));
+        let left: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["notes.txt"]);
+    }
+}

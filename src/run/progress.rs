@@ -1,0 +1,254 @@
+//! Progress of a run on stderr: indicatif bars on a terminal, one plain line per round
+//! otherwise, nothing with `--quiet`.
+//!
+//! Games finish on rayon's worker threads, so per-game counts are atomics; everything else is
+//! reported from the thread that runs the round loop.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
+
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+
+use super::checkpoint::Standing;
+use crate::game::GameResult;
+use crate::tournament::{LevelSummary, RoundStats};
+
+/// How a run shows its progress.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProgressMode {
+    /// Bars when stderr is a terminal, plain log lines otherwise.
+    #[default]
+    Auto,
+    /// Bars (drawn only if stderr is a terminal).
+    Bars,
+    /// One plain line per round on stderr.
+    Log,
+    /// Nothing.
+    Quiet,
+}
+
+/// The two bars of an interactive terminal.
+struct Bars {
+    multi: MultiProgress,
+    rounds: ProgressBar,
+    games: ProgressBar,
+}
+
+enum Display {
+    Bars(Bars),
+    Log,
+    Quiet,
+}
+
+/// The progress display of one run (or one resumed part of it).
+pub(crate) struct Progress {
+    display: Display,
+    total_rounds: u32,
+    round: AtomicU32,
+    level: AtomicU32,
+    games: AtomicU64,
+    decisive: AtomicU64,
+    draws: AtomicU64,
+}
+
+impl Progress {
+    /// A display for a run of `total_rounds` rounds of which `completed` are already done.
+    pub(crate) fn new(mode: ProgressMode, total_rounds: u32, completed: u32) -> Progress {
+        let display = match mode {
+            ProgressMode::Quiet => Display::Quiet,
+            ProgressMode::Log => Display::Log,
+            ProgressMode::Auto if !std::io::stderr().is_terminal() => Display::Log,
+            ProgressMode::Auto | ProgressMode::Bars => {
+                Display::Bars(Bars::new(total_rounds, completed))
+            }
+        };
+        Progress {
+            display,
+            total_rounds,
+            round: AtomicU32::new(0),
+            level: AtomicU32::new(0),
+            games: AtomicU64::new(0),
+            decisive: AtomicU64::new(0),
+            draws: AtomicU64::new(0),
+        }
+    }
+
+    /// A line of information (not a per-round line): shown above the bars, or logged.
+    pub(crate) fn note(&self, line: &str) {
+        match &self.display {
+            Display::Bars(bars) => bars.multi.suspend(|| eprintln!("{line}")),
+            Display::Log => eprintln!("{line}"),
+            Display::Quiet => {}
+        }
+    }
+
+    fn reset_counts(&self) {
+        self.level.store(0, Ordering::Relaxed);
+        self.games.store(0, Ordering::Relaxed);
+        self.decisive.store(0, Ordering::Relaxed);
+        self.draws.store(0, Ordering::Relaxed);
+    }
+
+    /// Round `round` starts over `population` specimens.
+    pub(crate) fn round_start(&self, round: u32, population: usize) {
+        self.round.store(round, Ordering::Relaxed);
+        self.reset_counts();
+        if let Display::Bars(bars) = &self.display {
+            bars.games.set_length((population / 2) as u64);
+            bars.games.set_position(0);
+            bars.games.set_message(self.game_message());
+        }
+    }
+
+    fn game_message(&self) -> String {
+        format!(
+            "pairs · round {} · level {} · {} games · {} decisive · {} drawn",
+            self.round.load(Ordering::Relaxed),
+            self.level.load(Ordering::Relaxed),
+            self.games.load(Ordering::Relaxed),
+            self.decisive.load(Ordering::Relaxed),
+            self.draws.load(Ordering::Relaxed),
+        )
+    }
+
+    /// A game of a pair finished (called from worker threads). `pair_done` is set when the
+    /// pair needs no further game.
+    pub(crate) fn game_done(&self, result: GameResult, pair_done: bool) {
+        self.games.fetch_add(1, Ordering::Relaxed);
+        match result {
+            GameResult::Draw => self.draws.fetch_add(1, Ordering::Relaxed),
+            _ => self.decisive.fetch_add(1, Ordering::Relaxed),
+        };
+        if let Display::Bars(bars) = &self.display {
+            if pair_done {
+                bars.games.inc(1);
+            }
+            bars.games.set_message(self.game_message());
+        }
+    }
+
+    /// A bracket level finished; the next one (if the round goes on) has `summary.advanced`
+    /// specimens.
+    pub(crate) fn level_done(&self, summary: &LevelSummary) {
+        self.level.store(summary.level + 1, Ordering::Relaxed);
+        if let Display::Bars(bars) = &self.display {
+            bars.games.set_length((summary.advanced / 2) as u64);
+            bars.games.set_position(0);
+            bars.games.set_message(self.game_message());
+        }
+    }
+
+    /// A round is complete and saved.
+    pub(crate) fn round_done(&self, stats: &RoundStats, seconds: f64) {
+        let games = stats.games();
+        let rate = if seconds > 0.0 {
+            games as f64 / seconds
+        } else {
+            0.0
+        };
+        let line = format!(
+            "round {}/{}: {} specimens, {} levels, {} games ({} decisive, {} drawn), \
+             {} survivors, {} newcomers, {:.1} s, {:.1} games/s",
+            stats.round,
+            self.total_rounds,
+            stats.population,
+            stats.levels,
+            games,
+            self.decisive.load(Ordering::Relaxed),
+            self.draws.load(Ordering::Relaxed),
+            stats.survivors,
+            stats.newcomers,
+            seconds,
+            rate
+        );
+        match &self.display {
+            Display::Bars(bars) => {
+                bars.rounds.inc(1);
+                bars.multi.suspend(|| eprintln!("{line}"));
+            }
+            Display::Log => eprintln!("{line}"),
+            Display::Quiet => {}
+        }
+    }
+
+    /// The playoff starts: `finalists` specimens, `games` games in all.
+    pub(crate) fn playoff_start(&self, finalists: usize, games: u64) {
+        self.reset_counts();
+        let line = format!("playoff: {finalists} finalists, {games} games");
+        match &self.display {
+            Display::Bars(bars) => {
+                bars.games.set_length(games);
+                bars.games.set_position(0);
+                bars.games.set_message("playoff games");
+                bars.multi.suspend(|| eprintln!("{line}"));
+            }
+            Display::Log => eprintln!("{line}"),
+            Display::Quiet => {}
+        }
+    }
+
+    /// A playoff game finished (called from worker threads).
+    pub(crate) fn playoff_game(&self) {
+        if let Display::Bars(bars) = &self.display {
+            bars.games.inc(1);
+        }
+    }
+
+    /// The playoff is done; `best` is rank 1.
+    pub(crate) fn playoff_done(&self, best: &Standing, seconds: f64) {
+        self.note(&format!(
+            "playoff done in {seconds:.1} s: best specimen {} with {:.1} points from {} games",
+            best.id,
+            best.points(),
+            best.games()
+        ));
+    }
+
+    /// Removes the bars, leaving the terminal clean for the final message.
+    pub(crate) fn finish(&self) {
+        if let Display::Bars(bars) = &self.display {
+            bars.games.finish_and_clear();
+            bars.rounds.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+impl Bars {
+    fn new(total_rounds: u32, completed: u32) -> Bars {
+        let multi = MultiProgress::new();
+        let rounds = multi.add(
+            ProgressBar::new(u64::from(total_rounds))
+                .with_style(
+                    ProgressStyle::with_template(
+                        "{prefix} [{bar:30.cyan/blue}] {pos}/{len} rounds · {elapsed_precise} · ETA {eta}",
+                    )
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+                )
+                .with_prefix("tuning")
+                .with_position(u64::from(completed)),
+        );
+        // Rounds done before a resume say nothing about this process's speed.
+        rounds.reset_eta();
+        let games = multi.add(
+            ProgressBar::new(0).with_style(
+                ProgressStyle::with_template("       [{bar:30.green/white}] {pos}/{len} {msg}")
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+            ),
+        );
+        rounds.enable_steady_tick(Duration::from_millis(500));
+        Bars {
+            multi,
+            rounds,
+            games,
+        }
+    }
+}

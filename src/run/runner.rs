@@ -1,0 +1,713 @@
+//! The main job (SPEC §4): rounds of single elimination with newcomers after each, a round-robin
+//! playoff of the final survivors, the run folder's files, checkpoints, and resuming.
+//!
+//! Determinism: every draw comes from a stream keyed by where it is made (the bracket's
+//! shuffles, each pair's opening, each game's tie-breaks, breeding, the playoff's openings), and
+//! results are collected in a fixed order, so the files do not depend on the thread count.
+//! Crash safety: a round's rows are appended and flushed, then the checkpoint recording the new
+//! file lengths is renamed into place. A process killed at any moment leaves either the old
+//! checkpoint (and `resume` cuts the files back to it and replays the round, which gives the same
+//! rows again) or the new one.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rayon::prelude::*;
+
+use super::checkpoint::{Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
+use super::config::{Config, OpeningsSource};
+use super::files::{
+    self, append, append_counted, csv_line, specimen_record, timings_record, write_atomically,
+    FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE,
+    TIMINGS_FILE,
+};
+use super::progress::{Progress, ProgressMode};
+use crate::eval::{Specimen, WeightsFile, WeightsSource};
+use crate::export::{export_to_file, ExportFormat};
+use crate::game::{
+    load_openings_file, play_game, three_move_deck, EndReason, GameResult, GameSettings, Opening,
+};
+use crate::rng::{stream, tag};
+use crate::tournament::{
+    breed, initial_population, play_round, BracketParams, EvolutionParams, GameJob, GameReport,
+};
+use crate::{Error, Result};
+
+/// How a run is executed: none of this changes its files (except `timings.csv`).
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Worker threads for the games; 0 for one per core.
+    pub threads: usize,
+    /// Bars, log lines or nothing on stderr.
+    pub progress: ProgressMode,
+    /// When set (e.g. by a Ctrl-C handler), the run stops at the next game boundary, drops the
+    /// round in progress and returns [`RunOutcome::Interrupted`].
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Testing aid: stop cleanly once this round is saved, as if interrupted.
+    pub stop_after_round: Option<u32>,
+    /// Testing aid: abort the process once this round's rows are written but before its
+    /// checkpoint, the worst moment for a crash.
+    pub crash_before_checkpoint: Option<u32>,
+}
+
+/// A finished run: where its files are and its playoff ranking.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The run's name.
+    pub name: String,
+    /// Rounds played.
+    pub rounds: u32,
+    /// The playoff ranking, best first (never empty).
+    pub standings: Vec<Standing>,
+}
+
+impl RunSummary {
+    /// Rank 1 of the playoff: the run's best specimen.
+    pub fn best(&self) -> &Standing {
+        &self.standings[0]
+    }
+}
+
+/// How a call to [`tune`] or [`resume`] ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunOutcome {
+    /// The run completed its rounds and playoff.
+    Finished(RunSummary),
+    /// `resume` found a run that had already finished; nothing was done.
+    AlreadyFinished(RunSummary),
+    /// Stopped before the end; `resume` continues it.
+    Interrupted {
+        /// The run folder.
+        dir: PathBuf,
+        /// Rounds saved so far.
+        completed_rounds: u32,
+    },
+}
+
+/// Starts the run `config` in folder `out`.
+///
+/// A folder that already holds a run is refused unless `force` is set, in which case its run
+/// files (and only those) are deleted first. Validate the config (with [`Config::load`]) before
+/// calling this: nothing is created for a config that fails.
+pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> Result<RunOutcome> {
+    if out.exists() && !out.is_dir() {
+        return Err(Error::input(format!(
+            "output folder {} is a file",
+            out.display()
+        )));
+    }
+    if files::holds_run(out) {
+        if !force {
+            return Err(Error::input(format!(
+                "{} already holds a run: continue it with `checkers-tuner resume {}`, or add \
+                 `--force` to delete its files and start again",
+                out.display(),
+                out.display()
+            )));
+        }
+        files::clear_run(out)?;
+    }
+    fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
+    let text = config.to_toml();
+    write_atomically(&out.join(CONFIG_FILE), text.as_bytes())?;
+    let lengths = files::start_files(out)?;
+    let state = State::initial(config, lengths);
+    Run::new(out, config, text, options, state.completed)?.go(state)
+}
+
+/// Continues the run in `dir` from its last completed round (or its playoff), cutting the rows a
+/// killed process wrote after its checkpoint. A run that never completed a round starts over
+/// from round 1; a finished run is reported as such.
+pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
+    if !dir.is_dir() {
+        return Err(Error::input(format!(
+            "{}: no such run folder",
+            dir.display()
+        )));
+    }
+    let config_path = dir.join(CONFIG_FILE);
+    if !config_path.is_file() {
+        return Err(Error::input(format!(
+            "{} is not a run folder: it has no {CONFIG_FILE} (start a run with \
+             `checkers-tuner tune CONFIG --out {}`)",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    let config = Config::load(&config_path)?;
+    let text = config.to_toml();
+    let state = match Checkpoint::load(dir)? {
+        None => State::initial(&config, files::start_files(dir)?),
+        Some(checkpoint) => {
+            if checkpoint.config != text {
+                return Err(Error::input(format!(
+                    "{}: the config was changed since the run started; put back the original \
+                     (it is saved in {}) or start a new run",
+                    config_path.display(),
+                    files::CHECKPOINT_FILE
+                )));
+            }
+            if let Some(standings) = checkpoint.playoff {
+                return Ok(RunOutcome::AlreadyFinished(RunSummary {
+                    dir: dir.to_path_buf(),
+                    name: config.name.clone(),
+                    rounds: checkpoint.completed_rounds,
+                    standings,
+                }));
+            }
+            if checkpoint.completed_rounds > config.tournament.rounds
+                || checkpoint.population.is_empty()
+            {
+                return Err(Error::input(format!(
+                    "{}: the checkpoint does not fit the config (round {} of {}, {} specimens)",
+                    dir.join(files::CHECKPOINT_FILE).display(),
+                    checkpoint.completed_rounds,
+                    config.tournament.rounds,
+                    checkpoint.population.len()
+                )));
+            }
+            files::cut_to(dir, &checkpoint.files, checkpoint.completed_rounds)?;
+            State {
+                completed: checkpoint.completed_rounds,
+                next_id: checkpoint.next_id,
+                population: checkpoint.population,
+                files: checkpoint.files,
+            }
+        }
+    };
+    let run = Run::new(dir, &config, text, options, state.completed)?;
+    if state.completed > 0 {
+        run.progress.note(&format!(
+            "resuming {} after round {} of {}",
+            dir.display(),
+            state.completed,
+            config.tournament.rounds
+        ));
+    }
+    run.go(state)
+}
+
+/// The openings of a source: the start position alone, the 3-move deck, or a file's.
+pub fn opening_deck(source: &OpeningsSource) -> Result<Vec<Opening>> {
+    match source {
+        OpeningsSource::Start => Ok(vec![Opening::start()]),
+        OpeningsSource::ThreeMove => Ok(three_move_deck()),
+        OpeningsSource::File(path) => load_openings_file(path),
+    }
+}
+
+/// Where a run stands between rounds.
+struct State {
+    /// Rounds completed.
+    completed: u32,
+    next_id: u64,
+    /// The next round's population in id order; after the last round, the finalists.
+    population: Vec<Member>,
+    files: FileLengths,
+}
+
+impl State {
+    fn initial(config: &Config, files: FileLengths) -> State {
+        let p = &config.population;
+        let population = initial_population(p.size, p.weight_min, p.weight_max, config.seed)
+            .into_iter()
+            .map(|specimen| Member {
+                specimen,
+                rounds_survived: 0,
+            })
+            .collect();
+        State {
+            completed: 0,
+            next_id: p.size as u64,
+            population,
+            files,
+        }
+    }
+}
+
+/// One process's work on a run.
+struct Run<'a> {
+    dir: &'a Path,
+    config: &'a Config,
+    config_text: String,
+    options: &'a RunOptions,
+    deck: Vec<Opening>,
+    settings: GameSettings,
+    progress: Progress,
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        dir: &'a Path,
+        config: &'a Config,
+        config_text: String,
+        options: &'a RunOptions,
+        completed: u32,
+    ) -> Result<Run<'a>> {
+        Ok(Run {
+            dir,
+            config,
+            config_text,
+            options,
+            deck: opening_deck(&config.tournament.openings)?,
+            settings: config.game_settings(),
+            progress: Progress::new(options.progress, config.tournament.rounds, completed),
+        })
+    }
+
+    fn stopped(&self) -> bool {
+        self.options
+            .stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    fn interrupted(&self, completed_rounds: u32) -> RunOutcome {
+        RunOutcome::Interrupted {
+            dir: self.dir.to_path_buf(),
+            completed_rounds,
+        }
+    }
+
+    fn go(self, mut state: State) -> Result<RunOutcome> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.options.threads)
+            .build()
+            .map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))?;
+        pool.install(|| {
+            while state.completed < self.config.tournament.rounds {
+                if !self.play_one_round(&mut state)? {
+                    return Ok(self.interrupted(state.completed));
+                }
+                if self.options.stop_after_round == Some(state.completed) {
+                    return Ok(self.interrupted(state.completed));
+                }
+            }
+            match self.playoff(&mut state)? {
+                Some(standings) => {
+                    self.progress.finish();
+                    Ok(RunOutcome::Finished(RunSummary {
+                        dir: self.dir.to_path_buf(),
+                        name: self.config.name.clone(),
+                        rounds: state.completed,
+                        standings,
+                    }))
+                }
+                None => Ok(self.interrupted(state.completed)),
+            }
+        })
+    }
+
+    /// The opening of a pair: drawn from the pair's own stream, so both its games share it.
+    fn opening(&self, pair_key: &[u64]) -> &Opening {
+        if self.deck.len() == 1 {
+            return &self.deck[0];
+        }
+        let mut rng = stream(self.config.seed, pair_key);
+        &self.deck[rng.gen_range(0..self.deck.len())]
+    }
+
+    /// Plays one bracket game, or nothing once the run is stopping.
+    fn bracket_game(&self, job: &GameJob) -> GameReport {
+        if self.stopped() {
+            // The round is discarded; a quick draw lets the bracket wind down.
+            return GameReport {
+                result: GameResult::Draw,
+                plies: 0,
+                reason: EndReason::PlyCap,
+                opening: String::new(),
+            };
+        }
+        let opening = self.opening(&job.pair_key());
+        let mut rng = stream(self.config.seed, &job.game_key());
+        let record = play_game(
+            &job.black.weights,
+            &job.white.weights,
+            &opening.position,
+            &self.settings,
+            &mut rng,
+        );
+        let pair_done = job.game == 2 || record.result != GameResult::Draw;
+        self.progress.game_done(record.result, pair_done);
+        GameReport {
+            result: record.result,
+            plies: record.plies,
+            reason: record.reason,
+            opening: opening.name.clone(),
+        }
+    }
+
+    /// Plays, writes and saves round `state.completed + 1`. Returns false if the run was
+    /// stopped during the round, which is then forgotten.
+    fn play_one_round(&self, state: &mut State) -> Result<bool> {
+        let config = self.config;
+        let round = state.completed + 1;
+        let last_round = round == config.tournament.rounds;
+        let started = Instant::now();
+        self.progress.round_start(round, state.population.len());
+
+        let specimens: Vec<Specimen> = state
+            .population
+            .iter()
+            .map(|m| m.specimen.clone())
+            .collect();
+        let params = BracketParams {
+            survival_fraction: config.tournament.survival_fraction,
+            stall_levels: config.tournament.stall_levels,
+        };
+        let mut result = play_round(
+            &specimens,
+            round,
+            config.seed,
+            &params,
+            |job: &GameJob| self.bracket_game(job),
+            |summary| self.progress.level_done(summary),
+        );
+        if self.stopped() {
+            return Ok(false);
+        }
+
+        // Survivors keep their lineage and add one survived round.
+        let survived: BTreeMap<u64, u32> = state
+            .population
+            .iter()
+            .map(|m| (m.specimen.id, m.rounds_survived))
+            .collect();
+        let survivors: Vec<Member> = result
+            .survivors
+            .iter()
+            .map(|s| Member {
+                specimen: s.clone(),
+                rounds_survived: survived[&s.id] + 1,
+            })
+            .collect();
+
+        // No newcomers after the last round: the survivors go to the playoff as they are.
+        let newcomers = if last_round {
+            Vec::new()
+        } else {
+            let count = config.population.size - survivors.len();
+            breed(
+                &result.survivors,
+                count,
+                &self.evolution_params(),
+                config.seed,
+                round,
+                &mut state.next_id,
+            )
+        };
+        result.stats.newcomers = newcomers.len() as u64;
+
+        let mut games_rows = String::new();
+        for game in &result.games {
+            games_rows.push_str(&csv_line(&game.to_csv_record()));
+        }
+        let mut specimen_rows = String::new();
+        for member in &survivors {
+            let tally = result
+                .tallies
+                .get(&member.specimen.id)
+                .copied()
+                .unwrap_or_default();
+            specimen_rows.push_str(&csv_line(&specimen_record(
+                round,
+                &member.specimen,
+                member.rounds_survived,
+                &tally,
+            )));
+        }
+        let round_row = csv_line(&result.stats.to_csv_record());
+        let seconds = started.elapsed().as_secs_f64();
+        let timing_row = csv_line(&timings_record(
+            &round.to_string(),
+            seconds,
+            result.stats.games(),
+        ));
+
+        let mut lengths = state.files.clone();
+        append_counted(self.dir, GAMES_FILE, &games_rows, &mut lengths)?;
+        append_counted(self.dir, SPECIMENS_FILE, &specimen_rows, &mut lengths)?;
+        append_counted(self.dir, ROUNDS_FILE, &round_row, &mut lengths)?;
+        append(self.dir, TIMINGS_FILE, &timing_row)?;
+        if self.options.crash_before_checkpoint == Some(round) {
+            std::process::abort();
+        }
+
+        let mut population = survivors;
+        population.extend(newcomers.into_iter().map(|specimen| Member {
+            specimen,
+            rounds_survived: 0,
+        }));
+        state.completed = round;
+        state.population = population;
+        state.files = lengths;
+        self.checkpoint(state, None)?;
+        self.progress.round_done(&result.stats, seconds);
+        Ok(true)
+    }
+
+    fn evolution_params(&self) -> EvolutionParams {
+        let e = &self.config.evolution;
+        EvolutionParams {
+            mode: e.mode,
+            immigrants: e.immigrants,
+            crossover: e.crossover,
+            mutation_rate: e.mutation_rate,
+            mutation_sigma: e.mutation_sigma,
+            weight_min: self.config.population.weight_min,
+            weight_max: self.config.population.weight_max,
+        }
+    }
+
+    fn checkpoint(&self, state: &State, playoff: Option<Vec<Standing>>) -> Result<()> {
+        Checkpoint {
+            format: CHECKPOINT_FORMAT,
+            config: self.config_text.clone(),
+            completed_rounds: state.completed,
+            next_id: state.next_id,
+            population: state.population.clone(),
+            files: state.files.clone(),
+            playoff,
+        }
+        .save(self.dir)
+    }
+
+    /// The openings of the playoff: `playoff_openings` distinct ones from the deck shuffled by
+    /// the PLAYOFF stream, or the whole deck if it has fewer (the start position alone gives
+    /// one).
+    fn playoff_openings(&self) -> Vec<(u64, &Opening)> {
+        let mut order: Vec<usize> = (0..self.deck.len()).collect();
+        order.shuffle(&mut stream(self.config.seed, &[tag::PLAYOFF]));
+        let count = (self.config.tournament.playoff_openings as usize).min(order.len());
+        order[..count]
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| (k as u64, &self.deck[i]))
+            .collect()
+    }
+
+    /// The round-robin of the finalists (`state.population` after the last round): every pair,
+    /// both colours, every playoff opening. Writes `playoff.csv`, `best.json` and the final
+    /// checkpoint; `None` if the run was stopped.
+    fn playoff(&self, state: &mut State) -> Result<Option<Vec<Standing>>> {
+        let started = Instant::now();
+        let finalists: Vec<&Specimen> = state.population.iter().map(|m| &m.specimen).collect();
+        let openings = self.playoff_openings();
+        // Fixed order: pair (i < j), opening, then colours (i Black first).
+        let mut jobs = Vec::new();
+        for i in 0..finalists.len() {
+            for j in i + 1..finalists.len() {
+                for &(k, opening) in &openings {
+                    for colour in 0..2u64 {
+                        let (black, white) = if colour == 0 {
+                            (finalists[i], finalists[j])
+                        } else {
+                            (finalists[j], finalists[i])
+                        };
+                        let key = [tag::PLAYOFF, finalists[i].id, finalists[j].id, k, colour];
+                        jobs.push((black, white, opening, key));
+                    }
+                }
+            }
+        }
+        self.progress
+            .playoff_start(finalists.len(), jobs.len() as u64);
+        let results: Vec<Option<GameResult>> = jobs
+            .par_iter()
+            .map(|(black, white, opening, key)| {
+                if self.stopped() {
+                    return None;
+                }
+                let mut rng = stream(self.config.seed, key);
+                let record = play_game(
+                    &black.weights,
+                    &white.weights,
+                    &opening.position,
+                    &self.settings,
+                    &mut rng,
+                );
+                self.progress.playoff_game();
+                Some(record.result)
+            })
+            .collect();
+        if self.stopped() {
+            return Ok(None);
+        }
+
+        let mut scores: BTreeMap<u64, Standing> = finalists
+            .iter()
+            .map(|s| {
+                let blank = Standing {
+                    rank: 0,
+                    id: s.id,
+                    half_points: 0,
+                    wins: 0,
+                    draws: 0,
+                    losses: 0,
+                };
+                (s.id, blank)
+            })
+            .collect();
+        for ((black, white, _, _), result) in jobs.iter().zip(&results) {
+            let result = result.expect("every game was played");
+            let (b, w) = match result {
+                GameResult::BlackWin => (2, 0),
+                GameResult::WhiteWin => (0, 2),
+                GameResult::Draw => (1, 1),
+            };
+            for (id, half) in [(black.id, b), (white.id, w)] {
+                let s = scores.get_mut(&id).expect("a finalist");
+                s.half_points += half;
+                match half {
+                    2 => s.wins += 1,
+                    1 => s.draws += 1,
+                    _ => s.losses += 1,
+                }
+            }
+        }
+        let standings = rank(scores.into_values().collect());
+
+        let mut text = csv_line(&files::playoff_header());
+        for s in &standings {
+            text.push_str(&csv_line(&[
+                s.rank.to_string(),
+                s.id.to_string(),
+                format!("{:.1}", s.points()),
+                s.wins.to_string(),
+                s.draws.to_string(),
+                s.losses.to_string(),
+            ]));
+        }
+        write_atomically(&self.dir.join(PLAYOFF_FILE), text.as_bytes())?;
+
+        let best = standings[0];
+        let weights = finalists
+            .iter()
+            .find(|s| s.id == best.id)
+            .expect("rank 1 is a finalist")
+            .weights;
+        let file = WeightsFile {
+            weights,
+            endgame_pieces: self.config.search.endgame_pieces,
+            source: Some(WeightsSource {
+                run: self.config.name.clone(),
+                id: best.id,
+                round: state.completed,
+            }),
+        };
+        export_to_file(&file, ExportFormat::Json, &self.dir.join(BEST_FILE))?;
+
+        let seconds = started.elapsed().as_secs_f64();
+        let timing = csv_line(&timings_record("playoff", seconds, jobs.len() as u64));
+        append(self.dir, TIMINGS_FILE, &timing)?;
+        self.checkpoint(state, Some(standings.clone()))?;
+        self.progress.playoff_done(&best, seconds);
+        Ok(Some(standings))
+    }
+}
+
+/// Orders the playoff table (points, then wins, then the lower id) and numbers the ranks.
+fn rank(mut standings: Vec<Standing>) -> Vec<Standing> {
+    standings.sort_by(|a, b| {
+        b.half_points
+            .cmp(&a.half_points)
+            .then(b.wins.cmp(&a.wins))
+            .then(a.id.cmp(&b.id))
+    });
+    for (rank, s) in standings.iter_mut().enumerate() {
+        s.rank = rank as u32 + 1;
+    }
+    standings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn standing(id: u64, wins: u64, draws: u64, losses: u64) -> Standing {
+        Standing {
+            rank: 0,
+            id,
+            half_points: 2 * wins + draws,
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    #[test]
+    fn ranking_is_by_points_then_wins_then_lower_id() {
+        let table = rank(vec![
+            standing(4, 1, 2, 1), // 2 points, 1 win
+            standing(9, 2, 0, 2), // 2 points, 2 wins
+            standing(2, 1, 2, 1), // 2 points, 1 win, lower id than 4
+            standing(7, 3, 1, 0), // 3.5 points
+            standing(1, 0, 0, 4), // 0 points
+        ]);
+        let order: Vec<(u32, u64)> = table.iter().map(|s| (s.rank, s.id)).collect();
+        assert_eq!(order, [(1, 7), (2, 9), (3, 2), (4, 4), (5, 1)]);
+        assert_eq!(table[0].points(), 3.5);
+    }
+
+    fn tiny_config(dir: &Path) -> Config {
+        let text = "name = \"unit\"\nseed = 2\n[population]\nsize = 6\n\
+                    [tournament]\nrounds = 2\nopenings = \"start\"\nmax_plies = 30\n\
+                    playoff_openings = 2\n[search]\nmin_depth = 1\nmax_depth = 2\n";
+        Config::from_str_named(text, dir.join("unit.toml")).unwrap()
+    }
+
+    #[test]
+    fn a_stop_request_drops_the_round_in_progress_and_resume_finishes() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = tiny_config(dir.path());
+        let out = dir.path().join("run");
+        let flag = Arc::new(AtomicBool::new(true));
+        let options = RunOptions {
+            threads: 1,
+            progress: ProgressMode::Quiet,
+            stop: Some(Arc::clone(&flag)),
+            ..RunOptions::default()
+        };
+        let outcome = tune(&config, &out, false, &options).unwrap();
+        assert_eq!(
+            outcome,
+            RunOutcome::Interrupted {
+                dir: out.clone(),
+                completed_rounds: 0
+            }
+        );
+        assert!(!out.join(files::CHECKPOINT_FILE).exists());
+        // Only the header: the stopped round wrote nothing.
+        let games = std::fs::read_to_string(out.join(GAMES_FILE)).unwrap();
+        assert_eq!(games.lines().count(), 1);
+
+        flag.store(false, Ordering::Relaxed);
+        let RunOutcome::Finished(summary) = resume(&out, &options).unwrap() else {
+            panic!("the resumed run should finish");
+        };
+        assert_eq!(summary.rounds, 2);
+        assert_eq!(summary.name, "unit");
+        // The start position alone gives one playoff opening: 2 games per pair.
+        let n = summary.standings.len() as u64;
+        assert_eq!(summary.best().games(), 2 * (n - 1));
+        assert!(matches!(
+            resume(&out, &options).unwrap(),
+            RunOutcome::AlreadyFinished(s) if s == summary
+        ));
+
+        // A changed config is refused rather than continued.
+        let path = out.join(CONFIG_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("seed = 2", "seed = 3")).unwrap();
+        let err = resume(&out, &options).unwrap_err();
+        assert!(err.to_string().contains("changed"), "{err}");
+    }
+}

@@ -1,0 +1,757 @@
+//! The main job end to end: `tune` and `resume` on tiny configs, through the binary.
+//!
+//! Determinism (thread counts, stops, crashes, kills), the tournament's invariants read back
+//! from the CSV files of real runs, refusing an existing run, and bad configs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use checkers_tuner::{weights_from_run, WeightsFile};
+use predicates::str::contains;
+
+/// The files that must be byte-identical between two runs of the same config.
+const COMPARED: [&str; 6] = [
+    "rounds.csv",
+    "specimens.csv",
+    "games.csv",
+    "playoff.csv",
+    "best.json",
+    "checkpoint.json",
+];
+
+/// A tiny genetic run over the 3-move deck: 8 specimens, 3 rounds, shallow search.
+const TINY: &str = r#"
+name = "tiny"
+seed = 11
+[population]
+size = 8
+weight_min = -50
+weight_max = 50
+[tournament]
+rounds = 3
+openings = "3-move"
+max_plies = 60
+playoff_openings = 2
+[search]
+min_depth = 2
+max_depth = 4
+"#;
+
+/// Another shape: random mode from the start position with random tie-breaks, an odd
+/// population (byes) and a higher survival fraction.
+const TINY_RANDOM: &str = r#"
+name = "tiny-random"
+seed = 5
+[population]
+size = 7
+[tournament]
+rounds = 2
+survival_fraction = 0.3
+openings = "start"
+max_plies = 50
+playoff_openings = 3
+[search]
+min_depth = 2
+max_depth = 4
+tie_break = "random"
+[evolution]
+mode = "random"
+"#;
+
+/// A somewhat longer run, for kills at real moments.
+const LONGER: &str = r#"
+name = "longer"
+seed = 3
+[population]
+size = 12
+[tournament]
+rounds = 5
+openings = "3-move"
+max_plies = 80
+playoff_openings = 2
+[search]
+min_depth = 3
+max_depth = 6
+"#;
+
+fn bin() -> Command {
+    Command::cargo_bin("checkers-tuner").unwrap()
+}
+
+fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
+    let path = dir.join(file);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `tune` to the end into `out`.
+fn tune(config: &Path, out: &Path, threads: usize) {
+    bin()
+        .args(["tune", "--quiet", "--threads", &threads.to_string()])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+fn resume(dir: &Path) -> assert_cmd::assert::Assert {
+    bin().args(["resume", "--quiet"]).arg(dir).assert()
+}
+
+fn assert_same_files(a: &Path, b: &Path) {
+    for name in COMPARED {
+        let left = fs::read(a.join(name)).unwrap_or_else(|e| panic!("{name} in {a:?}: {e}"));
+        let right = fs::read(b.join(name)).unwrap_or_else(|e| panic!("{name} in {b:?}: {e}"));
+        assert!(
+            left == right,
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+/// The reference run of `text`, uninterrupted, with one thread.
+fn reference(tmp: &Path, text: &str) -> (PathBuf, PathBuf) {
+    let config = write_config(tmp, "run.toml", text);
+    let out = tmp.join("reference");
+    tune(&config, &out, 1);
+    (config, out)
+}
+
+fn lines(path: &Path) -> usize {
+    fs::read_to_string(path).map_or(0, |t| t.lines().count())
+}
+
+#[test]
+fn thread_count_does_not_change_the_files() {
+    for text in [TINY, TINY_RANDOM] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (config, one) = reference(tmp.path(), text);
+        let two = tmp.path().join("two");
+        tune(&config, &two, 2);
+        assert_same_files(&one, &two);
+        // timings.csv has one row per round plus the playoff, whatever it measured.
+        let rounds = lines(&one.join("rounds.csv")) - 1;
+        assert_eq!(lines(&two.join("timings.csv")), 1 + rounds + 1);
+    }
+}
+
+#[test]
+fn stopping_after_any_round_and_resuming_gives_the_same_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, full) = reference(tmp.path(), TINY);
+    for k in 1..=3 {
+        let out = tmp.path().join(format!("stop{k}"));
+        bin()
+            .args(["tune", "--quiet"])
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .env("CHECKERS_TUNER_STOP_AFTER_ROUND", k.to_string())
+            .assert()
+            .code(130)
+            .stderr(contains(format!(
+                "Interrupted: continue with: checkers-tuner resume {}",
+                out.display()
+            )));
+        assert_eq!(lines(&out.join("rounds.csv")), 1 + k);
+        assert!(!out.join("playoff.csv").exists());
+        resume(&out).success().stdout(contains("Run finished"));
+        assert_same_files(&full, &out);
+    }
+    // A finished run says so and changes nothing.
+    let before = fs::read(full.join("timings.csv")).unwrap();
+    resume(&full).success().stdout(contains("already finished"));
+    assert_eq!(fs::read(full.join("timings.csv")).unwrap(), before);
+}
+
+#[test]
+fn a_crash_between_the_rows_and_the_checkpoint_is_replayed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, full) = reference(tmp.path(), TINY);
+    // Round 1: no checkpoint exists yet. Round 3: rows of the last round are on disk.
+    for k in [1, 3] {
+        let out = tmp.path().join(format!("crash{k}"));
+        let status = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
+            .args(["tune", "--quiet"])
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .env("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT", k.to_string())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(!status.success());
+        // The crashed round's rows are there, the checkpoint does not count them.
+        assert_eq!(lines(&out.join("rounds.csv")), 1 + k);
+        let checkpoint = out.join("checkpoint.json");
+        if k == 1 {
+            assert!(!checkpoint.exists());
+        } else {
+            let text = fs::read_to_string(&checkpoint).unwrap();
+            assert!(text.contains("\"completed_rounds\": 2"), "{text}");
+        }
+        resume(&out).success();
+        assert_same_files(&full, &out);
+    }
+}
+
+#[test]
+fn resume_cuts_rows_written_after_the_checkpoint_and_refuses_short_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, full) = reference(tmp.path(), TINY);
+    let out = tmp.path().join("cut");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
+        .assert()
+        .code(130);
+    // Whole extra rows and a half-written one, as a killed process leaves them.
+    for (name, junk) in [
+        (
+            "games.csv",
+            "2,0,0,1,3,4,9-13 22-18 10-14,draw,60,ply_cap\n2,0,1,1,5,",
+        ),
+        ("specimens.csv", "2,9,1,2,2,0,1,0,0,5,5"),
+        ("rounds.csv", "2,8,3,9,1,1,1,1,1,0,2,6,40.00,1.00,1.00\n"),
+        ("timings.csv", "2,1.0"),
+    ] {
+        let mut text = fs::read_to_string(out.join(name)).unwrap();
+        text.push_str(junk);
+        fs::write(out.join(name), text).unwrap();
+    }
+    resume(&out).success();
+    assert_same_files(&full, &out);
+
+    // A file shorter than the checkpoint says cannot be continued identically.
+    let short = tmp.path().join("short");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&short)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "2")
+        .assert()
+        .code(130);
+    let games = short.join("games.csv");
+    let text = fs::read_to_string(&games).unwrap();
+    fs::write(&games, &text[..text.len() - 10]).unwrap();
+    resume(&short)
+        .code(2)
+        .stderr(contains("games.csv"))
+        .stderr(contains("checkpoint"));
+}
+
+/// Waits (without asserting anything about time) until `ready` holds or the child exits.
+fn kill_when(child: &mut Child, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !ready() && Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill(); // SIGKILL on Unix
+    child.wait().unwrap();
+}
+
+fn spawn(args: &[&str], config: Option<&Path>, dir: &Path) -> Child {
+    let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    command.args(args);
+    if let Some(config) = config {
+        command.arg(config).arg("--out");
+    }
+    command
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn killed_with_sigkill_at_several_moments_and_resumed_gives_the_same_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, full) = reference(tmp.path(), LONGER);
+    let out = tmp.path().join("killed");
+    let rows = |name: &str| lines(&out.join(name)).saturating_sub(1);
+
+    // As soon as the folder has its config: round 1 is in progress, no checkpoint yet.
+    let mut child = spawn(&["tune", "--quiet"], Some(&config), &out);
+    kill_when(&mut child, || out.join("config.toml").exists());
+    // Once round 2 is written (maybe before its checkpoint).
+    let mut child = spawn(&["resume", "--quiet"], None, &out);
+    kill_when(&mut child, || rows("rounds.csv") >= 2);
+    // In the middle of round 4's games.
+    let mut child = spawn(&["resume", "--quiet"], None, &out);
+    kill_when(&mut child, || rows("rounds.csv") >= 3);
+    // During the playoff: every round is written.
+    let mut child = spawn(&["resume", "--quiet"], None, &out);
+    kill_when(&mut child, || rows("rounds.csv") >= 5);
+    resume(&out).success();
+    assert_same_files(&full, &out);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_cleanly_and_points_to_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, full) = reference(tmp.path(), LONGER);
+    let out = tmp.path().join("interrupted");
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once round 1 is saved, interrupt during a later round (or the playoff).
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !out.join("checkpoint.json").exists()
+        && child.try_wait().unwrap().is_none()
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let sent = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if output.status.success() {
+        // The run ended before the signal arrived: nothing to interrupt.
+        assert!(out.join("best.json").exists());
+    } else {
+        assert_eq!(output.status.code(), Some(130), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "Interrupted: continue with: checkers-tuner resume {}",
+                out.display()
+            )),
+            "{stderr}"
+        );
+        assert!(!out.join("playoff.csv").exists());
+        resume(&out).success();
+    }
+    assert_same_files(&full, &out);
+}
+
+/// A CSV file as a header index and rows of strings.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn read(path: &Path) -> Table {
+        let mut reader = csv::Reader::from_path(path).unwrap();
+        let header = reader.headers().unwrap().iter().map(String::from).collect();
+        let rows = reader
+            .records()
+            .map(|r| r.unwrap().iter().map(String::from).collect())
+            .collect();
+        Table { header, rows }
+    }
+
+    fn col(&self, name: &str) -> usize {
+        self.header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name}"))
+    }
+
+    fn get<T: std::str::FromStr>(&self, row: &[String], name: &str) -> T
+    where
+        T::Err: std::fmt::Debug,
+    {
+        row[self.col(name)].parse().unwrap()
+    }
+}
+
+#[test]
+fn tournament_invariants_hold_in_the_files_of_real_runs() {
+    // 10 specimens (byes at odd levels), and an all-but-drawless config (stall rule likely).
+    let stall = TINY.replace("max_plies = 60", "max_plies = 12");
+    for (text, n, fraction, stall_levels, (w_min, w_max), openings) in [
+        (
+            TINY.replace("size = 8", "size = 10")
+                .replace("rounds = 3", "rounds = 4"),
+            10,
+            0.2,
+            2,
+            (-50, 50),
+            2,
+        ),
+        (stall, 8, 0.2, 2, (-50, 50), 2),
+        // From the start position the playoff has one opening to play.
+        (TINY_RANDOM.to_string(), 7, 0.3, 2, (-100, 100), 1),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (_, dir) = reference(tmp.path(), &text);
+        let rounds = Table::read(&dir.join("rounds.csv"));
+        let games = Table::read(&dir.join("games.csv"));
+        let specimens = Table::read(&dir.join("specimens.csv"));
+        let playoff = Table::read(&dir.join("playoff.csv"));
+        let round_count = rounds.rows.len() as u32;
+        let mut seen_ids: BTreeSet<u64> = BTreeSet::new();
+        let mut expected_new = n;
+        let mut survivors_of_previous: BTreeSet<u64> = BTreeSet::new();
+
+        for row in &rounds.rows {
+            let round: u32 = rounds.get(row, "round");
+            let get = |name: &str| -> u64 { rounds.get(row, name) };
+            assert_eq!(
+                get("population"),
+                n,
+                "population is N at the start of round {round}"
+            );
+            let outcome_games = get("black_wins")
+                + get("white_wins")
+                + 2 * (get("draw_then_black_win")
+                    + get("draw_then_white_win")
+                    + get("double_draws"));
+            assert_eq!(get("games"), outcome_games);
+
+            let round_games: Vec<&Vec<String>> = games
+                .rows
+                .iter()
+                .filter(|g| games.get::<u32>(g, "round") == round)
+                .collect();
+            assert_eq!(
+                round_games.len() as u64,
+                get("games"),
+                "games.csv rows of round {round}"
+            );
+
+            // Per level: outcomes of its pairs, eliminations, the pool.
+            let mut levels: BTreeMap<u32, BTreeMap<u32, Vec<&Vec<String>>>> = BTreeMap::new();
+            for g in &round_games {
+                levels
+                    .entry(games.get(g, "level"))
+                    .or_default()
+                    .entry(games.get(g, "pair"))
+                    .or_default()
+                    .push(g);
+            }
+            assert_eq!(levels.len() as u64, get("levels"));
+            let mut eliminated_per_level = Vec::new();
+            let (mut black_wins, mut double_draws) = (0, 0);
+            for pairs in levels.values() {
+                let mut eliminated = 0;
+                for games_of_pair in pairs.values() {
+                    let result = |k: usize| games.get::<String>(games_of_pair[k], "result");
+                    match games_of_pair.len() {
+                        1 => {
+                            assert_ne!(result(0), "draw");
+                            black_wins += u64::from(result(0) == "black_win");
+                            eliminated += 1;
+                        }
+                        2 => {
+                            assert_eq!(result(0), "draw");
+                            let (g1, g2) = (games_of_pair[0], games_of_pair[1]);
+                            // Colours switched, same opening.
+                            assert_eq!(
+                                games.get::<u64>(g1, "black"),
+                                games.get::<u64>(g2, "white")
+                            );
+                            assert_eq!(
+                                games.get::<u64>(g1, "white"),
+                                games.get::<u64>(g2, "black")
+                            );
+                            assert_eq!(
+                                games.get::<String>(g1, "opening"),
+                                games.get::<String>(g2, "opening")
+                            );
+                            if result(1) == "draw" {
+                                double_draws += 1;
+                            } else {
+                                eliminated += 1;
+                            }
+                        }
+                        other => panic!("a pair with {other} games"),
+                    }
+                }
+                eliminated_per_level.push(eliminated);
+            }
+            assert_eq!(black_wins, get("black_wins"));
+            assert_eq!(double_draws, get("double_draws"));
+
+            // The round's population: every id in its games (a level-0 bye plays at level 1).
+            let population: BTreeSet<u64> = round_games
+                .iter()
+                .flat_map(|g| [games.get::<u64>(g, "black"), games.get::<u64>(g, "white")])
+                .collect();
+            assert_eq!(population.len() as u64, n, "round {round}");
+            assert!(survivors_of_previous.is_subset(&population));
+            let newcomers: Vec<u64> = population.difference(&seen_ids).copied().collect();
+            assert_eq!(newcomers.len() as u64, expected_new, "round {round}");
+            if let Some(max) = seen_ids.last() {
+                assert!(
+                    newcomers.iter().all(|id| id > max),
+                    "ids grow in creation order"
+                );
+            }
+            seen_ids.extend(newcomers);
+
+            let survivors = get("survivors");
+            let limit = (fraction * n as f64 + 1e-9).floor() as u64;
+            let stalled = eliminated_per_level.len() >= stall_levels
+                && eliminated_per_level[eliminated_per_level.len() - stall_levels..]
+                    .iter()
+                    .all(|&e| e == 0);
+            assert!(
+                survivors <= limit.max(1) || stalled,
+                "round {round}: {survivors} survivors over {limit} without a stall"
+            );
+            let expected_newcomers = if round == round_count {
+                0
+            } else {
+                n - survivors
+            };
+            assert_eq!(get("newcomers"), expected_newcomers);
+            expected_new = expected_newcomers;
+
+            // specimens.csv: one row per survivor, weights in range, tallies add up.
+            let rows: Vec<&Vec<String>> = specimens
+                .rows
+                .iter()
+                .filter(|r| specimens.get::<u32>(r, "round") == round)
+                .collect();
+            assert_eq!(rows.len() as u64, survivors);
+            survivors_of_previous.clear();
+            for r in rows {
+                let id: u64 = specimens.get(r, "id");
+                survivors_of_previous.insert(id);
+                for (k, name) in specimens.header.iter().enumerate().skip(9) {
+                    assert!(name.starts_with("open_") || name.starts_with("end_"));
+                    let w: i32 = r[k].parse().unwrap();
+                    assert!((w_min..=w_max).contains(&w), "{name} = {w} out of range");
+                }
+                let played = games
+                    .rows
+                    .iter()
+                    .filter(|g| {
+                        games.get::<u32>(g, "round") == round
+                            && (games.get::<u64>(g, "black") == id
+                                || games.get::<u64>(g, "white") == id)
+                    })
+                    .count() as u64;
+                let tally: u64 = ["wins", "draws", "losses"]
+                    .iter()
+                    .map(|c| specimens.get::<u64>(r, c))
+                    .sum();
+                assert_eq!(tally, played);
+                let survived: u32 = specimens.get(r, "rounds_survived");
+                assert!(survived >= 1 && survived <= round);
+            }
+        }
+
+        // The playoff ranks exactly the last round's survivors; best.json is rank 1.
+        let ranked: BTreeSet<u64> = playoff.rows.iter().map(|r| playoff.get(r, "id")).collect();
+        assert_eq!(ranked, survivors_of_previous);
+        let finalists = ranked.len() as u64;
+        let mut previous: Option<(f64, u64, u64)> = None;
+        for (k, r) in playoff.rows.iter().enumerate() {
+            assert_eq!(playoff.get::<usize>(r, "rank"), k + 1);
+            let (wins, draws, losses): (u64, u64, u64) = (
+                playoff.get(r, "wins"),
+                playoff.get(r, "draws"),
+                playoff.get(r, "losses"),
+            );
+            let points: f64 = playoff.get(r, "points");
+            assert_eq!(points, wins as f64 + draws as f64 / 2.0);
+            assert_eq!(wins + draws + losses, 2 * openings * (finalists - 1));
+            let id: u64 = playoff.get(r, "id");
+            if let Some(prev) = previous {
+                assert!(prev >= (points, wins, u64::MAX - id), "ranking order");
+            }
+            previous = Some((points, wins, u64::MAX - id));
+        }
+        let best = WeightsFile::load(&dir.join("best.json")).unwrap();
+        assert_eq!(best, weights_from_run(&dir, 1).unwrap());
+        let source = best.source.unwrap();
+        assert_eq!(source.id, playoff.get::<u64>(&playoff.rows[0], "id"));
+        assert_eq!(source.round, round_count);
+    }
+}
+
+#[test]
+fn tune_refuses_a_folder_that_holds_a_run_unless_forced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, out) = reference(tmp.path(), TINY);
+    let copy = tmp.path().join("copy");
+    fs::create_dir(&copy).unwrap();
+    for name in COMPARED {
+        fs::copy(out.join(name), copy.join(name)).unwrap();
+    }
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains("already holds a run"))
+        .stderr(contains("resume"))
+        .stderr(contains("--force"));
+    assert_same_files(&copy, &out);
+    fs::write(out.join("notes.txt"), "keep me").unwrap();
+    fs::write(out.join("rounds.csv"), "garbage\n").unwrap();
+    bin()
+        .args(["tune", "--quiet", "--force"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_same_files(&copy, &out);
+    assert_eq!(
+        fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+}
+
+#[test]
+fn the_default_folder_is_results_slash_name_and_resume_needs_a_run_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_config(tmp.path(), "run.toml", TINY_RANDOM);
+    bin()
+        .current_dir(tmp.path())
+        .args(["tune", "run.toml", "--quiet", "--threads", "2"])
+        .assert()
+        .success()
+        .stdout(contains("Best specimen: id "));
+    assert!(tmp.path().join("results/tiny-random/best.json").is_file());
+    bin()
+        .args(["resume"])
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stderr(contains("not a run folder"));
+    bin()
+        .args(["resume"])
+        .arg(tmp.path().join("nowhere"))
+        .assert()
+        .code(2)
+        .stderr(contains("no such run folder"));
+    bin()
+        .current_dir(tmp.path())
+        .args(["tune", "run.toml", "--threads", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("--threads"));
+}
+
+#[test]
+fn bad_configs_exit_2_naming_the_key_and_create_no_run_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("illegal.txt"),
+        "9-13 22-18 10-14\n9-13 22-19 10-14\n",
+    )
+    .unwrap();
+    let base = "name = \"bad\"\n";
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "[search]\nmin_depth = 6\nmax_depth = 4\n",
+            "search.min_depth",
+            &["must not exceed"],
+        ),
+        (
+            "[population]\nsize = 1\n",
+            "population.size",
+            &["at least 2"],
+        ),
+        (
+            "[tournament]\nsurvival_fraction = 0\n",
+            "tournament.survival_fraction",
+            &[],
+        ),
+        (
+            "[tournament]\nsurvival_fraction = 1.5\n",
+            "tournament.survival_fraction",
+            &[],
+        ),
+        (
+            "[population]\nweight_min = 10\nweight_max = -10\n",
+            "population.weight_min",
+            &[],
+        ),
+        (
+            "[tournament]\nopenings = \"missing.txt\"\n",
+            "tournament.openings",
+            &["does not exist"],
+        ),
+        (
+            "[tournament]\nopenings = \"illegal.txt\"\n",
+            "tournament.openings",
+            &["illegal.txt line 2", "22-19"],
+        ),
+        (
+            "[tournament]\nrounds = 0\n",
+            "tournament.rounds",
+            &["at least 1"],
+        ),
+        (
+            "[tournament]\nrounds = -2\n",
+            "tournament.rounds",
+            &["at least 1"],
+        ),
+        (
+            "[search]\nmin_depth = \"six\"\n",
+            "search.min_depth",
+            &["expected an integer"],
+        ),
+        ("[search]\ndepth = 3\n", "search.depth", &["unknown key"]),
+        ("colour = \"blue\"\n", "colour", &["unknown key"]),
+    ];
+    for (k, (body, key, also)) in cases.iter().enumerate() {
+        let config = write_config(
+            tmp.path(),
+            &format!("bad{k}.toml"),
+            &format!("{base}{body}"),
+        );
+        let out = tmp.path().join(format!("out{k}"));
+        let mut assert = bin()
+            .current_dir(tmp.path())
+            .args(["tune", "--quiet"])
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(contains(format!("`{key}`")))
+            .stderr(contains(format!("bad{k}.toml")));
+        for text in *also {
+            assert = assert.stderr(contains(*text));
+        }
+        assert!(!out.exists(), "case {k}: {out:?} was created");
+        // Without --out either: no results/ folder.
+        bin()
+            .current_dir(tmp.path())
+            .args(["tune", "--quiet"])
+            .arg(&config)
+            .assert()
+            .code(2);
+        assert!(!tmp.path().join("results").exists(), "case {k}");
+    }
+    bin()
+        .args(["tune"])
+        .arg(tmp.path().join("no-such.toml"))
+        .assert()
+        .code(2)
+        .stderr(contains("no-such.toml"));
+}
