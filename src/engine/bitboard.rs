@@ -170,7 +170,8 @@ mod tests {
         assert_eq!(neighbours(22, Direction::UpLeft), vec![17]);
         assert_eq!(neighbours(22, Direction::UpRight), vec![18]);
         assert_eq!(neighbours(29, Direction::DownLeft), Vec::<u8>::new());
-        assert_eq!(neighbours(32, Direction::UpRight), Vec::<u8>::new());
+        assert_eq!(neighbours(32, Direction::UpRight), vec![28]);
+        assert_eq!(neighbours(29, Direction::UpLeft), Vec::<u8>::new());
         assert_eq!(neighbours(32, Direction::UpLeft), vec![27]);
         assert_eq!(
             Bits(JUMP[Direction::DownRight as usize][8]).next(),
