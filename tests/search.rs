@@ -88,7 +88,7 @@ fn the_table_and_ordering_save_nodes_without_changing_the_answer() {
         let limits = SearchLimits::new(6, 10);
         let a = Searcher::default().search(&pos, &w, limits, None);
         let mut plain = Searcher::default();
-        plain.set_tt_enabled(false);
+        plain.set_plain(true);
         let b = plain.search(&pos, &w, limits, None);
         assert_eq!((a.score, a.best_move), (b.score, b.best_move), "{pos}");
         with_tt += a.nodes;

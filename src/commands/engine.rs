@@ -55,6 +55,10 @@ pub struct BenchArgs {
     /// Full-width depth for every position (default: each position's own).
     #[arg(long)]
     depth: Option<u32>,
+    /// Plain alpha-beta (no transposition table, killers or iterative deepening), to see
+    /// what they save.
+    #[arg(long)]
+    plain: bool,
 }
 
 /// Checks a `--min-depth`/`--max-depth` pair.
@@ -168,8 +172,10 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             weights: &BENCH_WEIGHTS,
             endgame_pieces: 12,
         };
+        let mut searcher = Searcher::default();
+        searcher.set_plain(args.plain);
         let started = Instant::now();
-        let result = Searcher::default().search(&pos, player.phase_weights(&pos), limits, None);
+        let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
         let secs = started.elapsed().as_secs_f64();
         println!(
             "{name} {} {secs:.3} {:.0}",

@@ -174,7 +174,10 @@ mod tests {
         assert_eq!(neighbours(29, Direction::UpLeft), Vec::<u8>::new());
         assert_eq!(neighbours(32, Direction::UpLeft), vec![27]);
         // 9x18: from 9 over 14 onto 18 (bit 17).
-        assert_eq!(Bits(JUMP[Direction::DownRight as usize][8]).next(), Some(17));
+        assert_eq!(
+            Bits(JUMP[Direction::DownRight as usize][8]).next(),
+            Some(17)
+        );
     }
 
     #[test]

@@ -171,6 +171,19 @@ mod tests {
         assert_eq!(b[9], 0);
     }
 
+    /// The worked example of the README's evaluator section, counted there by hand.
+    #[test]
+    fn the_readme_worked_example() {
+        let (b, w) = counts("W:W9,K14,22,25,30:B6,13,17,K26,28");
+        assert_eq!(b, [4, 1, 2, 0, 1, 2, 14, 3, 5, 0]);
+        assert_eq!(w, [4, 1, 1, 0, 2, 1, 20, 4, 5, 3]);
+        let pos = Position::from_fen("W:W9,K14,22,25,30:B6,13,17,K26,28").unwrap();
+        assert_eq!(
+            evaluate(&pos, &Weights([100, 150, 5, 5, 3, 4, -2, 6, 2, 10])),
+            18
+        );
+    }
+
     #[test]
     fn evaluation_is_from_the_side_to_moves_view() {
         let w = Weights([100, 150, 0, 0, 0, 0, 0, 0, 0, 0]);

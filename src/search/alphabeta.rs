@@ -70,6 +70,8 @@ impl SearchResult {
 pub struct Searcher {
     tt: TranspositionTable,
     use_tt: bool,
+    /// Plain alpha-beta: no table, no killers, no iterative deepening (for comparisons).
+    plain: bool,
     /// The weights and limits the table's contents were searched with.
     context: Option<(Weights, SearchLimits)>,
     weights: Weights,
@@ -118,6 +120,7 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(tt_bits),
             use_tt: true,
+            plain: false,
             context: None,
             weights: Weights::default(),
             min_depth: 1,
@@ -129,9 +132,17 @@ impl Searcher {
         }
     }
 
-    /// Switches the transposition table on or off (off: plain alpha-beta, for comparisons).
+    /// Switches the transposition table on or off.
     pub fn set_tt_enabled(&mut self, on: bool) {
         self.use_tt = on;
+    }
+
+    /// Plain alpha-beta when `on`: no table, no killer moves, no iterative deepening; the moves
+    /// are searched in generation order. Same values and moves, more nodes: the yardstick for
+    /// what the speed-ups save.
+    pub fn set_plain(&mut self, on: bool) {
+        self.plain = on;
+        self.use_tt = !on;
     }
 
     /// Searches `pos` with `weights`. With `tie_rng`, a move is drawn from all moves of the best
@@ -166,7 +177,8 @@ impl Searcher {
         }
         let extension = limits.max_depth - limits.min_depth;
         let mut result = None;
-        for depth in 1..=limits.min_depth {
+        let first = if self.plain { limits.min_depth } else { 1 };
+        for depth in first..=limits.min_depth {
             self.min_depth = depth;
             self.max_depth = depth + extension;
             let last = depth == limits.min_depth;
@@ -271,7 +283,7 @@ impl Searcher {
             order.swap(0, tt_best as usize);
             front = 1;
         }
-        if !list[0].is_capture() {
+        if !self.plain && !list[0].is_capture() {
             for killer in self.killers[p] {
                 if let Some(k) = order[front..]
                     .iter()
