@@ -99,6 +99,37 @@ impl Direction {
             Direction::UpRight => ((b & EVEN_ROWS & !LAST_OF_ROW) >> 3) | ((b & ODD_ROWS) >> 4),
         }
     }
+
+    /// The squares from which a piece could jump in this direction: the next square holds one
+    /// of `enemy` and the one beyond it is in `empty`.
+    ///
+    /// A jump is a uniform shift (±7 or ±9) whatever the row's parity, so only the middle square
+    /// needs the parity split.
+    #[inline(always)]
+    pub const fn jump_sources(self, enemy: Bitboard, empty: Bitboard) -> Bitboard {
+        match self {
+            Direction::DownLeft => {
+                (empty >> 7)
+                    & (((enemy >> 4) & EVEN_ROWS) | ((enemy >> 3) & ODD_ROWS))
+                    & !FIRST_OF_ROW
+            }
+            Direction::DownRight => {
+                (empty >> 9)
+                    & (((enemy >> 5) & EVEN_ROWS) | ((enemy >> 4) & ODD_ROWS))
+                    & !LAST_OF_ROW
+            }
+            Direction::UpLeft => {
+                (empty << 9)
+                    & (((enemy << 4) & EVEN_ROWS) | ((enemy << 5) & ODD_ROWS))
+                    & !FIRST_OF_ROW
+            }
+            Direction::UpRight => {
+                (empty << 7)
+                    & (((enemy << 3) & EVEN_ROWS) | ((enemy << 4) & ODD_ROWS))
+                    & !LAST_OF_ROW
+            }
+        }
+    }
 }
 
 /// `STEP[d][i]`: the square one step from bit `i` in direction `d`, as a bitboard (0 if none).
@@ -178,6 +209,23 @@ mod tests {
             Bits(JUMP[Direction::DownRight as usize][8]).next(),
             Some(17)
         );
+    }
+
+    #[test]
+    fn jump_sources_agree_with_two_steps_for_every_square_and_direction() {
+        for d in Direction::ALL {
+            for i in 0..32 {
+                let from: Bitboard = 1 << i;
+                let over = d.step(from);
+                let land = d.step(over);
+                // Only the middle square is the enemy and only the landing square is empty.
+                let expected = if land != 0 { from } else { 0 };
+                assert_eq!(d.jump_sources(over, land) & from, expected, "{d:?} from bit {i}");
+                // Anything missing (no enemy, or a blocked landing) means no jump.
+                assert_eq!(d.jump_sources(0, land) & from, 0);
+                assert_eq!(d.jump_sources(over, 0) & from, 0);
+            }
+        }
     }
 
     #[test]

@@ -107,15 +107,6 @@ const fn forward(color: Color) -> [Direction; 2] {
     }
 }
 
-/// The directions a man of `color` may not move in (kings may).
-#[inline(always)]
-const fn backward(color: Color) -> [Direction; 2] {
-    match color {
-        Color::Black => [Direction::UpLeft, Direction::UpRight],
-        Color::White => [Direction::DownLeft, Direction::DownRight],
-    }
-}
-
 /// Shared state of one jump search: what stays fixed while a piece hops around.
 struct JumpContext {
     from: u32,
@@ -238,6 +229,16 @@ impl JumpContext {
     }
 }
 
+/// Appends the simple moves of `movers` in direction `d` onto `empty` squares.
+#[inline(always)]
+fn push_steps(list: &mut MoveList, d: Direction, movers: Bitboard, empty: Bitboard) {
+    let back = d.reverse() as usize;
+    for to in Bits(d.step(movers) & empty) {
+        let from = STEP[back][to as usize].trailing_zeros();
+        list.push(Move::simple(from, to));
+    }
+}
+
 impl Position {
     /// The pieces of the side to move that have a jump (captures are compulsory when non-empty).
     #[inline(always)]
@@ -248,25 +249,23 @@ impl Position {
         let enemy = self.pieces(us.opponent());
         let empty = self.empty();
         // Spelled out per colour so every shift is a constant (this runs at every perft leaf).
-        let (dl, dr, ul, ur) = (
-            Direction::DownLeft,
-            Direction::DownRight,
-            Direction::UpLeft,
-            Direction::UpRight,
-        );
         let (fwd, back) = match us {
             Color::Black => (
-                ur.step(ur.step(empty) & enemy) | ul.step(ul.step(empty) & enemy),
+                Direction::DownLeft.jump_sources(enemy, empty)
+                    | Direction::DownRight.jump_sources(enemy, empty),
                 if kings != 0 {
-                    dr.step(dr.step(empty) & enemy) | dl.step(dl.step(empty) & enemy)
+                    Direction::UpLeft.jump_sources(enemy, empty)
+                        | Direction::UpRight.jump_sources(enemy, empty)
                 } else {
                     0
                 },
             ),
             Color::White => (
-                dr.step(dr.step(empty) & enemy) | dl.step(dl.step(empty) & enemy),
+                Direction::UpLeft.jump_sources(enemy, empty)
+                    | Direction::UpRight.jump_sources(enemy, empty),
                 if kings != 0 {
-                    ur.step(ur.step(empty) & enemy) | ul.step(ul.step(empty) & enemy)
+                    Direction::DownLeft.jump_sources(enemy, empty)
+                        | Direction::DownRight.jump_sources(enemy, empty)
                 } else {
                     0
                 },
@@ -275,7 +274,9 @@ impl Position {
         (fwd & own) | (back & kings)
     }
 
-    /// All legal moves, in generation order: by starting square (lowest first), then direction.
+    /// All legal moves, in generation order: captures by starting square (lowest first), then
+    /// direction (a man's two forward directions, then a king's two backward ones); simple moves
+    /// by direction in that same order, then by destination square.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_moves(&mut list);
@@ -292,27 +293,27 @@ impl Position {
             }
             return;
         }
-        let us = self.side;
+        let own = self.pieces(self.side);
+        let kings = own & self.kings;
         let empty = self.empty();
-        let kings = self.kings;
-        let [f1, f2] = forward(us);
-        let [b1, b2] = backward(us);
-        for from in Bits(self.pieces(us)) {
-            let i = from as usize;
-            for d in [f1, f2] {
-                let t = STEP[d as usize][i] & empty;
-                if t != 0 {
-                    list.push(Move::simple(from, t.trailing_zeros()));
-                }
+        // One arm per colour, so that the directions are constants in the inlined bodies.
+        let dirs = match self.side {
+            Color::Black => BLACK_KING_DIRS,
+            Color::White => WHITE_KING_DIRS,
+        };
+        match self.side {
+            Color::Black => {
+                push_steps(list, BLACK_KING_DIRS[0], own, empty);
+                push_steps(list, BLACK_KING_DIRS[1], own, empty);
             }
-            if kings & (1 << from) != 0 {
-                for d in [b1, b2] {
-                    let t = STEP[d as usize][i] & empty;
-                    if t != 0 {
-                        list.push(Move::simple(from, t.trailing_zeros()));
-                    }
-                }
+            Color::White => {
+                push_steps(list, WHITE_KING_DIRS[0], own, empty);
+                push_steps(list, WHITE_KING_DIRS[1], own, empty);
             }
+        }
+        if kings != 0 {
+            push_steps(list, dirs[2], kings, empty);
+            push_steps(list, dirs[3], kings, empty);
         }
     }
 
@@ -393,12 +394,11 @@ impl Position {
         // A superset of the squares a second jump could start from: the origins count as
         // empty and no captured piece is removed yet.
         let empty_after = empty | jumpers;
-        let (b1, b2) = (d1.reverse(), d2.reverse());
-        let j1 = b1.step(b1.step(empty) & enemy) & jumpers;
-        let j2 = b2.step(b2.step(empty) & enemy) & jumpers;
+        let j1 = d1.jump_sources(enemy, empty) & jumpers;
+        let j2 = d2.jump_sources(enemy, empty) & jumpers;
         let landings = (d1.step(d1.step(j1)) | d2.step(d2.step(j2))) & !us.crowning_row();
         let could_continue =
-            b1.step(b1.step(empty_after) & enemy) | b2.step(b2.step(empty_after) & enemy);
+            d1.jump_sources(enemy, empty_after) | d2.jump_sources(enemy, empty_after);
         if landings & could_continue != 0 {
             return None;
         }

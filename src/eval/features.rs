@@ -56,9 +56,8 @@ fn mobility_and_jumps(pos: &Position, color: Color) -> (i32, i32) {
     let mut jumps = 0;
     for (dirs, movers) in [(forward, own), (backward, kings)] {
         for d in dirs {
-            let next = d.step(movers);
-            moves += (next & empty).count_ones();
-            jumps += (d.step(next & enemy) & empty).count_ones();
+            moves += (d.step(movers) & empty).count_ones();
+            jumps += (d.jump_sources(enemy, empty) & movers).count_ones();
         }
     }
     (moves as i32, jumps as i32)
