@@ -220,7 +220,11 @@ mod tests {
                 let land = d.step(over);
                 // Only the middle square is the enemy and only the landing square is empty.
                 let expected = if land != 0 { from } else { 0 };
-                assert_eq!(d.jump_sources(over, land) & from, expected, "{d:?} from bit {i}");
+                assert_eq!(
+                    d.jump_sources(over, land) & from,
+                    expected,
+                    "{d:?} from bit {i}"
+                );
                 // Anything missing (no enemy, or a blocked landing) means no jump.
                 assert_eq!(d.jump_sources(0, land) & from, 0);
                 assert_eq!(d.jump_sources(over, 0) & from, 0);

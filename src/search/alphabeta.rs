@@ -212,7 +212,7 @@ impl Searcher {
         let mut ties: ArrayVec<(usize, ArrayVec<Move, MAX_PLY>), MAX_MOVES> = ArrayVec::new();
         for (i, mv) in list.iter().enumerate() {
             let alpha = if collect_ties { best - 1 } else { best };
-            let value = -self.negamax(&root.play(mv), 1, -WIN - 1, -alpha);
+            let value = -self.negamax(root, mv, 1, -WIN - 1, -alpha);
             let line = || -> ArrayVec<Move, MAX_PLY> {
                 self.pv[1][1..self.pv_len[1]].iter().copied().collect()
             };
@@ -240,11 +240,21 @@ impl Searcher {
         ((self.min_depth.saturating_sub(ply) as u16) << 8) | (self.max_depth - ply) as u16
     }
 
-    fn negamax(&mut self, node: &HashedPosition, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+    /// The value of `parent` after `mv`, `ply` plies below the root. The child's Zobrist key is
+    /// only computed once the child turns out not to be a leaf: most nodes are leaves.
+    fn negamax(
+        &mut self,
+        parent: &HashedPosition,
+        mv: &Move,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         let p = ply as usize;
         self.pv_len[p] = p;
-        let pos = &node.position;
+        let child = parent.position.play(mv);
+        let pos = &child;
         if ply >= self.min_depth {
             if pos.jumpers() == 0 {
                 return evaluate_quiet(pos, &self.weights).unwrap_or(-(WIN - ply as i32));
@@ -253,6 +263,10 @@ impl Searcher {
                 return evaluate(pos, &self.weights);
             }
         }
+        let node = HashedPosition {
+            position: child,
+            hash: parent.position.zobrist_after(parent.hash, mv),
+        };
         let draft = self.draft(ply);
         let mut tt_best = u8::MAX;
         if self.use_tt {
@@ -277,7 +291,12 @@ impl Searcher {
             return -(WIN - ply as i32);
         }
         // Search order: table move, killers, then generation order.
-        let mut order: ArrayVec<u8, MAX_MOVES> = (0..list.len() as u8).collect();
+        let n = list.len();
+        let mut order = [0u8; MAX_MOVES];
+        for (i, slot) in order[..n].iter_mut().enumerate() {
+            *slot = i as u8;
+        }
+        let order = &mut order[..n];
         let mut front = 0;
         if (tt_best as usize) < list.len() {
             order.swap(0, tt_best as usize);
@@ -299,7 +318,7 @@ impl Searcher {
         let mut best_index = 0u8;
         for &i in order.iter() {
             let mv = list[i as usize];
-            let value = -self.negamax(&node.play(&mv), ply + 1, -beta, -alpha);
+            let value = -self.negamax(&node, &mv, ply + 1, -beta, -alpha);
             if value > best {
                 best = value;
                 best_index = i;
