@@ -11,14 +11,14 @@ use checkers_tuner::{
 };
 
 /// Four openings: in the first two material-vs-material at depth 2..4 is decisive (White
-/// wins 9-13 22-18 11-15, Black wins 9-13 23-19 5-9), the other two are drawn. The decisive
+/// wins 10-14 24-19 6-10, Black wins 9-13 21-17 5-9), the other two are drawn. The decisive
 /// ones make the "exactly 50%" check mean something: a pair wrongly played with the same
 /// colours twice would score 0 or 2.
 const FOUR_OPENINGS: &str = "# two decisive, two drawn\n\
-                             9-13 22-18 11-15\n\
-                             9-13 23-19 5-9\n\
-                             9-13 22-18 10-14\n\
-                             11-15 23-19 8-11\n";
+                             10-14 24-19 6-10\n\
+                             9-13 21-17 5-9\n\
+                             9-13 21-17 6-9\n\
+                             9-13 22-18 6-9\n";
 
 fn four_openings() -> Vec<Opening> {
     parse_openings(FOUR_OPENINGS, "four.txt").unwrap()
@@ -289,17 +289,17 @@ fn cli_match_is_deterministic_and_thread_independent() {
         "pair,game,opening,a_color,result,a_score,plies,reason"
     );
     assert!(
-        rows[1].starts_with("1,1,9-13 22-18 11-15,black,white_win,0,"),
+        rows[1].starts_with("1,1,10-14 24-19 6-10,black,white_win,0,"),
         "{}",
         rows[1]
     );
     assert!(
-        rows[2].starts_with("1,2,9-13 22-18 11-15,white,white_win,1,"),
+        rows[2].starts_with("1,2,10-14 24-19 6-10,white,white_win,1,"),
         "{}",
         rows[2]
     );
     assert!(
-        rows[8].starts_with("4,2,11-15 23-19 8-11,white,draw,0.5,"),
+        rows[8].starts_with("4,2,9-13 22-18 6-9,white,draw,0.5,"),
         "{}",
         rows[8]
     );
