@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -248,16 +247,15 @@ pub fn export_to_file(file: &WeightsFile, format: ExportFormat, out: &Path) -> R
     write_atomically(out, format.render(file).as_bytes())
 }
 
-/// Temporary file + rename in the destination's folder (a rename is atomic only within one
-/// file system). The temporary file is removed if anything fails.
+/// Checks that `out` can be an output file, then writes it atomically.
 fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
-    let name = out
-        .file_name()
-        .ok_or_else(|| Error::Input(format!("output path {} is not a file name", out.display())))?;
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    if out.file_name().is_none() {
+        return Err(Error::Input(format!(
+            "output path {} is not a file name",
+            out.display()
+        )));
+    }
+    let dir = crate::atomic_file::parent_dir(out);
     if !dir.is_dir() {
         return Err(Error::Input(format!(
             "output file {}: folder {} does not exist",
@@ -271,23 +269,7 @@ fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
             out.display()
         )));
     }
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp).map_err(|e| Error::io("create", &tmp, &e))?;
-        f.write_all(bytes)
-            .map_err(|e| Error::io("write", &tmp, &e))?;
-        f.sync_all().map_err(|e| Error::io("write", &tmp, &e))?;
-        drop(f);
-        fs::rename(&tmp, out).map_err(|e| Error::io("write", out, &e))
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    crate::atomic_file::write_atomically(out, bytes)
 }
 
 /// The `(name, set)` pairs in file order.

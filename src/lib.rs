@@ -14,6 +14,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod atomic_file;
 mod elo;
 mod engine;
 mod error;

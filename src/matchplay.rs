@@ -7,8 +7,6 @@
 //! including where an SPRT stops it.
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -234,7 +232,7 @@ pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
             out.display()
         )));
     }
-    let dir = output_dir(out);
+    let dir = crate::atomic_file::parent_dir(out);
     if !dir.is_dir() {
         return Err(Error::input(format!(
             "{what} {}: folder {} does not exist",
@@ -251,31 +249,11 @@ pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn output_dir(out: &Path) -> PathBuf {
-    match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
 /// Writes `bytes` to a temporary file next to `out`, syncs it and renames it over `out`, so
 /// that `out` is either the old file or the whole new one.
 fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
     check_output_path(out, "output file")?;
-    let name = out.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = output_dir(out).join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp).map_err(|e| Error::io("create", &tmp, &e))?;
-        f.write_all(bytes)
-            .map_err(|e| Error::io("write", &tmp, &e))?;
-        f.sync_all().map_err(|e| Error::io("write", &tmp, &e))?;
-        drop(f);
-        fs::rename(&tmp, out).map_err(|e| Error::io("write", out, &e))
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    crate::atomic_file::write_atomically(out, bytes)
 }
 
 /// Plays the pair for opening `index`: A Black in game 1, then A White from the same position.
