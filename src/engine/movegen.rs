@@ -243,35 +243,27 @@ impl Position {
     /// The pieces of the side to move that have a jump (captures are compulsory when non-empty).
     #[inline(always)]
     pub fn jumpers(&self) -> Bitboard {
-        let us = self.side;
-        let own = self.pieces(us);
+        // One arm per colour, so that the directions are constants in the inlined body (this
+        // runs at every perft leaf).
+        match self.side {
+            Color::Black => self.jumpers_toward(BLACK_KING_DIRS),
+            Color::White => self.jumpers_toward(WHITE_KING_DIRS),
+        }
+    }
+
+    /// [`Position::jumpers`] for the side to move's directions: a man's two, then a king's two
+    /// extra ones.
+    #[inline(always)]
+    fn jumpers_toward(&self, [f1, f2, b1, b2]: [Direction; 4]) -> Bitboard {
+        let own = self.pieces(self.side);
         let kings = own & self.kings;
-        let enemy = self.pieces(us.opponent());
+        let enemy = self.pieces(self.side.opponent());
         let empty = self.empty();
-        // Spelled out per colour so every shift is a constant (this runs at every perft leaf).
-        let (fwd, back) = match us {
-            Color::Black => (
-                Direction::DownLeft.jump_sources(enemy, empty)
-                    | Direction::DownRight.jump_sources(enemy, empty),
-                if kings != 0 {
-                    Direction::UpLeft.jump_sources(enemy, empty)
-                        | Direction::UpRight.jump_sources(enemy, empty)
-                } else {
-                    0
-                },
-            ),
-            Color::White => (
-                Direction::UpLeft.jump_sources(enemy, empty)
-                    | Direction::UpRight.jump_sources(enemy, empty),
-                if kings != 0 {
-                    Direction::DownLeft.jump_sources(enemy, empty)
-                        | Direction::DownRight.jump_sources(enemy, empty)
-                } else {
-                    0
-                },
-            ),
-        };
-        (fwd & own) | (back & kings)
+        let mut jumpers = (f1.jump_sources(enemy, empty) | f2.jump_sources(enemy, empty)) & own;
+        if kings != 0 {
+            jumpers |= (b1.jump_sources(enemy, empty) | b2.jump_sources(enemy, empty)) & kings;
+        }
+        jumpers
     }
 
     /// All legal moves, in generation order: captures by starting square (lowest first), then
@@ -331,25 +323,22 @@ impl Position {
     /// Number of simple moves available to the side to move, ignoring captures.
     #[inline(always)]
     pub fn simple_move_count(&self) -> u32 {
-        let us = self.side;
-        let own = self.pieces(us);
+        match self.side {
+            Color::Black => self.simple_moves_toward(BLACK_KING_DIRS),
+            Color::White => self.simple_moves_toward(WHITE_KING_DIRS),
+        }
+    }
+
+    #[inline(always)]
+    fn simple_moves_toward(&self, [f1, f2, b1, b2]: [Direction; 4]) -> u32 {
+        let own = self.pieces(self.side);
         let kings = own & self.kings;
         let empty = self.empty();
-        let (men_dirs, king_dirs) = match us {
-            Color::Black => (
-                (Direction::DownLeft.step(own) & empty).count_ones()
-                    + (Direction::DownRight.step(own) & empty).count_ones(),
-                (Direction::UpLeft.step(kings) & empty).count_ones()
-                    + (Direction::UpRight.step(kings) & empty).count_ones(),
-            ),
-            Color::White => (
-                (Direction::UpLeft.step(own) & empty).count_ones()
-                    + (Direction::UpRight.step(own) & empty).count_ones(),
-                (Direction::DownLeft.step(kings) & empty).count_ones()
-                    + (Direction::DownRight.step(kings) & empty).count_ones(),
-            ),
-        };
-        men_dirs + king_dirs
+        let mut n = (f1.step(own) & empty).count_ones() + (f2.step(own) & empty).count_ones();
+        if kings != 0 {
+            n += (b1.step(kings) & empty).count_ones() + (b2.step(kings) & empty).count_ones();
+        }
+        n
     }
 
     /// Number of legal moves, counted without building them.
