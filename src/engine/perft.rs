@@ -19,14 +19,20 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// Like [`perft`], with the root moves shared among the threads of the current rayon pool.
+/// Like [`perft`], with the work shared among the threads of the current rayon pool.
+///
+/// The start position has only 7 moves of very unequal size, so the split goes two plies deep
+/// (49 subtrees from the start) and rayon's work stealing balances them.
 pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
-    if depth <= 2 {
+    split(pos, depth, 2)
+}
+
+fn split(pos: &Position, depth: u32, levels: u32) -> u64 {
+    if levels == 0 || depth <= 3 {
         return perft(pos, depth);
     }
-    let moves = pos.legal_moves();
-    moves
+    pos.legal_moves()
         .par_iter()
-        .map(|mv| perft(&pos.play(mv), depth - 1))
+        .map(|mv| split(&pos.play(mv), depth - 1, levels - 1))
         .sum()
 }
