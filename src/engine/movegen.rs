@@ -98,15 +98,6 @@ impl Move {
     }
 }
 
-/// The directions a man of `color` moves in.
-#[inline(always)]
-const fn forward(color: Color) -> [Direction; 2] {
-    match color {
-        Color::Black => [Direction::DownLeft, Direction::DownRight],
-        Color::White => [Direction::UpLeft, Direction::UpRight],
-    }
-}
-
 /// Shared state of one jump search: what stays fixed while a piece hops around.
 struct JumpContext {
     from: u32,
@@ -117,20 +108,10 @@ struct JumpContext {
     dirs: &'static [Direction],
 }
 
-const BLACK_MAN_DIRS: [Direction; 2] = forward(Color::Black);
-const WHITE_MAN_DIRS: [Direction; 2] = forward(Color::White);
-const BLACK_KING_DIRS: [Direction; 4] = [
-    Direction::DownLeft,
-    Direction::DownRight,
-    Direction::UpLeft,
-    Direction::UpRight,
-];
-const WHITE_KING_DIRS: [Direction; 4] = [
-    Direction::UpLeft,
-    Direction::UpRight,
-    Direction::DownLeft,
-    Direction::DownRight,
-];
+const BLACK_KING_DIRS: [Direction; 4] = Color::Black.directions();
+const WHITE_KING_DIRS: [Direction; 4] = Color::White.directions();
+const BLACK_MAN_DIRS: [Direction; 2] = [BLACK_KING_DIRS[0], BLACK_KING_DIRS[1]];
+const WHITE_MAN_DIRS: [Direction; 2] = [WHITE_KING_DIRS[0], WHITE_KING_DIRS[1]];
 
 impl JumpContext {
     fn new(pos: &Position, from: u32) -> JumpContext {
@@ -285,39 +266,26 @@ impl Position {
             }
             return;
         }
-        let own = self.pieces(self.side);
-        let kings = own & self.kings;
-        let empty = self.empty();
-        // One arm per colour, so that the directions are constants in the inlined bodies.
-        let dirs = match self.side {
-            Color::Black => BLACK_KING_DIRS,
-            Color::White => WHITE_KING_DIRS,
-        };
+        // One arm per colour, so that the directions are constants in the inlined body.
         match self.side {
-            Color::Black => {
-                push_steps(list, BLACK_KING_DIRS[0], own, empty);
-                push_steps(list, BLACK_KING_DIRS[1], own, empty);
-            }
-            Color::White => {
-                push_steps(list, WHITE_KING_DIRS[0], own, empty);
-                push_steps(list, WHITE_KING_DIRS[1], own, empty);
-            }
-        }
-        if kings != 0 {
-            push_steps(list, dirs[2], kings, empty);
-            push_steps(list, dirs[3], kings, empty);
+            Color::Black => self.push_simple_moves_toward(list, BLACK_KING_DIRS),
+            Color::White => self.push_simple_moves_toward(list, WHITE_KING_DIRS),
         }
     }
 
-    /// Only the captures (empty when the side to move has none).
-    pub fn captures(&self) -> MoveList {
-        let mut list = MoveList::new();
-        let jumpers = self.jumpers();
-        let enemy = self.pieces(self.side.opponent());
-        for from in Bits(jumpers) {
-            JumpContext::new(self, from).collect(&mut list, from, enemy, 0, 0, 0);
+    /// Appends the simple moves: the men's and kings' two forward directions, then the kings'
+    /// two backward ones.
+    #[inline(always)]
+    fn push_simple_moves_toward(&self, list: &mut MoveList, [f1, f2, b1, b2]: [Direction; 4]) {
+        let own = self.pieces(self.side);
+        let kings = own & self.kings;
+        let empty = self.empty();
+        push_steps(list, f1, own, empty);
+        push_steps(list, f2, own, empty);
+        if kings != 0 {
+            push_steps(list, b1, kings, empty);
+            push_steps(list, b2, kings, empty);
         }
-        list
     }
 
     /// Number of simple moves available to the side to move, ignoring captures.

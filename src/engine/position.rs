@@ -1,6 +1,6 @@
 //! A position: who stands where, and who is to move.
 
-use super::bitboard::{Bitboard, ROW_1_TO_4, ROW_29_TO_32};
+use super::bitboard::{Bitboard, Direction, ROW_1_TO_4, ROW_29_TO_32};
 use super::movegen::Move;
 
 /// One of the two sides. Black moves first, from squares 1–12 toward 32.
@@ -28,6 +28,26 @@ impl Color {
         match self {
             Color::Black => ROW_29_TO_32,
             Color::White => ROW_1_TO_4,
+        }
+    }
+
+    /// The directions this side's pieces move in: a man's two forward ones, then the two more
+    /// a king has. Move generation, jump detection and the features all take them from here.
+    #[inline(always)]
+    pub const fn directions(self) -> [Direction; 4] {
+        match self {
+            Color::Black => [
+                Direction::DownLeft,
+                Direction::DownRight,
+                Direction::UpLeft,
+                Direction::UpRight,
+            ],
+            Color::White => [
+                Direction::UpLeft,
+                Direction::UpRight,
+                Direction::DownLeft,
+                Direction::DownRight,
+            ],
         }
     }
 

@@ -38,27 +38,28 @@ fn promotion_distance(men: Bitboard, color: Color) -> i32 {
 /// The simple moves and single jumps of `color`'s pieces, whoever is to move.
 #[inline(always)]
 fn mobility_and_jumps(pos: &Position, color: Color) -> (i32, i32) {
+    // One arm per colour, so that the directions are constants in the inlined body.
+    match color {
+        Color::Black => mobility_and_jumps_toward(pos, color, Color::Black.directions()),
+        Color::White => mobility_and_jumps_toward(pos, color, Color::White.directions()),
+    }
+}
+
+#[inline(always)]
+fn mobility_and_jumps_toward(
+    pos: &Position,
+    color: Color,
+    [f1, f2, b1, b2]: [Direction; 4],
+) -> (i32, i32) {
     let own = pos.pieces(color);
     let kings = own & pos.kings();
     let enemy = pos.pieces(color.opponent());
     let empty = pos.empty();
-    let (forward, backward) = match color {
-        Color::Black => (
-            [Direction::DownLeft, Direction::DownRight],
-            [Direction::UpLeft, Direction::UpRight],
-        ),
-        Color::White => (
-            [Direction::UpLeft, Direction::UpRight],
-            [Direction::DownLeft, Direction::DownRight],
-        ),
-    };
     let mut moves = 0;
     let mut jumps = 0;
-    for (dirs, movers) in [(forward, own), (backward, kings)] {
-        for d in dirs {
-            moves += (d.step(movers) & empty).count_ones();
-            jumps += (d.jump_sources(enemy, empty) & movers).count_ones();
-        }
+    for (d, movers) in [(f1, own), (f2, own), (b1, kings), (b2, kings)] {
+        moves += (d.step(movers) & empty).count_ones();
+        jumps += (d.jump_sources(enemy, empty) & movers).count_ones();
     }
     (moves as i32, jumps as i32)
 }

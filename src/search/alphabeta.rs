@@ -209,7 +209,9 @@ impl Searcher {
         self.nodes += 1;
         let collect_ties = tie_rng.is_some();
         let mut best = -WIN - 1;
-        let mut ties: ArrayVec<(usize, ArrayVec<Move, MAX_PLY>), MAX_MOVES> = ArrayVec::new();
+        // The best move(s) so far with their lines; a root-level list (one per iteration, not
+        // per node), kept on the heap rather than as a 256-entry array on the stack.
+        let mut ties: Vec<(usize, ArrayVec<Move, MAX_PLY>)> = Vec::new();
         for (i, mv) in list.iter().enumerate() {
             let alpha = if collect_ties { best - 1 } else { best };
             let value = -self.negamax(root, mv, 1, -WIN - 1, -alpha);
@@ -224,10 +226,11 @@ impl Searcher {
                 ties.push((i, line()));
             }
         }
-        let (index, line) = match tie_rng {
-            Some(rng) if ties.len() > 1 => ties[rng.gen_range(0..ties.len())].clone(),
-            _ => ties[0].clone(),
+        let chosen = match tie_rng {
+            Some(rng) if ties.len() > 1 => rng.gen_range(0..ties.len()),
+            _ => 0,
         };
+        let (index, line) = ties.swap_remove(chosen);
         // Leave the chosen line where `search` reads the principal variation.
         self.pv_len[1] = line.len() + 1;
         self.pv[1][1..=line.len()].copy_from_slice(&line);
