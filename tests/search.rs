@@ -1,16 +1,30 @@
 //! The search against a plain minimax, tactics it must find, and whole games.
 
 use checkers_tuner::{
-    evaluate, features, play_game, Color, EndReason, GameResult, GameSettings, Position,
-    SearchLimits, Searcher, TieBreak, WeightPair, Weights, WIN,
+    evaluate, features, play_game, Color, EndReason, GameHistory, GameResult, GameSettings,
+    Position, SearchLimits, Searcher, TieBreak, WeightPair, Weights, WIN,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const MATERIAL: Weights = Weights([100, 150, 0, 0, 0, 0, 0, 0, 0, 0]);
 
-/// SPEC §3 without pruning, tables or ordering: full width to `min`, captures on to `max`.
-fn minimax(pos: &Position, ply: u32, min: u32, max: u32, w: &Weights) -> i32 {
+/// The search's rule without pruning, tables or ordering: full width to `min`, captures on to
+/// `max`, and the draw rules on the path. `earlier` holds the keys of the positions before
+/// `pos` that it could repeat (those since the last irreversible move, game history included);
+/// keys are computed from scratch here, not incrementally as the searcher does.
+fn minimax(
+    pos: &Position,
+    ply: u32,
+    min: u32,
+    max: u32,
+    w: &Weights,
+    earlier: &[u64],
+    no_progress: usize,
+) -> i32 {
+    if ply > 0 && (earlier.contains(&pos.zobrist()) || earlier.len() >= no_progress) {
+        return 0;
+    }
     if ply >= min {
         if pos.jumpers() == 0 {
             if pos.legal_moves().is_empty() {
@@ -28,9 +42,38 @@ fn minimax(pos: &Position, ply: u32, min: u32, max: u32, w: &Weights) -> i32 {
     }
     moves
         .iter()
-        .map(|m| -minimax(&pos.play(m), ply + 1, min, max, w))
+        .map(|m| {
+            let next: Vec<u64> = if pos.is_irreversible(m) {
+                Vec::new()
+            } else {
+                earlier.iter().copied().chain([pos.zobrist()]).collect()
+            };
+            -minimax(&pos.play(m), ply + 1, min, max, w, &next, no_progress)
+        })
         .max()
         .unwrap()
+}
+
+/// The values of the root's moves under [`minimax`].
+fn root_values(
+    pos: &Position,
+    min: u32,
+    max: u32,
+    w: &Weights,
+    history: &[u64],
+    no_progress: usize,
+) -> Vec<i32> {
+    pos.legal_moves()
+        .iter()
+        .map(|m| {
+            let next: Vec<u64> = if pos.is_irreversible(m) {
+                Vec::new()
+            } else {
+                history.iter().copied().chain([pos.zobrist()]).collect()
+            };
+            -minimax(&pos.play(m), 1, min, max, w, &next, no_progress)
+        })
+        .collect()
 }
 
 fn random_position(rng: &mut ChaCha8Rng) -> Option<Position> {
@@ -62,11 +105,7 @@ fn search_value_and_move_equal_plain_minimax_on_300_positions() {
         let min = 1 + checked % 5;
         let max = min + rng.gen_range(0..4);
         let found = searcher.search(&pos, &w, SearchLimits::new(min, max), None);
-        let values: Vec<i32> = pos
-            .legal_moves()
-            .iter()
-            .map(|m| -minimax(&pos.play(m), 1, min, max, &w))
-            .collect();
+        let values = root_values(&pos, min, max, &w, &[], usize::MAX);
         let best = *values.iter().max().unwrap();
         assert_eq!(found.score, best, "{pos} min {min} max {max}");
         // Ties go to the first move in generation order.
@@ -74,6 +113,104 @@ fn search_value_and_move_equal_plain_minimax_on_300_positions() {
         assert_eq!(found.best_move, Some(pos.legal_moves()[first]), "{pos}");
         checked += 1;
     }
+}
+
+/// A random game from a kings position: the position reached, and the keys of the positions
+/// since its last irreversible move (without itself), as a game hands them to the search.
+fn random_game_with_history(rng: &mut ChaCha8Rng) -> Option<(Position, Vec<u64>)> {
+    const STARTS: [&str; 3] = [
+        "W:WK5,K18,22,27:B1,K30,K14,10",
+        "B:WK10,K19,27,29:BK14,K23,3,6",
+        "B:WK28,K32,26:BK1,K5,K9,13",
+    ];
+    let mut pos = Position::from_fen(STARTS[rng.gen_range(0..STARTS.len())]).unwrap();
+    let mut since = vec![pos.zobrist()];
+    for _ in 0..rng.gen_range(0..30) {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let mv = moves[rng.gen_range(0..moves.len())];
+        if pos.is_irreversible(&mv) {
+            since.clear();
+        }
+        pos = pos.play(&mv);
+        since.push(pos.zobrist());
+    }
+    since.pop();
+    (!pos.legal_moves().is_empty() && !since.contains(&pos.zobrist())).then_some((pos, since))
+}
+
+#[test]
+fn search_in_a_game_equals_minimax_with_the_same_draw_rules() {
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let mut searcher = Searcher::default();
+    let (mut checked, mut changed_by_the_rules) = (0, 0);
+    while checked < 300 {
+        let Some((pos, history)) = random_game_with_history(&mut rng) else {
+            continue;
+        };
+        let w = random_weights(&mut rng);
+        let min = 1 + checked % 6;
+        let max = min + rng.gen_range(0..3);
+        let no_progress = rng.gen_range(history.len() + 1..history.len() + 10) as u32;
+        let game = GameHistory {
+            keys: &history,
+            no_progress_plies: Some(no_progress),
+        };
+        let found = searcher.search_in_game(&pos, &game, &w, SearchLimits::new(min, max), None);
+        let values = root_values(&pos, min, max, &w, &history, no_progress as usize);
+        let best = *values.iter().max().unwrap();
+        assert_eq!(found.score, best, "{pos} min {min} max {max}");
+        let first = values.iter().position(|&v| v == best).unwrap();
+        assert_eq!(found.best_move, Some(pos.legal_moves()[first]), "{pos}");
+        let blind = root_values(&pos, min, max, &w, &[], usize::MAX);
+        if blind != values {
+            changed_by_the_rules += 1;
+        }
+        checked += 1;
+    }
+    // The draw rules must actually matter in this sample, or the test proves nothing.
+    assert!(changed_by_the_rules > 50, "{changed_by_the_rules}");
+}
+
+#[test]
+fn a_side_that_is_ahead_avoids_a_repetition_and_one_behind_seeks_it() {
+    // White (to move) has three kings against one: every quiet move keeps the advantage.
+    let pos = Position::from_fen("W:WK18,K23,K27:BK1").unwrap();
+    let limits = SearchLimits::new(4, 8);
+    let free = Searcher::default().search(&pos, &MATERIAL, limits, None);
+    let chosen = free.best_move.unwrap();
+    assert!(!pos.is_irreversible(&chosen));
+    assert!(free.score >= 300, "{}", free.score);
+    // The same position in a game where the chosen move returns to the position of two plies
+    // ago (the one before it is some other position with White to move).
+    let after = pos.play(&chosen).zobrist();
+    let other = Position::from_fen("W:WK19,K23,K27:BK1").unwrap().zobrist();
+    let earlier = [other, after];
+    let game = GameHistory {
+        keys: &earlier,
+        no_progress_plies: Some(80),
+    };
+    let aware = Searcher::default().search_in_game(&pos, &game, &MATERIAL, limits, None);
+    assert_ne!(aware.best_move, Some(chosen));
+    assert!(aware.score >= 300, "{}", aware.score);
+
+    // Black, two kings down, takes the repetition when it is on offer.
+    let pos = Position::from_fen("B:WK18,K23,K27:BK1").unwrap();
+    let mut seen_repeat = None;
+    for mv in pos.legal_moves() {
+        let key = pos.play(&mv).zobrist();
+        let game = GameHistory {
+            keys: std::slice::from_ref(&key),
+            no_progress_plies: Some(80),
+        };
+        let r = Searcher::default().search_in_game(&pos, &game, &MATERIAL, limits, None);
+        assert_eq!(r.best_move, Some(mv), "{mv}");
+        assert_eq!(r.score, 0);
+        seen_repeat = Some(mv);
+    }
+    assert!(seen_repeat.is_some());
 }
 
 #[test]

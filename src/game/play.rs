@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{Color, HashedPosition, Move, Position};
 use crate::eval::{WeightPair, Weights};
-use crate::search::{SearchLimits, Searcher};
+use crate::search::{GameHistory, SearchLimits, Searcher};
 
 /// How a search breaks ties between moves of equal value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -153,7 +153,17 @@ pub fn play_game_between(
             TieBreak::First => None,
             TieBreak::Random => Some(&mut *rng),
         };
-        let found = searchers[side as usize].search(&pos.position, weights, limits, tie_rng);
+        let history = GameHistory {
+            keys: &since_irreversible[..since_irreversible.len() - 1],
+            no_progress_plies: Some(settings.no_progress_plies),
+        };
+        let found = searchers[side as usize].search_in_game(
+            &pos.position,
+            &history,
+            weights,
+            limits,
+            tie_rng,
+        );
         let mv = found.best_move.expect("a side with moves gets a move");
         if pos.position.is_irreversible(&mv) {
             quiet_plies = 0;

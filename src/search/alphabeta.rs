@@ -1,4 +1,4 @@
-//! Negamax alpha-beta to a minimum depth, extended along captures to a maximum depth (SPEC §3).
+//! Negamax alpha-beta to a minimum depth, extended along captures to a maximum depth.
 //!
 //! Full width to `min_depth` plies; beyond it a position whose side to move must capture is
 //! searched on, up to `max_depth`; a quiet position at or beyond `min_depth` is evaluated. A side
@@ -7,6 +7,20 @@
 //! up: table entries cut off only at the exact same remaining depths, and the root moves are
 //! searched in generation order, so the value is plain minimax's and ties go to the first move
 //! generated (or to a seeded random choice among the tied moves).
+//!
+//! **The draw rules inside the tree.** The search knows the game's positions since the last
+//! irreversible move (a capture or a man's move: nothing before it can recur) through a
+//! [`GameHistory`]. A position that repeats one of them, or one earlier on the search path,
+//! scores 0 (a draw), and so does a position reached after `no_progress_plies` quiet plies. So
+//! a side that is ahead steers clear of repetitions and a side that is behind seeks them.
+//!
+//! Such a value depends on the path, not only on the position. The table stays exact by keying
+//! the path in: an entry's key is the position's Zobrist key XOR a hash of the *set* of
+//! positions since the last irreversible move. Two nodes with the same key have the same
+//! position and the same earlier positions that can recur (and so the same quiet-ply count, the
+//! size of that set), so they have the same value under the draw rules. Transpositions across
+//! an irreversible move (where the set is empty) still share entries; king manoeuvres reached
+//! in different orders do not, which is the price of exactness.
 
 use arrayvec::ArrayVec;
 use rand::Rng;
@@ -42,6 +56,38 @@ impl SearchLimits {
             max_depth: max_depth.clamp(min_depth, MAX_PLY as u32 - 2),
         }
     }
+}
+
+/// What the search must know of the game before its root to apply the draw rules inside the
+/// tree (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameHistory<'a> {
+    /// Zobrist keys of the positions since the last irreversible move, oldest first, without the
+    /// root itself: the position right after that move, then one per quiet ply. Its length is
+    /// the root's count of quiet plies.
+    pub keys: &'a [u64],
+    /// A position reached after this many quiet plies in a row is a draw; `None` for no such
+    /// rule (a position analysed on its own).
+    pub no_progress_plies: Option<u32>,
+}
+
+impl GameHistory<'_> {
+    /// No game before the root and no no-progress rule: a position searched on its own. The
+    /// search still scores repetitions along its own path as draws.
+    pub const NONE: GameHistory<'static> = GameHistory {
+        keys: &[],
+        no_progress_plies: None,
+    };
+}
+
+/// Mixes a Zobrist key before it joins the hash of a set of positions, so that the set's hash
+/// (an XOR over its members) is unrelated to the keys of the positions themselves.
+#[inline(always)]
+fn set_member(key: u64) -> u64 {
+    let mut z = key ^ 0x9e37_79b9_7f4a_7c15;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// What a search found.
@@ -81,6 +127,15 @@ pub struct Searcher {
     killers: [[Move; 2]; MAX_PLY],
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// Zobrist keys of the game's positions since the last irreversible move, then of the
+    /// nodes on the current path: the node at `ply` is at index `history_len + ply`.
+    path: Vec<u64>,
+    history_len: usize,
+    /// Index in `path` where the node at each ply's set of earlier recurrable positions begins.
+    window_start: [usize; MAX_PLY + 1],
+    /// Hash of that set for the node at each ply (XOR of `set_member` of its keys).
+    window_hash: [u64; MAX_PLY + 1],
+    no_progress_plies: usize,
 }
 
 /// Default table size for games: 2^16 entries (1 MiB).
@@ -129,6 +184,11 @@ impl Searcher {
             killers: [[Move::NULL; 2]; MAX_PLY],
             pv: Box::new([[Move::NULL; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
+            path: Vec::new(),
+            history_len: 0,
+            window_start: [0; MAX_PLY + 1],
+            window_hash: [0; MAX_PLY + 1],
+            no_progress_plies: usize::MAX,
         }
     }
 
@@ -145,11 +205,25 @@ impl Searcher {
         self.use_tt = !on;
     }
 
-    /// Searches `pos` with `weights`. With `tie_rng`, a move is drawn from all moves of the best
-    /// value; without, the first of them in generation order is chosen.
+    /// Searches `pos` on its own (no game before it, see [`GameHistory::NONE`]) with `weights`.
+    /// With `tie_rng`, a move is drawn from all moves of the best value; without, the first of
+    /// them in generation order is chosen.
     pub fn search(
         &mut self,
         pos: &Position,
+        weights: &Weights,
+        limits: SearchLimits,
+        tie_rng: Option<&mut ChaCha8Rng>,
+    ) -> SearchResult {
+        self.search_in_game(pos, &GameHistory::NONE, weights, limits, tie_rng)
+    }
+
+    /// Searches `pos`, reached in a game whose positions since the last irreversible move are
+    /// `history`, with the game's draw rules applied inside the tree.
+    pub fn search_in_game(
+        &mut self,
+        pos: &Position,
+        history: &GameHistory<'_>,
         weights: &Weights,
         limits: SearchLimits,
         mut tie_rng: Option<&mut ChaCha8Rng>,
@@ -164,6 +238,7 @@ impl Searcher {
         self.nodes = 0;
         self.killers = [[Move::NULL; 2]; MAX_PLY];
         let root = HashedPosition::new(*pos);
+        self.set_history(history, root.hash);
         let mut list = MoveList::new();
         pos.generate_moves(&mut list);
         if list.is_empty() {
@@ -195,6 +270,19 @@ impl Searcher {
             pv,
             depth: limits.min_depth,
         }
+    }
+
+    /// Loads the game's history and the root into the path; the capacity covers the deepest
+    /// search, so the search itself never allocates.
+    fn set_history(&mut self, history: &GameHistory<'_>, root_key: u64) {
+        self.path.clear();
+        self.path.reserve(history.keys.len() + MAX_PLY + 1);
+        self.path.extend_from_slice(history.keys);
+        self.path.push(root_key);
+        self.history_len = history.keys.len();
+        self.window_start[0] = 0;
+        self.window_hash[0] = history.keys.iter().fold(0, |h, &k| h ^ set_member(k));
+        self.no_progress_plies = history.no_progress_plies.map_or(usize::MAX, |n| n as usize);
     }
 
     /// One iteration at the root: moves in generation order, a later move replaces the best only
@@ -258,6 +346,29 @@ impl Searcher {
         self.pv_len[p] = p;
         let child = parent.position.play(mv);
         let pos = &child;
+        let here = self.history_len + p;
+        // Only a quiet move (a king's step) can lead back to an earlier position; after any
+        // other move the set of recurrable positions starts afresh.
+        let mut key = None;
+        if parent.position.is_irreversible(mv) {
+            self.window_start[p] = here;
+            self.window_hash[p] = 0;
+        } else {
+            let hash = parent.position.zobrist_after(parent.hash, mv);
+            let start = self.window_start[p - 1];
+            // Positions with the same side to move lie an even number of plies back.
+            let repeated = (start..here)
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .any(|i| self.path[i] == hash);
+            if repeated || here - start >= self.no_progress_plies {
+                return 0;
+            }
+            self.window_start[p] = start;
+            self.window_hash[p] = self.window_hash[p - 1] ^ set_member(parent.hash);
+            key = Some(hash);
+        }
         if ply >= self.min_depth {
             if pos.jumpers() == 0 {
                 return evaluate_quiet(pos, &self.weights).unwrap_or(-(WIN - ply as i32));
@@ -268,12 +379,15 @@ impl Searcher {
         }
         let node = HashedPosition {
             position: child,
-            hash: parent.position.zobrist_after(parent.hash, mv),
+            hash: key.unwrap_or_else(|| parent.position.zobrist_after(parent.hash, mv)),
         };
+        self.path.truncate(here);
+        self.path.push(node.hash);
+        let tt_key = node.hash ^ self.window_hash[p];
         let draft = self.draft(ply);
         let mut tt_best = u8::MAX;
         if self.use_tt {
-            if let Some(e) = self.tt.probe(node.hash) {
+            if let Some(e) = self.tt.probe(tt_key) {
                 tt_best = e.best;
                 if e.draft == draft {
                     let v = from_tt(e.value, ply);
@@ -352,7 +466,7 @@ impl Searcher {
                 Bound::Upper
             };
             self.tt.store(Entry {
-                key: node.hash,
+                key: tt_key,
                 value: to_tt(best, ply),
                 draft,
                 bound,
