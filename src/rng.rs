@@ -21,6 +21,8 @@ pub mod tag {
     pub const PLAYOFF: u64 = 5;
     /// A `match` between two weight files.
     pub const MATCH: u64 = 6;
+    /// The validation deck of a run's learning curve.
+    pub const VALIDATION: u64 = 7;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

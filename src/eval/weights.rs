@@ -5,7 +5,6 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::run::MAX_ABS_WEIGHT;
 use crate::Error;
 
 /// Number of evaluation features.
@@ -24,6 +23,10 @@ pub const FEATURE_NAMES: [&str; FEATURE_COUNT] = [
     "mobility",
     "jumps",
 ];
+
+/// Largest absolute weight a tuning run or a game accepts; keeps evaluation sums far from
+/// `i32` overflow.
+pub const MAX_ABS_WEIGHT: i32 = 10_000;
 
 /// Default number of pieces left on the board at which a game switches to the endgame set.
 pub const DEFAULT_ENDGAME_PIECES: u32 = 12;

@@ -1,16 +1,39 @@
-//! Opening sources: the start position, the ACF 3-move ballot deck, or a file of openings.
+//! Opening sources: the start position, the ACF 3-move ballot deck, the computer tough deck,
+//! random openings, or a file of openings.
 //!
 //! An opening is a short move sequence from the start position, written as in the ACF deck:
 //! `9-13 22-18 10-14` (Black first). Every opening is played on the board when loaded, so an
 //! illegal move is reported with its file and line before any game starts.
 
+use std::collections::HashSet;
 use std::path::Path;
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 
 use crate::engine::Position;
 use crate::error::{Error, Result};
+use crate::eval::Weights;
+use crate::search::{SearchLimits, Searcher};
 
 /// The 156 openings of the ACF three-move tournament deck, one per line.
 const THREE_MOVE_DECK: &str = include_str!("../../data/three_move_ballots.txt");
+
+/// The 50 ballots of the computer tough deck (all of them in the 156-ballot deck).
+const TOUGH_DECK: &str = include_str!("../../data/tough_deck.txt");
+
+/// The most plies a random opening may have: beyond it the "opening" is half a game.
+pub const MAX_RANDOM_OPENING_PLIES: u32 = 40;
+
+/// The shallow search that judges a random opening: full width 4, captures to 8, material.
+const BALANCE_LIMITS: SearchLimits = SearchLimits {
+    min_depth: 4,
+    max_depth: 8,
+};
+
+/// Attempts at a level random opening before the last one drawn is taken as it is.
+const BALANCE_ATTEMPTS: u32 = 1_000;
 
 /// A starting point for games: its moves from the initial position and the position they reach.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +108,107 @@ pub fn three_move_deck() -> Vec<Opening> {
         .expect("the shipped 3-move deck is legal (checked by a test)")
 }
 
+/// The computer tough deck (50 openings), as shipped in the binary.
+pub fn tough_deck() -> Vec<Opening> {
+    parse_openings(TOUGH_DECK, "data/tough_deck.txt")
+        .expect("the shipped tough deck is legal (checked by a test)")
+}
+
+/// Where the games start: a fixed deck, or openings made at random for each pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningBook {
+    /// A fixed list of openings; a pair draws one.
+    Deck(Vec<Opening>),
+    /// `plies` random moves from the start, kept only when a shallow search with `material`
+    /// scores the position within `balance` of level (so that neither side starts lost).
+    Random {
+        /// Random moves played from the start position.
+        plies: u32,
+        /// Largest absolute score (hundredths of a man) an opening may have.
+        balance: i32,
+    },
+}
+
+impl OpeningBook {
+    /// The opening of one pair, drawn from the pair's own stream: both games of the pair get
+    /// the same one. A one-opening deck draws nothing.
+    pub fn for_pair(&self, rng: &mut ChaCha8Rng) -> Opening {
+        match self {
+            OpeningBook::Deck(deck) if deck.len() == 1 => deck[0].clone(),
+            OpeningBook::Deck(deck) => deck[rng.gen_range(0..deck.len())].clone(),
+            OpeningBook::Random { plies, balance } => random_opening(rng, *plies, *balance),
+        }
+    }
+
+    /// `count` distinct openings drawn from `rng` (a shuffled deck's first ones; the whole deck
+    /// if it has fewer).
+    pub fn distinct(&self, count: usize, rng: &mut ChaCha8Rng) -> Vec<Opening> {
+        match self {
+            OpeningBook::Deck(deck) => {
+                let mut order: Vec<usize> = (0..deck.len()).collect();
+                order.shuffle(rng);
+                order
+                    .into_iter()
+                    .take(count)
+                    .map(|i| deck[i].clone())
+                    .collect()
+            }
+            OpeningBook::Random { plies, balance } => {
+                let mut seen = HashSet::new();
+                let mut out = Vec::with_capacity(count);
+                // A few plies allow only so many openings: stop when new ones stop coming.
+                let mut misses = 0;
+                while out.len() < count && misses < BALANCE_ATTEMPTS {
+                    let opening = random_opening(rng, *plies, *balance);
+                    if seen.insert(opening.position) {
+                        out.push(opening);
+                    } else {
+                        misses += 1;
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// `plies` random legal moves from the start position, drawn from `rng` again until a depth-4
+/// material search scores the result within `balance` (or after many attempts, the last one).
+pub fn random_opening(rng: &mut ChaCha8Rng, plies: u32, balance: i32) -> Opening {
+    let mut searcher = Searcher::new(12);
+    let mut last = None;
+    for _ in 0..BALANCE_ATTEMPTS {
+        let mut position = Position::start();
+        let mut names = Vec::with_capacity(plies as usize);
+        for _ in 0..plies {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())];
+            names.push(mv.to_string());
+            position = position.play(&mv);
+        }
+        if position.is_lost() {
+            continue;
+        }
+        let opening = Opening {
+            name: if names.is_empty() {
+                "start".to_string()
+            } else {
+                names.join(" ")
+            },
+            position,
+        };
+        let found = searcher.search(&position, &Weights::material(), BALANCE_LIMITS, None);
+        if found.score.abs() <= balance {
+            return opening;
+        }
+        last = Some(opening);
+    }
+    last.unwrap_or_else(Opening::start)
+}
+
 /// Reads a file of openings, one move sequence per line.
 pub fn load_openings_file(path: &Path) -> Result<Vec<Opening>> {
     let text = std::fs::read_to_string(path).map_err(|e| {
@@ -111,6 +235,44 @@ mod tests {
         assert!(deck
             .iter()
             .all(|o| o.position.side_to_move() == crate::engine::Color::White));
+    }
+
+    #[test]
+    fn the_tough_deck_is_50_ballots_of_the_3_move_deck() {
+        let tough = tough_deck();
+        assert_eq!(tough.len(), 50);
+        let deck = three_move_deck();
+        assert!(tough.iter().all(|o| deck.contains(o)));
+    }
+
+    #[test]
+    fn random_openings_follow_the_stream_and_are_level() {
+        use crate::rng::stream;
+        let book = OpeningBook::Random {
+            plies: 8,
+            balance: 0,
+        };
+        let a = book.for_pair(&mut stream(5, &[1, 2]));
+        assert_eq!(a, book.for_pair(&mut stream(5, &[1, 2])));
+        assert_eq!(a.name.split(' ').count(), 8);
+        let again = Opening::from_moves(&a.name).unwrap();
+        assert_eq!(again.position, a.position);
+        let openings = book.distinct(30, &mut stream(5, &[3]));
+        assert_eq!(openings.len(), 30);
+        let positions: HashSet<_> = openings.iter().map(|o| o.position).collect();
+        assert_eq!(positions.len(), 30);
+        for o in &openings {
+            let score = Searcher::default()
+                .search(&o.position, &Weights::material(), BALANCE_LIMITS, None)
+                .score;
+            assert_eq!(score, 0, "{}", o.name);
+        }
+        // A lopsided bound lets every opening through; few plies give few distinct openings.
+        let one_ply = OpeningBook::Random {
+            plies: 1,
+            balance: 10_000,
+        };
+        assert_eq!(one_ply.distinct(20, &mut stream(5, &[4])).len(), 7);
     }
 
     #[test]

@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::game::{load_openings_file, GameSettings, TieBreak};
-use crate::tournament::{Crossover, EvolutionMode};
+use crate::eval::MAX_ABS_WEIGHT;
+use crate::game::{load_openings_file, GameSettings, TieBreak, MAX_RANDOM_OPENING_PLIES};
+use crate::tournament::{Crossover, EvolutionMode, WeightSpace};
 use crate::Error;
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
@@ -28,9 +29,12 @@ pub struct Config {
     /// Seeds every random stream of the run (see `crate::rng::stream`).
     #[serde(default = "default_seed")]
     pub seed: u64,
-    /// Size of the population and range of the initial random weights.
+    /// Size of the population.
     #[serde(default)]
     pub population: PopulationConfig,
+    /// The range of every weight and how fresh specimens are drawn.
+    #[serde(default)]
+    pub weights: WeightSpace,
     /// How each round's single-elimination tournament and the final playoff are played.
     #[serde(default)]
     pub tournament: TournamentConfig,
@@ -40,18 +44,35 @@ pub struct Config {
     /// How newcomers are made after each round.
     #[serde(default)]
     pub evolution: EvolutionConfig,
+    /// The learning curve: validation matches against `material` every few rounds.
+    #[serde(default)]
+    pub validation: ValidationConfig,
 }
 
-/// `[population]`: how many specimens compete, and the range random weights are drawn from.
+/// `[validation]`: every `every` rounds, the round's top survivor (most rounds survived, then
+/// most wins in the round, then the lowest id) plays a match against `material` on a deck of
+/// random openings that the bracket never uses; the results make `learning.csv`. Validation
+/// only watches: it changes no selection, so its estimates are not biased by it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ValidationConfig {
+    /// Rounds between validations (0: no validation).
+    pub every: u32,
+    /// Openings of the validation deck; each is played with both colours.
+    pub openings: u32,
+    /// Random plies from the start of each validation opening.
+    pub opening_plies: u32,
+    /// The validation deck's own seed, apart from the run's so that runs with different seeds
+    /// are validated on the same deck.
+    pub seed: u64,
+}
+
+/// `[population]`: how many specimens compete.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PopulationConfig {
     /// Number of specimens N in every round.
     pub size: usize,
-    /// Smallest weight a random specimen (or a mutation) may have.
-    pub weight_min: i32,
-    /// Largest weight a random specimen (or a mutation) may have.
-    pub weight_max: i32,
 }
 
 /// `[tournament]`: the rounds of single elimination and the final playoff.
@@ -66,6 +87,9 @@ pub struct TournamentConfig {
     pub stall_levels: u32,
     /// Where every game starts.
     pub openings: OpeningsSource,
+    /// With `openings = "random:N"`: the largest absolute score (hundredths of a man) a shallow
+    /// material search may give a random opening; more lopsided ones are drawn again.
+    pub random_opening_balance: i32,
     /// A game still running after this many plies is a draw.
     pub max_plies: u32,
     /// A game is a draw after this many plies in a row without a capture or a man's move.
@@ -104,13 +128,18 @@ pub struct EvolutionConfig {
     pub mutation_sigma: f64,
 }
 
-/// Where the games of a run start. Written in TOML as `"start"`, `"3-move"` or a path.
+/// Where the games of a run start. Written in TOML as `"start"`, `"3-move"`, `"tough"`,
+/// `"random:N"` or a path.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OpeningsSource {
     /// The initial position only.
     Start,
     /// The 156 openings of the ACF 3-move ballot deck.
     ThreeMove,
+    /// The 50 ballots of the computer tough deck.
+    Tough,
+    /// `N` random plies from the start, drawn for each pair from the pair's own stream.
+    Random(u32),
     /// A file of openings, one per line, in the ballot deck's form. After loading, the path is
     /// absolute (it was relative to the config file's folder).
     File(PathBuf),
@@ -134,21 +163,31 @@ impl Config {
             name: name.into(),
             seed: DEFAULT_SEED,
             population: PopulationConfig::default(),
+            weights: WeightSpace::default(),
             tournament: TournamentConfig::default(),
             search: SearchConfig::default(),
             evolution: EvolutionConfig::default(),
+            validation: ValidationConfig::default(),
+        }
+    }
+}
+
+impl Default for ValidationConfig {
+    /// Every 2 rounds, 32 openings of 8 random plies (64 games), deck seed 2718.
+    fn default() -> Self {
+        ValidationConfig {
+            every: 2,
+            openings: 32,
+            opening_plies: 8,
+            seed: 2718,
         }
     }
 }
 
 impl Default for PopulationConfig {
-    /// 100 specimens with weights in −100..=100: the original student project's setting.
+    /// 100 specimens: the original student project's setting.
     fn default() -> Self {
-        PopulationConfig {
-            size: 100,
-            weight_min: -100,
-            weight_max: 100,
-        }
+        PopulationConfig { size: 100 }
     }
 }
 
@@ -163,6 +202,7 @@ impl Default for TournamentConfig {
             survival_fraction: 0.2,
             stall_levels: 2,
             openings: OpeningsSource::ThreeMove,
+            random_opening_balance: 50,
             max_plies: 300,
             no_progress_plies: 80,
             playoff_openings: 8,
@@ -204,9 +244,6 @@ impl Default for EvolutionConfig {
 /// Deepest search a config may ask for; beyond it a single game would take days.
 pub const MAX_SEARCH_DEPTH: u32 = 40;
 
-/// Largest absolute weight; keeps evaluation sums far from `i32` overflow.
-pub const MAX_ABS_WEIGHT: i32 = 10_000;
-
 /// A board holds at most 24 pieces, so a larger endgame threshold is a mistake.
 const MAX_ENDGAME_PIECES: u32 = 24;
 
@@ -239,14 +276,7 @@ const fn closed(min: f64, max: f64) -> Limit {
 const LIMITS: &[(&str, Limit)] = &[
     ("seed", Limit::Int(0, i64::MAX)),
     ("population.size", Limit::Int(2, U32_MAX)),
-    (
-        "population.weight_min",
-        Limit::Int(-(MAX_ABS_WEIGHT as i64), MAX_ABS_WEIGHT as i64),
-    ),
-    (
-        "population.weight_max",
-        Limit::Int(-(MAX_ABS_WEIGHT as i64), MAX_ABS_WEIGHT as i64),
-    ),
+    ("weights.init_noise", closed(0.0, MAX_ABS_WEIGHT as f64)),
     ("tournament.rounds", Limit::Int(1, U32_MAX)),
     (
         "tournament.survival_fraction",
@@ -259,6 +289,10 @@ const LIMITS: &[(&str, Limit)] = &[
     ),
     ("tournament.stall_levels", Limit::Int(1, U32_MAX)),
     ("tournament.max_plies", Limit::Int(1, U32_MAX)),
+    (
+        "tournament.random_opening_balance",
+        Limit::Int(0, MAX_ABS_WEIGHT as i64),
+    ),
     // One ply without progress is every capture-free king move: the game could not start.
     ("tournament.no_progress_plies", Limit::Int(2, U32_MAX)),
     ("tournament.playoff_openings", Limit::Int(1, U32_MAX)),
@@ -269,6 +303,13 @@ const LIMITS: &[(&str, Limit)] = &[
         Limit::Int(0, MAX_ENDGAME_PIECES as i64),
     ),
     ("evolution.immigrants", closed(0.0, 1.0)),
+    ("validation.every", Limit::Int(0, U32_MAX)),
+    ("validation.openings", Limit::Int(1, 10_000)),
+    (
+        "validation.opening_plies",
+        Limit::Int(1, MAX_RANDOM_OPENING_PLIES as i64),
+    ),
+    ("validation.seed", Limit::Int(0, i64::MAX)),
     ("evolution.mutation_rate", closed(0.0, 1.0)),
     (
         "evolution.mutation_sigma",
@@ -406,13 +447,9 @@ impl Config {
                 ("search.max_depth", search.max_depth.into()),
             ));
         }
-        let population = &self.population;
-        if population.weight_min > population.weight_max {
-            return Err(report.pair(
-                layout,
-                ("population.weight_min", population.weight_min.into()),
-                ("population.weight_max", population.weight_max.into()),
-            ));
+        if let Some((key, problem)) = self.weights.problem() {
+            let key = format!("weights.{key}");
+            return Err(report.at(layout.get(&key), &key, &problem));
         }
         Ok(())
     }
@@ -863,6 +900,8 @@ impl fmt::Display for OpeningsSource {
         match self {
             OpeningsSource::Start => f.write_str("start"),
             OpeningsSource::ThreeMove => f.write_str("3-move"),
+            OpeningsSource::Tough => f.write_str("tough"),
+            OpeningsSource::Random(plies) => write!(f, "random:{plies}"),
             OpeningsSource::File(path) => write!(f, "{}", path.display()),
         }
     }
@@ -889,12 +928,26 @@ impl<'de> Deserialize<'de> for OpeningsSource {
         impl Visitor<'_> for SourceVisitor {
             type Value = OpeningsSource;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("\"start\", \"3-move\" or the path of a file of openings")
+                f.write_str(
+                    "\"start\", \"3-move\", \"tough\", \"random:N\" or the path of a file of openings",
+                )
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<OpeningsSource, E> {
                 match v {
                     "start" => Ok(OpeningsSource::Start),
                     "3-move" => Ok(OpeningsSource::ThreeMove),
+                    "tough" => Ok(OpeningsSource::Tough),
+                    random if random.starts_with("random:") => {
+                        match random["random:".len()..].parse::<u32>() {
+                            Ok(plies) if (1..=MAX_RANDOM_OPENING_PLIES).contains(&plies) => {
+                                Ok(OpeningsSource::Random(plies))
+                            }
+                            _ => Err(E::custom(format!(
+                                "{v:?}: expected random:N with N (random plies from the start) \
+                                 from 1 to {MAX_RANDOM_OPENING_PLIES}"
+                            ))),
+                        }
+                    }
                     "" => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
                     path => Ok(OpeningsSource::File(PathBuf::from(path))),
                 }
@@ -977,10 +1030,7 @@ mod tests {
         assert_eq!(config, Config::new("x"));
         assert_eq!(config.seed, 1);
         assert_eq!(config.population.size, 100);
-        assert_eq!(
-            (config.population.weight_min, config.population.weight_max),
-            (-100, 100)
-        );
+        assert_eq!(config.weights, WeightSpace::default());
         let t = &config.tournament;
         assert_eq!(t.rounds, 20);
         assert_eq!(t.survival_fraction, 0.2);
@@ -1070,10 +1120,7 @@ mod tests {
             4,
         );
         assert!(message.contains("unknown key `sizes`"), "{message}");
-        assert!(
-            message.contains("`size`") && message.contains("`weight_max`"),
-            "{message}"
-        );
+        assert!(message.contains("`size`"), "{message}");
         let message = rejected_at("name = \"x\"\nthreads = 4\n", "threads", 2);
         assert!(message.contains("`evolution`"), "{message}");
         rejected_at("name = \"x\"\n[selection]\nsize = 3\n", "selection", 2);
@@ -1104,9 +1151,9 @@ mod tests {
             ),
             ("[population]\nsize = 1", "population.size", "at least 2"),
             (
-                "[population]\nweight_min = -20000",
-                "population.weight_min",
-                "at least -10000",
+                "[weights]\ninit_noise = -1",
+                "weights.init_noise",
+                "between 0 and 10000",
             ),
             (
                 "[tournament]\nrounds = 0",
@@ -1196,7 +1243,7 @@ mod tests {
     #[test]
     fn bounds_themselves_are_accepted() {
         let config = parse(
-            "name = \"x\"\nseed = 0\n[population]\nsize = 2\nweight_min = 5\nweight_max = 5\n\
+            "name = \"x\"\nseed = 0\n[population]\nsize = 2\n[weights.opening]\nkings = [5, 5]\n\
              [tournament]\nrounds = 1\nsurvival_fraction = 0.999\nno_progress_plies = 2\n\
              [search]\nmin_depth = 40\nmax_depth = 40\nendgame_pieces = 0\n\
              [evolution]\nimmigrants = 1\nmutation_rate = 0\nmutation_sigma = 0\n",
@@ -1221,11 +1268,22 @@ mod tests {
             3,
         );
         let message = rejected_at(
-            "name = \"x\"\n[population]\nweight_max = -5\nweight_min = 5\n",
-            "population.weight_min",
+            "name = \"x\"\n[weights.endgame]\npawns = [100, 100]\nmobility = [5, -5]\n",
+            "weights.endgame.mobility",
             4,
         );
         assert!(message.contains("must not exceed"), "{message}");
+        let message = rejected_at(
+            "name = \"x\"\n[weights.opening]\nkings = [0, 20000]\n",
+            "weights.opening.kings",
+            3,
+        );
+        assert!(message.contains("within -10000..=10000"), "{message}");
+        rejected_at(
+            "name = \"x\"\n[weights.opening]\nqueens = [0, 2]\n",
+            "weights.opening.queens",
+            3,
+        );
     }
 
     #[test]
@@ -1307,8 +1365,10 @@ mod tests {
         for key in [
             "seed",
             "size",
-            "weight_min",
-            "weight_max",
+            "init",
+            "init_noise",
+            "kings",
+            "promotion_distance",
             "rounds",
             "survival_fraction",
             "stall_levels",

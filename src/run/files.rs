@@ -11,6 +11,7 @@ use std::path::Path;
 
 use crate::atomic_file::sync_dir;
 pub(crate) use crate::atomic_file::write_atomically;
+use crate::elo::MatchTally;
 use crate::eval::{Specimen, FEATURE_NAMES};
 use crate::tournament::{GameRecord, RoundStats, Tally};
 use crate::{Error, Result};
@@ -31,16 +32,18 @@ pub const BEST_FILE: &str = "best.json";
 pub const TIMINGS_FILE: &str = "timings.csv";
 /// The state after the last completed round.
 pub const CHECKPOINT_FILE: &str = "checkpoint.json";
+/// The learning curve: validation matches of a round's top survivor.
+pub const LEARNING_FILE: &str = "learning.csv";
 
 /// The files appended round by round whose byte lengths every checkpoint records. `timings.csv`
 /// is appended too, but its length varies with the clock; it is cut by lines instead, so that
 /// `checkpoint.json` itself stays the same between identical runs.
-pub const COUNTED_FILES: [&str; 3] = [ROUNDS_FILE, SPECIMENS_FILE, GAMES_FILE];
+pub const COUNTED_FILES: [&str; 4] = [ROUNDS_FILE, SPECIMENS_FILE, GAMES_FILE, LEARNING_FILE];
 
 /// Every file a run writes: what marks a folder as holding a run, and what `--force` removes.
 /// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
 /// missing files.
-pub const RUN_FILES: [&str; 8] = [
+pub const RUN_FILES: [&str; 9] = [
     CHECKPOINT_FILE,
     CONFIG_FILE,
     ROUNDS_FILE,
@@ -49,6 +52,7 @@ pub const RUN_FILES: [&str; 8] = [
     PLAYOFF_FILE,
     BEST_FILE,
     TIMINGS_FILE,
+    LEARNING_FILE,
 ];
 
 /// Byte length of each appended file, keyed by file name.
@@ -152,7 +156,34 @@ pub fn timings_record(round: &str, seconds: f64, games: u64) -> Vec<String> {
     ]
 }
 
-/// The header of `playoff.csv` (SPEC §7).
+/// The columns of `learning.csv`.
+pub fn learning_header() -> Vec<&'static str> {
+    vec![
+        "round", "id", "opponent", "games", "wins", "draws", "losses", "score", "elo", "elo_low",
+        "elo_high",
+    ]
+}
+
+/// One row of `learning.csv`: specimen `id`'s validation match against `opponent` after
+/// `round`, with A's score and the Elo estimate to one decimal.
+pub fn learning_record(round: u32, id: u64, opponent: &str, tally: &MatchTally) -> Vec<String> {
+    let e = tally.estimate();
+    vec![
+        round.to_string(),
+        id.to_string(),
+        opponent.to_string(),
+        tally.games().to_string(),
+        tally.wins.to_string(),
+        tally.draws.to_string(),
+        tally.losses.to_string(),
+        format!("{:.4}", tally.score().unwrap_or(0.5)),
+        format!("{:.1}", e.elo),
+        format!("{:.1}", e.lower),
+        format!("{:.1}", e.upper),
+    ]
+}
+
+/// The header of `playoff.csv`.
 pub fn playoff_header() -> Vec<&'static str> {
     vec!["rank", "id", "points", "wins", "draws", "losses"]
 }
@@ -164,6 +195,7 @@ fn header_line(name: &str) -> String {
         SPECIMENS_FILE => csv_line(&specimens_header()),
         GAMES_FILE => csv_line(&GameRecord::csv_header()),
         TIMINGS_FILE => csv_line(&timings_header()),
+        LEARNING_FILE => csv_line(&learning_header()),
         other => unreachable!("{other} is not an appended file"),
     }
 }

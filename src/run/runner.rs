@@ -16,26 +16,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rand::seq::SliceRandom;
-use rand::Rng;
 use rayon::prelude::*;
 
 use super::checkpoint::{Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
 use super::config::{Config, OpeningsSource};
 use super::files::{
-    self, append, append_counted, csv_line, specimen_record, timings_record, write_atomically,
-    FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE,
-    TIMINGS_FILE,
+    self, append, append_counted, csv_line, learning_record, specimen_record, timings_record,
+    write_atomically, FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, LEARNING_FILE, PLAYOFF_FILE,
+    ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 use super::progress::{Progress, ProgressMode};
+use crate::elo::MatchTally;
 use crate::eval::{Specimen, WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{
-    load_openings_file, play_game, three_move_deck, EndReason, GameResult, GameSettings, Opening,
+    load_openings_file, play_game, three_move_deck, tough_deck, EndReason, GameResult,
+    GameSettings, Opening, OpeningBook,
 };
+use crate::matchplay::{play_match, MatchSettings};
 use crate::rng::{stream, tag};
 use crate::tournament::{
     breed, initial_population, play_round, BracketParams, EvolutionParams, GameJob, GameReport,
+    Tally,
 };
 use crate::{Error, Result};
 
@@ -195,13 +197,16 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
     run.go(state)
 }
 
-/// The openings of a source: the start position alone, the 3-move deck, or a file's.
-pub fn opening_deck(source: &OpeningsSource) -> Result<Vec<Opening>> {
-    match source {
-        OpeningsSource::Start => Ok(vec![Opening::start()]),
-        OpeningsSource::ThreeMove => Ok(three_move_deck()),
-        OpeningsSource::File(path) => load_openings_file(path),
-    }
+/// The openings of a source: the start position alone, a shipped deck, a file's, or random
+/// openings level within `balance`.
+pub fn opening_book(source: &OpeningsSource, balance: i32) -> Result<OpeningBook> {
+    Ok(match source {
+        OpeningsSource::Start => OpeningBook::Deck(vec![Opening::start()]),
+        OpeningsSource::ThreeMove => OpeningBook::Deck(three_move_deck()),
+        OpeningsSource::Tough => OpeningBook::Deck(tough_deck()),
+        OpeningsSource::File(path) => OpeningBook::Deck(load_openings_file(path)?),
+        &OpeningsSource::Random(plies) => OpeningBook::Random { plies, balance },
+    })
 }
 
 /// Where a run stands between rounds.
@@ -217,7 +222,7 @@ struct State {
 impl State {
     fn initial(config: &Config, files: FileLengths) -> State {
         let p = &config.population;
-        let population = initial_population(p.size, p.weight_min, p.weight_max, config.seed)
+        let population = initial_population(p.size, &config.weights, config.seed)
             .into_iter()
             .map(|specimen| Member {
                 specimen,
@@ -239,7 +244,9 @@ struct Run<'a> {
     config: &'a Config,
     config_text: String,
     options: &'a RunOptions,
-    deck: Vec<Opening>,
+    book: OpeningBook,
+    /// The learning curve's openings (empty when validation is off).
+    validation_deck: Vec<Opening>,
     settings: GameSettings,
     progress: Progress,
 }
@@ -257,7 +264,11 @@ impl<'a> Run<'a> {
             config,
             config_text,
             options,
-            deck: opening_deck(&config.tournament.openings)?,
+            book: opening_book(
+                &config.tournament.openings,
+                config.tournament.random_opening_balance,
+            )?,
+            validation_deck: validation_deck(config),
             settings: config.game_settings(),
             progress: Progress::new(options.progress, config.tournament.rounds, completed),
         })
@@ -307,12 +318,8 @@ impl<'a> Run<'a> {
     }
 
     /// The opening of a pair: drawn from the pair's own stream, so both its games share it.
-    fn opening(&self, pair_key: &[u64]) -> &Opening {
-        if self.deck.len() == 1 {
-            return &self.deck[0];
-        }
-        let mut rng = stream(self.config.seed, pair_key);
-        &self.deck[rng.gen_range(0..self.deck.len())]
+    fn opening(&self, pair_key: &[u64]) -> Opening {
+        self.book.for_pair(&mut stream(self.config.seed, pair_key))
     }
 
     /// Plays one bracket game, or nothing once the run is stopping.
@@ -406,6 +413,28 @@ impl<'a> Run<'a> {
         };
         result.stats.newcomers = newcomers.len() as u64;
 
+        let mut learning_row = String::new();
+        let every = config.validation.every;
+        if every > 0 && round.is_multiple_of(every) {
+            let top = top_survivor(&survivors, &result.tallies);
+            let tally = self.validate(&top.specimen);
+            if self.stopped() {
+                return Ok(false);
+            }
+            self.progress.note(&format!(
+                "validation after round {round}: specimen {} vs material: {}, {}",
+                top.specimen.id,
+                tally.results_line(),
+                tally.estimate().summary_line()
+            ));
+            learning_row = csv_line(&learning_record(
+                round,
+                top.specimen.id,
+                VALIDATION_OPPONENT,
+                &tally,
+            ));
+        }
+
         let mut games_rows = String::new();
         for game in &result.games {
             games_rows.push_str(&csv_line(&game.to_csv_record()));
@@ -436,6 +465,7 @@ impl<'a> Run<'a> {
         append_counted(self.dir, GAMES_FILE, &games_rows, &mut lengths)?;
         append_counted(self.dir, SPECIMENS_FILE, &specimen_rows, &mut lengths)?;
         append_counted(self.dir, ROUNDS_FILE, &round_row, &mut lengths)?;
+        append_counted(self.dir, LEARNING_FILE, &learning_row, &mut lengths)?;
         append(self.dir, TIMINGS_FILE, &timing_row)?;
         if self.options.crash_before_checkpoint == Some(round) {
             std::process::abort();
@@ -454,6 +484,30 @@ impl<'a> Run<'a> {
         Ok(true)
     }
 
+    /// A validation match of `specimen` against `material` on the validation deck, at the
+    /// run's depths and draw rules, both sides switching at the run's endgame threshold.
+    fn validate(&self, specimen: &Specimen) -> MatchTally {
+        let endgame_pieces = self.config.search.endgame_pieces;
+        let a = WeightsFile {
+            endgame_pieces,
+            ..WeightsFile::new(specimen.weights)
+        };
+        let b = WeightsFile {
+            endgame_pieces,
+            ..WeightsFile::material()
+        };
+        let s = &self.settings;
+        let settings = MatchSettings {
+            min_depth: s.min_depth,
+            max_depth: s.max_depth,
+            max_plies: s.max_plies,
+            no_progress_plies: s.no_progress_plies,
+            tie_break: s.tie_break,
+        };
+        let seed = self.config.validation.seed;
+        play_match(&a, &b, &self.validation_deck, &settings, seed, None, |_| {}).tally
+    }
+
     fn evolution_params(&self) -> EvolutionParams {
         let e = &self.config.evolution;
         EvolutionParams {
@@ -462,8 +516,7 @@ impl<'a> Run<'a> {
             crossover: e.crossover,
             mutation_rate: e.mutation_rate,
             mutation_sigma: e.mutation_sigma,
-            weight_min: self.config.population.weight_min,
-            weight_max: self.config.population.weight_max,
+            space: self.config.weights,
         }
     }
 
@@ -483,15 +536,10 @@ impl<'a> Run<'a> {
     /// The openings of the playoff: `playoff_openings` distinct ones from the deck shuffled by
     /// the PLAYOFF stream, or the whole deck if it has fewer (the start position alone gives
     /// one).
-    fn playoff_openings(&self) -> Vec<(u64, &Opening)> {
-        let mut order: Vec<usize> = (0..self.deck.len()).collect();
-        order.shuffle(&mut stream(self.config.seed, &[tag::PLAYOFF]));
-        let count = (self.config.tournament.playoff_openings as usize).min(order.len());
-        order[..count]
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| (k as u64, &self.deck[i]))
-            .collect()
+    fn playoff_openings(&self) -> Vec<Opening> {
+        let count = self.config.tournament.playoff_openings as usize;
+        self.book
+            .distinct(count, &mut stream(self.config.seed, &[tag::PLAYOFF]))
     }
 
     /// The round-robin of the finalists (`state.population` after the last round): every pair,
@@ -505,7 +553,7 @@ impl<'a> Run<'a> {
         let mut jobs = Vec::new();
         for i in 0..finalists.len() {
             for j in i + 1..finalists.len() {
-                for &(k, opening) in &openings {
+                for (k, opening) in (0u64..).zip(&openings) {
                     for colour in 0..2u64 {
                         let (black, white) = if colour == 0 {
                             (finalists[i], finalists[j])
@@ -612,6 +660,36 @@ impl<'a> Run<'a> {
         self.progress.playoff_done(&best, seconds);
         Ok(Some(standings))
     }
+}
+
+/// The opponent of every validation match.
+const VALIDATION_OPPONENT: &str = "material";
+
+/// The validation deck: `openings` distinct random openings of `opening_plies` plies, drawn
+/// from the validation seed's own stream (never from the run's), level within the run's
+/// random-opening balance.
+fn validation_deck(config: &Config) -> Vec<Opening> {
+    let v = &config.validation;
+    if v.every == 0 {
+        return Vec::new();
+    }
+    let book = OpeningBook::Random {
+        plies: v.opening_plies,
+        balance: config.tournament.random_opening_balance,
+    };
+    book.distinct(v.openings as usize, &mut stream(v.seed, &[tag::VALIDATION]))
+}
+
+/// The survivor a validation match tests: the one that survived the most rounds, then won the
+/// most games this round, then the lowest id.
+fn top_survivor<'m>(survivors: &'m [Member], tallies: &BTreeMap<u64, Tally>) -> &'m Member {
+    survivors
+        .iter()
+        .max_by_key(|m| {
+            let wins = tallies.get(&m.specimen.id).map_or(0, |t| t.wins);
+            (m.rounds_survived, wins, std::cmp::Reverse(m.specimen.id))
+        })
+        .expect("a round leaves at least one survivor")
 }
 
 /// Orders the playoff table (points, then wins, then the lower id) and numbers the ranks.

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use crate::eval::{Specimen, WeightPair, Weights, FEATURE_COUNT};
 use crate::rng::{stream, tag};
 
+use super::weight_space::{standard_normal, WeightSpace};
+
 /// How newcomers are made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -30,7 +32,7 @@ pub enum Crossover {
     Blend,
 }
 
-/// The `[evolution]` settings plus the weight range (SPEC §6).
+/// The `[evolution]` settings plus the space the weights live in.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvolutionParams {
     /// Random or genetic newcomers.
@@ -43,14 +45,14 @@ pub struct EvolutionParams {
     pub mutation_rate: f64,
     /// Standard deviation of a mutation step.
     pub mutation_sigma: f64,
-    /// Smallest allowed weight.
-    pub weight_min: i32,
-    /// Largest allowed weight.
-    pub weight_max: i32,
+    /// The range of every weight, and how fresh specimens (immigrants, `random` newcomers)
+    /// are drawn.
+    pub space: WeightSpace,
 }
 
 impl Default for EvolutionParams {
-    /// The SPEC §6 defaults.
+    /// Genetic mode, 10% immigrants, uniform crossover, each weight mutated with probability
+    /// 0.2 by a step of σ = 8, in the default weight space.
     fn default() -> Self {
         EvolutionParams {
             mode: EvolutionMode::Genetic,
@@ -58,35 +60,19 @@ impl Default for EvolutionParams {
             crossover: Crossover::Uniform,
             mutation_rate: 0.2,
             mutation_sigma: 8.0,
-            weight_min: -100,
-            weight_max: 100,
+            space: WeightSpace::default(),
         }
     }
 }
 
-/// Orders a range so that a misordered one draws and clamps instead of panicking; the config
-/// rejects it anyway.
-fn ordered(min: i32, max: i32) -> (i32, i32) {
-    (min.min(max), min.max(max))
-}
-
-/// Twenty weights drawn uniformly from `min..=max`: the opening set, then the endgame set.
-pub fn random_weights<R: Rng + ?Sized>(rng: &mut R, min: i32, max: i32) -> WeightPair {
-    let (lo, hi) = ordered(min, max);
-    let mut set = || Weights(std::array::from_fn(|_| rng.gen_range(lo..=hi)));
-    let opening = set();
-    let endgame = set();
-    WeightPair { opening, endgame }
-}
-
-/// The round-0 population: `n` random specimens with ids `0..n`, drawn from the `[INITIAL]`
-/// stream of `seed`.
-pub fn initial_population(n: usize, min: i32, max: i32, seed: u64) -> Vec<Specimen> {
+/// The round-0 population: `n` fresh specimens of `space` with ids `0..n`, drawn from the
+/// `[INITIAL]` stream of `seed`.
+pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Specimen> {
     let mut rng = stream(seed, &[tag::INITIAL]);
     (0..n as u64)
         .map(|id| Specimen {
             id,
-            weights: random_weights(&mut rng, min, max),
+            weights: space.fresh(&mut rng),
             parent_a: None,
             parent_b: None,
             born_round: 0,
@@ -114,7 +100,6 @@ pub fn breed(
     next_id: &mut u64,
 ) -> Vec<Specimen> {
     let mut rng = stream(seed, &[tag::BREEDING, u64::from(round)]);
-    let (min, max) = ordered(params.weight_min, params.weight_max);
     let children = match params.mode {
         EvolutionMode::Random => 0,
         EvolutionMode::Genetic if survivors.is_empty() => 0,
@@ -152,13 +137,14 @@ pub fn breed(
         };
         for set in [&mut weights.opening, &mut weights.endgame] {
             for w in set.0.iter_mut() {
-                *w = mutate(&mut rng, *w, params).clamp(min, max);
+                *w = mutate(&mut rng, *w, params);
             }
         }
+        let weights = params.space.clamp(&weights);
         out.push(new_specimen(weights, Some(a.id), b.map(|b| b.id)));
     }
     for _ in children..count {
-        let weights = random_weights(&mut rng, min, max);
+        let weights = params.space.fresh(&mut rng);
         out.push(new_specimen(weights, None, None));
     }
     out
@@ -206,15 +192,6 @@ fn mutate<R: Rng + ?Sized>(rng: &mut R, w: i32, params: &EvolutionParams) -> i32
     }
 }
 
-/// A standard normal draw by the Box–Muller transform (kept here rather than adding
-/// `rand_distr`, whose algorithm could change under a version bump and break reproducibility).
-fn standard_normal<R: Rng + ?Sized>(rng: &mut R) -> f64 {
-    // 1 - [0, 1) is (0, 1], keeping ln away from 0.
-    let u1 = 1.0 - rng.gen::<f64>();
-    let u2: f64 = rng.gen();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,10 +210,13 @@ mod tests {
             crossover,
             mutation_rate: 0.5,
             mutation_sigma: 30.0,
-            weight_min: -20,
-            weight_max: 20,
+            space: WeightSpace::uniform(-20, 20),
             ..EvolutionParams::default()
         }
+    }
+
+    fn initial_population(n: usize, min: i32, max: i32, seed: u64) -> Vec<Specimen> {
+        super::initial_population(n, &WeightSpace::uniform(min, max), seed)
     }
 
     #[test]
@@ -314,8 +294,7 @@ mod tests {
         let params = EvolutionParams {
             immigrants: 0.0,
             mutation_rate: 0.0,
-            weight_min: -100,
-            weight_max: 100,
+            space: WeightSpace::uniform(-100, 100),
             ..genetic(Crossover::Uniform)
         };
         let kids = breed(&survivors, 10, &params, 3, 0, &mut 2);
@@ -348,8 +327,7 @@ mod tests {
         let params = EvolutionParams {
             immigrants: 0.0,
             mutation_rate: 0.0,
-            weight_min: -1000,
-            weight_max: 1000,
+            space: WeightSpace::uniform(-1000, 1000),
             ..genetic(Crossover::Blend)
         };
         let kids = breed(&survivors, 10, &params, 4, 0, &mut 2);
@@ -404,6 +382,25 @@ mod tests {
         let weights = |v: Vec<Specimen>| v.into_iter().map(|s| s.weights).collect::<Vec<_>>();
         assert_ne!(weights(run(7, 1)), weights(run(7, 2)));
         assert_ne!(weights(run(7, 1)), weights(run(8, 1)));
+    }
+
+    #[test]
+    fn children_respect_per_feature_ranges() {
+        let space = WeightSpace::default();
+        let survivors = super::initial_population(8, &space, 12);
+        let params = EvolutionParams {
+            mutation_rate: 1.0,
+            mutation_sigma: 200.0,
+            immigrants: 0.3,
+            space,
+            ..EvolutionParams::default()
+        };
+        let kids = breed(&survivors, 40, &params, 12, 1, &mut 8);
+        assert!(kids.iter().all(|k| space.contains(&k.weights)));
+        // Huge mutations reach both ends of the kings range; pawns never move.
+        let kings: Vec<i32> = kids.iter().map(|k| k.weights.endgame.0[1]).collect();
+        assert!(kings.contains(&100) && kings.contains(&300), "{kings:?}");
+        assert!(kids.iter().all(|k| k.weights.opening.0[0] == 100));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 mod bracket;
 mod evolution;
 mod stats;
+mod weight_space;
 
 pub use bracket::*;
 pub use evolution::*;
 pub use stats::*;
+pub use weight_space::{FeatureRanges, InitMode, WeightRange, WeightSpace};

@@ -1,0 +1,351 @@
+//! The space the weights are searched in: a range per feature and set, and how fresh specimens
+//! are drawn (the config's `[weights]` section).
+//!
+//! The evaluation only ranks moves, so it is invariant under positive scaling: doubling every
+//! weight changes no move. An unbounded search therefore spends one of its twenty dimensions on
+//! nothing. The defaults remove that freedom by fixing `pawns` at 100 in both sets, which makes
+//! every other weight a price in hundredths of a man, and they bound each weight to what such a
+//! price can sensibly be: a king is worth one to three men, and a positional term a fraction of
+//! a man per unit.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::eval::{WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT};
+
+/// The allowed values of one weight, `min..=max`; written `[min, max]` in TOML. A range with
+/// `min == max` fixes the weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "[i32; 2]", into = "[i32; 2]")]
+pub struct WeightRange {
+    /// Smallest allowed value.
+    pub min: i32,
+    /// Largest allowed value.
+    pub max: i32,
+}
+
+impl From<[i32; 2]> for WeightRange {
+    fn from([min, max]: [i32; 2]) -> WeightRange {
+        WeightRange { min, max }
+    }
+}
+
+impl From<WeightRange> for [i32; 2] {
+    fn from(range: WeightRange) -> [i32; 2] {
+        [range.min, range.max]
+    }
+}
+
+impl WeightRange {
+    /// The range `min..=max`.
+    pub const fn new(min: i32, max: i32) -> WeightRange {
+        WeightRange { min, max }
+    }
+
+    /// `value` moved into the range (a misordered range clamps to `min`).
+    pub fn clamp(&self, value: i32) -> i32 {
+        value.min(self.max).max(self.min)
+    }
+
+    /// A uniform draw from the range.
+    pub fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> i32 {
+        rng.gen_range(self.min.min(self.max)..=self.max.max(self.min))
+    }
+
+    /// Why the range is unusable, if it is.
+    pub fn problem(&self) -> Option<String> {
+        let bound = MAX_ABS_WEIGHT;
+        if self.min > self.max {
+            Some(format!(
+                "[{}, {}]: the first bound must not exceed the second",
+                self.min, self.max
+            ))
+        } else if self.min < -bound || self.max > bound {
+            Some(format!(
+                "[{}, {}]: bounds must lie within -{bound}..={bound}",
+                self.min, self.max
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+/// One range per feature for one weight set; written as a TOML table `feature = [min, max]`,
+/// where a feature left out keeps its default range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+#[allow(missing_docs)] // one field per feature, named as in FEATURE_NAMES
+pub struct FeatureRanges {
+    pub pawns: WeightRange,
+    pub kings: WeightRange,
+    pub safe_pawns: WeightRange,
+    pub safe_kings: WeightRange,
+    pub defenders: WeightRange,
+    pub attackers: WeightRange,
+    pub promotion_distance: WeightRange,
+    pub open_promotion: WeightRange,
+    pub mobility: WeightRange,
+    pub jumps: WeightRange,
+}
+
+impl Default for FeatureRanges {
+    /// `pawns` fixed at 100 (the unit: every other weight is a price in hundredths of a man),
+    /// `kings` 100..=300 (a king is worth at least a man and at most three), the counts of
+    /// pieces on squares (`safe_*`, `defenders`, `attackers`, `open_promotion`) and `jumps`
+    /// within half a man per unit, and the two terms that count many units per piece
+    /// (`promotion_distance`: rows, up to 7 per man; `mobility`: moves, up to 4 per king)
+    /// within a quarter of a man per unit.
+    fn default() -> FeatureRanges {
+        let positional = WeightRange::new(-50, 50);
+        let per_step = WeightRange::new(-25, 25);
+        FeatureRanges {
+            pawns: WeightRange::new(100, 100),
+            kings: WeightRange::new(100, 300),
+            safe_pawns: positional,
+            safe_kings: positional,
+            defenders: positional,
+            attackers: positional,
+            promotion_distance: per_step,
+            open_promotion: positional,
+            mobility: per_step,
+            jumps: positional,
+        }
+    }
+}
+
+impl FeatureRanges {
+    /// Every feature in `min..=max`.
+    pub const fn all(min: i32, max: i32) -> FeatureRanges {
+        let r = WeightRange::new(min, max);
+        FeatureRanges {
+            pawns: r,
+            kings: r,
+            safe_pawns: r,
+            safe_kings: r,
+            defenders: r,
+            attackers: r,
+            promotion_distance: r,
+            open_promotion: r,
+            mobility: r,
+            jumps: r,
+        }
+    }
+
+    /// The ranges in feature order ([`FEATURE_NAMES`]).
+    pub fn to_array(&self) -> [WeightRange; FEATURE_COUNT] {
+        [
+            self.pawns,
+            self.kings,
+            self.safe_pawns,
+            self.safe_kings,
+            self.defenders,
+            self.attackers,
+            self.promotion_distance,
+            self.open_promotion,
+            self.mobility,
+            self.jumps,
+        ]
+    }
+
+    /// Every weight of `weights` moved into its range.
+    pub fn clamp(&self, weights: &Weights) -> Weights {
+        let ranges = self.to_array();
+        Weights(std::array::from_fn(|i| ranges[i].clamp(weights.0[i])))
+    }
+
+    /// Whether every weight lies in its range.
+    pub fn contains(&self, weights: &Weights) -> bool {
+        self.to_array()
+            .iter()
+            .zip(weights.0)
+            .all(|(r, w)| (r.min..=r.max).contains(&w))
+    }
+}
+
+/// How a fresh specimen (the initial population, `random` newcomers, genetic immigrants) is
+/// drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InitMode {
+    /// Uniformly from each weight's range (the original project's way).
+    Random,
+    /// The `material` baseline (pawns 100, kings 150, the rest 0) plus Gaussian noise of
+    /// `init_noise`, moved into the ranges: a start from a sound player.
+    #[default]
+    Material,
+}
+
+/// The `[weights]` section: the ranges of both sets and how fresh specimens are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WeightSpace {
+    /// How fresh specimens are drawn.
+    pub init: InitMode,
+    /// Standard deviation of the noise around `material` (with `init = "material"`).
+    pub init_noise: f64,
+    /// Ranges of the opening set.
+    pub opening: FeatureRanges,
+    /// Ranges of the endgame set.
+    pub endgame: FeatureRanges,
+}
+
+impl Default for WeightSpace {
+    /// Fresh specimens around `material` with noise σ = 10, in the default ranges of
+    /// [`FeatureRanges`] for both sets.
+    fn default() -> WeightSpace {
+        WeightSpace {
+            init: InitMode::Material,
+            init_noise: 10.0,
+            opening: FeatureRanges::default(),
+            endgame: FeatureRanges::default(),
+        }
+    }
+}
+
+impl WeightSpace {
+    /// Every weight of both sets uniformly from `min..=max`: the original project's space.
+    pub const fn uniform(min: i32, max: i32) -> WeightSpace {
+        WeightSpace {
+            init: InitMode::Random,
+            init_noise: 0.0,
+            opening: FeatureRanges::all(min, max),
+            endgame: FeatureRanges::all(min, max),
+        }
+    }
+
+    /// The ranges of set `0` (opening) or `1` (endgame), with the set's name.
+    pub fn sets(&self) -> [(&'static str, &FeatureRanges); 2] {
+        [("opening", &self.opening), ("endgame", &self.endgame)]
+    }
+
+    /// Both sets moved into their ranges.
+    pub fn clamp(&self, pair: &WeightPair) -> WeightPair {
+        WeightPair {
+            opening: self.opening.clamp(&pair.opening),
+            endgame: self.endgame.clamp(&pair.endgame),
+        }
+    }
+
+    /// Whether both sets lie in their ranges.
+    pub fn contains(&self, pair: &WeightPair) -> bool {
+        self.opening.contains(&pair.opening) && self.endgame.contains(&pair.endgame)
+    }
+
+    /// The first unusable setting as (key below `weights.`, what is wrong), if any.
+    pub fn problem(&self) -> Option<(String, String)> {
+        if !(self.init_noise.is_finite() && self.init_noise >= 0.0) {
+            return Some((
+                "init_noise".to_string(),
+                format!(
+                    "must be a finite number at least 0, got {}",
+                    self.init_noise
+                ),
+            ));
+        }
+        for (set, ranges) in self.sets() {
+            for (name, range) in FEATURE_NAMES.iter().zip(ranges.to_array()) {
+                if let Some(problem) = range.problem() {
+                    return Some((format!("{set}.{name}"), problem));
+                }
+            }
+        }
+        None
+    }
+
+    /// A fresh specimen's weights, drawn as `init` says.
+    pub fn fresh<R: Rng + ?Sized>(&self, rng: &mut R) -> WeightPair {
+        let mut set = |ranges: &FeatureRanges| {
+            let ranges = ranges.to_array();
+            let material = Weights::material();
+            Weights(std::array::from_fn(|i| match self.init {
+                InitMode::Random => ranges[i].draw(rng),
+                InitMode::Material => {
+                    let noise = (self.init_noise * standard_normal(rng)).round() as i32;
+                    ranges[i].clamp(material.0[i].saturating_add(noise))
+                }
+            }))
+        };
+        let opening = set(&self.opening);
+        let endgame = set(&self.endgame);
+        WeightPair { opening, endgame }
+    }
+}
+
+/// A standard normal draw by the Box–Muller transform (kept here rather than adding
+/// `rand_distr`, whose algorithm could change under a version bump and break reproducibility).
+pub(crate) fn standard_normal<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    // 1 - [0, 1) is (0, 1], keeping ln away from 0.
+    let u1 = 1.0 - rng.gen::<f64>();
+    let u2: f64 = rng.gen();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::stream;
+
+    #[test]
+    fn defaults_fix_pawns_and_let_kings_range_above_a_man() {
+        let space = WeightSpace::default();
+        assert_eq!(space.problem(), None);
+        for (_, ranges) in space.sets() {
+            assert_eq!(ranges.pawns, WeightRange::new(100, 100));
+            assert!(ranges.kings.min >= 100 && ranges.kings.max > ranges.kings.min);
+        }
+        let mut rng = stream(1, &[5]);
+        for _ in 0..200 {
+            let pair = space.fresh(&mut rng);
+            assert!(space.contains(&pair), "{pair:?}");
+            assert_eq!((pair.opening.0[0], pair.endgame.0[0]), (100, 100));
+        }
+    }
+
+    #[test]
+    fn material_init_centres_on_material_and_random_init_spreads_over_the_range() {
+        let mut rng = stream(2, &[5]);
+        let around = WeightSpace::default();
+        let n = 2000;
+        let kings: Vec<i32> = (0..n)
+            .map(|_| around.fresh(&mut rng).opening.0[1])
+            .collect();
+        let mean = kings.iter().sum::<i32>() as f64 / n as f64;
+        assert!((mean - 150.0).abs() < 1.5, "{mean}");
+        let uniform = WeightSpace::uniform(-7, 9);
+        let all: Vec<i32> = (0..n)
+            .flat_map(|_| uniform.fresh(&mut rng).endgame.0)
+            .collect();
+        assert!(all.iter().all(|w| (-7..=9).contains(w)));
+        assert!(all.contains(&-7) && all.contains(&9));
+    }
+
+    #[test]
+    fn bad_ranges_are_named() {
+        let mut space = WeightSpace::default();
+        space.endgame.mobility = WeightRange::new(5, -5);
+        let (key, problem) = space.problem().unwrap();
+        assert_eq!(key, "endgame.mobility");
+        assert!(problem.contains("must not exceed"), "{problem}");
+        space.endgame.mobility = WeightRange::new(0, MAX_ABS_WEIGHT + 1);
+        assert!(space.problem().unwrap().1.contains("within"));
+        space = WeightSpace {
+            init_noise: f64::NAN,
+            ..WeightSpace::default()
+        };
+        assert_eq!(space.problem().unwrap().0, "init_noise");
+    }
+
+    #[test]
+    fn ranges_read_from_toml_with_defaults_for_features_left_out() {
+        let space: WeightSpace =
+            toml::from_str("init = \"random\"\n[opening]\nkings = [120, 200]\n").unwrap();
+        assert_eq!(space.init, InitMode::Random);
+        assert_eq!(space.opening.kings, WeightRange::new(120, 200));
+        assert_eq!(space.opening.pawns, WeightRange::new(100, 100));
+        assert_eq!(space.endgame, FeatureRanges::default());
+        let back: WeightSpace = toml::from_str(&toml::to_string(&space).unwrap()).unwrap();
+        assert_eq!(back, space);
+        assert!(toml::from_str::<WeightSpace>("[opening]\nqueens = [1, 2]\n").is_err());
+    }
+}
