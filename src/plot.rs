@@ -25,6 +25,17 @@ const FAMILY: &str = "sans-serif";
 
 const WIDTH: u32 = 1600;
 const HEIGHT: u32 = 1500;
+/// Extra height for the learning-curve panel, so the other panels keep their size.
+const LEARNING_HEIGHT: u32 = 420;
+
+/// The picture's height: taller when the run has a learning curve to show.
+fn height(data: &RunData) -> u32 {
+    if data.learning.is_empty() {
+        HEIGHT
+    } else {
+        HEIGHT + LEARNING_HEIGHT
+    }
+}
 /// Width of the column right of each panel that holds its legend; plotters' own legends sit
 /// inside the plotting area, where they would hide bars and lines.
 const LEGEND_WIDTH: u32 = 250;
@@ -81,9 +92,11 @@ const PLIES_COLOUR: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 ///   (`(draw_then_black_win + draw_then_white_win + double_draws) / pairs`), the *double-draw
 ///   rate* (`double_draws / pairs`), both in percent on the left axis, and `mean_plies` on a
 ///   right axis; a round with no pairs, or an empty or non-finite `mean_plies`, has no point;
-/// - (c) the 20 weights of each round's *best survivor*, opening set and endgame set in two
+/// - (c), (d) the 20 weights of each round's *best survivor*, opening set and endgame set in two
 ///   sub-panels. The best survivor of a round is its row in `specimens.csv` with the most
-///   `rounds_survived`, then the most `wins`, then the lowest `id`.
+///   `rounds_survived`, then the most `wins`, then the lowest `id`;
+/// - (e) when the run has validation rows in `learning.csv`, the learning curve: the Elo of
+///   each validated survivor against its opponent with its 95% interval as a bar.
 ///
 /// The picture is written to a temporary file beside `out` and renamed onto it, so `out` is
 /// either the complete picture or untouched.
@@ -136,12 +149,23 @@ impl Best {
     }
 }
 
+/// One row of `learning.csv`: a validation match's Elo and its 95% interval.
+#[derive(Debug, Clone, PartialEq)]
+struct Validation {
+    round: i64,
+    elo: f64,
+    low: f64,
+    high: f64,
+}
+
 #[derive(Debug)]
 struct RunData {
     name: String,
     rounds: Vec<RoundStats>,
     /// One entry per round that has survivors, sorted by round.
     best: Vec<Best>,
+    /// The learning curve, sorted by round (empty without `learning.csv`).
+    learning: Vec<Validation>,
 }
 
 fn read_run(run_dir: &Path) -> Result<RunData, Error> {
@@ -154,7 +178,18 @@ fn read_run(run_dir: &Path) -> Result<RunData, Error> {
     let name = run_name(run_dir)?;
     let rounds = read_rounds(&run_dir.join("rounds.csv"))?;
     let best = read_best(&run_dir.join("specimens.csv"))?;
-    Ok(RunData { name, rounds, best })
+    let learning_path = run_dir.join("learning.csv");
+    let learning = if learning_path.exists() {
+        read_learning(&learning_path)?
+    } else {
+        Vec::new()
+    };
+    Ok(RunData {
+        name,
+        rounds,
+        best,
+        learning,
+    })
 }
 
 fn run_name(run_dir: &Path) -> Result<String, Error> {
@@ -325,6 +360,25 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
     Ok(rows)
 }
 
+fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
+    let (cols, mut reader) = Columns::open(path)?;
+    let [round, elo, low, high] =
+        ["round", "elo", "elo_low", "elo_high"].map(|name| cols.get(name));
+    let (round, elo, low, high) = (round?, elo?, low?, high?);
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| csv_error(path, &e))?;
+        rows.push(Validation {
+            round: cols.parse(&record, round, "round", INTEGER)?,
+            elo: cols.parse(&record, elo, "elo", NUMBER)?,
+            low: cols.parse(&record, low, "elo_low", NUMBER)?,
+            high: cols.parse(&record, high, "elo_high", NUMBER)?,
+        });
+    }
+    rows.sort_by_key(|v| v.round);
+    Ok(rows)
+}
+
 fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
     let (cols, mut reader) = Columns::open(path)?;
     let round_col = cols.get("round")?;
@@ -428,7 +482,7 @@ fn write_picture(data: &RunData, out: &Path) -> Result<(), Error> {
 fn render_svg(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height(data))).into_drawing_area();
         draw(data, &root).map_err(|e| draw_failure(out, &e))?;
         root.present().map_err(|e| draw_failure(out, &e))?;
     }
@@ -436,7 +490,7 @@ fn render_svg(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
 }
 
 fn render_png(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
-    let root = BitMapBackend::new(tmp, (WIDTH, HEIGHT)).into_drawing_area();
+    let root = BitMapBackend::new(tmp, (WIDTH, height(data))).into_drawing_area();
     draw(data, &root).map_err(|e| draw_failure(out, &e))?;
     root.present()
         .map_err(|e| Error::failure(format!("cannot write {}: {e}", out.display())))
@@ -567,6 +621,13 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     );
     let body = root.titled(&title, (FAMILY, 30).into_font().color(&BLACK))?;
     let (_, h) = body.dim_in_pixel();
+    let (body, learning_area) = if data.learning.is_empty() {
+        (body, None)
+    } else {
+        let (top, bottom) = body.split_vertically(h * HEIGHT / (HEIGHT + LEARNING_HEIGHT));
+        (top, Some(bottom))
+    };
+    let (_, h) = body.dim_in_pixel();
     let (a, rest) = body.split_vertically(h * 34 / 100);
     let (b, c) = rest.split_vertically(h * 27 / 100);
 
@@ -589,8 +650,79 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
 
     panel_outcomes(&a, data, x_range.clone(), x_labels)?;
     panel_draws(&b, data, x_range.clone(), x_labels)?;
-    panel_weights(&c, data, x_range, x_labels)?;
+    panel_weights(&c, data, x_range.clone(), x_labels)?;
+    if let Some(area) = learning_area {
+        panel_learning(&area, data, x_range, x_labels)?;
+    }
     Ok(())
+}
+
+const ELO_COLOUR: RGBColor = RGBColor(0xd6, 0x27, 0x28);
+
+fn panel_learning<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &RunData,
+    x_range: std::ops::Range<f64>,
+    x_labels: usize,
+) -> DrawResult<DB> {
+    let (w, _) = area.dim_in_pixel();
+    let (plot_area, legend_area) = area.split_horizontally(w - LEGEND_WIDTH);
+    // Infinite interval ends (a clean sweep) are drawn to the edge of a finite scale.
+    let finite = |v: f64| v.is_finite().then_some(v);
+    let values = data
+        .learning
+        .iter()
+        .flat_map(|v| [finite(v.elo), finite(v.low), finite(v.high)])
+        .flatten();
+    let (lo, hi) = values.fold((0f64, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let pad = ((hi - lo) * 0.05).max(10.0);
+    let y_range = (lo - pad)..(hi + pad);
+    let clamp = |v: f64| v.clamp(y_range.start, y_range.end);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .caption(
+            "(e) learning curve: validated survivor against material",
+            (FAMILY, 20).into_font().color(&BLACK),
+        )
+        .margin(10)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x_range.clone(), y_range.clone())?;
+    chart
+        .configure_mesh()
+        .x_desc("round")
+        .y_desc("Elo")
+        .x_labels(x_labels)
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&integer_label)
+        .label_style((FAMILY, 14))
+        .axis_desc_style((FAMILY, 16))
+        .light_line_style(light_grid())
+        .bold_line_style(bold_grid())
+        .draw()?;
+    chart.draw_series(LineSeries::new(
+        [(x_range.start, 0.0), (x_range.end, 0.0)],
+        BLACK.mix(0.5).stroke_width(1),
+    ))?;
+    chart.draw_series(data.learning.iter().map(|v| {
+        let x = v.round as f64;
+        PathElement::new(
+            [(x, clamp(v.low)), (x, clamp(v.high))],
+            ELO_COLOUR.mix(0.5).stroke_width(2),
+        )
+    }))?;
+    let points = segments(data.learning.iter().map(|v| (v.round, finite(v.elo))));
+    draw_line(&mut chart, &points, ELO_COLOUR)?;
+    draw_legend(
+        &legend_area,
+        "learning.csv",
+        &[("Elo (bar: 95% interval)", Mark::Line(ELO_COLOUR))],
+        &[
+            "every few rounds the top",
+            "survivor plays a fixed",
+            "validation deck that the",
+            "bracket never uses",
+        ],
+    )
 }
 
 /// Light grid lines between the labelled ones only add clutter here; keep them invisible.
@@ -775,7 +907,7 @@ fn panel_weights<DB: DrawingBackend>(
         (&open_area, "(c) best survivor's opening weights", |b| {
             &b.opening
         }),
-        (&end_area, "(c) best survivor's endgame weights", |b| {
+        (&end_area, "(d) best survivor's endgame weights", |b| {
             &b.endgame
         }),
     ];

@@ -245,3 +245,41 @@ fn unwritable_output_is_a_failure() {
         }
     }
 }
+
+#[test]
+fn a_learning_curve_gets_its_own_panel_and_the_weight_panels_their_own_letters() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let out = dir.path().join("without.svg");
+    plot_run(dir.path(), &out).unwrap();
+    let texts = svg_texts(&fs::read_to_string(&out).unwrap());
+    assert!(!texts.iter().any(|t| t.contains("learning curve")));
+    assert!(texts.iter().any(|t| t.starts_with("(c) ")));
+    assert!(texts.iter().any(|t| t.starts_with("(d) ")));
+
+    fs::write(
+        dir.path().join("learning.csv"),
+        "round,id,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high\n\
+         2,3,material,64,20,40,4,0.6250,88.7,40.2,140.0\n\
+         3,21,material,64,64,0,0,1.0000,inf,inf,inf\n",
+    )
+    .unwrap();
+    let out = dir.path().join("with.svg");
+    plot_run(dir.path(), &out).unwrap();
+    let svg = fs::read_to_string(&out).unwrap();
+    let texts = svg_texts(&svg);
+    assert!(texts.iter().any(|t| t.starts_with("(e) learning curve")));
+    assert!(texts.iter().any(|t| t == "Elo (bar: 95% interval)"));
+
+    fs::write(
+        dir.path().join("learning.csv"),
+        "round,id,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high\n\
+         2,3,material,64,20,40,4,0.6250,high,40.2,140.0\n",
+    )
+    .unwrap();
+    let message = input_message(plot_run(dir.path(), &dir.path().join("bad.svg")));
+    assert!(
+        message.contains("learning.csv") && message.contains("elo"),
+        "{message}"
+    );
+}
