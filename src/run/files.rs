@@ -37,7 +37,7 @@ pub const CHECKPOINT_FILE: &str = "checkpoint.json";
 /// `checkpoint.json` itself stays the same between identical runs.
 pub const COUNTED_FILES: [&str; 3] = [ROUNDS_FILE, SPECIMENS_FILE, GAMES_FILE];
 
-/// Every file a run writes: what marks a folder as holding a run, and what `--force` removes.
+/// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
 /// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
 /// missing files.
 pub const RUN_FILES: [&str; 8] = [
@@ -51,15 +51,51 @@ pub const RUN_FILES: [&str; 8] = [
     TIMINGS_FILE,
 ];
 
+/// The run folder's lock file (see `lock.rs`): created by the first `tune`, never removed.
+pub const LOCK_FILE: &str = ".lock";
+
+/// How `config.toml` written by this program begins (see `Config::to_toml`).
+const CONFIG_MARK: &str = "# The resolved config of run ";
+
 /// Byte length of each appended file, keyed by file name.
 pub type FileLengths = BTreeMap<String, u64>;
 
-/// Whether `dir` holds any file of a run.
+/// Whether `dir` is a run folder: it holds `checkpoint.json`, or a `config.toml` written by
+/// this program (the run stopped before its first checkpoint).
 pub fn holds_run(dir: &Path) -> bool {
-    RUN_FILES.iter().any(|name| dir.join(name).exists())
+    if dir.join(CHECKPOINT_FILE).exists() {
+        return true;
+    }
+    let mut start = [0u8; CONFIG_MARK.len()];
+    File::open(dir.join(CONFIG_FILE))
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut start))
+        .is_ok_and(|()| start == CONFIG_MARK.as_bytes())
 }
 
-/// Removes every run file from `dir` (for `tune --force`); other files are left alone.
+/// The first entry of `dir` that a run did not write, if any: a file that is neither the lock
+/// nor a temporary file of a run file (what a killed run may leave before its config). A folder
+/// without such an entry is as good as empty.
+pub fn foreign_entry(dir: &Path) -> Result<Option<String>> {
+    let entries = fs::read_dir(dir).map_err(|e| Error::io("read", dir, &e))?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name != LOCK_FILE && !is_run_temporary(name))
+        .collect();
+    names.sort();
+    Ok(names.into_iter().next())
+}
+
+/// `.NAME.tmp-PID` for a run file `NAME`.
+fn is_run_temporary(name: &str) -> bool {
+    RUN_FILES.iter().any(|file| {
+        name.strip_prefix(&format!(".{file}.tmp-"))
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// Removes every run file from `dir` (for `tune --force`); other files, and the lock, are left
+/// alone.
 pub fn clear_run(dir: &Path) -> Result<()> {
     for name in RUN_FILES {
         let path = dir.join(name);
@@ -391,8 +427,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(CONFIG_FILE);
         write_atomically(&path, b"one").unwrap();
-        write_atomically(&path, b"two").unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "two");
+        // A config.toml that this program did not write does not make a run folder.
+        assert!(!holds_run(dir.path()));
+        let ours = crate::run::Config::new("x").to_toml();
+        write_atomically(&path, ours.as_bytes()).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), ours);
         fs::write(dir.path().join("notes.txt"), "mine").unwrap();
         assert!(holds_run(dir.path()));
         clear_run(dir.path()).unwrap();

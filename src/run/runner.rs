@@ -10,7 +10,6 @@
 //! rows again) or the new one.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -22,6 +21,7 @@ use rayon::prelude::*;
 
 use super::checkpoint::{Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
 use super::config::{Config, OpeningsSource};
+use super::lock::RunLock;
 use super::files::{
     self, append, append_counted, csv_line, specimen_record, timings_record, write_atomically,
     FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE,
@@ -95,27 +95,12 @@ pub enum RunOutcome {
 /// Starts the run `config` in folder `out`.
 ///
 /// A folder that already holds a run is refused unless `force` is set, in which case its run
-/// files (and only those) are deleted first. Validate the config (with [`Config::load`]) before
+/// files (and only those) are deleted first; a non-empty folder that is not a run folder, and
+/// a folder in use by another run, are refused. Validate the config (with [`Config::load`]) before
 /// calling this: nothing is created for a config that fails.
 pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> Result<RunOutcome> {
-    if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "output folder {} is a file",
-            out.display()
-        )));
-    }
-    if files::holds_run(out) {
-        if !force {
-            return Err(Error::input(format!(
-                "{} already holds a run: continue it with `checkers-tuner resume {}`, or add \
-                 `--force` to delete its files and start again",
-                out.display(),
-                out.display()
-            )));
-        }
-        files::clear_run(out)?;
-    }
-    fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
+    // Held until the run returns; refuses folders in use, foreign folders, existing runs.
+    let _lock = RunLock::for_new_run(out, force)?;
     let text = config.to_toml();
     write_atomically(&out.join(CONFIG_FILE), text.as_bytes())?;
     let lengths = files::start_files(out)?;
@@ -142,6 +127,8 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
             dir.display()
         )));
     }
+    // Held until the run returns: no other `tune` or `resume` meanwhile.
+    let _lock = RunLock::acquire(dir)?;
     let config = Config::load(&config_path)?;
     let text = config.to_toml();
     let state = match Checkpoint::load(dir)? {

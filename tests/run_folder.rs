@@ -1,0 +1,284 @@
+//! The run folder's safety rules, through the binary: one process at a time (the lock), no use
+//! of foreign folders, stale temporary files, and hand-damaged checkpoints.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+/// A tiny run: 8 specimens, 3 rounds, shallow search (a fraction of a second).
+const TINY: &str = r#"
+name = "tiny"
+seed = 11
+[population]
+size = 8
+weight_min = -50
+weight_max = 50
+[tournament]
+rounds = 3
+openings = "3-move"
+max_plies = 60
+playoff_openings = 2
+[search]
+min_depth = 2
+max_depth = 4
+"#;
+
+/// A run of a few seconds, long enough to be caught in progress.
+const SLOW: &str = r#"
+name = "slow"
+seed = 3
+[population]
+size = 16
+[tournament]
+rounds = 40
+openings = "3-move"
+max_plies = 80
+playoff_openings = 2
+[search]
+min_depth = 3
+max_depth = 6
+"#;
+
+/// The files that must be byte-identical between two runs of the same config.
+const COMPARED: [&str; 6] = [
+    "rounds.csv",
+    "specimens.csv",
+    "games.csv",
+    "playoff.csv",
+    "best.json",
+    "checkpoint.json",
+];
+
+fn bin() -> Command {
+    Command::cargo_bin("checkers-tuner").unwrap()
+}
+
+fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
+    let path = dir.join(file);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn tune_cmd(config: &Path, out: &Path) -> Command {
+    let mut cmd = bin();
+    cmd.args(["tune", "--quiet", "--threads", "1"])
+        .arg(config)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
+fn resume(dir: &Path) -> assert_cmd::assert::Assert {
+    bin().args(["resume", "--quiet"]).arg(dir).assert()
+}
+
+/// Every file of a folder with its bytes, the lock file aside.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != ".lock")
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn assert_same_files(a: &Path, b: &Path) {
+    for name in COMPARED {
+        let left = fs::read(a.join(name)).unwrap_or_else(|e| panic!("{name} in {a:?}: {e}"));
+        let right = fs::read(b.join(name)).unwrap_or_else(|e| panic!("{name} in {b:?}: {e}"));
+        assert!(left == right, "{name} differs between {a:?} and {b:?}");
+    }
+}
+
+/// A finished tiny run in `tmp/name`, and its config.
+fn finished_run(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let config = write_config(tmp, "tiny.toml", TINY);
+    let out = tmp.join(name);
+    tune_cmd(&config, &out).assert().success();
+    (config, out)
+}
+
+/// A tiny run stopped (cleanly) after round `k`.
+fn stopped_run(tmp: &Path, name: &str, k: u32) -> (PathBuf, PathBuf) {
+    let config = write_config(tmp, "tiny.toml", TINY);
+    let out = tmp.join(name);
+    tune_cmd(&config, &out)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", k.to_string())
+        .assert()
+        .code(130);
+    (config, out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lock.
+// ---------------------------------------------------------------------------------------------
+
+/// Holds the run folder's lock as another process would: `flock` on `.lock`, its pid inside.
+struct HeldLock(#[allow(dead_code)] fs::File);
+
+fn hold_lock(dir: &Path, pid: u32) -> HeldLock {
+    use std::io::Write;
+    use std::os::unix::io::AsRawFd;
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(dir.join(".lock"))
+        .unwrap();
+    // SAFETY: flock on a descriptor the File owns.
+    let status = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(status, 0, "the folder is already locked");
+    writeln!(file, "{pid}").unwrap();
+    HeldLock(file)
+}
+
+#[test]
+fn a_locked_run_folder_is_refused_by_tune_resume_and_force_naming_the_holder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, out) = stopped_run(tmp.path(), "run", 1);
+    let before = snapshot(&out);
+    let held = hold_lock(&out, 4242);
+    let in_use = "in use by process 4242";
+    resume(&out).code(2).stderr(contains(in_use));
+    tune_cmd(&config, &out)
+        .arg("--force")
+        .assert()
+        .code(2)
+        .stderr(contains(in_use));
+    tune_cmd(&config, &out).assert().code(2);
+    assert_eq!(snapshot(&out), before, "a refused command changed the folder");
+    drop(held);
+    resume(&out).success().stdout(contains("Run finished"));
+    let (_, full) = finished_run(tmp.path(), "full");
+    assert_same_files(&full, &out);
+}
+
+#[test]
+fn a_second_tune_or_resume_while_a_run_is_in_progress_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "slow.toml", SLOW);
+    let out = tmp.path().join("busy");
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
+        .args(["tune", "--quiet", "--threads", "1"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !out.join("config.toml").exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let holder = format!("in use by process {}", child.id());
+    let mut refused = 0;
+    for second in [
+        vec!["tune", "--quiet", "--threads", "1"],
+        vec!["tune", "--quiet", "--threads", "1", "--force"],
+        vec!["resume", "--quiet", "--threads", "1"],
+    ] {
+        let mut cmd = bin();
+        cmd.args(&second);
+        if second[0] == "tune" {
+            cmd.arg(&config).arg("--out");
+        }
+        let output = cmd.arg(&out).output().unwrap();
+        // Only meaningful while the first run still holds the folder.
+        if child.try_wait().unwrap().is_none() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{second:?}: {stderr}");
+            assert!(stderr.contains(&holder), "{stderr}");
+            refused += 1;
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    eprintln!("{refused} of 3 second commands ran while the first run was in progress");
+    // The first run was not disturbed: its files are those of a run alone.
+    let alone = tmp.path().join("alone");
+    tune_cmd(&config, &alone).assert().success();
+    assert_same_files(&alone, &out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Foreign folders and stale temporary files.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn tune_refuses_a_foreign_non_empty_folder_even_with_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "tiny.toml", TINY);
+    let mine = tmp.path().join("mine");
+    fs::create_dir(&mine).unwrap();
+    fs::write(mine.join("games.csv"), "my own games\n").unwrap();
+    fs::write(mine.join("notes.txt"), "keep me").unwrap();
+    let before = snapshot(&mine);
+    for force in [false, true] {
+        let mut cmd = tune_cmd(&config, &mine);
+        if force {
+            cmd.arg("--force");
+        }
+        cmd.assert()
+            .code(2)
+            .stderr(contains("not a run folder"))
+            .stderr(contains(mine.display().to_string()));
+        assert_eq!(snapshot(&mine), before);
+        assert!(!mine.join(".lock").exists(), "a lock file was left in it");
+    }
+    // A config.toml that this program did not write does not make a run folder either.
+    fs::write(mine.join("config.toml"), "name = \"x\"\n").unwrap();
+    tune_cmd(&config, &mine)
+        .arg("--force")
+        .assert()
+        .code(2)
+        .stderr(contains("not a run folder"));
+    assert_eq!(fs::read(mine.join("games.csv")).unwrap(), b"my own games\n");
+
+    // An empty folder, or one holding only what a killed run leaves, is used.
+    let empty = tmp.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    tune_cmd(&config, &empty).assert().success();
+    let leftovers = tmp.path().join("leftovers");
+    fs::create_dir(&leftovers).unwrap();
+    fs::write(leftovers.join(".lock"), "1\n").unwrap();
+    fs::write(leftovers.join(".config.toml.tmp-999999999"), "name").unwrap();
+    tune_cmd(&config, &leftovers).assert().success();
+    assert!(!leftovers.join(".config.toml.tmp-999999999").exists());
+    assert_same_files(&empty, &leftovers);
+}
+
+#[test]
+fn resume_removes_temporary_files_left_by_killed_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = stopped_run(tmp.path(), "run", 2);
+    // Process ids above the kernel's limit (4194304) never run.
+    let stale = [
+        ".best.json.tmp-999999999",
+        ".config.toml.tmp-999999998",
+        ".checkpoint.json.tmp-999999997",
+        ".playoff.csv.tmp-999999996",
+    ];
+    let kept = [".notes.txt.tmp-999999999", "best.json.tmp-1", ".best.json.tmp-"];
+    for name in stale.iter().chain(&kept) {
+        fs::write(out.join(name), "half").unwrap();
+    }
+    resume(&out).success();
+    for name in stale {
+        assert!(!out.join(name).exists(), "{name} is still there");
+    }
+    for name in kept {
+        assert!(out.join(name).exists(), "{name} was removed");
+    }
+}
