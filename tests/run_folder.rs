@@ -282,3 +282,211 @@ fn resume_removes_temporary_files_left_by_killed_runs() {
         assert!(out.join(name).exists(), "{name} was removed");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hand-damaged checkpoints: exit status 2 saying what is wrong, and nothing changed.
+// ---------------------------------------------------------------------------------------------
+
+fn read_checkpoint(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&fs::read(dir.join("checkpoint.json")).unwrap()).unwrap()
+}
+
+fn write_checkpoint(dir: &Path, value: &serde_json::Value) {
+    fs::write(
+        dir.join("checkpoint.json"),
+        serde_json::to_string_pretty(value).unwrap(),
+    )
+    .unwrap();
+}
+
+/// `resume` must refuse the folder with status 2, a one-line message containing every one of
+/// `wanted`, and leave every file as it was.
+fn refused(dir: &Path, wanted: &[&str]) {
+    let before = snapshot(dir);
+    let assert = resume(dir).code(2);
+    let output = assert.get_output();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.starts_with("Error: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    for w in wanted {
+        assert!(stderr.contains(w), "{w:?} not in {stderr}");
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stdout.contains("weights in"), "{stdout}");
+    assert_eq!(snapshot(dir), before, "a refused resume changed the folder");
+}
+
+#[test]
+fn an_empty_or_foreign_playoff_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = finished_run(tmp.path(), "run");
+    let good = read_checkpoint(&out);
+
+    let mut c = good.clone();
+    c["playoff"] = serde_json::json!([]);
+    write_checkpoint(&out, &c);
+    refused(&out, &["checkpoint.json", "playoff ranks 0 specimens"]);
+
+    let mut c = good.clone();
+    c["playoff"][0]["id"] = serde_json::json!(123456);
+    write_checkpoint(&out, &c);
+    refused(&out, &["playoff does not rank exactly the finalists"]);
+
+    write_checkpoint(&out, &good);
+    resume(&out).success().stdout(contains("already finished"));
+}
+
+#[test]
+fn a_wrong_population_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = stopped_run(tmp.path(), "run", 1);
+    let good = read_checkpoint(&out);
+
+    // Repeated twelve times: 96 specimens for a population of 8.
+    let mut c = good.clone();
+    let members = c["population"].as_array().unwrap().clone();
+    c["population"] = serde_json::Value::Array((0..12).flat_map(|_| members.clone()).collect());
+    write_checkpoint(&out, &c);
+    refused(&out, &["`population` has 96 specimens", "population.size is 8"]);
+
+    // The right size with a duplicated id.
+    let mut c = good.clone();
+    let population = c["population"].as_array_mut().unwrap();
+    population[3] = population[2].clone();
+    write_checkpoint(&out, &c);
+    refused(&out, &["`population` item 4", "repeats the id"]);
+
+    // Weights out of the config's range (-50..=50).
+    let mut c = good.clone();
+    c["population"][0]["specimen"]["weights"]["opening"][0] = serde_json::json!(5000);
+    write_checkpoint(&out, &c);
+    refused(&out, &["weight 5000", "-50..=50"]);
+
+    let mut c = good.clone();
+    c["next_id"] = serde_json::json!(u64::MAX);
+    write_checkpoint(&out, &c);
+    refused(&out, &["`next_id`"]);
+
+    write_checkpoint(&out, &good);
+    resume(&out).success().stdout(contains("Run finished"));
+}
+
+#[test]
+fn completed_rounds_that_do_not_match_the_files_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = stopped_run(tmp.path(), "stopped", 2);
+    let good = read_checkpoint(&out);
+    // Lowered from 2 to 1: the recorded lengths still hold two rounds.
+    let mut c = good.clone();
+    c["completed_rounds"] = serde_json::json!(1);
+    write_checkpoint(&out, &c);
+    refused(
+        &out,
+        &["records 1 completed round(s)", "rounds.csv holds 2"],
+    );
+    for bad in [0, 4] {
+        c["completed_rounds"] = serde_json::json!(bad);
+        write_checkpoint(&out, &c);
+        refused(&out, &["`completed_rounds` is", "expected 1 to 3"]);
+    }
+
+    // A finished run lowered from 3 to 1, its playoff dropped.
+    let (_, finished) = finished_run(tmp.path(), "finished");
+    let mut c = read_checkpoint(&finished);
+    let playoff = c["playoff"].clone();
+    assert!(playoff.is_array());
+    c["completed_rounds"] = serde_json::json!(1);
+    refused_with(&finished, &c, &["playoff after round 1"]);
+    c["playoff"] = serde_json::Value::Null;
+    refused_with(&finished, &c, &["records 1 completed round(s)"]);
+
+    // A playoff recorded in the middle of the run is not "already finished".
+    let (_, fake) = stopped_run(tmp.path(), "fake", 2);
+    let mut c = read_checkpoint(&fake);
+    c["playoff"] = playoff;
+    refused_with(&fake, &c, &["playoff after round 2", "3 rounds"]);
+}
+
+fn refused_with(dir: &Path, checkpoint: &serde_json::Value, wanted: &[&str]) {
+    write_checkpoint(dir, checkpoint);
+    refused(dir, wanted);
+}
+
+#[test]
+fn recorded_lengths_off_a_row_boundary_or_beyond_the_file_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = stopped_run(tmp.path(), "run", 2);
+    let good = read_checkpoint(&out);
+    let recorded = good["files"]["games.csv"].as_u64().unwrap();
+    let games = fs::read(out.join("games.csv")).unwrap();
+    let mut c = good.clone();
+
+    // Negative: not a length at all.
+    c["files"]["games.csv"] = serde_json::json!(-100);
+    refused_with(&out, &c, &["checkpoint.json", "not a checkpoint"]);
+
+    // 100 bytes less (moved off a row boundary if it happens to land on one).
+    let mut less = recorded - 100;
+    if games[less as usize - 1] == b'\n' {
+        less -= 1;
+    }
+    c["files"]["games.csv"] = serde_json::json!(less);
+    refused_with(&out, &c, &["games.csv", "does not end a row"]);
+
+    // On a row boundary, one row short of what rounds.csv counts.
+    let last_row_start = games[..recorded as usize - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .unwrap() as u64
+        + 1;
+    c["files"]["games.csv"] = serde_json::json!(last_row_start);
+    refused_with(&out, &c, &["games.csv holds", "rounds.csv counts"]);
+
+    // Beyond the end of the file.
+    c["files"]["games.csv"] = serde_json::json!(games.len() as u64 + 64);
+    refused_with(&out, &c, &["games.csv", "cut short"]);
+
+    write_checkpoint(&out, &good);
+    resume(&out).success();
+}
+
+#[test]
+fn a_finished_run_without_its_best_json_is_refused_with_the_export_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = finished_run(tmp.path(), "run");
+    let original = fs::read(out.join("best.json")).unwrap();
+    fs::remove_file(out.join("best.json")).unwrap();
+    let command = format!(
+        "checkers-tuner export {} -o {}",
+        out.display(),
+        out.join("best.json").display()
+    );
+    refused(&out, &["best.json: missing", &command]);
+    // The command it gives restores the very same file.
+    bin()
+        .args(["export"])
+        .arg(&out)
+        .arg("-o")
+        .arg(out.join("best.json"))
+        .assert()
+        .success();
+    assert_eq!(fs::read(out.join("best.json")).unwrap(), original);
+    resume(&out).success().stdout(contains("already finished"));
+}
+
+#[test]
+fn non_utf8_checkpoint_or_config_is_bad_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, out) = stopped_run(tmp.path(), "run", 1);
+    let checkpoint = fs::read(out.join("checkpoint.json")).unwrap();
+    fs::write(out.join("checkpoint.json"), b"\xff\xfe{ garbage \x80\n").unwrap();
+    refused(&out, &["checkpoint.json", "not UTF-8"]);
+    fs::write(out.join("checkpoint.json"), &checkpoint).unwrap();
+    let config = fs::read(out.join("config.toml")).unwrap();
+    let mut damaged = config.clone();
+    damaged.extend_from_slice(b"# \xff\xfe\n");
+    fs::write(out.join("config.toml"), &damaged).unwrap();
+    refused(&out, &["config.toml"]);
+    fs::write(out.join("config.toml"), &config).unwrap();
+    resume(&out).success();
+}

@@ -142,6 +142,7 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
                     files::CHECKPOINT_FILE
                 )));
             }
+            checkpoint.check(&config, dir)?;
             if let Some(standings) = checkpoint.playoff {
                 return Ok(RunOutcome::AlreadyFinished(RunSummary {
                     dir: dir.to_path_buf(),
@@ -149,17 +150,6 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
                     rounds: checkpoint.completed_rounds,
                     standings,
                 }));
-            }
-            if checkpoint.completed_rounds > config.tournament.rounds
-                || checkpoint.population.is_empty()
-            {
-                return Err(Error::input(format!(
-                    "{}: the checkpoint does not fit the config (round {} of {}, {} specimens)",
-                    dir.join(files::CHECKPOINT_FILE).display(),
-                    checkpoint.completed_rounds,
-                    config.tournament.rounds,
-                    checkpoint.population.len()
-                )));
             }
             files::cut_to(dir, &checkpoint.files, checkpoint.completed_rounds)?;
             State {
