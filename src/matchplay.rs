@@ -224,29 +224,10 @@ pub fn summary_path(csv_path: &Path) -> PathBuf {
 }
 
 /// Checks before a match starts that `out` can be written: its folder exists and it is not a
-/// folder itself. A match can take hours; finding this out afterwards would lose them.
+/// folder, a symbolic link or a device itself. A match can take hours; finding this out
+/// afterwards would lose them.
 pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
-    if out.file_name().is_none() {
-        return Err(Error::input(format!(
-            "{what} {}: not a file name",
-            out.display()
-        )));
-    }
-    let dir = crate::atomic_file::parent_dir(out);
-    if !dir.is_dir() {
-        return Err(Error::input(format!(
-            "{what} {}: folder {} does not exist",
-            out.display(),
-            dir.display()
-        )));
-    }
-    if out.is_dir() {
-        return Err(Error::input(format!(
-            "{what} {}: is a folder, expected a file name",
-            out.display()
-        )));
-    }
-    Ok(())
+    crate::atomic_file::check_output_path(out, what)
 }
 
 /// Writes `bytes` to a temporary file next to `out`, syncs it and renames it over `out`, so
