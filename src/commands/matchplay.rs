@@ -47,7 +47,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
     /// Threads playing pairs (default: one per core). Results do not depend on it.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// Write one row per game to FILE.csv and the printed summary to FILE.summary.txt.
     #[arg(long, value_name = "FILE.csv")]
@@ -68,9 +68,6 @@ pub struct MatchArgs {
 /// Runs the command.
 pub fn run(args: MatchArgs) -> Result<()> {
     let settings = settings(&args)?;
-    if args.threads == Some(0) {
-        return Err(Error::input("--threads: must be at least 1"));
-    }
     let sprt: Option<Sprt> = args.sprt.as_deref().map(str::parse).transpose()?;
     if let Some(out) = &args.out {
         check_output_path(out, "--out")?;

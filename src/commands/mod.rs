@@ -14,6 +14,18 @@ pub fn parse_fen(fen: &str) -> Result<Position> {
     Position::from_fen(fen).map_err(|e| Error::input(format!("--fen {fen:?}: {e}")))
 }
 
+/// Most worker threads a command accepts: far more than any machine this runs on has cores,
+/// and few enough to start at once.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses a `--threads` value: a whole number from 1 to [`MAX_THREADS`].
+pub fn threads_arg(text: &str) -> std::result::Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
+    }
+}
+
 /// A rayon pool of `threads` threads (0 = one per core).
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()

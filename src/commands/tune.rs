@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use checkers_tuner::run::{self, Config, ProgressMode, RunOptions, RunOutcome, RunSummary};
-use checkers_tuner::{Error, Result};
+use checkers_tuner::Result;
 use clap::Args;
 
 /// Hidden testing aid: stop cleanly once this round is saved.
@@ -22,7 +22,7 @@ pub struct TuneArgs {
     /// The run's TOML config file.
     config: PathBuf,
     /// Worker threads for the games [default: one per core].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// Output folder [default: results/<name>].
     #[arg(long, value_name = "DIR")]
@@ -41,7 +41,7 @@ pub struct ResumeArgs {
     /// The run folder (the one `tune` wrote).
     run_dir: PathBuf,
     /// Worker threads for the games [default: one per core].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// No progress bars or log lines.
     #[arg(long, short)]
@@ -67,9 +67,6 @@ pub fn resume(args: ResumeArgs) -> Result<()> {
 }
 
 fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
-    if threads == Some(0) {
-        return Err(Error::input("--threads: must be at least 1"));
-    }
     let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
     Ok(RunOptions {
         threads: threads.unwrap_or(0),

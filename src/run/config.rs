@@ -238,7 +238,7 @@ const fn closed(min: f64, max: f64) -> Limit {
 /// Range of every numeric key, checked on the raw value before the typed parse.
 const LIMITS: &[(&str, Limit)] = &[
     ("seed", Limit::Int(0, i64::MAX)),
-    ("population.size", Limit::Int(2, U32_MAX)),
+    ("population.size", Limit::Int(2, 100_000)),
     (
         "population.weight_min",
         Limit::Int(-(MAX_ABS_WEIGHT as i64), MAX_ABS_WEIGHT as i64),
@@ -388,13 +388,18 @@ impl Config {
                 "must not be empty; it names the run folder results/<name>",
             ));
         }
-        if name.contains('/') || name.contains('\\') || name.contains("..") || has_control(name) {
+        if name == "."
+            || name.contains('/')
+            || name.contains('\\')
+            || name.contains("..")
+            || has_control(name)
+        {
             return Err(report.at(
                 layout.get("name"),
                 "name",
                 &format!(
-                    "{name:?} must not contain `/`, `\\`, `..` or control characters; \
-                     it names the run folder results/<name>"
+                    "{name:?} must not contain `/`, `\\`, `..` or control characters, nor \
+                     be `.`; it names the run folder results/<name>"
                 ),
             ));
         }
