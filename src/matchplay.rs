@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::rng::{stream, tag};
+use crate::text::excerpt;
 use crate::tournament::{reason_label, result_label};
 use crate::{
     play_game_between, Color, EloEstimate, EndReason, Error, GameResult, GameScore, GameSettings,
@@ -262,16 +263,6 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
         games,
         complete_len,
     })
-}
-
-/// At most 60 characters of `text` on one line, with `…` when cut.
-fn excerpt(text: &str) -> String {
-    let line = text.trim_end_matches(['\n', '\r']);
-    let mut cut: String = line.chars().take(60).collect();
-    if cut.len() < line.len() {
-        cut.push('…');
-    }
-    cut.replace(['\n', '\r'], " ")
 }
 
 /// A fingerprint of everything that decides a match's games: both weight files (weights,

@@ -101,7 +101,7 @@ impl Checkpoint {
                 path.display()
             ))
         })?;
-        let checkpoint: Checkpoint = serde_json::from_str(text).map_err(|e| {
+        let checkpoint: Checkpoint = serde_json::from_str(crate::text::strip_bom(text)).map_err(|e| {
             Error::input(format!(
                 "{}: not a checkpoint of this program ({e})",
                 path.display()

@@ -345,7 +345,7 @@ impl Config {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::input(format!("cannot read config {}: {e}", path.display())))?;
-        Config::from_str_named(&text, path)
+        Config::from_str_named(crate::text::strip_bom(&text), path)
     }
 
     /// Parses and checks config `text`. `origin` is the file it came from: it names the file in
