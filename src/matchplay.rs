@@ -252,7 +252,7 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
         }
         games.push(game);
         at += end + 1;
-        if games.len() % 2 == 0 {
+        if games.len().is_multiple_of(2) {
             complete_len = at;
         }
     }
@@ -292,9 +292,9 @@ pub fn match_key(
         settings.tie_break
     );
     if let Some(t) = sprt {
-        let _ = write!(
+        let _ = writeln!(
             text,
-            "sprt {} {} {} {}\n",
+            "sprt {} {} {} {}",
             t.elo0(),
             t.elo1(),
             t.alpha(),

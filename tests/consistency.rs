@@ -56,10 +56,7 @@ fn a_byte_order_mark_is_accepted_in_every_text_input() {
     )
     .unwrap();
     let message = input_error(Config::load(&config));
-    assert!(
-        message.contains("line 3: `search.min_depth`"),
-        "{message}"
-    );
+    assert!(message.contains("line 3: `search.min_depth`"), "{message}");
 
     // Through the binary: a config with a BOM runs.
     fs::write(
@@ -102,7 +99,10 @@ fn a_key_given_twice_in_a_weights_json_file_is_refused_with_its_line() {
     assert!(message.contains("`id` is given twice"), "{message}");
     // TOML refuses it too (the toml crate's own rule).
     let toml = ExportFormat::Toml.render(&sample());
-    let toml = toml.replace("endgame_pieces = 9", "endgame_pieces = 9\nendgame_pieces = 8");
+    let toml = toml.replace(
+        "endgame_pieces = 9",
+        "endgame_pieces = 9\nendgame_pieces = 8",
+    );
     input_error(WeightsFile::from_toml(&toml, "w.toml"));
 }
 
@@ -140,7 +140,10 @@ fn weights_json_errors_give_the_line_of_the_key() {
     for (text, key, wanted) in cases {
         let message = input_error(WeightsFile::from_json(&text, "w.json"));
         let prefix = format!("weights file w.json: line {}: ", line_of(key));
-        assert!(message.starts_with(&prefix), "{message} should start with {prefix}");
+        assert!(
+            message.starts_with(&prefix),
+            "{message} should start with {prefix}"
+        );
         assert!(message.contains(wanted), "{message}");
     }
 }
@@ -171,9 +174,10 @@ fn long_input_is_quoted_as_a_short_excerpt() {
         (
             "json string",
             input_error(WeightsFile::from_json(
-                &sample()
-                    .to_json()
-                    .replace("\"source\": null", &format!("\"source\": \"{}\"", "s".repeat(50_000))),
+                &sample().to_json().replace(
+                    "\"source\": null",
+                    &format!("\"source\": \"{}\"", "s".repeat(50_000)),
+                ),
                 "w.json",
             )),
         ),
@@ -191,6 +195,9 @@ fn long_input_is_quoted_as_a_short_excerpt() {
         .assert()
         .code(2);
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(stderr.len() < 400 && stderr.lines().count() == 1, "{stderr}");
+    assert!(
+        stderr.len() < 400 && stderr.lines().count() == 1,
+        "{stderr}"
+    );
     assert!(stderr.contains("line 2"), "{stderr}");
 }

@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use assert_cmd::Command;
 use checkers_tuner::{
-    parse_openings, play_match, play_match_from, read_match_rows, three_move_deck, Color, GameResult, GameScore, MatchReport,
-    MatchSettings, Opening, PairReport, Sprt, SprtVerdict, TieBreak, WeightPair, Weights,
-    WeightsFile,
+    parse_openings, play_match, play_match_from, read_match_rows, three_move_deck, Color,
+    GameResult, GameScore, MatchReport, MatchSettings, Opening, PairReport, Sprt, SprtVerdict,
+    TieBreak, WeightPair, Weights, WeightsFile,
 };
 
 /// Four openings: in the first two material-vs-material at depth 2..4 is decisive (White
@@ -512,7 +512,10 @@ fn a_stop_request_ends_the_match_after_the_pairs_in_flight() {
     assert_eq!(report.games.len(), 4);
     let lines = report.interrupted_lines();
     assert_eq!(lines.last().unwrap(), "interrupted after 2 of 4 pairs");
-    assert!(lines.iter().all(|l| !l.contains("openings ran out")), "{lines:?}");
+    assert!(
+        lines.iter().all(|l| !l.contains("openings ran out")),
+        "{lines:?}"
+    );
     let whole = play_match(&m, &m, &openings, &shallow(), 1, None, |_| {});
     assert_eq!(report.games[..], whole.games[..4]);
 }
@@ -548,7 +551,10 @@ fn games_csv_rows_read_back_to_whole_pairs() {
     assert!(message(&other_deck).contains("g.csv line 4: "));
     let garbage = format!("{}{}", lines[0], "x".repeat(500) + "\n");
     let m = message(&garbage);
-    assert!(m.contains("line 2") && m.contains('…') && m.len() < 200, "{m}");
+    assert!(
+        m.contains("line 2") && m.contains('…') && m.len() < 200,
+        "{m}"
+    );
     assert!(message("a,b\n").contains("line 1"));
     let five = format!("{text}{}", lines[1]);
     assert!(message(&five).contains("after the last of the 4 openings"));
@@ -625,21 +631,36 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     assert_eq!(part_lines, 1 + 2 * played);
     assert!(whole_csv.starts_with(&part_csv));
     let part_summary = std::fs::read_to_string(d.join("part.summary.txt")).unwrap();
-    assert!(part_summary.starts_with("# match in progress"), "{part_summary}");
+    assert!(
+        part_summary.starts_with("# match in progress"),
+        "{part_summary}"
+    );
 
     // Keep copies of the interrupted state for the checks below.
-    for (from, to) in [("part.csv", "other.csv"), ("part.summary.txt", "other.summary.txt")] {
+    for (from, to) in [
+        ("part.csv", "other.csv"),
+        ("part.summary.txt", "other.summary.txt"),
+    ] {
         std::fs::copy(d.join(from), d.join(to)).unwrap();
     }
-    for (from, to) in [("part.csv", "cut.csv"), ("part.summary.txt", "cut.summary.txt")] {
+    for (from, to) in [
+        ("part.csv", "cut.csv"),
+        ("part.summary.txt", "cut.summary.txt"),
+    ] {
         std::fs::copy(d.join(from), d.join(to)).unwrap();
     }
 
     // The same command again continues to the very same files and output.
     let again = run_ok(deck_match(&part, &[]));
     assert_eq!(again, whole_stdout);
-    assert!(std::fs::read(&part).unwrap() == whole_csv, "the games differ");
-    assert_eq!(std::fs::read(d.join("part.summary.txt")).unwrap(), whole_summary);
+    assert!(
+        std::fs::read(&part).unwrap() == whole_csv,
+        "the games differ"
+    );
+    assert_eq!(
+        std::fs::read(d.join("part.summary.txt")).unwrap(),
+        whole_summary
+    );
 
     // Other settings are refused, and the unfinished files stay as they were.
     let other = d.join("other.csv");
@@ -648,7 +669,8 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.starts_with("Error: --out ") && stderr.contains("other players, openings or settings"),
+        stderr.starts_with("Error: --out ")
+            && stderr.contains("other players, openings or settings"),
         "{stderr}"
     );
     assert_eq!(std::fs::read(&other).unwrap(), before);

@@ -60,7 +60,10 @@ fn a_symbolic_link_given_as_output_is_refused_and_kept() {
     let link_s = link.to_str().unwrap();
 
     let msg = fails(&["export", "material", "-o", link_s]);
-    assert!(msg.contains(link_s) && msg.contains("symbolic link"), "{msg}");
+    assert!(
+        msg.contains(link_s) && msg.contains("symbolic link"),
+        "{msg}"
+    );
 
     let openings = write(d, "one.txt", "9-13 22-18 10-14\n");
     let msg = fails(&[
@@ -76,13 +79,21 @@ fn a_symbolic_link_given_as_output_is_refused_and_kept() {
         "--out",
         link_s,
     ]);
-    assert!(msg.contains("--out") && msg.contains("symbolic link"), "{msg}");
+    assert!(
+        msg.contains("--out") && msg.contains("symbolic link"),
+        "{msg}"
+    );
 
     plot_input(d);
     let run = d.join("run");
     let svg_link = d.join("link.svg");
     symlink(&target, &svg_link).unwrap();
-    let msg = fails(&["plot", run.to_str().unwrap(), "-o", svg_link.to_str().unwrap()]);
+    let msg = fails(&[
+        "plot",
+        run.to_str().unwrap(),
+        "-o",
+        svg_link.to_str().unwrap(),
+    ]);
     assert!(msg.contains("symbolic link"), "{msg}");
 
     for l in [&link, &svg_link] {

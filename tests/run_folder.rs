@@ -158,7 +158,11 @@ fn a_locked_run_folder_is_refused_by_tune_resume_and_force_naming_the_holder() {
         .code(2)
         .stderr(contains(in_use));
     tune_cmd(&config, &out).assert().code(2);
-    assert_eq!(snapshot(&out), before, "a refused command changed the folder");
+    assert_eq!(
+        snapshot(&out),
+        before,
+        "a refused command changed the folder"
+    );
     drop(held);
     resume(&out).success().stdout(contains("Run finished"));
     let (_, full) = finished_run(tmp.path(), "full");
@@ -270,7 +274,11 @@ fn resume_removes_temporary_files_left_by_killed_runs() {
         ".checkpoint.json.tmp-999999997",
         ".playoff.csv.tmp-999999996",
     ];
-    let kept = [".notes.txt.tmp-999999999", "best.json.tmp-1", ".best.json.tmp-"];
+    let kept = [
+        ".notes.txt.tmp-999999999",
+        "best.json.tmp-1",
+        ".best.json.tmp-",
+    ];
     for name in stale.iter().chain(&kept) {
         fs::write(out.join(name), "half").unwrap();
     }
@@ -347,7 +355,10 @@ fn a_wrong_population_is_refused() {
     let members = c["population"].as_array().unwrap().clone();
     c["population"] = serde_json::Value::Array((0..12).flat_map(|_| members.clone()).collect());
     write_checkpoint(&out, &c);
-    refused(&out, &["`population` has 96 specimens", "population.size is 8"]);
+    refused(
+        &out,
+        &["`population` has 96 specimens", "population.size is 8"],
+    );
 
     // The right size with a duplicated id.
     let mut c = good.clone();

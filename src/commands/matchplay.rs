@@ -9,8 +9,8 @@ use std::time::Instant;
 use checkers_tuner::run::MAX_SEARCH_DEPTH;
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, play_match_from, read_match_rows,
-    summary_path, three_move_deck, write_file_atomically, Error, MatchGame, MatchSettings,
-    Opening, PairReport, Result, Sprt, TieBreak, WeightsFile,
+    summary_path, three_move_deck, write_file_atomically, Error, MatchGame, MatchSettings, Opening,
+    PairReport, Result, Sprt, TieBreak, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -252,8 +252,7 @@ impl GamesFile {
                         summary.display()
                     )));
                 }
-                let bytes =
-                    std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
+                let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
                 let rows = read_match_rows(&bytes, &path.display().to_string(), openings)?;
                 Some(rows)
             }

@@ -436,7 +436,10 @@ fn kind(v: &Value) -> String {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("`{b}`"),
         Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {}", excerpt(&Value::String(s.clone()).to_string())),
+        Value::String(s) => format!(
+            "the string {}",
+            excerpt(&Value::String(s.clone()).to_string())
+        ),
         Value::Array(_) => "a list".into(),
         Value::Object(_) => "an object".into(),
     }
@@ -593,10 +596,13 @@ impl<'a> Ctx<'a> {
         };
         if let Some(p) = obj.get("perspective") {
             if p.as_str() != Some(PERSPECTIVE) {
-                return Err(self.err_at("perspective", format!(
+                return Err(self.err_at(
+                    "perspective",
+                    format!(
                     "`perspective` is {}, but these weights only make sense as \"{PERSPECTIVE}\"",
                     kind(p)
-                )));
+                ),
+                ));
             }
         }
         let source = match obj.get("source") {
@@ -612,43 +618,58 @@ impl<'a> Ctx<'a> {
 
     fn check_features(&self, v: &Value) -> Result<(), Error> {
         let list = v.as_array().ok_or_else(|| {
-            self.err_at("features", format!(
-                "`features` must be a list of the 10 feature names, found {}",
-                kind(v)
-            ))
+            self.err_at(
+                "features",
+                format!(
+                    "`features` must be a list of the 10 feature names, found {}",
+                    kind(v)
+                ),
+            )
         })?;
         for (i, item) in list.iter().enumerate() {
             let name = item.as_str().ok_or_else(|| {
-                self.err_at("features", format!(
-                    "item {} of `features` is {}, expected a feature name",
-                    i + 1,
-                    kind(item)
-                ))
+                self.err_at(
+                    "features",
+                    format!(
+                        "item {} of `features` is {}, expected a feature name",
+                        i + 1,
+                        kind(item)
+                    ),
+                )
             })?;
             if feature_index(name).is_none() {
-                return Err(self.err_at("features", format!(
+                return Err(self.err_at(
+                    "features",
+                    format!(
                     "unknown feature name `{}` at position {} of `features`, expected one of: {}",
                     excerpt(name),
                     i + 1,
                     FEATURE_NAMES.join(", ")
-                )));
+                ),
+                ));
             }
         }
         if list.len() != FEATURE_COUNT {
-            return Err(self.err_at("features", format!(
-                "`features` has {} names, expected {FEATURE_COUNT}",
-                list.len()
-            )));
+            return Err(self.err_at(
+                "features",
+                format!(
+                    "`features` has {} names, expected {FEATURE_COUNT}",
+                    list.len()
+                ),
+            ));
         }
         for (i, (item, want)) in list.iter().zip(FEATURE_NAMES).enumerate() {
             let got = item.as_str().unwrap_or_default();
             if got != want {
-                return Err(self.err_at("features", format!(
-                    "`features` is not in the standard order: position {} is `{got}`, \
+                return Err(self.err_at(
+                    "features",
+                    format!(
+                        "`features` is not in the standard order: position {} is `{got}`, \
                      expected `{want}` (order: {})",
-                    i + 1,
-                    FEATURE_NAMES.join(", ")
-                )));
+                        i + 1,
+                        FEATURE_NAMES.join(", ")
+                    ),
+                ));
             }
         }
         Ok(())
@@ -664,10 +685,13 @@ impl<'a> Ctx<'a> {
         match v {
             Value::Array(list) => {
                 if list.len() != FEATURE_COUNT {
-                    return Err(self.err_at(key, format!(
-                        "`{key}` has {} numbers, expected {FEATURE_COUNT}",
-                        list.len()
-                    )));
+                    return Err(self.err_at(
+                        key,
+                        format!(
+                            "`{key}` has {} numbers, expected {FEATURE_COUNT}",
+                            list.len()
+                        ),
+                    ));
                 }
                 for (i, item) in list.iter().enumerate() {
                     w.0[i] = self.int(item, key, || format!("`{key}` item {}", i + 1))?;
@@ -685,19 +709,20 @@ impl<'a> Ctx<'a> {
                     ));
                 }
                 for (i, name) in FEATURE_NAMES.iter().enumerate() {
-                    let item = map
-                        .get(*name)
-                        .ok_or_else(|| {
-                            self.err_at(key, format!("`{key}` has no weight for `{name}`"))
-                        })?;
+                    let item = map.get(*name).ok_or_else(|| {
+                        self.err_at(key, format!("`{key}` has no weight for `{name}`"))
+                    })?;
                     w.0[i] = self.int(item, key, || format!("`{key}.{name}`"))?;
                 }
             }
             other => {
-                return Err(self.err_at(key, format!(
-                    "`{key}` must be a list of {FEATURE_COUNT} integers, found {}",
-                    kind(other)
-                )))
+                return Err(self.err_at(
+                    key,
+                    format!(
+                        "`{key}` must be a list of {FEATURE_COUNT} integers, found {}",
+                        kind(other)
+                    ),
+                ))
             }
         }
         Ok(w)
@@ -709,36 +734,44 @@ impl<'a> Ctx<'a> {
                 .as_i64()
                 .and_then(|n| i32::try_from(n).ok())
                 .ok_or_else(|| {
-                    self.err_at(key, format!(
-                        "{} ({n}) is out of range {}..={}",
-                        what(),
-                        i32::MIN,
-                        i32::MAX
-                    ))
+                    self.err_at(
+                        key,
+                        format!(
+                            "{} ({n}) is out of range {}..={}",
+                            what(),
+                            i32::MIN,
+                            i32::MAX
+                        ),
+                    )
                 }),
-            other => Err(self.err_at(key, format!(
-                "{} is not an integer (found {})",
-                what(),
-                kind(other)
-            ))),
+            other => Err(self.err_at(
+                key,
+                format!("{} is not an integer (found {})", what(), kind(other)),
+            )),
         }
     }
 
     fn source(&self, v: &Value) -> Result<WeightsSource, Error> {
         let obj = v.as_object().ok_or_else(|| {
-            self.err_at("source", format!(
-                "`source` must be an object {{\"run\", \"id\", \"round\"}} or null, found {}",
-                kind(v)
-            ))
+            self.err_at(
+                "source",
+                format!(
+                    "`source` must be an object {{\"run\", \"id\", \"round\"}} or null, found {}",
+                    kind(v)
+                ),
+            )
         })?;
         if let Some(key) = obj
             .keys()
             .find(|k| !["run", "id", "round"].contains(&k.as_str()))
         {
-            return Err(self.err_at("source", format!(
-                "unknown key `source.{}`, expected run, id, round",
-                excerpt(key)
-            )));
+            return Err(self.err_at(
+                "source",
+                format!(
+                    "unknown key `source.{}`, expected run, id, round",
+                    excerpt(key)
+                ),
+            ));
         }
         let get = |k: &str| {
             obj.get(k)
@@ -748,28 +781,34 @@ impl<'a> Ctx<'a> {
         let run = run
             .as_str()
             .ok_or_else(|| {
-                self.err_at("source", format!(
-                    "`source.run` must be a string, found {}",
-                    kind(run)
-                ))
+                self.err_at(
+                    "source",
+                    format!("`source.run` must be a string, found {}", kind(run)),
+                )
             })?
             .to_string();
         let id = get("id")?;
         let id = id.as_u64().ok_or_else(|| {
-            self.err_at("source", format!(
-                "`source.id` must be a non-negative integer, found {}",
-                kind(id)
-            ))
+            self.err_at(
+                "source",
+                format!(
+                    "`source.id` must be a non-negative integer, found {}",
+                    kind(id)
+                ),
+            )
         })?;
         let round = get("round")?;
         let round = round
             .as_u64()
             .and_then(|r| u32::try_from(r).ok())
             .ok_or_else(|| {
-                self.err_at("source", format!(
-                    "`source.round` must be a non-negative integer, found {}",
-                    kind(round)
-                ))
+                self.err_at(
+                    "source",
+                    format!(
+                        "`source.round` must be a non-negative integer, found {}",
+                        kind(round)
+                    ),
+                )
             })?;
         Ok(WeightsSource { run, id, round })
     }

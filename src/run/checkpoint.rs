@@ -9,9 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::Config;
-use super::files::{
-    self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE,
-};
+use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
 use crate::eval::{Specimen, WeightsFile};
 use crate::{Error, Result};
 
@@ -101,12 +99,13 @@ impl Checkpoint {
                 path.display()
             ))
         })?;
-        let checkpoint: Checkpoint = serde_json::from_str(crate::text::strip_bom(text)).map_err(|e| {
-            Error::input(format!(
-                "{}: not a checkpoint of this program ({e})",
-                path.display()
-            ))
-        })?;
+        let checkpoint: Checkpoint =
+            serde_json::from_str(crate::text::strip_bom(text)).map_err(|e| {
+                Error::input(format!(
+                    "{}: not a checkpoint of this program ({e})",
+                    path.display()
+                ))
+            })?;
         if checkpoint.format != CHECKPOINT_FORMAT {
             return Err(Error::input(format!(
                 "{}: checkpoint format {} is not the supported format {CHECKPOINT_FORMAT}",
@@ -226,7 +225,10 @@ impl Checkpoint {
         }
         let mut ranked: Vec<u64> = standings.iter().map(|s| s.id).collect();
         ranked.sort_unstable();
-        if !ranked.iter().eq(self.population.iter().map(|m| &m.specimen.id)) {
+        if !ranked
+            .iter()
+            .eq(self.population.iter().map(|m| &m.specimen.id))
+        {
             return Err(bad(
                 "the playoff does not rank exactly the finalists of `population`".to_string(),
             ));

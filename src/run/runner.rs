@@ -21,12 +21,12 @@ use rayon::prelude::*;
 
 use super::checkpoint::{Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
 use super::config::{Config, OpeningsSource};
-use super::lock::RunLock;
 use super::files::{
     self, append, append_counted, csv_line, specimen_record, timings_record, write_atomically,
     FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE,
     TIMINGS_FILE,
 };
+use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
 use crate::eval::{Specimen, WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
