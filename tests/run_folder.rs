@@ -501,3 +501,14 @@ fn non_utf8_checkpoint_or_config_is_bad_input() {
     fs::write(out.join("config.toml"), &config).unwrap();
     resume(&out).success();
 }
+
+#[test]
+fn resume_refuses_a_folder_whose_config_was_not_written_by_a_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mine = tmp.path().join("mine");
+    fs::create_dir(&mine).unwrap();
+    fs::write(mine.join("config.toml"), TINY).unwrap();
+    resume(&mine).code(2).stderr(contains("not a run folder"));
+    assert!(!mine.join(".lock").exists(), "a lock file was left in it");
+    assert_eq!(fs::read_dir(&mine).unwrap().count(), 1);
+}

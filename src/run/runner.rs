@@ -119,10 +119,10 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
         )));
     }
     let config_path = dir.join(CONFIG_FILE);
-    if !config_path.is_file() {
+    if !config_path.is_file() || !files::holds_run(dir) {
         return Err(Error::input(format!(
-            "{} is not a run folder: it has no {CONFIG_FILE} (start a run with \
-             `checkers-tuner tune CONFIG --out {}`)",
+            "{} is not a run folder: it has no {CONFIG_FILE} written by a run (start a run \
+             with `checkers-tuner tune CONFIG --out {}`)",
             dir.display(),
             dir.display()
         )));
