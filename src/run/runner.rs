@@ -96,8 +96,8 @@ pub enum RunOutcome {
 ///
 /// A folder that already holds a run is refused unless `force` is set, in which case its run
 /// files (and only those) are deleted first; a non-empty folder that is not a run folder, and
-/// a folder in use by another run, are refused. Validate the config (with [`Config::load`]) before
-/// calling this: nothing is created for a config that fails.
+/// a folder in use by another run, are refused. Validate the config (with [`Config::load`])
+/// before calling this: nothing is created for a config that fails.
 pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> Result<RunOutcome> {
     // Held until the run returns; refuses folders in use, foreign folders, existing runs.
     let _lock = RunLock::for_new_run(out, force)?;
