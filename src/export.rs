@@ -249,26 +249,7 @@ pub fn export_to_file(file: &WeightsFile, format: ExportFormat, out: &Path) -> R
 
 /// Checks that `out` can be an output file, then writes it atomically.
 fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
-    if out.file_name().is_none() {
-        return Err(Error::Input(format!(
-            "output path {} is not a file name",
-            out.display()
-        )));
-    }
-    let dir = crate::atomic_file::parent_dir(out);
-    if !dir.is_dir() {
-        return Err(Error::Input(format!(
-            "output file {}: folder {} does not exist",
-            out.display(),
-            dir.display()
-        )));
-    }
-    if out.is_dir() {
-        return Err(Error::Input(format!(
-            "output file {} is a folder",
-            out.display()
-        )));
-    }
+    crate::atomic_file::check_output_path(out, "output file")?;
     crate::atomic_file::write_atomically(out, bytes)
 }
 

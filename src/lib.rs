@@ -26,6 +26,7 @@ mod plot;
 mod rng;
 pub mod run;
 mod search;
+mod text;
 pub mod tournament;
 
 pub use elo::*;

@@ -7,11 +7,13 @@
 //! including where an SPRT stops it.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::rng::{stream, tag};
+use crate::text::excerpt;
 use crate::tournament::{reason_label, result_label};
 use crate::{
     play_game_between, Color, EloEstimate, EndReason, Error, GameResult, GameScore, GameSettings,
@@ -113,6 +115,200 @@ impl MatchGame {
     }
 }
 
+impl MatchGame {
+    /// The game's CSV row as text, ending in `\n`: exactly the line [`MatchReport::csv_text`]
+    /// writes for it.
+    pub fn csv_line(&self) -> String {
+        csv_line(&self.csv_record())
+    }
+
+    /// The header line of the per-game CSV, ending in `\n`.
+    pub fn csv_header_line() -> String {
+        csv_line(&MatchGame::CSV_HEADER)
+    }
+
+    /// Reads back a row written by [`MatchGame::csv_record`]; `None` if a field is not one that
+    /// could have been written.
+    fn from_csv_fields(fields: &csv::StringRecord) -> Option<MatchGame> {
+        if fields.len() != MatchGame::CSV_HEADER.len() {
+            return None;
+        }
+        let pair: usize = fields[0].parse().ok()?;
+        let game: u8 = fields[1].parse().ok()?;
+        let a_color = match &fields[3] {
+            "black" => Color::Black,
+            "white" => Color::White,
+            _ => return None,
+        };
+        let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw]
+            .into_iter()
+            .find(|&r| result_label(r) == &fields[4])?;
+        let reason = [
+            EndReason::NoMoves,
+            EndReason::Repetition,
+            EndReason::NoProgress,
+            EndReason::PlyCap,
+        ]
+        .into_iter()
+        .find(|&r| reason_label(r) == &fields[7])?;
+        Some(MatchGame {
+            pair: pair.checked_sub(1)?,
+            game,
+            opening: fields[2].to_string(),
+            a_color,
+            result,
+            a_score: GameScore::for_a(result, a_color == Color::Black),
+            plies: fields[6].parse().ok()?,
+            reason,
+        })
+    }
+}
+
+/// One CSV record as a line ending in `\n`, quoted where needed.
+fn csv_line<S: AsRef<[u8]>>(fields: &[S]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    // Writing to memory cannot fail, and every field is UTF-8.
+    let _ = w.write_record(fields);
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// The games of the complete pairs at the start of a per-game CSV, as an interrupted match
+/// left it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRows {
+    /// The games, two per pair, in opening order.
+    pub games: Vec<MatchGame>,
+    /// The bytes they fill, header included: anything after them (a row cut short, or the
+    /// first game of a pair whose second was not written) is what a stopped process left.
+    pub complete_len: usize,
+}
+
+/// Reads the per-game CSV `bytes` of an interrupted match over `openings` (named `origin` in
+/// messages) to continue it with [`play_match_from`]. Every complete row must be exactly the row
+/// this program writes for the next game (pair, game, the pair's opening, A's colour, a result
+/// and the score it gives A, plies, reason); a last line without its line break, or a pair's
+/// first game alone at the end, is left out. Anything else is bad input naming the line.
+pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Result<MatchRows> {
+    let header = MatchGame::csv_header_line();
+    if !bytes.starts_with(header.as_bytes()) {
+        return Err(Error::input(format!(
+            "{origin} line 1: not the header of a match's games CSV (`{}`)",
+            header.trim_end()
+        )));
+    }
+    let mut games: Vec<MatchGame> = Vec::new();
+    let mut at = header.len();
+    let mut complete_len = at;
+    let mut line_number = 1;
+    while let Some(end) = bytes[at..].iter().position(|&b| b == b'\n') {
+        line_number += 1;
+        let line = &bytes[at..at + end + 1];
+        let expected_pair = games.len() / 2;
+        let expected_game = games.len() % 2 + 1;
+        let bad = |what: String| Error::input(format!("{origin} line {line_number}: {what}"));
+        let record = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(line)
+            .records()
+            .next()
+            .and_then(|r| r.ok());
+        let game = record.as_ref().and_then(MatchGame::from_csv_fields);
+        let Some(game) = game.filter(|g| g.csv_line().as_bytes() == line) else {
+            return Err(bad(format!(
+                "not a row of a match's games CSV: `{}`",
+                excerpt(&String::from_utf8_lossy(line))
+            )));
+        };
+        if expected_pair >= openings.len() {
+            return Err(bad(format!(
+                "a game after the last of the {} openings",
+                openings.len()
+            )));
+        }
+        let a_color = if expected_game == 1 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if (game.pair, usize::from(game.game), game.a_color)
+            != (expected_pair, expected_game, a_color)
+        {
+            return Err(bad(format!(
+                "expected pair {} game {expected_game} (A {}), found pair {} game {}",
+                expected_pair + 1,
+                if expected_game == 1 { "black" } else { "white" },
+                game.pair + 1,
+                game.game
+            )));
+        }
+        let opening = &openings[expected_pair].name;
+        if &game.opening != opening {
+            return Err(bad(format!(
+                "opening `{}`, but pair {} of these openings is `{opening}`",
+                excerpt(&game.opening),
+                expected_pair + 1
+            )));
+        }
+        games.push(game);
+        at += end + 1;
+        if games.len().is_multiple_of(2) {
+            complete_len = at;
+        }
+    }
+    if games.len() % 2 == 1 {
+        games.pop();
+    }
+    Ok(MatchRows {
+        games,
+        complete_len,
+    })
+}
+
+/// A fingerprint of everything that decides a match's games: both weight files (weights,
+/// endgame thresholds, sources), the openings, the settings, the seed and the SPRT. Two
+/// commands with the same key play the same games, so one may continue the other's file.
+/// (FNV-1a, 64 bits, in hexadecimal: stable across versions and platforms.)
+pub fn match_key(
+    a: &WeightsFile,
+    b: &WeightsFile,
+    openings: &[Opening],
+    settings: &MatchSettings,
+    seed: u64,
+    sprt: Option<&Sprt>,
+) -> String {
+    let mut text = format!("a\n{}\nb\n{}\nopenings\n", a.to_json(), b.to_json());
+    for o in openings {
+        text.push_str(&o.name);
+        text.push('\n');
+    }
+    let _ = write!(
+        text,
+        "settings {} {} {} {} {:?}\nseed {seed}\n",
+        settings.min_depth,
+        settings.max_depth,
+        settings.max_plies,
+        settings.no_progress_plies,
+        settings.tie_break
+    );
+    if let Some(t) = sprt {
+        let _ = writeln!(
+            text,
+            "sprt {} {} {} {}",
+            t.elo0(),
+            t.elo1(),
+            t.alpha(),
+            t.beta()
+        );
+    }
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
 /// What `on_pair` sees after each pair is applied, in opening order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairReport {
@@ -160,6 +356,16 @@ impl MatchReport {
     /// The result lines printed after a match and written to the summary: W/D/L and score,
     /// the pentanomial counts, Elo, and the SPRT status with how the match ended.
     pub fn result_lines(&self) -> Vec<String> {
+        self.lines(false)
+    }
+
+    /// The result lines of a match stopped before its end (by a Ctrl-C): as
+    /// [`MatchReport::result_lines`], but saying where it stopped instead of an SPRT ending.
+    pub fn interrupted_lines(&self) -> Vec<String> {
+        self.lines(true)
+    }
+
+    fn lines(&self, interrupted: bool) -> Vec<String> {
         let mut lines = vec![
             format!("results for A: {}", self.tally.results_line()),
             format!("pairs: {}", self.tally.pentanomial),
@@ -167,6 +373,15 @@ impl MatchReport {
         ];
         if let Some(s) = &self.sprt {
             lines.push(s.test.status_line(&self.tally.pentanomial));
+        }
+        if interrupted {
+            lines.push(format!(
+                "interrupted after {} of {} pairs",
+                self.pairs_played, self.pairs_total
+            ));
+            return lines;
+        }
+        if let Some(s) = &self.sprt {
             lines.push(match s.verdict {
                 SprtVerdict::Continue => format!(
                     "SPRT: no verdict; the openings ran out after {}",
@@ -187,16 +402,11 @@ impl MatchReport {
 
     /// The per-game CSV: [`MatchGame::CSV_HEADER`], then one row per game.
     pub fn csv_text(&self) -> Result<String> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let fail = |e: csv::Error| Error::failure(format!("cannot format the games CSV: {e}"));
-        w.write_record(MatchGame::CSV_HEADER).map_err(fail)?;
+        let mut text = MatchGame::csv_header_line();
         for g in &self.games {
-            w.write_record(g.csv_record()).map_err(fail)?;
+            text.push_str(&g.csv_line());
         }
-        let bytes = w
-            .into_inner()
-            .map_err(|e| Error::failure(format!("cannot format the games CSV: {e}")))?;
-        String::from_utf8(bytes).map_err(|e| Error::failure(format!("games CSV is not UTF-8: {e}")))
+        Ok(text)
     }
 
     /// Writes the per-game CSV to `csv_path` and `summary` to [`summary_path`]`(csv_path)`,
@@ -224,36 +434,22 @@ pub fn summary_path(csv_path: &Path) -> PathBuf {
 }
 
 /// Checks before a match starts that `out` can be written: its folder exists and it is not a
-/// folder itself. A match can take hours; finding this out afterwards would lose them.
+/// folder, a symbolic link or a device itself. A match can take hours; finding this out
+/// afterwards would lose them.
 pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
-    if out.file_name().is_none() {
-        return Err(Error::input(format!(
-            "{what} {}: not a file name",
-            out.display()
-        )));
-    }
-    let dir = crate::atomic_file::parent_dir(out);
-    if !dir.is_dir() {
-        return Err(Error::input(format!(
-            "{what} {}: folder {} does not exist",
-            out.display(),
-            dir.display()
-        )));
-    }
-    if out.is_dir() {
-        return Err(Error::input(format!(
-            "{what} {}: is a folder, expected a file name",
-            out.display()
-        )));
-    }
-    Ok(())
+    crate::atomic_file::check_output_path(out, what)
 }
 
 /// Writes `bytes` to a temporary file next to `out`, syncs it and renames it over `out`, so
-/// that `out` is either the old file or the whole new one.
-fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
+/// that `out` is either the old file or the whole new one. `out` must be a new or regular file
+/// in an existing folder ([`check_output_path`]).
+pub fn write_file_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
     check_output_path(out, "output file")?;
     crate::atomic_file::write_atomically(out, bytes)
+}
+
+fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
+    write_file_atomically(out, bytes)
 }
 
 /// Plays the pair for opening `index`: A Black in game 1, then A White from the same position.
@@ -334,11 +530,37 @@ pub fn play_match<F>(
 where
     F: FnMut(&PairReport) + Send,
 {
+    play_match_from(a, b, openings, settings, seed, sprt, &[], None, on_pair)
+}
+
+/// [`play_match`], continuing after the pairs already played and stoppable.
+///
+/// `previous` holds the games of the first pairs, already played with the same players,
+/// openings, settings, seed and SPRT (two games per pair, in opening order, as
+/// [`read_match_rows`] returns them): they are applied first, without calling `on_pair`, and
+/// the match goes on from the next opening, so the report is the one an uninterrupted match
+/// gives. Previous pairs after a final SPRT verdict are ignored.
+///
+/// Once `stop` is set, no new pair is started; the pairs being played are finished and applied,
+/// and the report ends there, with `pairs_played < pairs_total` (and no SPRT stop).
+#[allow(clippy::too_many_arguments)]
+pub fn play_match_from<F>(
+    a: &WeightsFile,
+    b: &WeightsFile,
+    openings: &[Opening],
+    settings: &MatchSettings,
+    seed: u64,
+    sprt: Option<Sprt>,
+    previous: &[MatchGame],
+    stop_request: Option<&AtomicBool>,
+    on_pair: F,
+) -> MatchReport
+where
+    F: FnMut(&PairReport) + Send,
+{
     let total = openings.len();
     let game_settings = settings.game_settings();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let progress = Mutex::new(Progress {
+    let mut p = Progress {
         finished: BTreeMap::new(),
         games: Vec::with_capacity(2 * total),
         tally: MatchTally::default(),
@@ -346,12 +568,26 @@ where
         verdict: sprt.map(|_| SprtVerdict::Continue),
         stopped: false,
         on_pair,
-    });
+    };
+    for pair in previous.chunks_exact(2).take(total) {
+        if p.stopped {
+            break;
+        }
+        p.tally.add_pair(pair[0].a_score, pair[1].a_score);
+        p.games.extend(pair.iter().cloned());
+        p.applied += 1;
+        p.verdict = sprt.map(|t| t.verdict(&p.tally.pentanomial));
+        p.stopped = p.verdict.is_some_and(SprtVerdict::is_final);
+    }
+    let next = AtomicUsize::new(p.applied);
+    let stop = AtomicBool::new(p.stopped);
+    let progress = Mutex::new(p);
+    let requested = || stop_request.is_some_and(|flag| flag.load(Ordering::Relaxed));
     let workers = rayon::current_num_threads().clamp(1, total.max(1));
     rayon::scope(|s| {
         for _ in 0..workers {
             s.spawn(|_| loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || requested() {
                     break;
                 }
                 let index = next.fetch_add(1, Ordering::Relaxed);

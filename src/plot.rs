@@ -455,12 +455,7 @@ fn temp_path(out: &Path, png: bool) -> PathBuf {
 }
 
 fn write_picture(data: &RunData, out: &Path) -> Result<(), Error> {
-    if out.file_name().is_none() {
-        return Err(Error::input(format!(
-            "output {}: expected a file name",
-            out.display()
-        )));
-    }
+    crate::atomic_file::check_output_path(out, "output")?;
     let png = out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"));

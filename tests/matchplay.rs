@@ -2,12 +2,13 @@
 //! command's output files and its bad-input errors.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use assert_cmd::Command;
 use checkers_tuner::{
-    parse_openings, play_match, three_move_deck, Color, GameResult, GameScore, MatchReport,
-    MatchSettings, Opening, PairReport, Sprt, SprtVerdict, TieBreak, WeightPair, Weights,
-    WeightsFile,
+    parse_openings, play_match, play_match_from, read_match_rows, three_move_deck, Color,
+    GameResult, GameScore, MatchReport, MatchSettings, Opening, PairReport, Sprt, SprtVerdict,
+    TieBreak, WeightPair, Weights, WeightsFile,
 };
 
 /// Four openings: in the first two material-vs-material at depth 2..4 is decisive (White
@@ -455,4 +456,233 @@ fn cli_bad_inputs_exit_2_naming_the_argument() {
         .collect();
     names.sort();
     assert_eq!(names, ["bad.txt", "four.txt", "huge.json"]);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Stopping and continuing.
+// ----------------------------------------------------------------------------------------------
+
+#[test]
+fn a_match_continued_from_its_first_pairs_gives_the_whole_report() {
+    let openings = four_openings();
+    let (a, b) = (mobile_weights(), WeightsFile::material());
+    let whole = play_match(&a, &b, &openings, &shallow(), 2, None, |_| {});
+    for k in 0..=4 {
+        let mut seen = Vec::new();
+        let report = play_match_from(
+            &a,
+            &b,
+            &openings,
+            &shallow(),
+            2,
+            None,
+            &whole.games[..2 * k],
+            None,
+            |p| seen.push(p.pairs_done),
+        );
+        assert_eq!(report, whole, "continued after {k} pairs");
+        // on_pair sees only the pairs played now.
+        assert_eq!(seen, (k + 1..=4).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn a_stop_request_ends_the_match_after_the_pairs_in_flight() {
+    let openings = four_openings();
+    let m = WeightsFile::material();
+    let stop = AtomicBool::new(false);
+    let report = in_pool(1, || {
+        play_match_from(
+            &m,
+            &m,
+            &openings,
+            &shallow(),
+            1,
+            Some("0,10".parse().unwrap()),
+            &[],
+            Some(&stop),
+            |p| {
+                if p.pairs_done == 2 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            },
+        )
+    });
+    assert_eq!((report.pairs_played, report.pairs_total), (2, 4));
+    assert_eq!(report.games.len(), 4);
+    let lines = report.interrupted_lines();
+    assert_eq!(lines.last().unwrap(), "interrupted after 2 of 4 pairs");
+    assert!(
+        lines.iter().all(|l| !l.contains("openings ran out")),
+        "{lines:?}"
+    );
+    let whole = play_match(&m, &m, &openings, &shallow(), 1, None, |_| {});
+    assert_eq!(report.games[..], whole.games[..4]);
+}
+
+#[test]
+fn games_csv_rows_read_back_to_whole_pairs() {
+    let openings = four_openings();
+    let m = WeightsFile::material();
+    let report = play_match(&m, &m, &openings, &shallow(), 1, None, |_| {});
+    let text = report.csv_text().unwrap();
+    let rows = read_match_rows(text.as_bytes(), "g.csv", &openings).unwrap();
+    assert_eq!(rows.games, report.games);
+    assert_eq!(rows.complete_len, text.len());
+
+    // What a killed writer leaves: a row cut short, or a pair's first game alone.
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let three_pairs: String = lines[..7].concat();
+    for tail in [&lines[7][..10], lines[7]] {
+        let damaged = format!("{three_pairs}{tail}");
+        let rows = read_match_rows(damaged.as_bytes(), "g.csv", &openings).unwrap();
+        assert_eq!(rows.games, report.games[..6]);
+        assert_eq!(rows.complete_len, three_pairs.len());
+    }
+
+    // Rows that this match would not have written are refused with their line.
+    let message = |text: &str| match read_match_rows(text.as_bytes(), "g.csv", &openings) {
+        Err(checkers_tuner::Error::Input(m)) => m,
+        other => panic!("expected bad input, got {other:?}"),
+    };
+    let swapped = format!("{}{}{}", lines[0], lines[2], lines[1]);
+    assert!(message(&swapped).starts_with("g.csv line 2: expected pair 1 game 1"));
+    let other_deck = text.replace("9-13 21-17 5-9", "9-13 21-17 5-8");
+    assert!(message(&other_deck).contains("g.csv line 4: "));
+    let garbage = format!("{}{}", lines[0], "x".repeat(500) + "\n");
+    let m = message(&garbage);
+    assert!(
+        m.contains("line 2") && m.contains('…') && m.len() < 200,
+        "{m}"
+    );
+    assert!(message("a,b\n").contains("line 1"));
+    let five = format!("{text}{}", lines[1]);
+    assert!(message(&five).contains("after the last of the 4 openings"));
+}
+
+/// The match of the continuation tests through the binary: the whole 3-move deck, shallow.
+fn deck_match(out: &Path, extra: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    cmd.args(["match", "material", "material", "--min-depth", "4"])
+        .args(["--max-depth", "8", "--threads", "1", "--quiet", "--out"])
+        .arg(out)
+        .args(extra);
+    cmd
+}
+
+fn run_ok(mut cmd: std::process::Command) -> String {
+    let output = cmd.output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files() {
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let whole = d.join("whole.csv");
+    let whole_stdout = run_ok(deck_match(&whole, &[]));
+    let whole_csv = std::fs::read(&whole).unwrap();
+    let whole_summary = std::fs::read(d.join("whole.summary.txt")).unwrap();
+
+    // Started with SIGINT ignored, as `nohup` or a script's background job would: Ctrl-C
+    // (SIGINT) must still stop it.
+    let part = d.join("part.csv");
+    let mut cmd = deck_match(&part, &[]);
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let child = cmd.spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&part).map_or(0, |t| t.lines().count()) < 5
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // SAFETY: signals the child we started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stdout}\n{stderr}");
+    assert!(stdout.contains("results for A: "), "{stdout}");
+    let played = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("interrupted after "))
+        .and_then(|l| l.strip_suffix(" of 156 pairs"))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!((2..156).contains(&played), "{played}");
+    assert!(
+        stderr.contains("run the same command again to continue"),
+        "{stderr}"
+    );
+    // The games so far are in the file, whole pairs, exactly as the whole match wrote them.
+    let part_csv = std::fs::read(&part).unwrap();
+    let part_lines = part_csv.iter().filter(|&&b| b == b'\n').count();
+    assert_eq!(part_lines, 1 + 2 * played);
+    assert!(whole_csv.starts_with(&part_csv));
+    let part_summary = std::fs::read_to_string(d.join("part.summary.txt")).unwrap();
+    assert!(
+        part_summary.starts_with("# match in progress"),
+        "{part_summary}"
+    );
+
+    // Keep copies of the interrupted state for the checks below.
+    for (from, to) in [
+        ("part.csv", "other.csv"),
+        ("part.summary.txt", "other.summary.txt"),
+    ] {
+        std::fs::copy(d.join(from), d.join(to)).unwrap();
+    }
+    for (from, to) in [
+        ("part.csv", "cut.csv"),
+        ("part.summary.txt", "cut.summary.txt"),
+    ] {
+        std::fs::copy(d.join(from), d.join(to)).unwrap();
+    }
+
+    // The same command again continues to the very same files and output.
+    let again = run_ok(deck_match(&part, &[]));
+    assert_eq!(again, whole_stdout);
+    assert!(
+        std::fs::read(&part).unwrap() == whole_csv,
+        "the games differ"
+    );
+    assert_eq!(
+        std::fs::read(d.join("part.summary.txt")).unwrap(),
+        whole_summary
+    );
+
+    // Other settings are refused, and the unfinished files stay as they were.
+    let other = d.join("other.csv");
+    let before = std::fs::read(&other).unwrap();
+    let output = deck_match(&other, &["--seed", "2"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("Error: --out ")
+            && stderr.contains("other players, openings or settings"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+    assert!(std::fs::read_to_string(d.join("other.summary.txt"))
+        .unwrap()
+        .starts_with("# match in progress"));
+
+    // A row cut short by a kill is dropped and played again.
+    let cut = d.join("cut.csv");
+    let mut text = std::fs::read(&cut).unwrap();
+    text.extend_from_slice(&whole_csv[text.len()..text.len() + 30]);
+    std::fs::write(&cut, &text).unwrap();
+    run_ok(deck_match(&cut, &[]));
+    assert!(std::fs::read(&cut).unwrap() == whole_csv);
 }

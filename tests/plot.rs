@@ -234,15 +234,13 @@ fn missing_folder_or_file_is_an_input_error() {
 }
 
 #[test]
-fn unwritable_output_is_a_failure() {
+fn output_in_a_missing_folder_is_bad_input_like_export() {
     let dir = tempfile::tempdir().unwrap();
     write_run(dir.path());
     for name in ["p.svg", "p.png"] {
         let out = dir.path().join("no-such-folder").join(name);
-        match plot_run(dir.path(), &out) {
-            Err(Error::Failure(msg)) => assert!(msg.contains("no-such-folder"), "{msg}"),
-            other => panic!("expected a failure for {name}, got {other:?}"),
-        }
+        let msg = input_message(plot_run(dir.path(), &out));
+        assert!(msg.contains("no-such-folder"), "{msg}");
     }
 }
 

@@ -10,17 +10,20 @@ use clap::Args;
 
 use super::{parse_fen, thread_pool};
 
+/// Deepest `perft --depth`: depth 20 already runs for days.
+const MAX_PERFT_DEPTH: i64 = 20;
+
 /// Arguments of `perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Start position as PDN FEN (default: the initial position).
     #[arg(long)]
     fen: Option<String>,
-    /// Deepest depth to count.
-    #[arg(long)]
+    /// Deepest depth to count (1 to 20).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PERFT_DEPTH))]
     depth: u32,
     /// Threads sharing the root moves.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::threads_arg)]
     threads: usize,
 }
 
@@ -96,9 +99,6 @@ pub fn perft(args: PerftArgs) -> Result<()> {
         Some(f) => parse_fen(f)?,
         None => Position::start(),
     };
-    if args.threads == 0 {
-        return Err(Error::input("--threads: must be at least 1"));
-    }
     let pool = thread_pool(args.threads)?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for d in 1..=args.depth {

@@ -1,18 +1,21 @@
 //! The `match` command: A against B over paired openings, with Elo and an optional SPRT.
 
-use std::io::IsTerminal;
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use checkers_tuner::run::MAX_SEARCH_DEPTH;
 use checkers_tuner::{
-    check_output_path, load_openings_file, play_match, summary_path, three_move_deck, Error,
-    MatchSettings, Opening, PairReport, Result, Sprt, TieBreak, WeightsFile,
+    check_output_path, load_openings_file, match_key, play_match_from, read_match_rows,
+    summary_path, three_move_deck, write_file_atomically, Error, MatchGame, MatchSettings, Opening,
+    PairReport, Result, Sprt, TieBreak, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::thread_pool;
+use super::{ctrl_c_flag, thread_pool, INTERRUPTED_STATUS};
 
 /// Plain progress lines (stderr not a terminal) come every this many pairs, and after the last.
 const PROGRESS_EVERY: usize = 10;
@@ -47,7 +50,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
     /// Threads playing pairs (default: one per core). Results do not depend on it.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// Write one row per game to FILE.csv and the printed summary to FILE.summary.txt.
     #[arg(long, value_name = "FILE.csv")]
@@ -65,12 +68,14 @@ pub struct MatchArgs {
     quiet: bool,
 }
 
+/// First line of `FILE.summary.txt` while the match writing `FILE.csv` is not finished; the
+/// second is `key: ` and the match's key ([`match_key`]).
+const IN_PROGRESS: &str =
+    "# match in progress: run the same command again to continue it (checkers-tuner)";
+
 /// Runs the command.
 pub fn run(args: MatchArgs) -> Result<()> {
     let settings = settings(&args)?;
-    if args.threads == Some(0) {
-        return Err(Error::input("--threads: must be at least 1"));
-    }
     let sprt: Option<Sprt> = args.sprt.as_deref().map(str::parse).transpose()?;
     if let Some(out) = &args.out {
         check_output_path(out, "--out")?;
@@ -79,6 +84,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let a = WeightsFile::load_arg(&args.a)?;
     let b = WeightsFile::load_arg(&args.b)?;
     let (openings, openings_label) = openings(&args.openings)?;
+    let key = match_key(&a, &b, &openings, &settings, args.seed, sprt.as_ref());
 
     let mut lines = vec![
         format!("A: {}", player_label(&args.a, &a)),
@@ -109,45 +115,200 @@ pub fn run(args: MatchArgs) -> Result<()> {
             t.beta()
         ));
     }
+    // The games file: started, or continued when it holds this very match, interrupted.
+    let mut out = match &args.out {
+        Some(path) => Some(GamesFile::open(path, &key, &openings, &lines)?),
+        None => None,
+    };
+    let previous = out.as_mut().map(|o| std::mem::take(&mut o.previous));
+    let previous = previous.unwrap_or_default();
+    if !args.quiet && !previous.is_empty() {
+        eprintln!(
+            "continuing {} after {} of {} pairs",
+            args.out.as_deref().unwrap_or(Path::new("")).display(),
+            previous.len() / 2,
+            openings.len()
+        );
+    }
     for line in &lines {
         println!("{line}");
     }
 
+    let stop = ctrl_c_flag();
     let started = Instant::now();
     let mut progress = Progress::new(args.quiet, openings.len(), sprt);
+    progress.skip(previous.len() / 2);
     let mut play = || {
-        play_match(&a, &b, &openings, &settings, args.seed, sprt, |p| {
-            progress.pair(p)
-        })
+        play_match_from(
+            &a,
+            &b,
+            &openings,
+            &settings,
+            args.seed,
+            sprt,
+            &previous,
+            Some(&stop),
+            |p| {
+                progress.pair(p);
+                if let Some(o) = out.as_mut() {
+                    if !o.append(&p.games) {
+                        // Nothing more can be saved: stop as if interrupted, then report it.
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+            },
+        )
     };
     let report = match args.threads {
         Some(n) => thread_pool(n)?.install(play),
         None => play(),
     };
     progress.finish();
+    if let Some(err) = out.as_mut().and_then(|o| o.error.take()) {
+        return Err(err);
+    }
+    let final_verdict = report.sprt.is_some_and(|s| s.verdict.is_final());
+    let interrupted = report.pairs_played < report.pairs_total && !final_verdict;
 
     println!();
     lines.push(String::new());
-    for line in report.result_lines() {
+    let results = if interrupted {
+        report.interrupted_lines()
+    } else {
+        report.result_lines()
+    };
+    for line in results {
         println!("{line}");
         lines.push(line);
     }
     if !args.quiet {
         eprintln!(
             "played {} games in {:.1} s",
-            report.games.len(),
+            2 * (report.pairs_played - previous.len() / 2),
             started.elapsed().as_secs_f64()
         );
     }
-    if let Some(out) = &args.out {
-        let mut summary = lines.join("\n");
-        summary.push('\n');
-        let summary_file = report.write_files(out, &summary)?;
-        if !args.quiet {
-            eprintln!("wrote {} and {}", out.display(), summary_file.display());
+    let mut summary = lines.join("\n");
+    summary.push('\n');
+    if let Some(o) = &out {
+        if interrupted {
+            o.write_summary(&in_progress(&key, &summary))?;
+        } else {
+            o.write_summary(&summary)?;
+            if !args.quiet {
+                eprintln!("wrote {} and {}", o.path.display(), o.summary.display());
+            }
         }
     }
+    if interrupted {
+        match &out {
+            Some(o) => eprintln!(
+                "Interrupted: run the same command again to continue {}",
+                o.path.display()
+            ),
+            None => eprintln!("Interrupted."),
+        }
+        std::process::exit(INTERRUPTED_STATUS);
+    }
     Ok(())
+}
+
+/// The summary file of an unfinished match: the marker, the key, then `text`.
+fn in_progress(key: &str, text: &str) -> String {
+    format!("{IN_PROGRESS}\nkey: {key}\n{text}")
+}
+
+/// `--out FILE.csv` and its summary, written as the match goes: the header, then the rows of
+/// each pair as soon as it is applied (in opening order), so a stopped match keeps its games.
+struct GamesFile {
+    path: PathBuf,
+    summary: PathBuf,
+    file: File,
+    /// The games read back from an interrupted match's file, to continue after them.
+    previous: Vec<MatchGame>,
+    /// The first write that failed; the match stops at it.
+    error: Option<Error>,
+}
+
+impl GamesFile {
+    /// Continues `path` if its summary marks it as an unfinished match with this `key` (a
+    /// different key is refused), otherwise starts it afresh (a finished match's file is
+    /// replaced, as before). Writes the summary's in-progress form.
+    fn open(path: &Path, key: &str, openings: &[Opening], header: &[String]) -> Result<GamesFile> {
+        let summary = summary_path(path);
+        let marked = std::fs::read(&summary)
+            .ok()
+            .filter(|text| text.starts_with(format!("{IN_PROGRESS}\n").as_bytes()));
+        let continued = match marked {
+            Some(text) if path.is_file() => {
+                let text = String::from_utf8_lossy(&text);
+                let recorded = text.lines().nth(1).unwrap_or("");
+                if recorded != format!("key: {key}") {
+                    return Err(Error::input(format!(
+                        "--out {}: it holds an unfinished match with other players, openings or \
+                         settings (see {}); run that match's command again to finish it, or \
+                         give another --out",
+                        path.display(),
+                        summary.display()
+                    )));
+                }
+                let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
+                let rows = read_match_rows(&bytes, &path.display().to_string(), openings)?;
+                Some(rows)
+            }
+            _ => None,
+        };
+        let (file, previous) = match continued {
+            Some(rows) => {
+                let file = OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| Error::io("open", path, &e))?;
+                // Drop what a killed process left after the last whole pair.
+                file.set_len(rows.complete_len as u64)
+                    .map_err(|e| Error::io("truncate", path, &e))?;
+                (file, rows.games)
+            }
+            None => {
+                write_file_atomically(path, MatchGame::csv_header_line().as_bytes())?;
+                let file = OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| Error::io("open", path, &e))?;
+                (file, Vec::new())
+            }
+        };
+        let games_file = GamesFile {
+            path: path.to_path_buf(),
+            summary,
+            file,
+            previous,
+            error: None,
+        };
+        let mut text = header.join("\n");
+        text.push('\n');
+        games_file.write_summary(&in_progress(key, &text))?;
+        Ok(games_file)
+    }
+
+    /// Appends a pair's rows; false (keeping the error) if they could not be written.
+    fn append(&mut self, games: &[MatchGame]) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        let text: String = games.iter().map(MatchGame::csv_line).collect();
+        match self.file.write_all(text.as_bytes()) {
+            Ok(()) => true,
+            Err(e) => {
+                self.error = Some(Error::io("write", &self.path, &e));
+                false
+            }
+        }
+    }
+
+    fn write_summary(&self, text: &str) -> Result<()> {
+        write_file_atomically(&self.summary, text.as_bytes())
+    }
 }
 
 /// `n` and `noun`, plural unless `n` is 1.
@@ -256,6 +417,13 @@ impl Progress {
             bar
         });
         Progress { quiet, bar, sprt }
+    }
+
+    /// Pairs read back from an interrupted match's file count as done.
+    fn skip(&mut self, pairs: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(pairs as u64);
+        }
     }
 
     fn pair(&mut self, p: &PairReport) {

@@ -7,11 +7,44 @@ pub mod play;
 pub mod plot;
 pub mod tune;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use checkers_tuner::{Error, Position, Result};
+
+/// Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+pub const INTERRUPTED_STATUS: i32 = 130;
+
+/// A flag set by the first Ctrl-C (SIGINT, also when the shell started the program with it
+/// ignored); a second one quits at once. What was written so far stays valid either way.
+pub fn ctrl_c_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = Arc::clone(&flag);
+    // Failing to install the handler only costs the clean stop; a kill is still safe.
+    let _ = ctrlc::set_handler(move || {
+        if handler_flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(INTERRUPTED_STATUS);
+        }
+        eprintln!("\nStopping after the games in progress (Ctrl-C again to quit at once)…");
+    });
+    flag
+}
 
 /// Reads a `--fen` argument.
 pub fn parse_fen(fen: &str) -> Result<Position> {
     Position::from_fen(fen).map_err(|e| Error::input(format!("--fen {fen:?}: {e}")))
+}
+
+/// Most worker threads a command accepts: far more than any machine this runs on has cores,
+/// and few enough to start at once.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses a `--threads` value: a whole number from 1 to [`MAX_THREADS`].
+pub fn threads_arg(text: &str) -> std::result::Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
+    }
 }
 
 /// A rayon pool of `threads` threads (0 = one per core).

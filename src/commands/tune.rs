@@ -1,20 +1,17 @@
 //! The `tune` and `resume` commands: arguments in, [`checkers_tuner::run`] does the work.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use checkers_tuner::run::{self, Config, ProgressMode, RunOptions, RunOutcome, RunSummary};
-use checkers_tuner::{Error, Result};
+use checkers_tuner::Result;
 use clap::Args;
+
+use super::{ctrl_c_flag, INTERRUPTED_STATUS};
 
 /// Hidden testing aid: stop cleanly once this round is saved.
 const STOP_AFTER_ROUND_VAR: &str = "CHECKERS_TUNER_STOP_AFTER_ROUND";
 /// Hidden testing aid: abort once this round's rows are written, before its checkpoint.
 const CRASH_BEFORE_CHECKPOINT_VAR: &str = "CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT";
-
-/// Exit status after Ctrl-C (128 + SIGINT), as shells report it.
-const INTERRUPTED_STATUS: i32 = 130;
 
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
@@ -22,7 +19,7 @@ pub struct TuneArgs {
     /// The run's TOML config file.
     config: PathBuf,
     /// Worker threads for the games [default: one per core].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// Output folder [default: results/<name>].
     #[arg(long, value_name = "DIR")]
@@ -41,7 +38,7 @@ pub struct ResumeArgs {
     /// The run folder (the one `tune` wrote).
     run_dir: PathBuf,
     /// Worker threads for the games [default: one per core].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
     /// No progress bars or log lines.
     #[arg(long, short)]
@@ -67,9 +64,6 @@ pub fn resume(args: ResumeArgs) -> Result<()> {
 }
 
 fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
-    if threads == Some(0) {
-        return Err(Error::input("--threads: must be at least 1"));
-    }
     let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
     Ok(RunOptions {
         threads: threads.unwrap_or(0),
@@ -82,21 +76,6 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
         stop_after_round: hook(STOP_AFTER_ROUND_VAR),
         crash_before_checkpoint: hook(CRASH_BEFORE_CHECKPOINT_VAR),
     })
-}
-
-/// A flag set by the first Ctrl-C; a second one quits at once (the run loses only the round in
-/// progress either way).
-fn ctrl_c_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = Arc::clone(&flag);
-    // Failing to install the handler only costs the clean stop; a kill is still safe.
-    let _ = ctrlc::set_handler(move || {
-        if handler_flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(INTERRUPTED_STATUS);
-        }
-        eprintln!("\nStopping after the games in progress (Ctrl-C again to quit at once)…");
-    });
-    flag
 }
 
 fn report(outcome: RunOutcome) -> Result<()> {

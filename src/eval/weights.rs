@@ -1,10 +1,14 @@
 //! Weight vectors, specimens and the JSON weights file (SPEC §7).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::text::{excerpt, strip_bom};
 use crate::Error;
 
 /// Number of evaluation features.
@@ -218,18 +222,27 @@ impl WeightsFile {
     /// `endgame_pieces` (default 12), `perspective` and `source` may be omitted; when present they
     /// are checked. `opening`/`endgame` are lists of ten integers (or objects keyed by feature
     /// name).
+    ///
+    /// A key given twice in an object is refused (not JSON's "last one wins"), and messages
+    /// about a top-level key give the line where its value starts. A leading byte-order mark is
+    /// skipped.
     pub fn from_json(text: &str, origin: &str) -> Result<WeightsFile, Error> {
-        let ctx = Ctx { origin };
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-            let msg = e.to_string();
-            let suffix = format!(" at line {} column {}", e.line(), e.column());
-            let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
-            ctx.err(format!(
-                "not JSON (line {}, column {}: {msg})",
-                e.line(),
-                e.column()
-            ))
-        })?;
+        let text = strip_bom(text);
+        let mut ctx = Ctx::new(origin);
+        let value = serde_json::from_str::<StrictJson>(text)
+            .map(|v| v.0)
+            .map_err(|e| {
+                let msg = e.to_string();
+                let suffix = format!(" at line {} column {}", e.line(), e.column());
+                let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+                ctx.err(format!(
+                    "not JSON (line {}, column {}: {})",
+                    e.line(),
+                    e.column(),
+                    excerpt(msg)
+                ))
+            })?;
+        ctx.lines = top_level_lines(text);
         ctx.read_value(&value)
     }
 
@@ -237,7 +250,8 @@ impl WeightsFile {
     /// `perspective`, `[opening]`/`[endgame]` tables keyed by feature name (lists of ten integers
     /// also accepted), optional `[source]`. Checked like [`WeightsFile::from_json`].
     pub fn from_toml(text: &str, origin: &str) -> Result<WeightsFile, Error> {
-        let ctx = Ctx { origin };
+        let text = strip_bom(text);
+        let ctx = Ctx::new(origin);
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
             let msg = e.message().trim_end().replace('\n', "; ");
             match e.span() {
@@ -259,7 +273,8 @@ impl WeightsFile {
     /// per set and feature (any order, each exactly once). CSV carries only the weights: the
     /// result has the default endgame threshold and no source.
     pub fn from_csv(text: &str, origin: &str) -> Result<WeightsFile, Error> {
-        let ctx = Ctx { origin };
+        let text = strip_bom(text);
+        let ctx = Ctx::new(origin);
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
             .trim(csv::Trim::All)
@@ -277,7 +292,7 @@ impl WeightsFile {
             let got: Vec<&str> = header.iter().collect();
             return Err(ctx.err(format!(
                 "line 1: header is `{}`, expected `set,feature,weight`",
-                got.join(",")
+                excerpt(&got.join(","))
             )));
         }
         // seen[set][feature] = the line it was given on
@@ -294,22 +309,23 @@ impl WeightsFile {
                 "endgame" => 1,
                 other => {
                     return Err(ctx.err(format!(
-                        "line {line}: unknown set `{other}` in column `set`, \
-                         expected `opening` or `endgame`"
+                        "line {line}: unknown set `{}` in column `set`, \
+                         expected `opening` or `endgame`",
+                        excerpt(other)
                     )))
                 }
             };
             let feature = feature_index(&record[1]).ok_or_else(|| {
                 ctx.err(format!(
                     "line {line}: unknown feature name `{}` in column `feature`, expected one of: {}",
-                    &record[1],
+                    excerpt(&record[1]),
                     FEATURE_NAMES.join(", ")
                 ))
             })?;
             let weight: i32 = record[2].parse().map_err(|_| {
                 ctx.err(format!(
                     "line {line}: weight `{}` is not an integer (or is out of range {}..={})",
-                    &record[2],
+                    excerpt(&record[2]),
                     i32::MIN,
                     i32::MAX
                 ))
@@ -317,7 +333,8 @@ impl WeightsFile {
             if let Some(first) = seen[set][feature] {
                 return Err(ctx.err(format!(
                     "line {line}: `{}`/`{}` appears twice (first on line {first})",
-                    &record[0], &record[1]
+                    excerpt(&record[0]),
+                    excerpt(&record[1])
                 )));
             }
             seen[set][feature] = Some(line);
@@ -383,7 +400,7 @@ impl WeightsFile {
         ] {
             for (i, (name, value)) in w.named().enumerate() {
                 if value.unsigned_abs() > MAX_ABS_WEIGHT.unsigned_abs() {
-                    return Err(Ctx { origin }.err(format!(
+                    return Err(Ctx::new(origin).err(format!(
                         "`{set}` item {} (`{name}`) is {value}, outside \
                          -{MAX_ABS_WEIGHT}..={MAX_ABS_WEIGHT} (larger weights could overflow \
                          the evaluation)",
@@ -422,20 +439,125 @@ fn kind(v: &Value) -> String {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("`{b}`"),
         Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {v}", v = Value::String(s.clone())),
+        Value::String(s) => format!(
+            "the string {}",
+            excerpt(&Value::String(s.clone()).to_string())
+        ),
         Value::Array(_) => "a list".into(),
         Value::Object(_) => "an object".into(),
     }
 }
 
-/// Validation context: names the file in every message.
-struct Ctx<'a> {
-    origin: &'a str,
+/// A JSON value read like `serde_json::Value`, except that a key given twice in an object is an
+/// error (reported by serde_json with its line and column) instead of "the last one wins".
+struct StrictJson(Value);
+
+impl<'de> Deserialize<'de> for StrictJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<StrictJson, D::Error> {
+        deserializer.deserialize_any(StrictVisitor).map(StrictJson)
+    }
 }
 
-impl Ctx<'_> {
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(StrictJson(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(de::Error::custom(format!(
+                    "key `{}` is given twice",
+                    excerpt(&key)
+                )));
+            }
+            let StrictJson(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+/// The line on which the value of each top-level key starts, for JSON text that parsed (empty
+/// if the top level is not an object).
+fn top_level_lines(text: &str) -> BTreeMap<String, usize> {
+    let Ok(raw) = serde_json::from_str::<BTreeMap<String, &RawValue>>(text) else {
+        return BTreeMap::new();
+    };
+    raw.into_iter()
+        .map(|(key, value)| {
+            let offset = (value.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+            (key, line_col(text, offset).0)
+        })
+        .collect()
+}
+
+/// Validation context: names the file in every message, and the line of each top-level key
+/// where known.
+struct Ctx<'a> {
+    origin: &'a str,
+    lines: BTreeMap<String, usize>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(origin: &'a str) -> Ctx<'a> {
+        Ctx {
+            origin,
+            lines: BTreeMap::new(),
+        }
+    }
+
     fn err(&self, msg: impl std::fmt::Display) -> Error {
         Error::Input(format!("weights file {}: {msg}", self.origin))
+    }
+
+    /// An error about the top-level key `key`, with its line when known.
+    fn err_at(&self, key: &str, msg: impl std::fmt::Display) -> Error {
+        match self.lines.get(key) {
+            Some(line) => self.err(format!("line {line}: {msg}")),
+            None => self.err(msg),
+        }
     }
 
     fn read_value(&self, value: &Value) -> Result<WeightsFile, Error> {
@@ -446,10 +568,14 @@ impl Ctx<'_> {
             ))
         })?;
         if let Some(key) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
-            return Err(self.err(format!(
-                "unknown key `{key}`, expected one of: {}",
-                KEYS.join(", ")
-            )));
+            return Err(self.err_at(
+                key,
+                format!(
+                    "unknown key `{}`, expected one of: {}",
+                    excerpt(key),
+                    KEYS.join(", ")
+                ),
+            ));
         }
         if let Some(features) = obj.get("features") {
             self.check_features(features)?;
@@ -461,19 +587,25 @@ impl Ctx<'_> {
             Some(v) => match v.as_i64() {
                 Some(n) if (0..=MAX_PIECES).contains(&n) => n as u32,
                 _ => {
-                    return Err(self.err(format!(
-                        "`endgame_pieces` must be an integer from 0 to {MAX_PIECES}, found {}",
-                        kind(v)
-                    )))
+                    return Err(self.err_at(
+                        "endgame_pieces",
+                        format!(
+                            "`endgame_pieces` must be an integer from 0 to {MAX_PIECES}, found {}",
+                            kind(v)
+                        ),
+                    ))
                 }
             },
         };
         if let Some(p) = obj.get("perspective") {
             if p.as_str() != Some(PERSPECTIVE) {
-                return Err(self.err(format!(
+                return Err(self.err_at(
+                    "perspective",
+                    format!(
                     "`perspective` is {}, but these weights only make sense as \"{PERSPECTIVE}\"",
                     kind(p)
-                )));
+                ),
+                ));
             }
         }
         let source = match obj.get("source") {
@@ -489,42 +621,58 @@ impl Ctx<'_> {
 
     fn check_features(&self, v: &Value) -> Result<(), Error> {
         let list = v.as_array().ok_or_else(|| {
-            self.err(format!(
-                "`features` must be a list of the 10 feature names, found {}",
-                kind(v)
-            ))
+            self.err_at(
+                "features",
+                format!(
+                    "`features` must be a list of the 10 feature names, found {}",
+                    kind(v)
+                ),
+            )
         })?;
         for (i, item) in list.iter().enumerate() {
             let name = item.as_str().ok_or_else(|| {
-                self.err(format!(
-                    "item {} of `features` is {}, expected a feature name",
-                    i + 1,
-                    kind(item)
-                ))
+                self.err_at(
+                    "features",
+                    format!(
+                        "item {} of `features` is {}, expected a feature name",
+                        i + 1,
+                        kind(item)
+                    ),
+                )
             })?;
             if feature_index(name).is_none() {
-                return Err(self.err(format!(
-                    "unknown feature name `{name}` at position {} of `features`, expected one of: {}",
+                return Err(self.err_at(
+                    "features",
+                    format!(
+                    "unknown feature name `{}` at position {} of `features`, expected one of: {}",
+                    excerpt(name),
                     i + 1,
                     FEATURE_NAMES.join(", ")
-                )));
+                ),
+                ));
             }
         }
         if list.len() != FEATURE_COUNT {
-            return Err(self.err(format!(
-                "`features` has {} names, expected {FEATURE_COUNT}",
-                list.len()
-            )));
+            return Err(self.err_at(
+                "features",
+                format!(
+                    "`features` has {} names, expected {FEATURE_COUNT}",
+                    list.len()
+                ),
+            ));
         }
         for (i, (item, want)) in list.iter().zip(FEATURE_NAMES).enumerate() {
             let got = item.as_str().unwrap_or_default();
             if got != want {
-                return Err(self.err(format!(
-                    "`features` is not in the standard order: position {} is `{got}`, \
+                return Err(self.err_at(
+                    "features",
+                    format!(
+                        "`features` is not in the standard order: position {} is `{got}`, \
                      expected `{want}` (order: {})",
-                    i + 1,
-                    FEATURE_NAMES.join(", ")
-                )));
+                        i + 1,
+                        FEATURE_NAMES.join(", ")
+                    ),
+                ));
             }
         }
         Ok(())
@@ -540,105 +688,130 @@ impl Ctx<'_> {
         match v {
             Value::Array(list) => {
                 if list.len() != FEATURE_COUNT {
-                    return Err(self.err(format!(
-                        "`{key}` has {} numbers, expected {FEATURE_COUNT}",
-                        list.len()
-                    )));
+                    return Err(self.err_at(
+                        key,
+                        format!(
+                            "`{key}` has {} numbers, expected {FEATURE_COUNT}",
+                            list.len()
+                        ),
+                    ));
                 }
                 for (i, item) in list.iter().enumerate() {
-                    w.0[i] = self.int(item, || format!("`{key}` item {}", i + 1))?;
+                    w.0[i] = self.int(item, key, || format!("`{key}` item {}", i + 1))?;
                 }
             }
             Value::Object(map) => {
                 if let Some(name) = map.keys().find(|k| feature_index(k).is_none()) {
-                    return Err(self.err(format!(
-                        "unknown feature name `{name}` in `{key}`, expected one of: {}",
-                        FEATURE_NAMES.join(", ")
-                    )));
+                    return Err(self.err_at(
+                        key,
+                        format!(
+                            "unknown feature name `{}` in `{key}`, expected one of: {}",
+                            excerpt(name),
+                            FEATURE_NAMES.join(", ")
+                        ),
+                    ));
                 }
                 for (i, name) in FEATURE_NAMES.iter().enumerate() {
-                    let item = map
-                        .get(*name)
-                        .ok_or_else(|| self.err(format!("`{key}` has no weight for `{name}`")))?;
-                    w.0[i] = self.int(item, || format!("`{key}.{name}`"))?;
+                    let item = map.get(*name).ok_or_else(|| {
+                        self.err_at(key, format!("`{key}` has no weight for `{name}`"))
+                    })?;
+                    w.0[i] = self.int(item, key, || format!("`{key}.{name}`"))?;
                 }
             }
             other => {
-                return Err(self.err(format!(
-                    "`{key}` must be a list of {FEATURE_COUNT} integers, found {}",
-                    kind(other)
-                )))
+                return Err(self.err_at(
+                    key,
+                    format!(
+                        "`{key}` must be a list of {FEATURE_COUNT} integers, found {}",
+                        kind(other)
+                    ),
+                ))
             }
         }
         Ok(w)
     }
 
-    fn int(&self, v: &Value, what: impl Fn() -> String) -> Result<i32, Error> {
+    fn int(&self, v: &Value, key: &str, what: impl Fn() -> String) -> Result<i32, Error> {
         match v {
             Value::Number(n) if n.is_i64() || n.is_u64() => n
                 .as_i64()
                 .and_then(|n| i32::try_from(n).ok())
                 .ok_or_else(|| {
-                    self.err(format!(
-                        "{} ({n}) is out of range {}..={}",
-                        what(),
-                        i32::MIN,
-                        i32::MAX
-                    ))
+                    self.err_at(
+                        key,
+                        format!(
+                            "{} ({n}) is out of range {}..={}",
+                            what(),
+                            i32::MIN,
+                            i32::MAX
+                        ),
+                    )
                 }),
-            other => Err(self.err(format!(
-                "{} is not an integer (found {})",
-                what(),
-                kind(other)
-            ))),
+            other => Err(self.err_at(
+                key,
+                format!("{} is not an integer (found {})", what(), kind(other)),
+            )),
         }
     }
 
     fn source(&self, v: &Value) -> Result<WeightsSource, Error> {
         let obj = v.as_object().ok_or_else(|| {
-            self.err(format!(
-                "`source` must be an object {{\"run\", \"id\", \"round\"}} or null, found {}",
-                kind(v)
-            ))
+            self.err_at(
+                "source",
+                format!(
+                    "`source` must be an object {{\"run\", \"id\", \"round\"}} or null, found {}",
+                    kind(v)
+                ),
+            )
         })?;
         if let Some(key) = obj
             .keys()
             .find(|k| !["run", "id", "round"].contains(&k.as_str()))
         {
-            return Err(self.err(format!(
-                "unknown key `source.{key}`, expected run, id, round"
-            )));
+            return Err(self.err_at(
+                "source",
+                format!(
+                    "unknown key `source.{}`, expected run, id, round",
+                    excerpt(key)
+                ),
+            ));
         }
         let get = |k: &str| {
             obj.get(k)
-                .ok_or_else(|| self.err(format!("missing key `source.{k}`")))
+                .ok_or_else(|| self.err_at("source", format!("missing key `source.{k}`")))
         };
         let run = get("run")?;
         let run = run
             .as_str()
             .ok_or_else(|| {
-                self.err(format!(
-                    "`source.run` must be a string, found {}",
-                    kind(run)
-                ))
+                self.err_at(
+                    "source",
+                    format!("`source.run` must be a string, found {}", kind(run)),
+                )
             })?
             .to_string();
         let id = get("id")?;
         let id = id.as_u64().ok_or_else(|| {
-            self.err(format!(
-                "`source.id` must be a non-negative integer, found {}",
-                kind(id)
-            ))
+            self.err_at(
+                "source",
+                format!(
+                    "`source.id` must be a non-negative integer, found {}",
+                    kind(id)
+                ),
+            )
         })?;
         let round = get("round")?;
         let round = round
             .as_u64()
             .and_then(|r| u32::try_from(r).ok())
             .ok_or_else(|| {
-                self.err(format!(
-                    "`source.round` must be a non-negative integer, found {}",
-                    kind(round)
-                ))
+                self.err_at(
+                    "source",
+                    format!(
+                        "`source.round` must be a non-negative integer, found {}",
+                        kind(round)
+                    ),
+                )
             })?;
         Ok(WeightsSource { run, id, round })
     }

@@ -16,6 +16,7 @@ use crate::engine::Position;
 use crate::error::{Error, Result};
 use crate::eval::Weights;
 use crate::search::{SearchLimits, Searcher};
+use crate::text::excerpt;
 
 /// The 156 openings of the ACF three-move tournament deck, one per line.
 const THREE_MOVE_DECK: &str = include_str!("../../data/three_move_ballots.txt");
@@ -81,15 +82,17 @@ impl Opening {
 /// `origin` names the source in error messages.
 pub fn parse_openings(text: &str, origin: &str) -> Result<Vec<Opening>> {
     let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
+    for (number, line) in crate::text::strip_bom(text).lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let opening = Opening::from_moves(line).map_err(|e| {
             Error::input(format!(
-                "openings file {origin} line {}: {line:?}: {e}",
-                number + 1
+                "openings file {origin} line {}: \"{}\": {}",
+                number + 1,
+                excerpt(line),
+                excerpt(&e)
             ))
         })?;
         openings.push(opening);

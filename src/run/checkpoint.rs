@@ -8,8 +8,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{write_atomically, FileLengths, CHECKPOINT_FILE};
-use crate::eval::Specimen;
+use super::config::Config;
+use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
+use crate::eval::{Specimen, WeightsFile};
 use crate::{Error, Result};
 
 /// The checkpoint format; a different number is refused rather than misread.
@@ -87,17 +88,24 @@ impl Checkpoint {
     /// of its first round).
     pub fn load(dir: &Path) -> Result<Option<Checkpoint>> {
         let path = dir.join(CHECKPOINT_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io("read", &path, &e)),
         };
-        let checkpoint: Checkpoint = serde_json::from_str(&text).map_err(|e| {
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
             Error::input(format!(
-                "{}: not a checkpoint of this program ({e})",
+                "{}: not a checkpoint of this program (not UTF-8 text: {e})",
                 path.display()
             ))
         })?;
+        let checkpoint: Checkpoint =
+            serde_json::from_str(crate::text::strip_bom(text)).map_err(|e| {
+                Error::input(format!(
+                    "{}: not a checkpoint of this program ({e})",
+                    path.display()
+                ))
+            })?;
         if checkpoint.format != CHECKPOINT_FORMAT {
             return Err(Error::input(format!(
                 "{}: checkpoint format {} is not the supported format {CHECKPOINT_FORMAT}",
@@ -106,6 +114,164 @@ impl Checkpoint {
             )));
         }
         Ok(Some(checkpoint))
+    }
+
+    /// Checks the checkpoint of the run folder `dir` against its config (already known to be
+    /// the one the run started with) and its files, without changing anything:
+    ///
+    /// - `completed_rounds` is between 1 and the config's rounds, and a playoff is recorded
+    ///   only after the last round;
+    /// - the recorded file lengths fit the files (see [`files::check_recorded`]);
+    /// - the population has the config's size (after the last round: the last round's
+    ///   survivors), ids strictly increasing and below `next_id`, weights within the config's
+    ///   range, and lineage no later than the rounds played;
+    /// - a playoff ranks exactly the finalists, 1 to N, with consistent scores, and the finished
+    ///   run still has its `playoff.csv` and a `best.json` of the rank-1 specimen.
+    ///
+    /// Anything else is bad input naming what is wrong: the run cannot continue identically.
+    pub fn check(&self, config: &Config, dir: &Path) -> Result<()> {
+        let path = dir.join(CHECKPOINT_FILE);
+        let bad = |problem: String| {
+            Error::input(format!(
+                "{}: {problem}; the checkpoint was damaged, so the run cannot be resumed \
+                 (start again with `tune --force`)",
+                path.display()
+            ))
+        };
+        let rounds = config.tournament.rounds;
+        let done = self.completed_rounds;
+        if done == 0 || done > rounds {
+            return Err(bad(format!(
+                "`completed_rounds` is {done}, expected 1 to {rounds} (the config's rounds)"
+            )));
+        }
+        if self.playoff.is_some() && done < rounds {
+            return Err(bad(format!(
+                "it records a playoff after round {done}, but the run has {rounds} rounds"
+            )));
+        }
+        let recorded = files::check_recorded(dir, &self.files, done)?;
+
+        // The population.
+        let size = config.population.size;
+        let count = self.population.len();
+        if done < rounds {
+            if count != size {
+                return Err(bad(format!(
+                    "`population` has {count} specimens, but the config's population.size is \
+                     {size}"
+                )));
+            }
+        } else if count as u64 != recorded.last_survivors {
+            return Err(bad(format!(
+                "`population` has {count} finalists, but round {done} had {} survivors",
+                recorded.last_survivors
+            )));
+        }
+        let max_next_id = (size as u64).saturating_mul(u64::from(done) + 1);
+        if self.next_id > max_next_id {
+            return Err(bad(format!(
+                "`next_id` is {}, more than {max_next_id} specimens can exist after round {done}",
+                self.next_id
+            )));
+        }
+        let mut previous: Option<u64> = None;
+        for (k, member) in self.population.iter().enumerate() {
+            let s = &member.specimen;
+            let what = format!("`population` item {} (id {})", k + 1, s.id);
+            if previous.is_some_and(|id| s.id <= id) {
+                let problem = if previous == Some(s.id) {
+                    "repeats the id before it"
+                } else {
+                    "is out of id order"
+                };
+                return Err(bad(format!("{what} {problem}")));
+            }
+            previous = Some(s.id);
+            if s.id >= self.next_id {
+                return Err(bad(format!(
+                    "{what}: the id is not below `next_id` ({})",
+                    self.next_id
+                )));
+            }
+            if let Some((key, value, range)) = config.weights.outside(&s.weights) {
+                return Err(bad(format!(
+                    "{what}: weight {key} = {value} is outside the config's range {}..={}",
+                    range.min, range.max
+                )));
+            }
+            if s.born_round > done + 1 || member.rounds_survived > done {
+                return Err(bad(format!(
+                    "{what}: born in round {} and survived {} round(s), after {done} round(s)",
+                    s.born_round, member.rounds_survived
+                )));
+            }
+        }
+
+        // The playoff and the files of a finished run.
+        let Some(standings) = &self.playoff else {
+            return Ok(());
+        };
+        if standings.len() != count {
+            return Err(bad(format!(
+                "the playoff ranks {} specimens, but there are {count} finalists",
+                standings.len()
+            )));
+        }
+        let mut ranked: Vec<u64> = standings.iter().map(|s| s.id).collect();
+        ranked.sort_unstable();
+        if !ranked
+            .iter()
+            .eq(self.population.iter().map(|m| &m.specimen.id))
+        {
+            return Err(bad(
+                "the playoff does not rank exactly the finalists of `population`".to_string(),
+            ));
+        }
+        let games = standings[0].games();
+        for (k, s) in standings.iter().enumerate() {
+            let consistent = s.rank as usize == k + 1
+                && s.half_points == 2 * s.wins + s.draws
+                && s.games() == games
+                && (k == 0 || standings[k - 1].half_points >= s.half_points);
+            if !consistent {
+                return Err(bad(format!(
+                    "playoff line {} (id {}) does not follow the ranking",
+                    k + 1,
+                    s.id
+                )));
+            }
+        }
+        let playoff_csv = dir.join(PLAYOFF_FILE);
+        if !playoff_csv.is_file() {
+            return Err(Error::input(format!(
+                "{}: missing, but the checkpoint records a finished playoff; the run folder \
+                 is incomplete",
+                playoff_csv.display()
+            )));
+        }
+        let best = dir.join(BEST_FILE);
+        let restore = format!(
+            "write it again with `checkers-tuner export {} -o {}`",
+            dir.display(),
+            best.display()
+        );
+        if !best.is_file() {
+            return Err(Error::input(format!(
+                "{}: missing, but the run finished; {restore}",
+                best.display()
+            )));
+        }
+        let file = WeightsFile::load(&best)
+            .map_err(|e| Error::input(format!("{e}; the run finished: {restore}")))?;
+        let best_id = standings[0].id;
+        if file.source.as_ref().map(|s| s.id) != Some(best_id) {
+            return Err(Error::input(format!(
+                "{}: not the weights of specimen {best_id}, rank 1 of the playoff; {restore}",
+                best.display()
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -275,7 +275,7 @@ const fn closed(min: f64, max: f64) -> Limit {
 /// Range of every numeric key, checked on the raw value before the typed parse.
 const LIMITS: &[(&str, Limit)] = &[
     ("seed", Limit::Int(0, i64::MAX)),
-    ("population.size", Limit::Int(2, U32_MAX)),
+    ("population.size", Limit::Int(2, 100_000)),
     ("weights.init_noise", closed(0.0, MAX_ABS_WEIGHT as f64)),
     ("tournament.rounds", Limit::Int(1, U32_MAX)),
     (
@@ -386,7 +386,7 @@ impl Config {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::input(format!("cannot read config {}: {e}", path.display())))?;
-        Config::from_str_named(&text, path)
+        Config::from_str_named(crate::text::strip_bom(&text), path)
     }
 
     /// Parses and checks config `text`. `origin` is the file it came from: it names the file in
@@ -429,13 +429,18 @@ impl Config {
                 "must not be empty; it names the run folder results/<name>",
             ));
         }
-        if name.contains('/') || name.contains('\\') || name.contains("..") || has_control(name) {
+        if name == "."
+            || name.contains('/')
+            || name.contains('\\')
+            || name.contains("..")
+            || has_control(name)
+        {
             return Err(report.at(
                 layout.get("name"),
                 "name",
                 &format!(
-                    "{name:?} must not contain `/`, `\\`, `..` or control characters; \
-                     it names the run folder results/<name>"
+                    "{name:?} must not contain `/`, `\\`, `..` or control characters, nor \
+                     be `.`; it names the run folder results/<name>"
                 ),
             ));
         }
@@ -1429,6 +1434,8 @@ mod tests {
         assert_eq!(original.tournament.survival_fraction, 0.2);
         assert_eq!(original.tournament.openings, OpeningsSource::Start);
         assert_eq!(original.evolution.mode, EvolutionMode::Random);
+        assert_eq!(original.weights, WeightSpace::uniform(-100, 100));
+        assert_eq!(original.validation.every, 0);
         assert_eq!(
             (original.search.min_depth, original.search.max_depth),
             (5, 11)
@@ -1440,13 +1447,17 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(overnight.name, "overnight");
-        assert_eq!(overnight.population.size, 100);
-        assert_eq!(overnight.tournament.rounds, 40);
-        assert_eq!(overnight.tournament.openings, OpeningsSource::ThreeMove);
+        // Trained on random openings, so the 156-ballot deck stays unseen for `match`; a
+        // learning curve; the depths `match` uses.
+        assert!(matches!(
+            overnight.tournament.openings,
+            OpeningsSource::Random(_)
+        ));
+        assert!(overnight.validation.every > 0);
         assert_eq!(overnight.evolution.mode, EvolutionMode::Genetic);
         assert_eq!(
             (overnight.search.min_depth, overnight.search.max_depth),
-            (6, 14)
+            (6, 12)
         );
         assert_eq!(overnight.tournament.playoff_openings, 12);
 

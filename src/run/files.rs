@@ -40,7 +40,7 @@ pub const LEARNING_FILE: &str = "learning.csv";
 /// `checkpoint.json` itself stays the same between identical runs.
 pub const COUNTED_FILES: [&str; 4] = [ROUNDS_FILE, SPECIMENS_FILE, GAMES_FILE, LEARNING_FILE];
 
-/// Every file a run writes: what marks a folder as holding a run, and what `--force` removes.
+/// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
 /// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
 /// missing files.
 pub const RUN_FILES: [&str; 9] = [
@@ -55,15 +55,51 @@ pub const RUN_FILES: [&str; 9] = [
     LEARNING_FILE,
 ];
 
+/// The run folder's lock file (see `lock.rs`): created by the first `tune`, never removed.
+pub const LOCK_FILE: &str = ".lock";
+
+/// How `config.toml` written by this program begins (see `Config::to_toml`).
+const CONFIG_MARK: &str = "# The resolved config of run ";
+
 /// Byte length of each appended file, keyed by file name.
 pub type FileLengths = BTreeMap<String, u64>;
 
-/// Whether `dir` holds any file of a run.
+/// Whether `dir` is a run folder: it holds `checkpoint.json`, or a `config.toml` written by
+/// this program (the run stopped before its first checkpoint).
 pub fn holds_run(dir: &Path) -> bool {
-    RUN_FILES.iter().any(|name| dir.join(name).exists())
+    if dir.join(CHECKPOINT_FILE).exists() {
+        return true;
+    }
+    let mut start = [0u8; CONFIG_MARK.len()];
+    File::open(dir.join(CONFIG_FILE))
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut start))
+        .is_ok_and(|()| start == CONFIG_MARK.as_bytes())
 }
 
-/// Removes every run file from `dir` (for `tune --force`); other files are left alone.
+/// The first entry of `dir` that a run did not write, if any: a file that is neither the lock
+/// nor a temporary file of a run file (what a killed run may leave before its config). A folder
+/// without such an entry is as good as empty.
+pub fn foreign_entry(dir: &Path) -> Result<Option<String>> {
+    let entries = fs::read_dir(dir).map_err(|e| Error::io("read", dir, &e))?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name != LOCK_FILE && !is_run_temporary(name))
+        .collect();
+    names.sort();
+    Ok(names.into_iter().next())
+}
+
+/// `.NAME.tmp-PID` for a run file `NAME`.
+fn is_run_temporary(name: &str) -> bool {
+    RUN_FILES.iter().any(|file| {
+        name.strip_prefix(&format!(".{file}.tmp-"))
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// Removes every run file from `dir` (for `tune --force`); other files, and the lock, are left
+/// alone.
 pub fn clear_run(dir: &Path) -> Result<()> {
     for name in RUN_FILES {
         let path = dir.join(name);
@@ -219,29 +255,52 @@ pub fn start_files(dir: &Path) -> Result<FileLengths> {
     Ok(lengths)
 }
 
-/// Cuts each counted file back to the length a checkpoint recorded, dropping the rows of a
-/// round that was in progress (complete or half-written), and `timings.csv` to its header and
-/// `completed_rounds` rows. A counted file shorter than recorded, or missing, means the folder
-/// was damaged: the run cannot continue identically.
-pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32) -> Result<()> {
+/// What the counted files hold up to the lengths a checkpoint recorded, once checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordedRounds {
+    /// `survivors` of the last recorded round in `rounds.csv`.
+    pub last_survivors: u64,
+    /// `newcomers` of the last recorded round in `rounds.csv`.
+    pub last_newcomers: u64,
+}
+
+/// Checks the counted files against the lengths a checkpoint recorded after `completed_rounds`
+/// rounds, without changing anything: each file exists, begins with its header and is at least
+/// as long as recorded; each length ends a row; up to it, `rounds.csv` holds exactly rounds 1 to
+/// `completed_rounds` in order, and `games.csv` and `specimens.csv` hold, round by round, as
+/// many rows as `rounds.csv` counts games and survivors. Anything else means the folder or the
+/// checkpoint was damaged: the run cannot continue identically (bad input).
+pub fn check_recorded(
+    dir: &Path,
+    lengths: &FileLengths,
+    completed_rounds: u32,
+) -> Result<RecordedRounds> {
+    let checkpoint = dir.join(CHECKPOINT_FILE);
+    let damaged = |problem: String| {
+        Error::input(format!(
+            "{}: {problem}; the checkpoint does not match the run's files, so the run cannot be \
+             resumed identically (start again with `tune --force`)",
+            checkpoint.display()
+        ))
+    };
+    let mut rows: BTreeMap<&str, Vec<csv::StringRecord>> = BTreeMap::new();
     for name in COUNTED_FILES {
         let path = dir.join(name);
         let Some(&want) = lengths.get(name) else {
-            return Err(Error::input(format!(
-                "{}: no length recorded for {name}; the checkpoint is damaged",
-                dir.join(CHECKPOINT_FILE).display()
-            )));
+            return Err(damaged(format!("no length recorded for {name}")));
         };
-        let file = OpenOptions::new().write(true).open(&path).map_err(|e| {
-            Error::input(format!(
-                "{}: cannot open it to resume ({e}); the run folder is incomplete",
-                path.display()
-            ))
-        })?;
-        let have = file
-            .metadata()
-            .map_err(|e| Error::io("read", &path, &e))?
-            .len();
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::input(format!(
+                    "{}: missing; the run folder is incomplete, so the run cannot be resumed \
+                     (start again with `tune --force`)",
+                    path.display()
+                )))
+            }
+            Err(e) => return Err(Error::io("read", &path, &e)),
+        };
+        let have = bytes.len() as u64;
         if have < want {
             return Err(Error::input(format!(
                 "{}: {have} bytes, but the checkpoint recorded {want}; the file was cut short \
@@ -249,7 +308,116 @@ pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32) -> Resul
                 path.display()
             )));
         }
+        let header = header_line(name);
+        if !bytes.starts_with(header.as_bytes()) {
+            return Err(Error::input(format!(
+                "{}: line 1 is not the header of {name}; the file was changed, so the run \
+                 cannot be resumed (start again with `tune --force`)",
+                path.display()
+            )));
+        }
+        let want = want as usize;
+        if want < header.len() || bytes[want - 1] != b'\n' {
+            return Err(damaged(format!(
+                "the recorded length of {name}, {want} bytes, does not end a row of it"
+            )));
+        }
+        let records = csv::ReaderBuilder::new()
+            .from_reader(&bytes[..want])
+            .into_records()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| damaged(format!("{name} up to the recorded length is not CSV ({e})")))?;
+        rows.insert(name, records);
+    }
+
+    // rounds.csv: rounds 1..=completed_rounds, in order.
+    let round_rows = &rows[ROUNDS_FILE];
+    if round_rows.len() != completed_rounds as usize {
+        return Err(damaged(format!(
+            "it records {completed_rounds} completed round(s), but {ROUNDS_FILE} holds {} \
+             up to its recorded length",
+            round_rows.len()
+        )));
+    }
+    let header = RoundStats::csv_header();
+    let column = |name: &str| header.iter().position(|h| *h == name).expect("a column");
+    let field = |row: &csv::StringRecord, col: usize, file: &str| -> Result<u64> {
+        row.get(col).and_then(|f| f.parse().ok()).ok_or_else(|| {
+            let line = row.position().map_or(0, |p| p.line());
+            damaged(format!("{file} line {line} is not a row of a run"))
+        })
+    };
+    let (games_col, survivors_col, newcomers_col) =
+        (column("games"), column("survivors"), column("newcomers"));
+    let mut expected: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+    let mut last = RecordedRounds {
+        last_survivors: 0,
+        last_newcomers: 0,
+    };
+    for (k, row) in round_rows.iter().enumerate() {
+        if field(row, 0, ROUNDS_FILE)? != k as u64 + 1 {
+            return Err(damaged(format!(
+                "{ROUNDS_FILE} line {} is not round {}",
+                k + 2,
+                k + 1
+            )));
+        }
+        expected
+            .entry(GAMES_FILE)
+            .or_default()
+            .push(field(row, games_col, ROUNDS_FILE)?);
+        last.last_survivors = field(row, survivors_col, ROUNDS_FILE)?;
+        last.last_newcomers = field(row, newcomers_col, ROUNDS_FILE)?;
+        expected
+            .entry(SPECIMENS_FILE)
+            .or_default()
+            .push(last.last_survivors);
+    }
+    // games.csv and specimens.csv: the rows of each round, as rounds.csv counts them.
+    for name in [GAMES_FILE, SPECIMENS_FILE] {
+        let mut counts = vec![0u64; completed_rounds as usize];
+        for row in &rows[name] {
+            let round = field(row, 0, name)?;
+            if round == 0 || round > u64::from(completed_rounds) {
+                let line = row.position().map_or(0, |p| p.line());
+                return Err(damaged(format!(
+                    "{name} line {line} belongs to round {round}, after the {completed_rounds} \
+                     recorded round(s)"
+                )));
+            }
+            counts[round as usize - 1] += 1;
+        }
+        let wanted = expected.remove(name).unwrap_or_default();
+        if let Some(k) = (0..counts.len()).find(|&k| counts[k] != wanted[k]) {
+            return Err(damaged(format!(
+                "{name} holds {} row(s) of round {} up to its recorded length, but {ROUNDS_FILE} \
+                 counts {}",
+                counts[k],
+                k + 1,
+                wanted[k]
+            )));
+        }
+    }
+    Ok(last)
+}
+
+/// Cuts each counted file back to the length a checkpoint recorded, dropping the rows of a
+/// round that was in progress (complete or half-written), and `timings.csv` to its header and
+/// `completed_rounds` rows. Everything is checked first ([`check_recorded`]), so a damaged
+/// folder is refused before any file is changed.
+pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32) -> Result<()> {
+    check_recorded(dir, lengths, completed_rounds)?;
+    for name in COUNTED_FILES {
+        let path = dir.join(name);
+        let want = lengths[name];
+        let have = fs::metadata(&path)
+            .map_err(|e| Error::io("read", &path, &e))?
+            .len();
         if have > want {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .map_err(|e| Error::io("open", &path, &e))?;
             file.set_len(want)
                 .map_err(|e| Error::io("truncate", &path, &e))?;
             file.sync_all()
@@ -389,20 +557,24 @@ mod tests {
             "1,0.5,3,6.00\n2,0.25,3,12.00\n3,0.",
         )
         .unwrap();
-        cut_to(dir.path(), &start_files_lengths(dir.path()), 1).unwrap();
+        cut_timings(dir.path(), 1).unwrap();
         assert_eq!(
             fs::read_to_string(&path).unwrap(),
             format!("{header}1,0.5,3,6.00\n")
         );
         // Asking for more rows than exist keeps the complete ones.
-        cut_to(dir.path(), &start_files_lengths(dir.path()), 5).unwrap();
+        cut_timings(dir.path(), 5).unwrap();
         assert_eq!(
             fs::read_to_string(&path).unwrap(),
             format!("{header}1,0.5,3,6.00\n")
         );
         fs::remove_file(&path).unwrap();
-        cut_to(dir.path(), &start_files_lengths(dir.path()), 2).unwrap();
+        cut_timings(dir.path(), 2).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), header);
+        // The counted files are checked before anything is cut.
+        let lengths = start_files_lengths(dir.path());
+        let err = cut_to(dir.path(), &lengths, 1).unwrap_err();
+        assert!(err.to_string().contains("1 completed round"), "{err}");
     }
 
     /// The current lengths of the counted files.
@@ -423,8 +595,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(CONFIG_FILE);
         write_atomically(&path, b"one").unwrap();
-        write_atomically(&path, b"two").unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "two");
+        // A config.toml that this program did not write does not make a run folder.
+        assert!(!holds_run(dir.path()));
+        let ours = crate::run::Config::new("x").to_toml();
+        write_atomically(&path, ours.as_bytes()).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), ours);
         fs::write(dir.path().join("notes.txt"), "mine").unwrap();
         assert!(holds_run(dir.path()));
         clear_run(dir.path()).unwrap();

@@ -3,13 +3,14 @@
 mod checkpoint;
 mod config;
 mod files;
+mod lock;
 mod progress;
 mod runner;
 
 pub use checkpoint::{Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
 pub use config::*;
 pub use files::{
-    BEST_FILE, CHECKPOINT_FILE, CONFIG_FILE, COUNTED_FILES, GAMES_FILE, LEARNING_FILE,
+    BEST_FILE, CHECKPOINT_FILE, CONFIG_FILE, COUNTED_FILES, GAMES_FILE, LEARNING_FILE, LOCK_FILE,
     PLAYOFF_FILE, ROUNDS_FILE, RUN_FILES, SPECIMENS_FILE, TIMINGS_FILE,
 };
 pub use progress::ProgressMode;

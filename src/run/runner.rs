@@ -10,7 +10,6 @@
 //! rows again) or the new one.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -25,6 +24,7 @@ use super::files::{
     write_atomically, FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, LEARNING_FILE, PLAYOFF_FILE,
     ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
+use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
 use crate::elo::MatchTally;
 use crate::eval::{Specimen, WeightsFile, WeightsSource};
@@ -97,27 +97,12 @@ pub enum RunOutcome {
 /// Starts the run `config` in folder `out`.
 ///
 /// A folder that already holds a run is refused unless `force` is set, in which case its run
-/// files (and only those) are deleted first. Validate the config (with [`Config::load`]) before
-/// calling this: nothing is created for a config that fails.
+/// files (and only those) are deleted first; a non-empty folder that is not a run folder, and
+/// a folder in use by another run, are refused. Validate the config (with [`Config::load`])
+/// before calling this: nothing is created for a config that fails.
 pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> Result<RunOutcome> {
-    if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "output folder {} is a file",
-            out.display()
-        )));
-    }
-    if files::holds_run(out) {
-        if !force {
-            return Err(Error::input(format!(
-                "{} already holds a run: continue it with `checkers-tuner resume {}`, or add \
-                 `--force` to delete its files and start again",
-                out.display(),
-                out.display()
-            )));
-        }
-        files::clear_run(out)?;
-    }
-    fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
+    // Held until the run returns; refuses folders in use, foreign folders, existing runs.
+    let _lock = RunLock::for_new_run(out, force)?;
     let text = config.to_toml();
     write_atomically(&out.join(CONFIG_FILE), text.as_bytes())?;
     let lengths = files::start_files(out)?;
@@ -136,14 +121,16 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
         )));
     }
     let config_path = dir.join(CONFIG_FILE);
-    if !config_path.is_file() {
+    if !config_path.is_file() || !files::holds_run(dir) {
         return Err(Error::input(format!(
-            "{} is not a run folder: it has no {CONFIG_FILE} (start a run with \
-             `checkers-tuner tune CONFIG --out {}`)",
+            "{} is not a run folder: it has no {CONFIG_FILE} written by a run (start a run \
+             with `checkers-tuner tune CONFIG --out {}`)",
             dir.display(),
             dir.display()
         )));
     }
+    // Held until the run returns: no other `tune` or `resume` meanwhile.
+    let _lock = RunLock::acquire(dir)?;
     let config = Config::load(&config_path)?;
     let text = config.to_toml();
     let state = match Checkpoint::load(dir)? {
@@ -157,6 +144,7 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
                     files::CHECKPOINT_FILE
                 )));
             }
+            checkpoint.check(&config, dir)?;
             if let Some(standings) = checkpoint.playoff {
                 return Ok(RunOutcome::AlreadyFinished(RunSummary {
                     dir: dir.to_path_buf(),
@@ -164,17 +152,6 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
                     rounds: checkpoint.completed_rounds,
                     standings,
                 }));
-            }
-            if checkpoint.completed_rounds > config.tournament.rounds
-                || checkpoint.population.is_empty()
-            {
-                return Err(Error::input(format!(
-                    "{}: the checkpoint does not fit the config (round {} of {}, {} specimens)",
-                    dir.join(files::CHECKPOINT_FILE).display(),
-                    checkpoint.completed_rounds,
-                    config.tournament.rounds,
-                    checkpoint.population.len()
-                )));
             }
             files::cut_to(dir, &checkpoint.files, checkpoint.completed_rounds)?;
             State {

@@ -176,6 +176,9 @@ pub enum InitMode {
     Material,
 }
 
+/// Default `init_noise`: a tenth of a man per unit of each feature.
+const DEFAULT_INIT_NOISE: f64 = 10.0;
+
 /// The `[weights]` section: the ranges of both sets and how fresh specimens are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -196,7 +199,7 @@ impl Default for WeightSpace {
     fn default() -> WeightSpace {
         WeightSpace {
             init: InitMode::Material,
-            init_noise: 10.0,
+            init_noise: DEFAULT_INIT_NOISE,
             opening: FeatureRanges::default(),
             endgame: FeatureRanges::default(),
         }
@@ -204,11 +207,12 @@ impl Default for WeightSpace {
 }
 
 impl WeightSpace {
-    /// Every weight of both sets uniformly from `min..=max`: the original project's space.
+    /// Every weight of both sets uniformly from `min..=max`: the original project's space
+    /// (`init_noise` keeps its default; it only applies to `init = "material"`).
     pub const fn uniform(min: i32, max: i32) -> WeightSpace {
         WeightSpace {
             init: InitMode::Random,
-            init_noise: 0.0,
+            init_noise: DEFAULT_INIT_NOISE,
             opening: FeatureRanges::all(min, max),
             endgame: FeatureRanges::all(min, max),
         }
@@ -229,7 +233,24 @@ impl WeightSpace {
 
     /// Whether both sets lie in their ranges.
     pub fn contains(&self, pair: &WeightPair) -> bool {
-        self.opening.contains(&pair.opening) && self.endgame.contains(&pair.endgame)
+        self.outside(pair).is_none()
+    }
+
+    /// The first weight of `pair` outside its range, as (`set.feature`, value, range).
+    pub fn outside(&self, pair: &WeightPair) -> Option<(String, i32, WeightRange)> {
+        let weights = [&pair.opening, &pair.endgame];
+        self.sets()
+            .into_iter()
+            .zip(weights)
+            .flat_map(|((set, ranges), w)| {
+                FEATURE_NAMES
+                    .iter()
+                    .zip(ranges.to_array())
+                    .zip(w.0)
+                    .map(move |((name, range), value)| (set, name, range, value))
+            })
+            .find(|(_, _, range, value)| !(range.min..=range.max).contains(value))
+            .map(|(set, name, range, value)| (format!("{set}.{name}"), value, range))
     }
 
     /// The first unusable setting as (key below `weights.`, what is wrong), if any.

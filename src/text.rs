@@ -1,0 +1,51 @@
+//! Small helpers for text read from users' files: the byte-order mark, and excerpts of input
+//! short enough to quote in a one-line error message.
+
+/// The UTF-8 byte-order mark some editors write at the start of a file.
+const BOM: char = '\u{feff}';
+
+/// `text` without a leading byte-order mark. Lines and their numbers are unchanged.
+pub(crate) fn strip_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
+}
+
+/// Longest excerpt of input quoted in a message, in characters.
+const EXCERPT_CHARS: usize = 60;
+
+/// At most 60 characters of `text` on one line (line breaks become spaces), followed by `…`
+/// when it was cut.
+pub(crate) fn excerpt(text: &str) -> String {
+    let text = text.trim_end_matches(['\n', '\r']);
+    let mut chars = text.chars();
+    let mut cut: String = chars
+        .by_ref()
+        .take(EXCERPT_CHARS)
+        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+        .collect();
+    if chars.next().is_some() {
+        cut.push('…');
+    }
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_are_short_and_on_one_line() {
+        assert_eq!(excerpt("9-13 22-18\n"), "9-13 22-18");
+        let long = "x".repeat(61);
+        assert_eq!(excerpt(&long), format!("{}…", "x".repeat(60)));
+        assert_eq!(excerpt(&long[..60]), "x".repeat(60));
+        assert_eq!(excerpt("a\nb"), "a b");
+        assert_eq!(excerpt(&"é".repeat(100)).chars().count(), 61);
+    }
+
+    #[test]
+    fn only_a_leading_bom_is_removed() {
+        assert_eq!(strip_bom("\u{feff}name = 1\n"), "name = 1\n");
+        assert_eq!(strip_bom("a\u{feff}"), "a\u{feff}");
+        assert_eq!(strip_bom(""), "");
+    }
+}
