@@ -73,6 +73,21 @@ pub struct Checkpoint {
     pub files: FileLengths,
     /// The playoff ranking, once the playoff is done and `playoff.csv` and `best.json` exist.
     pub playoff: Option<Vec<Standing>>,
+    /// The best validated specimen so far (with `validation.keep_champion`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub champion: Option<Champion>,
+}
+
+/// The specimen with the best validation score so far: it re-enters every round's population
+/// and the playoff, so that a strong specimen eliminated by one unlucky game is not lost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Champion {
+    /// The specimen.
+    pub specimen: Specimen,
+    /// Twice its validation points against the validation opponent.
+    pub half_points: u64,
+    /// The last round it was among the survivors (its last row in `specimens.csv`).
+    pub round: u32,
 }
 
 impl Checkpoint {
@@ -162,11 +177,15 @@ impl Checkpoint {
                      {size}"
                 )));
             }
-        } else if count as u64 != recorded.last_survivors {
-            return Err(bad(format!(
-                "`population` has {count} finalists, but round {done} had {} survivors",
-                recorded.last_survivors
-            )));
+        } else {
+            // The champion joins the finalists when it is not among the survivors.
+            let survivors = recorded.last_survivors;
+            let with_champion = survivors + u64::from(self.champion.is_some());
+            if !(survivors..=with_champion).contains(&(count as u64)) {
+                return Err(bad(format!(
+                    "`population` has {count} finalists, but round {done} had {survivors}                      survivors"
+                )));
+            }
         }
         let max_next_id = (size as u64).saturating_mul(u64::from(done) + 1);
         if self.next_id > max_next_id {
@@ -297,6 +316,7 @@ mod tests {
             },
             rounds_survived: 4,
         };
+        let member_specimen = member.specimen.clone();
         let checkpoint = Checkpoint {
             format: CHECKPOINT_FORMAT,
             config: "name = \"x\"\n".into(),
@@ -312,6 +332,11 @@ mod tests {
                 draws: 1,
                 losses: 0,
             }]),
+            champion: Some(Champion {
+                specimen: member_specimen,
+                half_points: 90,
+                round: 4,
+            }),
         };
         checkpoint.save(dir.path()).unwrap();
         assert_eq!(Checkpoint::load(dir.path()).unwrap(), Some(checkpoint));

@@ -65,6 +65,10 @@ pub struct ValidationConfig {
     /// The validation deck's own seed, apart from the run's so that runs with different seeds
     /// are validated on the same deck.
     pub seed: u64,
+    /// Keep the champion: the specimen with the best validation score so far re-enters every
+    /// round's population (in place of one newcomer) and the playoff, even after it lost in the
+    /// bracket. Elitism against the bracket's noise.
+    pub keep_champion: bool,
 }
 
 /// `[population]`: how many specimens compete.
@@ -173,13 +177,15 @@ impl Config {
 }
 
 impl Default for ValidationConfig {
-    /// Every 2 rounds, 32 openings of 8 random plies (64 games), deck seed 2718.
+    /// Every 2 rounds, 32 openings of 8 random plies (64 games), deck seed 2718, keep the
+    /// champion.
     fn default() -> Self {
         ValidationConfig {
             every: 2,
             openings: 32,
             opening_plies: 8,
             seed: 2718,
+            keep_champion: true,
         }
     }
 }

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::checkpoint::{Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
+use super::checkpoint::{Champion, Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
 use super::config::{Config, OpeningsSource};
 use super::files::{
     self, append, append_counted, csv_line, learning_record, specimen_record, timings_record,
@@ -159,6 +159,7 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
                 next_id: checkpoint.next_id,
                 population: checkpoint.population,
                 files: checkpoint.files,
+                champion: checkpoint.champion,
             }
         }
     };
@@ -194,6 +195,8 @@ struct State {
     /// The next round's population in id order; after the last round, the finalists.
     population: Vec<Member>,
     files: FileLengths,
+    /// The best validated specimen so far, if validation keeps one.
+    champion: Option<Champion>,
 }
 
 impl State {
@@ -211,6 +214,7 @@ impl State {
             next_id: p.size as u64,
             population,
             files,
+            champion: None,
         }
     }
 }
@@ -374,22 +378,13 @@ impl<'a> Run<'a> {
             })
             .collect();
 
-        // No newcomers after the last round: the survivors go to the playoff as they are.
-        let newcomers = if last_round {
-            Vec::new()
-        } else {
-            let count = config.population.size - survivors.len();
-            breed(
-                &result.survivors,
-                count,
-                &self.evolution_params(),
-                config.seed,
-                round,
-                &mut state.next_id,
-            )
-        };
-        result.stats.newcomers = newcomers.len() as u64;
-
+        // The state changes only once the round is saved: a stopped round leaves no trace.
+        let mut champion = state.champion.clone();
+        if let Some(c) = champion.as_mut() {
+            if survivors.iter().any(|m| m.specimen.id == c.specimen.id) {
+                c.round = round;
+            }
+        }
         let mut learning_row = String::new();
         let every = config.validation.every;
         if every > 0 && round.is_multiple_of(every) {
@@ -397,6 +392,17 @@ impl<'a> Run<'a> {
             let tally = self.validate(&top.specimen);
             if self.stopped() {
                 return Ok(false);
+            }
+            let half_points = tally.wins * 2 + tally.draws;
+            let better = champion
+                .as_ref()
+                .is_none_or(|c| half_points > c.half_points);
+            if config.validation.keep_champion && better {
+                champion = Some(Champion {
+                    specimen: top.specimen.clone(),
+                    half_points,
+                    round,
+                });
             }
             self.progress.note(&format!(
                 "validation after round {round}: specimen {} vs material: {}, {}",
@@ -411,6 +417,33 @@ impl<'a> Run<'a> {
                 &tally,
             ));
         }
+
+        // The champion comes back (in place of a newcomer, or beside the finalists) when the
+        // bracket eliminated it and there is room.
+        let room = last_round || survivors.len() < config.population.size;
+        let returning: Option<Member> = champion
+            .as_ref()
+            .filter(|c| room && !survivors.iter().any(|m| m.specimen.id == c.specimen.id))
+            .map(|c| Member {
+                specimen: c.specimen.clone(),
+                rounds_survived: 0,
+            });
+
+        // No newcomers after the last round: the survivors go to the playoff as they are.
+        let newcomers = if last_round {
+            Vec::new()
+        } else {
+            let count = config.population.size - survivors.len() - usize::from(returning.is_some());
+            breed(
+                &result.survivors,
+                count,
+                &self.evolution_params(),
+                config.seed,
+                round,
+                &mut state.next_id,
+            )
+        };
+        result.stats.newcomers = newcomers.len() as u64;
 
         let mut games_rows = String::new();
         for game in &result.games {
@@ -453,7 +486,10 @@ impl<'a> Run<'a> {
             specimen,
             rounds_survived: 0,
         }));
+        population.extend(returning);
+        population.sort_by_key(|m| m.specimen.id);
         state.completed = round;
+        state.champion = champion;
         state.population = population;
         state.files = lengths;
         self.checkpoint(state, None)?;
@@ -506,6 +542,7 @@ impl<'a> Run<'a> {
             population: state.population.clone(),
             files: state.files.clone(),
             playoff,
+            champion: state.champion.clone(),
         }
         .save(self.dir)
     }
@@ -625,7 +662,12 @@ impl<'a> Run<'a> {
             source: Some(WeightsSource {
                 run: self.config.name.clone(),
                 id: best.id,
-                round: state.completed,
+                // Where its last row in specimens.csv is: a returned champion's is earlier.
+                round: state
+                    .champion
+                    .as_ref()
+                    .filter(|c| c.specimen.id == best.id)
+                    .map_or(state.completed, |c| c.round),
             }),
         };
         export_to_file(&file, ExportFormat::Json, &self.dir.join(BEST_FILE))?;

@@ -574,6 +574,7 @@ mod tests {
                 draw_then_black_win: 1,
                 draw_then_white_win: 1,
                 double_draws: 1,
+                games: 8,
             }
         );
         // Rematches switch colours.

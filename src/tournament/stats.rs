@@ -43,6 +43,10 @@ pub struct OutcomeCounts {
     pub draw_then_white_win: u64,
     /// Pairs with two draws.
     pub double_draws: u64,
+    /// Games played by these pairs: one or two per pair under the replay-on-draw rule,
+    /// `2 × pairing_openings` per pair under mini-matches.
+    #[serde(default)]
+    pub games: u64,
 }
 
 impl OutcomeCounts {
@@ -56,6 +60,16 @@ impl OutcomeCounts {
             PairOutcome::DoubleDraw => &mut self.double_draws,
         };
         *slot += 1;
+        self.games += outcome.games();
+    }
+
+    /// Counts a mini-match of `games` games whose outcome is read as documented for
+    /// `pairing_openings > 1`: `BlackWin`/`WhiteWin` the first/second of the pair won on points,
+    /// `DrawThenBlackWin`/`DrawThenWhiteWin` level on points and the first/second went on by
+    /// lot.
+    pub fn record_mini_match(&mut self, outcome: PairOutcome, games: u64) {
+        self.record(outcome);
+        self.games += games - outcome.games();
     }
 
     /// Adds another set of counts (a level's into a round's).
@@ -65,6 +79,7 @@ impl OutcomeCounts {
         self.draw_then_black_win += other.draw_then_black_win;
         self.draw_then_white_win += other.draw_then_white_win;
         self.double_draws += other.double_draws;
+        self.games += other.games;
     }
 
     /// Number of pairs counted.
@@ -76,11 +91,9 @@ impl OutcomeCounts {
             + self.double_draws
     }
 
-    /// Games these pairs played: one per decisive first game, two per drawn first game.
+    /// Games these pairs played (see the `games` field).
     pub fn games(&self) -> u64 {
-        self.black_wins
-            + self.white_wins
-            + 2 * (self.draw_then_black_win + self.draw_then_white_win + self.double_draws)
+        self.games
     }
 
     /// Specimens these pairs eliminated: every pair except a double draw loses one.
@@ -115,7 +128,7 @@ pub struct RoundStats {
 }
 
 impl RoundStats {
-    /// Games played in the round (derived from the outcomes, so the SPEC §7 identity holds).
+    /// Games played in the round.
     pub fn games(&self) -> u64 {
         self.outcomes.games()
     }
@@ -276,6 +289,7 @@ mod tests {
                 draw_then_black_win: 1,
                 draw_then_white_win: 0,
                 double_draws: 1,
+                games: 9,
             },
             byes: 1,
             survivors: 2,
