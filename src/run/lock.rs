@@ -159,7 +159,16 @@ mod tests {
             "{message}"
         );
         drop(first);
-        let again = RunLock::acquire(dir.path()).unwrap();
+        // Another test of this process may be spawning a child right now; until its exec the
+        // child shares our descriptors (and so the lock) for a moment: retry briefly.
+        let again = (0..100)
+            .find_map(|_| {
+                RunLock::acquire(dir.path()).ok().or_else(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    None
+                })
+            })
+            .expect("the lock is free once its holder is dropped");
         drop(again);
         assert!(dir.path().join(LOCK_FILE).is_file());
     }
