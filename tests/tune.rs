@@ -129,9 +129,14 @@ fn lines(path: &Path) -> usize {
     fs::read_to_string(path).map_or(0, |t| t.lines().count())
 }
 
+/// [`TINY`] with mini-matches of two openings × both colours per pair.
+fn tiny_mini_matches() -> String {
+    TINY.replace("[tournament]\n", "[tournament]\npairing_openings = 2\n")
+}
+
 #[test]
 fn thread_count_does_not_change_the_files() {
-    for text in [TINY, TINY_RANDOM] {
+    for text in [TINY, TINY_RANDOM, &tiny_mini_matches()] {
         let tmp = tempfile::tempdir().unwrap();
         let (config, one) = reference(tmp.path(), text);
         let two = tmp.path().join("two");
@@ -145,8 +150,14 @@ fn thread_count_does_not_change_the_files() {
 
 #[test]
 fn stopping_after_any_round_and_resuming_gives_the_same_files() {
+    for text in [TINY.to_string(), tiny_mini_matches()] {
+        stop_and_resume_after_each_round(&text);
+    }
+}
+
+fn stop_and_resume_after_each_round(text: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    let (config, full) = reference(tmp.path(), TINY);
+    let (config, full) = reference(tmp.path(), text);
     for k in 1..=3 {
         let out = tmp.path().join(format!("stop{k}"));
         bin()

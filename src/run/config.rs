@@ -94,6 +94,9 @@ pub struct TournamentConfig {
     /// With `openings = "random:N"`: the largest absolute score (hundredths of a man) a shallow
     /// material search may give a random opening; more lopsided ones are drawn again.
     pub random_opening_balance: i32,
+    /// Openings each pair plays: 1 for one game replayed with colours switched after a draw,
+    /// k > 1 for a mini-match of k openings × both colours (the higher score goes on).
+    pub pairing_openings: u32,
     /// A game still running after this many plies is a draw.
     pub max_plies: u32,
     /// A game is a draw after this many plies in a row without a capture or a man's move.
@@ -209,6 +212,7 @@ impl Default for TournamentConfig {
             stall_levels: 2,
             openings: OpeningsSource::ThreeMove,
             random_opening_balance: 50,
+            pairing_openings: 1,
             max_plies: 300,
             no_progress_plies: 80,
             playoff_openings: 8,
@@ -295,6 +299,7 @@ const LIMITS: &[(&str, Limit)] = &[
     ),
     ("tournament.stall_levels", Limit::Int(1, U32_MAX)),
     ("tournament.max_plies", Limit::Int(1, U32_MAX)),
+    ("tournament.pairing_openings", Limit::Int(1, 64)),
     (
         "tournament.random_opening_balance",
         Limit::Int(0, MAX_ABS_WEIGHT as i64),

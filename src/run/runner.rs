@@ -314,7 +314,7 @@ impl<'a> Run<'a> {
                 opening: String::new(),
             };
         }
-        let opening = self.opening(&job.pair_key());
+        let opening = self.opening(&job.opening_key());
         let mut rng = stream(self.config.seed, &job.game_key());
         let record = play_game(
             &job.black.weights,
@@ -323,7 +323,10 @@ impl<'a> Run<'a> {
             &self.settings,
             &mut rng,
         );
-        let pair_done = job.game == 2 || record.result != GameResult::Draw;
+        let pair_done = match self.config.tournament.pairing_openings {
+            1 => job.game == 2 || record.result != GameResult::Draw,
+            k => job.game == 2 * k,
+        };
         self.progress.game_done(record.result, pair_done);
         GameReport {
             result: record.result,
@@ -350,6 +353,7 @@ impl<'a> Run<'a> {
         let params = BracketParams {
             survival_fraction: config.tournament.survival_fraction,
             stall_levels: config.tournament.stall_levels,
+            pairing_openings: config.tournament.pairing_openings,
         };
         let mut result = play_round(
             &specimens,

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use rand::seq::SliceRandom;
+use rand::Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,10 @@ pub struct BracketParams {
     /// The round ends after this many consecutive levels that eliminated nobody (at least 1;
     /// 0 is treated as 1).
     pub stall_levels: u32,
+    /// Openings a pair plays. 1: one game, replayed with colours switched after a draw (a
+    /// second draw sends both on). k > 1: a mini-match of k openings × both colours; the higher
+    /// score goes on, and a level score is decided by lot (never both).
+    pub pairing_openings: u32,
 }
 
 impl Default for BracketParams {
@@ -27,6 +32,7 @@ impl Default for BracketParams {
         BracketParams {
             survival_fraction: 0.2,
             stall_levels: 2,
+            pairing_openings: 1,
         }
     }
 }
@@ -44,8 +50,11 @@ pub struct GameJob<'a> {
     pub level: u32,
     /// The pair's index within its level, from 0.
     pub pair: u32,
-    /// 1 for the first game, 2 for the colour-switched rematch after a draw.
+    /// 1 for the first game, 2 for the colour-switched rematch after a draw; in a mini-match
+    /// 1 to 2k, games 2j+1 and 2j+2 on opening j (the first of the pair Black in the odd one).
     pub game: u32,
+    /// The pair's opening this game starts from, from 0 (always 0 with one opening per pair).
+    pub opening: u32,
     /// The specimen playing Black (the first of the pair in game 1, the second in game 2).
     pub black: &'a Specimen,
     /// The specimen playing White.
@@ -61,6 +70,17 @@ impl GameJob<'_> {
             u64::from(self.level),
             u64::from(self.pair),
         ]
+    }
+
+    /// The stream key the game's opening is drawn from: [`GameJob::pair_key`] for the pair's
+    /// first opening (shared by its two games), `[GAME, round, level, pair, j << 32]` for
+    /// opening `j > 0` of a mini-match.
+    pub fn opening_key(&self) -> Vec<u64> {
+        let mut key = self.pair_key().to_vec();
+        if self.opening > 0 {
+            key.push(u64::from(self.opening) << 32);
+        }
+        key
     }
 
     /// The stream key `[GAME, round, level, pair, game]`, this game's own.
@@ -217,8 +237,75 @@ struct PairPlay<'a> {
     advancing: Vec<&'a Specimen>,
 }
 
+/// Plays a pair's games: [`play_knockout_pair`] or [`play_mini_match`].
+fn play_pair<'a, G>(game: &G, job: GameJob<'a>, k: u32, seed: u64) -> PairPlay<'a>
+where
+    G: Fn(&GameJob) -> GameReport + Sync,
+{
+    if k <= 1 {
+        play_knockout_pair(game, job.round, job.level, job.pair, job.black, job.white)
+    } else {
+        play_mini_match(game, job, k, seed)
+    }
+}
+
+/// `k` openings × both colours between the first (Black on the odd games) and the second of
+/// the pair. The higher score goes on; a level score goes to the lot drawn from the stream
+/// `[GAME, round, level, pair, u64::MAX]`. Outcome counts: `BlackWin`/`WhiteWin` for a pair the
+/// first/second won on points, `DrawThenBlackWin`/`DrawThenWhiteWin` for a level pair the lot
+/// gave to the first/second; never `DoubleDraw`.
+fn play_mini_match<'a, G>(game: &G, job: GameJob<'a>, k: u32, seed: u64) -> PairPlay<'a>
+where
+    G: Fn(&GameJob) -> GameReport + Sync,
+{
+    let (first, second) = (job.black, job.white);
+    let mut games = Vec::with_capacity(2 * k as usize);
+    // Twice the first's points minus twice the second's.
+    let mut margin = 0i64;
+    for number in 1..=2 * k {
+        let first_black = number % 2 == 1;
+        let (black, white) = if first_black {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let this = GameJob {
+            game: number,
+            opening: (number - 1) / 2,
+            black,
+            white,
+            ..job
+        };
+        let report = game(&this);
+        margin += match (report.result, first_black) {
+            (GameResult::Draw, _) => 0,
+            (GameResult::BlackWin, true) | (GameResult::WhiteWin, false) => 2,
+            _ => -2,
+        };
+        games.push(GameRecord::new(&this, report));
+    }
+    let (outcome, winner) = match margin.cmp(&0) {
+        std::cmp::Ordering::Greater => (PairOutcome::BlackWin, first),
+        std::cmp::Ordering::Less => (PairOutcome::WhiteWin, second),
+        std::cmp::Ordering::Equal => {
+            let [t, r, l, p] = job.pair_key();
+            let mut lot = stream(seed, &[t, r, l, p, u64::MAX]);
+            if lot.gen_bool(0.5) {
+                (PairOutcome::DrawThenBlackWin, first)
+            } else {
+                (PairOutcome::DrawThenWhiteWin, second)
+            }
+        }
+    };
+    PairPlay {
+        outcome,
+        games,
+        advancing: vec![winner],
+    }
+}
+
 /// Plays game 1 of a pair and, after a draw, game 2 with colours switched.
-fn play_pair<'a, G>(
+fn play_knockout_pair<'a, G>(
     game: &G,
     round: u32,
     level: u32,
@@ -234,6 +321,7 @@ where
         level,
         pair,
         game: 1,
+        opening: 0,
         black: first,
         white: second,
     };
@@ -314,7 +402,18 @@ where
         let plays: Vec<PairPlay> = pool
             .par_chunks_exact(2)
             .enumerate()
-            .map(|(pair, two)| play_pair(&game, round, level, pair as u32, two[0], two[1]))
+            .map(|(pair, two)| {
+                let job = GameJob {
+                    round,
+                    level,
+                    pair: pair as u32,
+                    game: 1,
+                    opening: 0,
+                    black: two[0],
+                    white: two[1],
+                };
+                play_pair(&game, job, params.pairing_openings, seed)
+            })
             .collect();
         let bye = pool.chunks_exact(2).remainder().first().copied();
 
@@ -326,7 +425,13 @@ where
         };
         let mut next = Vec::with_capacity(pool.len());
         for play in plays {
-            summary.outcomes.record(play.outcome);
+            if params.pairing_openings > 1 {
+                summary
+                    .outcomes
+                    .record_mini_match(play.outcome, play.games.len() as u64);
+            } else {
+                summary.outcomes.record(play.outcome);
+            }
             next.extend(play.advancing);
             for record in play.games {
                 let (black, white) = (record.black, record.white);
@@ -462,9 +567,89 @@ mod tests {
         BracketParams {
             survival_fraction,
             stall_levels,
+            pairing_openings: 1,
         }
     }
 
+    #[test]
+    fn mini_matches_play_k_openings_with_both_colours_and_send_exactly_one_on() {
+        let mini = BracketParams {
+            pairing_openings: 3,
+            ..params(0.0, 9)
+        };
+        for game in [mixed as fn(&GameJob) -> GameReport, all_draws] {
+            let pop = population(16);
+            let r = play_round(&pop, 4, 21, &mini, game, |_| {});
+            assert_eq!(r.games.len() as u64, r.stats.games());
+            assert_eq!(r.stats.outcomes.double_draws, 0, "never both");
+            // 16 → 8 → 4 → 2 → 1: every pair eliminates one.
+            let advanced: Vec<usize> = r.levels.iter().map(|l| l.advanced).collect();
+            assert_eq!(advanced, [8, 4, 2, 1]);
+            for level in &r.levels {
+                assert_eq!(level.outcomes.games(), 6 * level.outcomes.pairs());
+            }
+            for pair in r.games.chunks(6) {
+                let numbers: Vec<u32> = pair.iter().map(|g| g.game).collect();
+                assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+                let (a, b) = (pair[0].black, pair[0].white);
+                for g in pair {
+                    let first_black = g.game % 2 == 1;
+                    assert_eq!(
+                        (g.black, g.white),
+                        if first_black { (a, b) } else { (b, a) }
+                    );
+                }
+            }
+            // The same round again is the same round (the lot included).
+            assert_eq!(r, play_round(&pop, 4, 21, &mini, game, |_| {}));
+        }
+        // All draws: the lot decides, and it does not always favour the same side.
+        let r = play_round(&population(16), 4, 21, &mini, all_draws, |_| {});
+        let o = &r.stats.outcomes;
+        assert_eq!(o.draw_then_black_win + o.draw_then_white_win, 15);
+        assert!(o.draw_then_black_win > 0 && o.draw_then_white_win > 0);
+    }
+
+    #[test]
+    fn a_mini_match_goes_to_the_higher_score() {
+        // The lower id wins as Black and draws as White: it scores 3 of 4 and goes on.
+        fn lower_id_strong(job: &GameJob) -> GameReport {
+            let result = if job.black.id < job.white.id {
+                GameResult::BlackWin
+            } else {
+                GameResult::Draw
+            };
+            report(result, 40)
+        }
+        let mini = BracketParams {
+            pairing_openings: 2,
+            ..params(0.0, 9)
+        };
+        let r = play_round(&population(8), 1, 5, &mini, lower_id_strong, |_| {});
+        assert_eq!(r.survivors.iter().map(|s| s.id).collect::<Vec<_>>(), [0]);
+        let o = &r.stats.outcomes;
+        assert_eq!(o.black_wins + o.white_wins, 7);
+    }
+
+    #[test]
+    fn each_opening_of_a_pair_has_its_own_key_and_the_first_keeps_todays() {
+        let pop = population(2);
+        let job = GameJob {
+            round: 3,
+            level: 1,
+            pair: 4,
+            game: 1,
+            opening: 0,
+            black: &pop[0],
+            white: &pop[1],
+        };
+        assert_eq!(job.opening_key(), job.pair_key().to_vec());
+        let second = GameJob { opening: 1, ..job };
+        assert_ne!(second.opening_key(), job.opening_key());
+        assert_ne!(second.opening_key(), job.game_key().to_vec());
+    }
+
+    /// The replay-on-draw identities of `rounds.csv` (one opening per pair).
     fn check_identities(pop: &[Specimen], r: &RoundResult) {
         let s = &r.stats;
         let o = &s.outcomes;
@@ -740,6 +925,7 @@ mod tests {
             level: 1,
             pair: 3,
             game: 2,
+            opening: 0,
             black: &pop[0],
             white: &pop[1],
         };
