@@ -82,7 +82,9 @@ fn report(outcome: RunOutcome) -> Result<()> {
     match outcome {
         RunOutcome::Finished(summary) => {
             println!("Run finished: files in {}", summary.dir.display());
-            println!("  rounds.csv specimens.csv games.csv playoff.csv best.json timings.csv");
+            println!(
+                "  rounds.csv specimens.csv games.csv learning.csv playoff.csv best.json timings.csv"
+            );
             print_best(&summary);
             Ok(())
         }

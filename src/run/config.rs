@@ -1428,7 +1428,7 @@ mod tests {
         assert_eq!(quick.name, "quick");
         assert_eq!(quick.population.size, 48);
         assert_eq!(quick.tournament.rounds, 10);
-        assert_eq!(quick.tournament.openings, OpeningsSource::ThreeMove);
+        assert_eq!(quick.tournament.openings, OpeningsSource::Random(8));
         assert_eq!((quick.search.min_depth, quick.search.max_depth), (6, 12));
         assert_eq!(quick.tournament.max_plies, 200);
         assert_eq!(quick.tournament.playoff_openings, 4);
