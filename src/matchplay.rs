@@ -507,6 +507,17 @@ struct Progress<F> {
     on_pair: F,
 }
 
+impl<F> Progress<F> {
+    /// Counts the next pair in order and checks the SPRT after it.
+    fn apply(&mut self, pair: &[MatchGame], sprt: Option<&Sprt>) {
+        self.tally.add_pair(pair[0].a_score, pair[1].a_score);
+        self.games.extend(pair.iter().cloned());
+        self.applied += 1;
+        self.verdict = sprt.map(|t| t.verdict(&self.tally.pentanomial));
+        self.stopped = self.verdict.is_some_and(SprtVerdict::is_final);
+    }
+}
+
 /// Plays A against B: one pair per opening (A Black in game 1, White in game 2, same opening),
 /// each side with its own weights and its own `endgame_pieces`.
 ///
@@ -573,11 +584,7 @@ where
         if p.stopped {
             break;
         }
-        p.tally.add_pair(pair[0].a_score, pair[1].a_score);
-        p.games.extend(pair.iter().cloned());
-        p.applied += 1;
-        p.verdict = sprt.map(|t| t.verdict(&p.tally.pentanomial));
-        p.stopped = p.verdict.is_some_and(SprtVerdict::is_final);
+        p.apply(pair, sprt.as_ref());
     }
     let next = AtomicUsize::new(p.applied);
     let stop = AtomicBool::new(p.stopped);
@@ -628,11 +635,7 @@ fn apply_ready<F: FnMut(&PairReport)>(p: &mut Progress<F>, total: usize, sprt: O
         let Some(pair) = p.finished.remove(&p.applied) else {
             break;
         };
-        p.tally.add_pair(pair[0].a_score, pair[1].a_score);
-        p.games.extend(pair.iter().cloned());
-        p.applied += 1;
-        p.verdict = sprt.map(|t| t.verdict(&p.tally.pentanomial));
-        p.stopped = p.verdict.is_some_and(SprtVerdict::is_final);
+        p.apply(&pair, sprt);
         let report = PairReport {
             games: pair,
             tally: p.tally,

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -652,6 +653,32 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     Ok(())
 }
 
+/// The axes of a panel with rounds across and integer values up, plus a faint zero line.
+fn draw_round_axes<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    y_desc: &str,
+    x_labels: usize,
+    x_range: &std::ops::Range<f64>,
+) -> DrawResult<DB> {
+    chart
+        .configure_mesh()
+        .x_desc("round")
+        .y_desc(y_desc)
+        .x_labels(x_labels)
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&integer_label)
+        .label_style((FAMILY, 14))
+        .axis_desc_style((FAMILY, 16))
+        .light_line_style(light_grid())
+        .bold_line_style(bold_grid())
+        .draw()?;
+    chart.draw_series(LineSeries::new(
+        [(x_range.start, 0.0), (x_range.end, 0.0)],
+        BLACK.mix(0.5).stroke_width(1),
+    ))?;
+    Ok(())
+}
+
 const ELO_COLOUR: RGBColor = RGBColor(0xd6, 0x27, 0x28);
 
 fn panel_learning<DB: DrawingBackend>(
@@ -682,22 +709,7 @@ fn panel_learning<DB: DrawingBackend>(
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-    chart
-        .configure_mesh()
-        .x_desc("round")
-        .y_desc("Elo")
-        .x_labels(x_labels)
-        .x_label_formatter(&integer_label)
-        .y_label_formatter(&integer_label)
-        .label_style((FAMILY, 14))
-        .axis_desc_style((FAMILY, 16))
-        .light_line_style(light_grid())
-        .bold_line_style(bold_grid())
-        .draw()?;
-    chart.draw_series(LineSeries::new(
-        [(x_range.start, 0.0), (x_range.end, 0.0)],
-        BLACK.mix(0.5).stroke_width(1),
-    ))?;
+    draw_round_axes(&mut chart, "Elo", x_labels, &x_range)?;
     chart.draw_series(data.learning.iter().map(|v| {
         let x = v.round as f64;
         PathElement::new(
@@ -913,22 +925,7 @@ fn panel_weights<DB: DrawingBackend>(
             .x_label_area_size(45)
             .y_label_area_size(60)
             .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-        chart
-            .configure_mesh()
-            .x_desc("round")
-            .y_desc("weight")
-            .x_labels(x_labels.min(12))
-            .x_label_formatter(&integer_label)
-            .y_label_formatter(&integer_label)
-            .label_style((FAMILY, 14))
-            .axis_desc_style((FAMILY, 16))
-            .light_line_style(light_grid())
-            .bold_line_style(bold_grid())
-            .draw()?;
-        chart.draw_series(LineSeries::new(
-            [(x_range.start, 0.0), (x_range.end, 0.0)],
-            BLACK.mix(0.5).stroke_width(1),
-        ))?;
+        draw_round_axes(&mut chart, "weight", x_labels.min(12), &x_range)?;
         for (i, colour) in FEATURE_COLOURS.iter().enumerate() {
             let points = segments(data.best.iter().map(|b| (b.round, Some(set(b)[i]))));
             draw_line(&mut chart, &points, *colour)?;
