@@ -653,12 +653,11 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     Ok(())
 }
 
-/// The axes of a panel with rounds across and integer values up, plus a faint zero line.
+/// The axes of a panel with rounds across and integer values up.
 fn draw_round_axes<DB: DrawingBackend>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     y_desc: &str,
     x_labels: usize,
-    x_range: &std::ops::Range<f64>,
 ) -> DrawResult<DB> {
     chart
         .configure_mesh()
@@ -671,7 +670,14 @@ fn draw_round_axes<DB: DrawingBackend>(
         .axis_desc_style((FAMILY, 16))
         .light_line_style(light_grid())
         .bold_line_style(bold_grid())
-        .draw()?;
+        .draw()
+}
+
+/// A faint horizontal line at 0 across the panel.
+fn draw_zero_line<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    x_range: &std::ops::Range<f64>,
+) -> DrawResult<DB> {
     chart.draw_series(LineSeries::new(
         [(x_range.start, 0.0), (x_range.end, 0.0)],
         BLACK.mix(0.5).stroke_width(1),
@@ -709,7 +715,8 @@ fn panel_learning<DB: DrawingBackend>(
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-    draw_round_axes(&mut chart, "Elo", x_labels, &x_range)?;
+    draw_round_axes(&mut chart, "Elo", x_labels)?;
+    draw_zero_line(&mut chart, &x_range)?;
     chart.draw_series(data.learning.iter().map(|v| {
         let x = v.round as f64;
         PathElement::new(
@@ -765,18 +772,7 @@ fn panel_outcomes<DB: DrawingBackend>(
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(x_range, 0f64..max_pairs as f64 * 1.05)?;
-    chart
-        .configure_mesh()
-        .x_desc("round")
-        .y_desc("pairs")
-        .x_labels(x_labels)
-        .x_label_formatter(&integer_label)
-        .y_label_formatter(&integer_label)
-        .label_style((FAMILY, 14))
-        .axis_desc_style((FAMILY, 16))
-        .light_line_style(light_grid())
-        .bold_line_style(bold_grid())
-        .draw()?;
+    draw_round_axes(&mut chart, "pairs", x_labels)?;
     for (k, (_, _, colour)) in OUTCOMES.iter().enumerate() {
         chart.draw_series(data.rounds.iter().filter(|r| r.outcomes[k] > 0).map(|r| {
             let base: u64 = r.outcomes[..k].iter().sum();
@@ -925,7 +921,8 @@ fn panel_weights<DB: DrawingBackend>(
             .x_label_area_size(45)
             .y_label_area_size(60)
             .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-        draw_round_axes(&mut chart, "weight", x_labels.min(12), &x_range)?;
+        draw_round_axes(&mut chart, "weight", x_labels.min(12))?;
+        draw_zero_line(&mut chart, &x_range)?;
         for (i, colour) in FEATURE_COLOURS.iter().enumerate() {
             let points = segments(data.best.iter().map(|b| (b.round, Some(set(b)[i]))));
             draw_line(&mut chart, &points, *colour)?;
