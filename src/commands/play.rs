@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use checkers_tuner::{Color, Error, Player, Position, Result, Searcher};
+use checkers_tuner::{Color, Error, GameHistory, Move, Player, Position, Result, Searcher};
 use clap::{Args, ValueEnum};
 
 use super::engine::{load_weights, search_limits};
@@ -57,6 +57,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
         Side::White => Color::White,
     };
     let mut searcher = Searcher::default();
+    // Keys of the positions since the last irreversible move, before the current one.
+    let mut since_irreversible: Vec<u64> = Vec::new();
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     let out_err = |e: io::Error| Error::failure(format!("cannot write to the terminal: {e}"));
@@ -78,13 +80,20 @@ pub fn run(args: PlayArgs) -> Result<()> {
             return Ok(());
         }
         if pos.side_to_move() != human {
-            let found = searcher.search(&pos, engine.phase_weights(&pos), limits, None);
+            // The engine sees the positions since the last irreversible move, so it avoids
+            // (or seeks) repetitions as in a tuning game.
+            let history = GameHistory {
+                keys: &since_irreversible,
+                no_progress_plies: None,
+            };
+            let found =
+                searcher.search_in_game(&pos, &history, engine.phase_weights(&pos), limits, None);
             let mv = found.best_move.expect("a side with moves gets a move");
             println!(
                 "engine plays {mv} (score {} for the engine, {} nodes)",
                 found.score, found.nodes
             );
-            pos = pos.play(&mv);
+            pos = played(pos, &mv, &mut since_irreversible);
             continue;
         }
         print!("{}", pos.to_diagram());
@@ -118,8 +127,19 @@ pub fn run(args: PlayArgs) -> Result<()> {
             Err(_) => pos.parse_move(text).map_err(|e| e.to_string()),
         };
         match chosen {
-            Ok(mv) => pos = pos.play(&mv),
+            Ok(mv) => pos = played(pos, &mv, &mut since_irreversible),
             Err(msg) => println!("{msg}. {HELP}"),
         }
     }
+}
+
+/// The position after `mv`, keeping `since_irreversible` (the keys of the positions since the
+/// last irreversible move, before the new current one) up to date.
+fn played(pos: Position, mv: &Move, since_irreversible: &mut Vec<u64>) -> Position {
+    if pos.is_irreversible(mv) {
+        since_irreversible.clear();
+    } else {
+        since_irreversible.push(pos.zobrist());
+    }
+    pos.play(mv)
 }
