@@ -153,14 +153,6 @@ impl FeatureRanges {
         let ranges = self.to_array();
         Weights(std::array::from_fn(|i| ranges[i].clamp(weights.0[i])))
     }
-
-    /// Whether every weight lies in its range.
-    pub fn contains(&self, weights: &Weights) -> bool {
-        self.to_array()
-            .iter()
-            .zip(weights.0)
-            .all(|(r, w)| (r.min..=r.max).contains(&w))
-    }
 }
 
 /// How a fresh specimen (the initial population, `random` newcomers, genetic immigrants) is
