@@ -115,16 +115,16 @@ fn search_value_and_move_equal_plain_minimax_on_300_positions() {
     }
 }
 
-/// A random game from a kings position: the position reached, and the keys of the positions
+/// A random game from a kings position: the position reached, and the positions
 /// since its last irreversible move (without itself), as a game hands them to the search.
-fn random_game_with_history(rng: &mut ChaCha8Rng) -> Option<(Position, Vec<u64>)> {
+fn random_game_with_history(rng: &mut ChaCha8Rng) -> Option<(Position, Vec<Position>)> {
     const STARTS: [&str; 3] = [
         "W:WK5,K18,22,27:B1,K30,K14,10",
         "B:WK10,K19,27,29:BK14,K23,3,6",
         "B:WK28,K32,26:BK1,K5,K9,13",
     ];
     let mut pos = Position::from_fen(STARTS[rng.gen_range(0..STARTS.len())]).unwrap();
-    let mut since = vec![pos.zobrist()];
+    let mut since = vec![pos];
     for _ in 0..rng.gen_range(0..30) {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -135,10 +135,10 @@ fn random_game_with_history(rng: &mut ChaCha8Rng) -> Option<(Position, Vec<u64>)
             since.clear();
         }
         pos = pos.play(&mv);
-        since.push(pos.zobrist());
+        since.push(pos);
     }
     since.pop();
-    (!pos.legal_moves().is_empty() && !since.contains(&pos.zobrist())).then_some((pos, since))
+    (!pos.legal_moves().is_empty() && !since.contains(&pos)).then_some((pos, since))
 }
 
 #[test]
@@ -155,11 +155,12 @@ fn search_in_a_game_equals_minimax_with_the_same_draw_rules() {
         let max = min + rng.gen_range(0..3);
         let no_progress = rng.gen_range(history.len() + 1..history.len() + 10) as u32;
         let game = GameHistory {
-            keys: &history,
+            positions: &history,
             no_progress_plies: Some(no_progress),
         };
         let found = searcher.search_in_game(&pos, &game, &w, SearchLimits::new(min, max), None);
-        let values = root_values(&pos, min, max, &w, &history, no_progress as usize);
+        let keys: Vec<u64> = history.iter().map(Position::zobrist).collect();
+        let values = root_values(&pos, min, max, &w, &keys, no_progress as usize);
         let best = *values.iter().max().unwrap();
         assert_eq!(found.score, best, "{pos} min {min} max {max}");
         let first = values.iter().position(|&v| v == best).unwrap();
@@ -174,6 +175,52 @@ fn search_in_a_game_equals_minimax_with_the_same_draw_rules() {
     assert!(changed_by_the_rules > 50, "{changed_by_the_rules}");
 }
 
+/// The table is shared between searches of one position with different games before it
+/// (here: later and later parts of one history). An entry stored under one history must never
+/// answer for another under which its value differs, so every search still equals minimax.
+#[test]
+fn one_table_serves_different_histories_of_a_position_exactly() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4242);
+    let (mut checked, mut differing) = (0, 0);
+    while checked < 120 {
+        let Some((pos, history)) = random_game_with_history(&mut rng) else {
+            continue;
+        };
+        if history.len() < 4 {
+            continue;
+        }
+        let w = random_weights(&mut rng);
+        let min = 3 + checked % 4;
+        let limits = SearchLimits::new(min, min + 2);
+        let no_progress = history.len() as u32 + 6;
+        let mut searcher = Searcher::default();
+        let mut seen = Vec::new();
+        for from in [history.len(), history.len() / 2, 0, history.len() - 1, 1] {
+            let part = &history[from..];
+            let game = GameHistory {
+                positions: part,
+                no_progress_plies: Some(no_progress),
+            };
+            let found = searcher.search_in_game(&pos, &game, &w, limits, None);
+            let keys: Vec<u64> = part.iter().map(Position::zobrist).collect();
+            let values = root_values(&pos, min, min + 2, &w, &keys, no_progress as usize);
+            assert_eq!(
+                found.score,
+                *values.iter().max().unwrap(),
+                "{pos} from {from}"
+            );
+            seen.push(values);
+        }
+        seen.dedup();
+        if seen.len() > 1 {
+            differing += 1;
+        }
+        checked += 1;
+    }
+    // The histories must change the values often, or the table was never put to the test.
+    assert!(differing > 30, "{differing}");
+}
+
 #[test]
 fn a_side_that_is_ahead_avoids_a_repetition_and_one_behind_seeks_it() {
     // White (to move) has three kings against one: every quiet move keeps the advantage.
@@ -185,11 +232,11 @@ fn a_side_that_is_ahead_avoids_a_repetition_and_one_behind_seeks_it() {
     assert!(free.score >= 300, "{}", free.score);
     // The same position in a game where the chosen move returns to the position of two plies
     // ago (the one before it is some other position with White to move).
-    let after = pos.play(&chosen).zobrist();
-    let other = Position::from_fen("W:WK19,K23,K27:BK1").unwrap().zobrist();
+    let after = pos.play(&chosen);
+    let other = Position::from_fen("W:WK19,K23,K27:BK1").unwrap();
     let earlier = [other, after];
     let game = GameHistory {
-        keys: &earlier,
+        positions: &earlier,
         no_progress_plies: Some(80),
     };
     let aware = Searcher::default().search_in_game(&pos, &game, &MATERIAL, limits, None);
@@ -200,9 +247,9 @@ fn a_side_that_is_ahead_avoids_a_repetition_and_one_behind_seeks_it() {
     let pos = Position::from_fen("B:WK18,K23,K27:BK1").unwrap();
     let mut seen_repeat = None;
     for mv in pos.legal_moves() {
-        let key = pos.play(&mv).zobrist();
+        let next = pos.play(&mv);
         let game = GameHistory {
-            keys: std::slice::from_ref(&key),
+            positions: std::slice::from_ref(&next),
             no_progress_plies: Some(80),
         };
         let r = Searcher::default().search_in_game(&pos, &game, &MATERIAL, limits, None);

@@ -58,7 +58,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     };
     let mut searcher = Searcher::default();
     // Keys of the positions since the last irreversible move, before the current one.
-    let mut since_irreversible: Vec<u64> = Vec::new();
+    let mut since_irreversible: Vec<Position> = Vec::new();
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     let out_err = |e: io::Error| Error::failure(format!("cannot write to the terminal: {e}"));
@@ -83,7 +83,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
             // The engine sees the positions since the last irreversible move, so it avoids
             // (or seeks) repetitions as in a tuning game.
             let history = GameHistory {
-                keys: &since_irreversible,
+                positions: &since_irreversible,
                 no_progress_plies: None,
             };
             let found =
@@ -133,13 +133,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
     }
 }
 
-/// The position after `mv`, keeping `since_irreversible` (the keys of the positions since the
+/// The position after `mv`, keeping `since_irreversible` (the positions since the
 /// last irreversible move, before the new current one) up to date.
-fn played(pos: Position, mv: &Move, since_irreversible: &mut Vec<u64>) -> Position {
+fn played(pos: Position, mv: &Move, since_irreversible: &mut Vec<Position>) -> Position {
     if pos.is_irreversible(mv) {
         since_irreversible.clear();
     } else {
-        since_irreversible.push(pos.zobrist());
+        since_irreversible.push(pos);
     }
     pos.play(mv)
 }

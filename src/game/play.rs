@@ -127,8 +127,9 @@ pub fn play_game_between(
 ) -> GameRecord {
     let mut searchers = [Searcher::default(), Searcher::default()];
     let mut pos = HashedPosition::new(*start);
-    // Keys of the positions since the last irreversible move, the current one last.
+    // The positions since the last irreversible move and their keys, the current one last.
     let mut since_irreversible = vec![pos.hash];
+    let mut recent = vec![pos.position];
     let mut moves = Vec::new();
     let mut quiet_plies = 0;
     let limits = settings.limits();
@@ -154,7 +155,7 @@ pub fn play_game_between(
             TieBreak::Random => Some(&mut *rng),
         };
         let history = GameHistory {
-            keys: &since_irreversible[..since_irreversible.len() - 1],
+            positions: &recent[..recent.len() - 1],
             no_progress_plies: Some(settings.no_progress_plies),
         };
         let found = searchers[side as usize].search_in_game(
@@ -168,12 +169,14 @@ pub fn play_game_between(
         if pos.position.is_irreversible(&mv) {
             quiet_plies = 0;
             since_irreversible.clear();
+            recent.clear();
         } else {
             quiet_plies += 1;
         }
         pos = pos.play(&mv);
         moves.push(mv);
         since_irreversible.push(pos.hash);
+        recent.push(pos.position);
         // Same key, same side to move (the key includes it): a repetition of this position.
         let seen = since_irreversible
             .iter()

@@ -15,18 +15,23 @@
 //! a side that is ahead steers clear of repetitions and a side that is behind seeks them.
 //!
 //! Such a value depends on the path, not only on the position. The table stays exact by keying
-//! the path in: an entry's key is the position's Zobrist key XOR a hash of the *set* of
-//! positions since the last irreversible move. Two nodes with the same key have the same
-//! position and the same earlier positions that can recur (and so the same quiet-ply count, the
-//! size of that set), so they have the same value under the draw rules. Transpositions across
-//! an irreversible move (where the set is empty) still share entries; king manoeuvres reached
-//! in different orders do not, which is the price of exactness.
+//! in the part of the path that can still matter: an entry is stored under the position's
+//! Zobrist key with a *window* hash, and its value is used only under the same window (its
+//! best move, a guess for move ordering, under any). The window hash covers (a) the earlier
+//! positions (since the last irreversible move) that a repetition below the node could still
+//! reach, and (b) the quiet-ply count when the no-progress rule could still fire below it. A
+//! repetition needs quiet moves only (after a capture or a man's move nothing earlier recurs),
+//! and quiet moves stop at `min_depth`; in the `min_depth - ply` plies left, each side moves its
+//! kings only so far, so an earlier position whose kings stand further away than that, or need
+//! more moves than that side has, cannot recur below the node and is left out. Two nodes with
+//! the same key and depths then have the same value under the draw rules. Tests compare the
+//! search with a plain minimax under the same rules, one table serving many histories.
 
 use arrayvec::ArrayVec;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::{HashedPosition, Move, MoveList, Position, MAX_MOVES};
+use crate::engine::{Bitboard, Color, HashedPosition, Move, MoveList, Position, MAX_MOVES};
 use crate::eval::{evaluate, evaluate_quiet, Weights};
 
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -62,10 +67,10 @@ impl SearchLimits {
 /// tree (see the module documentation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameHistory<'a> {
-    /// Zobrist keys of the positions since the last irreversible move, oldest first, without the
-    /// root itself: the position right after that move, then one per quiet ply. Its length is
-    /// the root's count of quiet plies.
-    pub keys: &'a [u64],
+    /// The positions since the last irreversible move, oldest first, without the root itself:
+    /// the position right after that move, then one per quiet ply. Its length is the root's
+    /// count of quiet plies.
+    pub positions: &'a [Position],
     /// A position reached after this many quiet plies in a row is a draw; `None` for no such
     /// rule (a position analysed on its own).
     pub no_progress_plies: Option<u32>,
@@ -75,7 +80,7 @@ impl GameHistory<'_> {
     /// No game before the root and no no-progress rule: a position searched on its own. The
     /// search still scores repetitions along its own path as draws.
     pub const NONE: GameHistory<'static> = GameHistory {
-        keys: &[],
+        positions: &[],
         no_progress_plies: None,
     };
 }
@@ -88,6 +93,73 @@ fn set_member(key: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// A position on the game's path or the search's: its key, that key mixed for set hashes, and
+/// where its kings stand (the only pieces that can move without an irreversible move).
+#[derive(Clone, Copy, Debug)]
+struct PathEntry {
+    key: u64,
+    member: u64,
+    /// Black's and White's kings.
+    kings: [Bitboard; 2],
+}
+
+impl PathEntry {
+    fn new(position: &Position, key: u64) -> PathEntry {
+        PathEntry {
+            key,
+            member: set_member(key),
+            kings: [
+                position.kings_of(Color::Black),
+                position.kings_of(Color::White),
+            ],
+        }
+    }
+}
+
+/// `REACH[s][r]`: the squares at most `r` king steps from square `s` (bit index), pieces in
+/// the way ignored: `max(|row difference|, |column difference|)` on the board.
+static REACH: [[Bitboard; 8]; 32] = reach_table();
+
+const fn reach_table() -> [[Bitboard; 8]; 32] {
+    // Row and column of a bit index, as drawn in the bitboard module.
+    const fn row_col(i: usize) -> (i32, i32) {
+        let row = (i / 4) as i32;
+        (row, 2 * (i % 4) as i32 + if row % 2 == 0 { 1 } else { 0 })
+    }
+    let mut table = [[0; 8]; 32];
+    let mut from = 0;
+    while from < 32 {
+        let (r0, c0) = row_col(from);
+        let mut to = 0;
+        while to < 32 {
+            let (r1, c1) = row_col(to);
+            let (dr, dc) = ((r1 - r0).abs(), (c1 - c0).abs());
+            let steps = if dr > dc { dr } else { dc };
+            let mut radius = steps as usize;
+            while radius < 8 {
+                table[from][radius] |= 1 << to;
+                radius += 1;
+            }
+            to += 1;
+        }
+        from += 1;
+    }
+    table
+}
+
+/// The squares that `kings` can reach in at most `steps` moves in all (pieces in the way
+/// ignored).
+#[inline(always)]
+fn reach(mut kings: Bitboard, steps: u32) -> Bitboard {
+    let radius = steps.min(7) as usize;
+    let mut out = 0;
+    while kings != 0 {
+        out |= REACH[kings.trailing_zeros() as usize][radius];
+        kings &= kings - 1;
+    }
+    out
 }
 
 /// What a search found.
@@ -127,14 +199,12 @@ pub struct Searcher {
     killers: [[Move; 2]; MAX_PLY],
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
-    /// Zobrist keys of the game's positions since the last irreversible move, then of the
-    /// nodes on the current path: the node at `ply` is at index `history_len + ply`.
-    path: Vec<u64>,
+    /// The game's positions since the last irreversible move, then the nodes on the current
+    /// path: the node at `ply` is at index `history_len + ply`.
+    path: Vec<PathEntry>,
     history_len: usize,
     /// Index in `path` where the node at each ply's set of earlier recurrable positions begins.
     window_start: [usize; MAX_PLY + 1],
-    /// Hash of that set for the node at each ply (XOR of `set_member` of its keys).
-    window_hash: [u64; MAX_PLY + 1],
     no_progress_plies: usize,
 }
 
@@ -187,7 +257,6 @@ impl Searcher {
             path: Vec::new(),
             history_len: 0,
             window_start: [0; MAX_PLY + 1],
-            window_hash: [0; MAX_PLY + 1],
             no_progress_plies: usize::MAX,
         }
     }
@@ -238,7 +307,7 @@ impl Searcher {
         self.nodes = 0;
         self.killers = [[Move::NULL; 2]; MAX_PLY];
         let root = HashedPosition::new(*pos);
-        self.set_history(history, root.hash);
+        self.set_history(history, &root);
         let mut list = MoveList::new();
         pos.generate_moves(&mut list);
         if list.is_empty() {
@@ -274,14 +343,18 @@ impl Searcher {
 
     /// Loads the game's history and the root into the path; the capacity covers the deepest
     /// search, so the search itself never allocates.
-    fn set_history(&mut self, history: &GameHistory<'_>, root_key: u64) {
+    fn set_history(&mut self, history: &GameHistory<'_>, root: &HashedPosition) {
         self.path.clear();
-        self.path.reserve(history.keys.len() + MAX_PLY + 1);
-        self.path.extend_from_slice(history.keys);
-        self.path.push(root_key);
-        self.history_len = history.keys.len();
+        self.path.reserve(history.positions.len() + MAX_PLY + 1);
+        self.path.extend(
+            history
+                .positions
+                .iter()
+                .map(|p| PathEntry::new(p, p.zobrist())),
+        );
+        self.path.push(PathEntry::new(&root.position, root.hash));
+        self.history_len = history.positions.len();
         self.window_start[0] = 0;
-        self.window_hash[0] = history.keys.iter().fold(0, |h, &k| h ^ set_member(k));
         self.no_progress_plies = history.no_progress_plies.map_or(usize::MAX, |n| n as usize);
     }
 
@@ -325,6 +398,48 @@ impl Searcher {
         (index, best)
     }
 
+    /// The part of the table key that stands for the game before `pos` (the node at `ply`, at
+    /// index `here` of the path): a hash of those earlier positions that a repetition below
+    /// `pos` could still reach, and of the quiet-ply count if the no-progress rule can still
+    /// fire below it. Positions are equal under the draw rules when these agree (see the
+    /// module documentation), and most earlier positions are out of reach: their kings stand
+    /// further away than the moves left allow.
+    #[inline(always)]
+    fn window_key(&self, pos: &Position, ply: u32, here: usize) -> u64 {
+        // Below the full-width depth only captures are searched, and after a capture nothing
+        // earlier can recur: a repetition must come from quiet moves within this many plies.
+        let quiet_plies_left = self.min_depth.saturating_sub(ply);
+        if quiet_plies_left == 0 {
+            return 0;
+        }
+        let start = self.window_start[ply as usize];
+        let count = here - start;
+        let mut key = 0;
+        if count + quiet_plies_left as usize >= self.no_progress_plies {
+            key ^= set_member(!(count as u64));
+        }
+        // The side to move makes the odd plies, the other side the even ones.
+        let us = pos.side_to_move() as usize;
+        let our_moves = quiet_plies_left.div_ceil(2);
+        let their_moves = quiet_plies_left / 2;
+        let ours = pos.kings_of(pos.side_to_move());
+        let theirs = pos.kings_of(pos.side_to_move().opponent());
+        let (our_reach, their_reach) = (reach(ours, our_moves), reach(theirs, their_moves));
+        for earlier in &self.path[start..here] {
+            let (x_ours, x_theirs) = (earlier.kings[us], earlier.kings[1 - us]);
+            // Each king square of the earlier position must be reachable, and each one not
+            // already held costs its side a move.
+            if x_ours & !our_reach == 0
+                && x_theirs & !their_reach == 0
+                && (x_ours & !ours).count_ones() <= our_moves
+                && (x_theirs & !theirs).count_ones() <= their_moves
+            {
+                key ^= earlier.member;
+            }
+        }
+        key
+    }
+
     /// Remaining full-width plies and remaining plies to the hard limit, packed for the table.
     #[inline(always)]
     fn draft(&self, ply: u32) -> u16 {
@@ -352,7 +467,6 @@ impl Searcher {
         let mut key = None;
         if parent.position.is_irreversible(mv) {
             self.window_start[p] = here;
-            self.window_hash[p] = 0;
         } else {
             let hash = parent.position.zobrist_after(parent.hash, mv);
             let start = self.window_start[p - 1];
@@ -361,12 +475,11 @@ impl Searcher {
                 .rev()
                 .skip(1)
                 .step_by(2)
-                .any(|i| self.path[i] == hash);
+                .any(|i| self.path[i].key == hash);
             if repeated || here - start >= self.no_progress_plies {
                 return 0;
             }
             self.window_start[p] = start;
-            self.window_hash[p] = self.window_hash[p - 1] ^ set_member(parent.hash);
             key = Some(hash);
         }
         if ply >= self.min_depth {
@@ -382,14 +495,14 @@ impl Searcher {
             hash: key.unwrap_or_else(|| parent.position.zobrist_after(parent.hash, mv)),
         };
         self.path.truncate(here);
-        self.path.push(node.hash);
-        let tt_key = node.hash ^ self.window_hash[p];
+        self.path.push(PathEntry::new(&node.position, node.hash));
+        let window = self.window_key(pos, ply, here);
         let draft = self.draft(ply);
         let mut tt_best = u8::MAX;
         if self.use_tt {
-            if let Some(e) = self.tt.probe(tt_key) {
+            if let Some(e) = self.tt.probe(node.hash) {
                 tt_best = e.best;
-                if e.draft == draft {
+                if e.draft == draft && e.window == window {
                     let v = from_tt(e.value, ply);
                     let cut = match e.bound {
                         Bound::Exact => true,
@@ -466,7 +579,8 @@ impl Searcher {
                 Bound::Upper
             };
             self.tt.store(Entry {
-                key: tt_key,
+                key: node.hash,
+                window,
                 value: to_tt(best, ply),
                 draft,
                 bound,
