@@ -131,8 +131,12 @@ pub struct EvolutionConfig {
     pub crossover: Crossover,
     /// Probability that each weight of a child is mutated.
     pub mutation_rate: f64,
-    /// Standard deviation of a mutation's Gaussian step.
+    /// Standard deviation of a mutation's Gaussian step (after the first round).
     pub mutation_sigma: f64,
+    /// Standard deviation after the last round but one, reached geometrically from
+    /// `mutation_sigma` (`None`: the same step all run long). Small late steps let a converged
+    /// population settle instead of drifting on the noise of single games.
+    pub mutation_sigma_end: Option<f64>,
 }
 
 /// Where the games of a run start. Written in TOML as `"start"`, `"3-move"`, `"tough"`,
@@ -233,6 +237,29 @@ impl Default for SearchConfig {
     }
 }
 
+impl EvolutionConfig {
+    /// The mutation step for the newcomers bred after `round` of a run of `rounds`: from
+    /// `mutation_sigma` after round 1 to `mutation_sigma_end` after round `rounds - 1`, the last
+    /// that breeds (geometrically, or linearly when either end is 0).
+    pub fn mutation_sigma_after(&self, round: u32, rounds: u32) -> f64 {
+        let Some(end) = self.mutation_sigma_end else {
+            return self.mutation_sigma;
+        };
+        let last = rounds.saturating_sub(1).max(1);
+        let progress = if last > 1 {
+            f64::from(round.clamp(1, last) - 1) / f64::from(last - 1)
+        } else {
+            0.0
+        };
+        let start = self.mutation_sigma;
+        if start > 0.0 && end > 0.0 {
+            start * (end / start).powf(progress)
+        } else {
+            start + (end - start) * progress
+        }
+    }
+}
+
 impl Default for EvolutionConfig {
     /// Genetic mode with 10% random immigrants, uniform crossover, and each weight mutated
     /// with probability 0.2 by a Gaussian step of σ = 8 (small against the −100..=100 range).
@@ -243,6 +270,7 @@ impl Default for EvolutionConfig {
             crossover: Crossover::Uniform,
             mutation_rate: 0.2,
             mutation_sigma: 8.0,
+            mutation_sigma_end: None,
         }
     }
 }
@@ -324,6 +352,15 @@ const LIMITS: &[(&str, Limit)] = &[
     ("evolution.mutation_rate", closed(0.0, 1.0)),
     (
         "evolution.mutation_sigma",
+        Limit::Real {
+            min: 0.0,
+            min_open: false,
+            max: f64::INFINITY,
+            max_open: true,
+        },
+    ),
+    (
+        "evolution.mutation_sigma_end",
         Limit::Real {
             min: 0.0,
             min_open: false,
@@ -1064,6 +1101,35 @@ mod tests {
         assert_eq!(e.immigrants, 0.1);
         assert_eq!(e.crossover, Crossover::Uniform);
         assert_eq!((e.mutation_rate, e.mutation_sigma), (0.2, 8.0));
+    }
+
+    #[test]
+    fn the_mutation_step_shrinks_from_the_first_breeding_to_the_last() {
+        let config = parse(
+            "name = \"r\"\n[evolution]\nmutation_sigma = 8\nmutation_sigma_end = 1\n\
+             [tournament]\nrounds = 5\n",
+        )
+        .unwrap();
+        let e = &config.evolution;
+        // Rounds 1..=4 breed (the last round does not): 8, 4, 2, 1, halving each time.
+        let steps: Vec<f64> = (1..=4).map(|r| e.mutation_sigma_after(r, 5)).collect();
+        for (step, expected) in steps.iter().zip([8.0, 4.0, 2.0, 1.0]) {
+            assert!((step - expected).abs() < 1e-9, "{steps:?}");
+        }
+        let to_zero = EvolutionConfig {
+            mutation_sigma_end: Some(0.0),
+            ..e.clone()
+        };
+        assert!((to_zero.mutation_sigma_after(3, 5) - 8.0 / 3.0).abs() < 1e-9);
+        assert_eq!(to_zero.mutation_sigma_after(4, 5), 0.0);
+        // Without an end the step stays put.
+        assert_eq!(EvolutionConfig::default().mutation_sigma_after(4, 5), 8.0);
+        assert!(
+            parse("name = \"r\"\n[evolution]\nmutation_sigma_end = -1\n")
+                .unwrap_err()
+                .to_string()
+                .contains("evolution.mutation_sigma_end")
+        );
     }
 
     #[test]

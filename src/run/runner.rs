@@ -441,7 +441,7 @@ impl<'a> Run<'a> {
             breed(
                 &result.survivors,
                 count,
-                &self.evolution_params(),
+                &self.evolution_params(round),
                 config.seed,
                 round,
                 &mut state.next_id,
@@ -525,14 +525,16 @@ impl<'a> Run<'a> {
         play_match(&a, &b, &self.validation_deck, &settings, seed, None, |_| {}).tally
     }
 
-    fn evolution_params(&self) -> EvolutionParams {
+    /// The breeding settings after `round`.
+    fn evolution_params(&self, round: u32) -> EvolutionParams {
         let e = &self.config.evolution;
+        let mutation_sigma = e.mutation_sigma_after(round, self.config.tournament.rounds);
         EvolutionParams {
             mode: e.mode,
             immigrants: e.immigrants,
             crossover: e.crossover,
             mutation_rate: e.mutation_rate,
-            mutation_sigma: e.mutation_sigma,
+            mutation_sigma,
             space: self.config.weights,
         }
     }
