@@ -6,9 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::{
-    Error, Result, WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES,
-    FEATURE_COUNT, FEATURE_NAMES, PERSPECTIVE,
+use crate::error::{Error, Result};
+use crate::eval::{
+    WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT,
+    FEATURE_NAMES, PERSPECTIVE,
 };
 
 /// Turns a weights file into the text of one output format.

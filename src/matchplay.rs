@@ -12,14 +12,16 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
+use crate::elo::{EloEstimate, GameScore, MatchTally, Sprt, SprtVerdict};
+use crate::engine::Color;
+use crate::error::{Error, Result};
+use crate::eval::{WeightsFile, DEFAULT_ENDGAME_PIECES};
+use crate::game::{
+    play_game_between, EndReason, GameResult, GameSettings, Opening, Player, TieBreak,
+};
 use crate::rng::{stream, tag};
 use crate::text::excerpt;
 use crate::tournament::{reason_label, result_label};
-use crate::{
-    play_game_between, Color, EloEstimate, EndReason, Error, GameResult, GameScore, GameSettings,
-    MatchTally, Opening, Player, Result, Sprt, SprtVerdict, TieBreak, WeightsFile,
-    DEFAULT_ENDGAME_PIECES,
-};
 
 /// Search depths and draw rules shared by both sides of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +53,7 @@ impl Default for MatchSettings {
 
 impl MatchSettings {
     /// The game settings both players use. `endgame_pieces` is only the fallback of
-    /// [`crate::play_game`]: in a match each side switches at its own file's threshold.
+    /// [`crate::game::play_game`]: in a match each side switches at its own file's threshold.
     pub fn game_settings(&self) -> GameSettings {
         GameSettings {
             min_depth: self.min_depth,

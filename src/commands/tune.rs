@@ -1,9 +1,8 @@
-//! The `tune` and `resume` commands: arguments in, [`checkers_tuner::run`] does the work.
+//! The `tune` and `resume` commands: arguments in, [`checkers_tuner::tune`] and [`checkers_tuner::resume`] do the work.
 
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::run::{self, Config, ProgressMode, RunOptions, RunOutcome, RunSummary};
-use checkers_tuner::Result;
+use checkers_tuner::{Config, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE};
 use clap::Args;
 
 use super::{ctrl_c_flag, INTERRUPTED_STATUS};
@@ -52,14 +51,14 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .out
         .unwrap_or_else(|| Path::new("results").join(&config.name));
     let options = options(args.threads, args.quiet)?;
-    let outcome = run::tune(&config, &out, args.force, &options)?;
+    let outcome = checkers_tuner::tune(&config, &out, args.force, &options)?;
     report(outcome)
 }
 
 /// Runs `resume`.
 pub fn resume(args: ResumeArgs) -> Result<()> {
     let options = options(args.threads, args.quiet)?;
-    let outcome = run::resume(&args.run_dir, &options)?;
+    let outcome = checkers_tuner::resume(&args.run_dir, &options)?;
     report(outcome)
 }
 
@@ -122,6 +121,6 @@ fn print_best(summary: &RunSummary) {
         best.draws,
         best.losses,
         summary.standings.len(),
-        summary.dir.join(run::BEST_FILE).display()
+        summary.dir.join(BEST_FILE).display()
     );
 }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::error::Error;
 use crate::text::{excerpt, strip_bom};
-use crate::Error;
 
 /// Number of evaluation features.
 pub const FEATURE_COUNT: usize = 10;

@@ -100,7 +100,7 @@ impl Player<'_> {
 }
 
 /// Plays one game from `start` between `black` and `white`, both switching to their endgame set
-/// at `settings.endgame_pieces`. See [`play_game_between`].
+/// at `settings.endgame_pieces`. See `play_game_between`.
 pub fn play_game(
     black: &WeightPair,
     white: &WeightPair,

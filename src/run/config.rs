@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::error::Error;
 use crate::eval::MAX_ABS_WEIGHT;
 use crate::game::{load_openings_file, GameSettings, TieBreak, MAX_RANDOM_OPENING_PLIES};
 use crate::tournament::{Crossover, EvolutionMode, WeightSpace};
-use crate::Error;
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

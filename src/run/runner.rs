@@ -27,6 +27,7 @@ use super::files::{
 use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
 use crate::elo::MatchTally;
+use crate::error::{Error, Result};
 use crate::eval::{Specimen, WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{
@@ -39,7 +40,6 @@ use crate::tournament::{
     breed, initial_population, play_round, BracketParams, EvolutionParams, GameJob, GameReport,
     Tally,
 };
-use crate::{Error, Result};
 
 /// How a run is executed: none of this changes its files (except `timings.csv`).
 #[derive(Clone, Debug, Default)]

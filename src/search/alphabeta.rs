@@ -48,7 +48,7 @@ pub struct SearchLimits {
 }
 
 impl SearchLimits {
-    /// Limits with `max_depth` raised to `min_depth` if needed and both capped below [`MAX_PLY`].
+    /// Limits with `max_depth` raised to `min_depth` if needed and both capped below `MAX_PLY`.
     pub fn new(min_depth: u32, max_depth: u32) -> SearchLimits {
         let min_depth = min_depth.clamp(1, MAX_PLY as u32 - 2);
         SearchLimits {

@@ -5,7 +5,10 @@ mod evolution;
 mod stats;
 mod weight_space;
 
-pub use bracket::*;
-pub use evolution::*;
-pub use stats::*;
-pub use weight_space::{FeatureRanges, InitMode, WeightRange, WeightSpace};
+pub use bracket::{
+    play_round, reason_label, result_label, BracketParams, GameJob, GameRecord, GameReport,
+    LevelSummary, Tally,
+};
+pub use evolution::{breed, initial_population, Crossover, EvolutionMode, EvolutionParams};
+pub use stats::RoundStats;
+pub use weight_space::{FeatureRanges, WeightSpace};
