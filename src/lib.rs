@@ -49,9 +49,6 @@ pub use matchplay::{
     write_file_atomically, MatchGame, MatchReport, MatchSettings, PairReport,
 };
 pub use plot::plot_run;
-pub use run::{
-    resume, tune, Config, ProgressMode, RunOptions, RunOutcome, RunSummary, BEST_FILE,
-    MAX_SEARCH_DEPTH,
-};
-pub use search::{GameHistory, SearchLimits, SearchResult, Searcher, WIN};
+pub use run::{resume, tune, Config, ProgressMode, RunOptions, RunOutcome, RunSummary, BEST_FILE};
+pub use search::{GameHistory, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN};
 pub use tournament::FeatureRanges;

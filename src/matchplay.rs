@@ -21,7 +21,6 @@ use crate::game::{
 };
 use crate::rng::{stream, tag};
 use crate::text::excerpt;
-use crate::tournament::{reason_label, result_label};
 
 /// Search depths and draw rules shared by both sides of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,10 +108,10 @@ impl MatchGame {
             self.game.to_string(),
             self.opening.clone(),
             color.to_string(),
-            result_label(self.result).to_string(),
+            self.result.label().to_string(),
             score.to_string(),
             self.plies.to_string(),
-            reason_label(self.reason).to_string(),
+            self.reason.label().to_string(),
         ]
     }
 }
@@ -144,7 +143,7 @@ impl MatchGame {
         };
         let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw]
             .into_iter()
-            .find(|&r| result_label(r) == &fields[4])?;
+            .find(|&r| r.label() == &fields[4])?;
         let reason = [
             EndReason::NoMoves,
             EndReason::Repetition,
@@ -152,7 +151,7 @@ impl MatchGame {
             EndReason::PlyCap,
         ]
         .into_iter()
-        .find(|&r| reason_label(r) == &fields[7])?;
+        .find(|&r| r.label() == &fields[7])?;
         Some(MatchGame {
             pair: pair.checked_sub(1)?,
             game,

@@ -5,6 +5,6 @@ mod weights;
 
 pub use features::{evaluate, evaluate_quiet, features, FeatureCounts};
 pub use weights::{
-    feature_index, Specimen, WeightPair, Weights, WeightsFile, WeightsSource,
-    DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT, PERSPECTIVE,
+    feature_index, WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES,
+    FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT, PERSPECTIVE,
 };

@@ -1,4 +1,4 @@
-//! Weight vectors, specimens and the JSON weights file (SPEC §7).
+//! Weight vectors and the JSON weights file (SPEC §7).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -46,21 +46,6 @@ pub struct WeightPair {
     pub opening: Weights,
     /// Used from the endgame threshold on.
     pub endgame: Weights,
-}
-
-/// A member of the population: its weights and its lineage.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Specimen {
-    /// Unique within a run, given in order of creation.
-    pub id: u64,
-    /// Its opening and endgame weight sets.
-    pub weights: WeightPair,
-    /// First parent (genetic mode), if any.
-    pub parent_a: Option<u64>,
-    /// Second parent (genetic mode), if any.
-    pub parent_b: Option<u64>,
-    /// The round in which it was created (0 for the initial population).
-    pub born_round: u32,
 }
 
 /// The `perspective` string of a weights file: the sign convention of every weight.

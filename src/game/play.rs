@@ -59,6 +59,29 @@ pub enum EndReason {
     PlyCap,
 }
 
+impl GameResult {
+    /// The label of the result in `games.csv` and a match's CSV.
+    pub fn label(self) -> &'static str {
+        match self {
+            GameResult::BlackWin => "black_win",
+            GameResult::WhiteWin => "white_win",
+            GameResult::Draw => "draw",
+        }
+    }
+}
+
+impl EndReason {
+    /// The label of the reason in `games.csv` and a match's CSV.
+    pub fn label(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no_moves",
+            EndReason::Repetition => "repetition",
+            EndReason::NoProgress => "no_progress",
+            EndReason::PlyCap => "ply_cap",
+        }
+    }
+}
+
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::config::Config;
 use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
 use crate::error::{Error, Result};
-use crate::eval::{Specimen, WeightsFile};
+use crate::eval::WeightsFile;
+use crate::tournament::Specimen;
 
 /// The checkpoint format; a different number is refused rather than misread.
 pub const CHECKPOINT_FORMAT: u32 = 1;

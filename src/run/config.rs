@@ -18,6 +18,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::error::Error;
 use crate::eval::MAX_ABS_WEIGHT;
 use crate::game::{load_openings_file, GameSettings, TieBreak, MAX_RANDOM_OPENING_PLIES};
+use crate::search::MAX_SEARCH_DEPTH;
 use crate::tournament::{Crossover, EvolutionMode, WeightSpace};
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
@@ -250,9 +251,6 @@ impl Default for EvolutionConfig {
 // ---------------------------------------------------------------------------------------------
 // Limits checked on load.
 // ---------------------------------------------------------------------------------------------
-
-/// Deepest search a config may ask for; beyond it a single game would take days.
-pub const MAX_SEARCH_DEPTH: u32 = 40;
 
 /// A board holds at most 24 pieces, so a larger endgame threshold is a mistake.
 const MAX_ENDGAME_PIECES: u32 = 24;

@@ -13,8 +13,8 @@ use crate::atomic_file::sync_dir;
 pub(crate) use crate::atomic_file::write_atomically;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
-use crate::eval::{Specimen, FEATURE_NAMES};
-use crate::tournament::{GameRecord, RoundStats, Tally};
+use crate::eval::FEATURE_NAMES;
+use crate::tournament::{GameRecord, RoundStats, Specimen, Tally};
 
 /// The resolved config.
 pub const CONFIG_FILE: &str = "config.toml";

@@ -7,7 +7,7 @@ mod lock;
 mod progress;
 mod runner;
 
-pub use config::{Config, MAX_SEARCH_DEPTH};
+pub use config::Config;
 pub use files::BEST_FILE;
 pub use progress::ProgressMode;
 pub use runner::{resume, tune, RunOptions, RunOutcome, RunSummary};

@@ -28,7 +28,7 @@ use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
-use crate::eval::{Specimen, WeightsFile, WeightsSource};
+use crate::eval::{WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{
     load_openings_file, play_game, three_move_deck, tough_deck, EndReason, GameResult,
@@ -38,7 +38,7 @@ use crate::matchplay::{play_match, MatchSettings};
 use crate::rng::{stream, tag};
 use crate::tournament::{
     breed, initial_population, play_round, BracketParams, EvolutionParams, GameJob, GameReport,
-    Tally,
+    Specimen, Tally,
 };
 
 /// How a run is executed: none of this changes its files (except `timings.csv`).

@@ -38,6 +38,10 @@ const WIN_THRESHOLD: i32 = WIN - 1_000;
 /// The deepest ply the search can reach; `max_depth` is capped below it.
 pub const MAX_PLY: usize = 64;
 
+/// Deepest search depth a user may ask for (config, `match`, `analyse`, `play`); beyond it a
+/// single game would take days.
+pub const MAX_SEARCH_DEPTH: u32 = 40;
+
 /// How deep to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchLimits {

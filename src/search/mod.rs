@@ -3,4 +3,4 @@
 mod alphabeta;
 mod tt;
 
-pub use alphabeta::{GameHistory, SearchLimits, SearchResult, Searcher, WIN};
+pub use alphabeta::{GameHistory, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN};

@@ -7,8 +7,8 @@ use rand::Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::specimen::Specimen;
 use super::stats::{diversity, OutcomeCounts, PairOutcome, RoundStats};
-use crate::eval::Specimen;
 use crate::game::{EndReason, GameResult};
 use crate::rng::{stream, tag};
 
@@ -103,25 +103,6 @@ pub struct GameReport {
     pub opening: String,
 }
 
-/// The `games.csv` label of a result.
-pub fn result_label(result: GameResult) -> &'static str {
-    match result {
-        GameResult::BlackWin => "black_win",
-        GameResult::WhiteWin => "white_win",
-        GameResult::Draw => "draw",
-    }
-}
-
-/// The `games.csv` label of an end reason.
-pub fn reason_label(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::NoMoves => "no_moves",
-        EndReason::Repetition => "repetition",
-        EndReason::NoProgress => "no_progress",
-        EndReason::PlyCap => "ply_cap",
-    }
-}
-
 /// One row of `games.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
@@ -166,9 +147,9 @@ impl GameRecord {
             self.black.to_string(),
             self.white.to_string(),
             self.opening.clone(),
-            result_label(self.result).to_string(),
+            self.result.label().to_string(),
             self.plies.to_string(),
-            reason_label(self.reason).to_string(),
+            self.reason.label().to_string(),
         ]
     }
 

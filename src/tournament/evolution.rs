@@ -4,7 +4,8 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::eval::{Specimen, WeightPair, Weights, FEATURE_COUNT};
+use super::specimen::Specimen;
+use crate::eval::{WeightPair, Weights, FEATURE_COUNT};
 use crate::rng::{stream, tag};
 
 use super::weight_space::{standard_normal, WeightSpace};

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::{Specimen, FEATURE_COUNT};
+use super::specimen::Specimen;
+use crate::eval::FEATURE_COUNT;
 
 /// How one pair of a bracket level ended (SPEC §7: exactly one of five outcomes per pair).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
