@@ -38,7 +38,8 @@ pub struct MatchSettings {
 }
 
 impl Default for MatchSettings {
-    /// The tuning defaults (SPEC §6): depth 6 to 12, 300 plies, 80 quiet plies, first move.
+    /// The tuning defaults (`src/run/config.rs`): depth 6 to 12, 300 plies, 80 quiet plies, first
+    /// move.
     fn default() -> MatchSettings {
         MatchSettings {
             min_depth: 6,

@@ -1,4 +1,4 @@
-//! The ten features of SPEC §2, counted with masks and popcounts, and the evaluation.
+//! The ten features of docs/features.md, counted with masks and popcounts, and the evaluation.
 
 use crate::engine::{rows, Bitboard, Color, Direction, Position, EDGE};
 

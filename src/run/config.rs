@@ -1,5 +1,5 @@
-//! The config file of a tuning run (SPEC §6): typed sections, their defaults, loading with one
-//! clear message per mistake, and the resolved form written into the run folder.
+//! The config file of a tuning run (docs/tournament.md): typed sections, their defaults, loading
+//! with one clear message per mistake, and the resolved form written into the run folder.
 //!
 //! Loading goes in four steps so that every mistake is reported in the user's terms:
 //! 1. the text is parsed as plain TOML, which catches syntax errors, and scanned for the line of
@@ -154,7 +154,7 @@ pub enum OpeningsSource {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Defaults (SPEC §6). These are the only place default values are written down.
+// Defaults. These are the only place default values are written down.
 // ---------------------------------------------------------------------------------------------
 
 /// Default `seed`. A fixed seed, so that two runs of the same file are the same run.

@@ -1,5 +1,5 @@
-//! The main job (SPEC §4): rounds of single elimination with newcomers after each, a round-robin
-//! playoff of the final survivors, the run folder's files, checkpoints, and resuming.
+//! The main job (docs/tournament.md): rounds of single elimination with newcomers after each, a
+//! round-robin playoff of the final survivors, the run folder's files, checkpoints, and resuming.
 //!
 //! Determinism: every draw comes from a stream keyed by where it is made (the bracket's
 //! shuffles, each pair's opening, each game's tie-breaks, breeding, the playoff's openings), and

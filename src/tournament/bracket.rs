@@ -1,4 +1,5 @@
-//! One round of the single-elimination tournament (SPEC §4), generic over how a game is played.
+//! One round of the single-elimination tournament (docs/tournament.md), generic over how a game is
+//! played.
 
 use std::collections::BTreeMap;
 
@@ -27,7 +28,7 @@ pub struct BracketParams {
 }
 
 impl Default for BracketParams {
-    /// The SPEC §6 defaults.
+    /// The defaults of `[tournament]` in `src/run/config.rs`.
     fn default() -> Self {
         BracketParams {
             survival_fraction: 0.2,
@@ -39,9 +40,9 @@ impl Default for BracketParams {
 
 /// One game to play, handed to the game function.
 ///
-/// To give the colour-switched game 2 the same opening as game 1 (SPEC §4), draw the opening from
-/// a stream keyed by [`GameJob::pair_key`]; draw anything per game (random tie-breaks) from
-/// [`GameJob::game_key`].
+/// To give the colour-switched game 2 the same opening as game 1 (docs/tournament.md), draw the
+/// opening from a stream keyed by [`GameJob::pair_key`]; draw anything per game (random tie-breaks)
+/// from [`GameJob::game_key`].
 #[derive(Clone, Copy, Debug)]
 pub struct GameJob<'a> {
     /// The round number.
@@ -129,7 +130,7 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The `games.csv` header (SPEC §7).
+    /// The `games.csv` header (README.md, files of a run).
     pub fn csv_header() -> Vec<&'static str> {
         vec![
             "round", "level", "pair", "game", "black", "white", "opening", "result", "plies",
@@ -336,7 +337,7 @@ where
     }
 }
 
-/// Plays round `round` over `population` (SPEC §4) and reports everything it produced.
+/// Plays round `round` over `population` (docs/tournament.md) and reports everything it produced.
 ///
 /// Level by level, the pool (at level 0 the whole population) is shuffled by the
 /// `[SHUFFLE, round, level]` stream of `seed` and paired in order; the first of a pair takes

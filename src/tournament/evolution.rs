@@ -1,5 +1,5 @@
 //! Newcomers: the initial population, and the random or genetic specimens that refill the
-//! population after a round (SPEC §4, step 4).
+//! population after a round (docs/tournament.md, step 4).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
