@@ -7,11 +7,6 @@ use clap::Args;
 
 use super::{ctrl_c_flag, INTERRUPTED_STATUS};
 
-/// Hidden testing aid: stop cleanly once this round is saved.
-const STOP_AFTER_ROUND_VAR: &str = "CHECKERS_TUNER_STOP_AFTER_ROUND";
-/// Hidden testing aid: abort once this round's rows are written, before its checkpoint.
-const CRASH_BEFORE_CHECKPOINT_VAR: &str = "CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT";
-
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
 pub struct TuneArgs {
@@ -63,6 +58,9 @@ pub fn resume(args: ResumeArgs) -> Result<()> {
 }
 
 fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
+    // Test builds only (feature `crash-hooks`): stop cleanly once this round is saved, or abort
+    // once its rows are written, before its checkpoint.
+    #[cfg(feature = "crash-hooks")]
     let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
     Ok(RunOptions {
         threads: threads.unwrap_or(0),
@@ -72,8 +70,10 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
             ProgressMode::Auto
         },
         stop: Some(ctrl_c_flag()),
-        stop_after_round: hook(STOP_AFTER_ROUND_VAR),
-        crash_before_checkpoint: hook(CRASH_BEFORE_CHECKPOINT_VAR),
+        #[cfg(feature = "crash-hooks")]
+        stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
+        #[cfg(feature = "crash-hooks")]
+        crash_before_checkpoint: hook("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT"),
     })
 }
 

@@ -51,10 +51,12 @@ pub struct RunOptions {
     /// When set (e.g. by a Ctrl-C handler), the run stops at the next game boundary, drops the
     /// round in progress and returns [`RunOutcome::Interrupted`].
     pub stop: Option<Arc<AtomicBool>>,
-    /// Testing aid: stop cleanly once this round is saved, as if interrupted.
+    /// Test hook: stop cleanly once this round is saved, as if interrupted.
+    #[cfg(feature = "crash-hooks")]
     pub stop_after_round: Option<u32>,
-    /// Testing aid: abort the process once this round's rows are written but before its
+    /// Test hook: abort the process once this round's rows are written but before its
     /// checkpoint, the worst moment for a crash.
+    #[cfg(feature = "crash-hooks")]
     pub crash_before_checkpoint: Option<u32>,
 }
 
@@ -279,6 +281,7 @@ impl<'a> Run<'a> {
                 if !self.play_one_round(&mut state)? {
                     return Ok(self.interrupted(state.completed));
                 }
+                #[cfg(feature = "crash-hooks")]
                 if self.options.stop_after_round == Some(state.completed) {
                     return Ok(self.interrupted(state.completed));
                 }
@@ -481,6 +484,7 @@ impl<'a> Run<'a> {
         append_counted(self.dir, ROUNDS_FILE, &round_row, &mut lengths)?;
         append_counted(self.dir, LEARNING_FILE, &learning_row, &mut lengths)?;
         append(self.dir, TIMINGS_FILE, &timing_row)?;
+        #[cfg(feature = "crash-hooks")]
         if self.options.crash_before_checkpoint == Some(round) {
             std::process::abort();
         }
