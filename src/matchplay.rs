@@ -20,7 +20,7 @@ use crate::game::{
     play_game_between, EndReason, GameResult, GameSettings, Opening, Player, TieBreak,
 };
 use crate::rng::{stream, tag};
-use crate::text::excerpt;
+use crate::text::{excerpt, fingerprint};
 
 /// Search depths and draw rules shared by both sides of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,7 +270,6 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
 /// A fingerprint of everything that decides a match's games: both weight files (weights,
 /// endgame thresholds, sources), the openings, the settings, the seed and the SPRT. Two
 /// commands with the same key play the same games, so one may continue the other's file.
-/// (FNV-1a, 64 bits, in hexadecimal: stable across versions and platforms.)
 pub fn match_key(
     a: &WeightsFile,
     b: &WeightsFile,
@@ -303,12 +302,7 @@ pub fn match_key(
             t.beta()
         );
     }
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{hash:016x}")
+    fingerprint(text.as_bytes())
 }
 
 /// What `on_pair` sees after each pair is applied, in opening order.

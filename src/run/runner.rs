@@ -17,7 +17,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::checkpoint::{Champion, Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
+use super::checkpoint::{
+    openings_fingerprint, Champion, Checkpoint, Member, Standing, CHECKPOINT_FORMAT,
+};
 use super::config::{Config, OpeningsSource};
 use super::files::{
     self, append, append_counted, csv_line, learning_record, specimen_record, timings_record,
@@ -228,6 +230,8 @@ struct Run<'a> {
     config_text: String,
     options: &'a RunOptions,
     book: OpeningBook,
+    /// The openings file's fingerprint, for the checkpoint.
+    openings: Option<String>,
     /// The learning curve's openings (empty when validation is off).
     validation_deck: Vec<Opening>,
     settings: GameSettings,
@@ -251,6 +255,7 @@ impl<'a> Run<'a> {
                 &config.tournament.openings,
                 config.tournament.random_opening_balance,
             )?,
+            openings: openings_fingerprint(config)?,
             validation_deck: validation_deck(config),
             settings: config.game_settings(),
             progress: Progress::new(options.progress, config.tournament.rounds, completed),
@@ -551,6 +556,7 @@ impl<'a> Run<'a> {
             files: state.files.clone(),
             playoff,
             champion: state.champion.clone(),
+            openings: self.openings.clone(),
         }
         .save(self.dir)
     }
