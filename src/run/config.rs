@@ -2,8 +2,8 @@
 //! with one clear message per mistake, and the resolved form written into the run folder.
 //!
 //! Loading goes in four steps so that every mistake is reported in the user's terms:
-//! 1. the text is parsed as plain TOML, which catches syntax errors, and scanned for the line of
-//!    every key;
+//! 1. the text is parsed as plain TOML, which catches syntax errors, and the parser's positions
+//!    give the line of every key;
 //! 2. numbers are range-checked on the raw values, before typing, so `rounds = -3` reads
 //!    "must be at least 1" rather than "expected u32";
 //! 3. the typed parse catches wrong types and unknown keys (`deny_unknown_fields`);
@@ -667,34 +667,28 @@ fn lookup<'t>(table: &'t toml::Table, path: &str) -> Option<&'t toml::Value> {
     Some(value)
 }
 
-/// One key of the document: its dotted path and the byte where it is written (the `[` of a
-/// table header, the first character of a key).
+/// One key of the document: its dotted path and the byte where it is written.
 #[derive(Debug, PartialEq)]
 struct Entry {
     path: String,
     start: usize,
 }
 
-/// Every key of a document in text order, found by a small scan of the text.
-///
-/// The toml crate has positions for values, but none for dotted keys or for keys inside
-/// inline tables, so keys are found here. The text has already parsed as TOML; if the scan
-/// meets anything it does not follow, it stops and later keys are reported without a line.
+/// Every key of a document in text order, with the positions the TOML parser keeps: those of
+/// table headers, dotted keys and keys inside inline tables included.
 struct Layout {
     entries: Vec<Entry>,
 }
 
 impl Layout {
+    /// The layout of `text`, which has already parsed as TOML.
     fn scan(text: &str) -> Layout {
-        let mut scanner = Scanner {
-            text: text.as_bytes(),
-            pos: 0,
-            entries: Vec::new(),
-        };
-        scanner.document();
-        Layout {
-            entries: scanner.entries,
+        let mut entries = Vec::new();
+        if let Ok(document) = toml_edit::ImDocument::parse(text) {
+            table_keys("", document.as_table(), &mut entries);
         }
+        entries.sort_by_key(|entry| entry.start);
+        Layout { entries }
     }
 
     fn get(&self, path: &str) -> Option<&Entry> {
@@ -707,201 +701,59 @@ impl Layout {
     }
 }
 
-struct Scanner<'a> {
-    text: &'a [u8],
-    pos: usize,
-    entries: Vec<Entry>,
+/// Records the key `name` of a table or inline table under `prefix`; returns its path.
+fn record(
+    prefix: &str,
+    name: &str,
+    key: Option<&toml_edit::Key>,
+    entries: &mut Vec<Entry>,
+) -> String {
+    let path = if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    };
+    if let Some(span) = key.and_then(toml_edit::Key::span) {
+        entries.push(Entry {
+            path: path.clone(),
+            start: span.start,
+        });
+    }
+    path
 }
 
-impl Scanner<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.text.get(self.pos).copied()
-    }
-
-    /// Skips spaces, tabs and comments, and line breaks too when `lines` is set.
-    fn skip_blank(&mut self, lines: bool) {
-        while let Some(c) = self.peek() {
-            match c {
-                b' ' | b'\t' => self.pos += 1,
-                b'\n' | b'\r' if lines => self.pos += 1,
-                b'#' => {
-                    while !matches!(self.peek(), None | Some(b'\n')) {
-                        self.pos += 1;
-                    }
+/// Records every key of `table` and below.
+fn table_keys(prefix: &str, table: &toml_edit::Table, entries: &mut Vec<Entry>) {
+    for (name, item) in table.iter() {
+        let path = record(prefix, name, table.key(name), entries);
+        match item {
+            toml_edit::Item::Table(table) => table_keys(&path, table, entries),
+            toml_edit::Item::ArrayOfTables(tables) => {
+                for table in tables.iter() {
+                    table_keys(&path, table, entries);
                 }
-                _ => return,
             }
+            toml_edit::Item::Value(value) => value_keys(&path, value, entries),
+            toml_edit::Item::None => {}
         }
     }
+}
 
-    fn document(&mut self) {
-        let mut table = String::new();
-        loop {
-            self.skip_blank(true);
-            let start = self.pos;
-            match self.peek() {
-                None => return,
-                Some(b'[') => {
-                    // `[table]` or `[[array.of.tables]]`.
-                    while self.peek() == Some(b'[') {
-                        self.pos += 1;
-                    }
-                    let Some(path) = self.key() else { return };
-                    self.skip_blank(false);
-                    if self.peek() != Some(b']') {
-                        return;
-                    }
-                    while self.peek() == Some(b']') {
-                        self.pos += 1;
-                    }
-                    table = path.clone();
-                    self.entries.push(Entry { path, start });
-                }
-                Some(_) => {
-                    if !self.key_value(&table) {
-                        return;
-                    }
-                }
+/// Records the keys of the inline tables in `value`.
+fn value_keys(prefix: &str, value: &toml_edit::Value, entries: &mut Vec<Entry>) {
+    match value {
+        toml_edit::Value::InlineTable(table) => {
+            for (name, value) in table.iter() {
+                let path = record(prefix, name, table.key(name), entries);
+                value_keys(&path, value, entries);
             }
         }
-    }
-
-    /// `key = value` inside table `prefix`; false where the text is not understood.
-    fn key_value(&mut self, prefix: &str) -> bool {
-        let start = self.pos;
-        let Some(key) = self.key() else { return false };
-        self.skip_blank(false);
-        if self.peek() != Some(b'=') {
-            return false;
-        }
-        self.pos += 1;
-        self.skip_blank(false);
-        let path = if prefix.is_empty() {
-            key
-        } else {
-            format!("{prefix}.{key}")
-        };
-        self.entries.push(Entry {
-            path: path.clone(),
-            start,
-        });
-        self.value(&path)
-    }
-
-    /// A dotted key of bare or quoted parts.
-    fn key(&mut self) -> Option<String> {
-        let mut parts = Vec::new();
-        loop {
-            self.skip_blank(false);
-            let part = match self.peek()? {
-                b'"' | b'\'' => self.string()?,
-                _ => {
-                    let begin = self.pos;
-                    while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
-                    {
-                        self.pos += 1;
-                    }
-                    if self.pos == begin {
-                        return None;
-                    }
-                    String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned()
-                }
-            };
-            parts.push(part);
-            self.skip_blank(false);
-            if self.peek() != Some(b'.') {
-                return Some(parts.join("."));
-            }
-            self.pos += 1;
-        }
-    }
-
-    /// Skips a value, recording the keys of inline tables under `path`.
-    fn value(&mut self, path: &str) -> bool {
-        match self.peek() {
-            None => false,
-            Some(b'"' | b'\'') => self.string().is_some(),
-            Some(b'{') => {
-                self.pos += 1;
-                loop {
-                    self.skip_blank(false);
-                    match self.peek() {
-                        Some(b'}') => {
-                            self.pos += 1;
-                            return true;
-                        }
-                        Some(b',') => self.pos += 1,
-                        None => return false,
-                        Some(_) => {
-                            if !self.key_value(path) {
-                                return false;
-                            }
-                        }
-                    }
-                }
-            }
-            Some(b'[') => {
-                self.pos += 1;
-                loop {
-                    self.skip_blank(true);
-                    match self.peek() {
-                        Some(b']') => {
-                            self.pos += 1;
-                            return true;
-                        }
-                        Some(b',') => self.pos += 1,
-                        None => return false,
-                        Some(_) => {
-                            if !self.value(path) {
-                                return false;
-                            }
-                        }
-                    }
-                }
-            }
-            Some(_) => {
-                // A number, boolean or date (which may hold a space).
-                while !matches!(
-                    self.peek(),
-                    None | Some(b',' | b']' | b'}' | b'#' | b'\n' | b'\r')
-                ) {
-                    self.pos += 1;
-                }
-                true
+        toml_edit::Value::Array(values) => {
+            for value in values.iter() {
+                value_keys(prefix, value, entries);
             }
         }
-    }
-
-    /// A basic or literal string, single- or multi-line; returns its raw text.
-    fn string(&mut self) -> Option<String> {
-        let quote = self.peek()?;
-        let escapes = quote == b'"';
-        let triple = [quote; 3];
-        let multi_line = self.text[self.pos..].starts_with(&triple);
-        self.pos += if multi_line { 3 } else { 1 };
-        let begin = self.pos;
-        loop {
-            let c = self.peek()?;
-            if c == b'\\' && escapes {
-                self.pos += 2;
-            } else if multi_line && self.text[self.pos..].starts_with(&triple) {
-                let raw = String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned();
-                self.pos += 3;
-                // Up to two more quotes may close the string.
-                while self.peek() == Some(quote) {
-                    self.pos += 1;
-                }
-                return Some(raw);
-            } else if !multi_line && c == quote {
-                let raw = String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned();
-                self.pos += 1;
-                return Some(raw);
-            } else if !multi_line && c == b'\n' {
-                return None;
-            } else {
-                self.pos += 1;
-            }
-        }
+        _ => {}
     }
 }
 
@@ -997,6 +849,7 @@ mod tests {
         message
     }
 
+    /// Every part of a dotted key or table header is a key of its own, on the same line.
     #[test]
     fn layout_finds_keys_in_every_form() {
         let text = "# c = 1\nname = \"x # y\" # z\n\n[search] # s\nmin_depth = 3\n\
@@ -1023,10 +876,12 @@ mod tests {
                 ("search", 4),
                 ("search.min_depth", 5),
                 ("search.max_depth", 6),
+                ("tournament", 7),
                 ("tournament.deep", 7),
                 ("tournament.deep.openings", 8),
                 ("tournament.deep.list", 11),
                 ("tournament.deep.when", 15),
+                ("tournament.deep.evolution", 16),
                 ("tournament.deep.evolution.mode", 16),
                 ("tournament.deep.population", 17),
                 ("tournament.deep.population.size", 17),
