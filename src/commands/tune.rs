@@ -1,4 +1,5 @@
-//! The `tune` and `resume` commands: arguments in, [`checkers_tuner::tune`] and [`checkers_tuner::resume`] do the work.
+//! The `tune` and `resume` commands: arguments in, [`checkers_tuner::tune`] and
+//! [`checkers_tuner::resume`] do the work.
 
 use std::path::{Path, PathBuf};
 

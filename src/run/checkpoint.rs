@@ -183,17 +183,13 @@ impl Checkpoint {
                 "it records a playoff after round {done}, but the run has {rounds} rounds"
             )));
         }
-        if let (Some(recorded), OpeningsSource::File(file)) =
-            (&self.openings, &config.tournament.openings)
-        {
-            if openings_fingerprint(config)?.as_ref() != Some(recorded) {
-                return Err(Error::input(format!(
-                    "{}: the openings file was changed since the run started, so the rounds \
-                     left would not continue the same run; put back the original or start a \
-                     new run",
-                    file.display()
-                )));
-            }
+        // The config is the one the run started with, so a recorded fingerprint means a file.
+        if self.openings.is_some() && openings_fingerprint(config)? != self.openings {
+            return Err(Error::input(format!(
+                "{}: the openings file was changed since the run started, so the rounds left \
+                 would not continue the same run; put back the original or start a new run",
+                config.tournament.openings
+            )));
         }
         let recorded = files::check_recorded(dir, &self.files, done)?;
 
