@@ -90,7 +90,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Error, GameResult};
+use crate::error::{Error, Result};
+use crate::game::GameResult;
 
 /// `Φ⁻¹(0.975)`: the two-sided 95% normal quantile.
 const Z_95: f64 = 1.959_963_984_540_054;
@@ -529,14 +530,14 @@ impl Sprt {
     pub const DEFAULT_BETA: f64 = 0.05;
 
     /// A test of `elo0` against `elo1` with the default error rates.
-    pub fn new(elo0: f64, elo1: f64) -> crate::Result<Sprt> {
+    pub fn new(elo0: f64, elo1: f64) -> Result<Sprt> {
         Sprt::with_error_rates(elo0, elo1, Sprt::DEFAULT_ALPHA, Sprt::DEFAULT_BETA)
     }
 
     /// A test of `elo0` against `elo1` with false-positive rate `alpha` and false-negative rate
     /// `beta`. Needs finite `-1000 ≤ elo0 < elo1 ≤ 1000`, `alpha, beta > 0` and
     /// `alpha + beta < 1` (so that the bounds lie either side of 0); errors name `--sprt`.
-    pub fn with_error_rates(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> crate::Result<Sprt> {
+    pub fn with_error_rates(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt> {
         if !(elo0.is_finite() && elo1.is_finite()) || elo0.abs().max(elo1.abs()) > MAX_SPRT_ELO {
             return Err(Error::input(format!(
                 "--sprt: ELO0 and ELO1 must be numbers between -{MAX_SPRT_ELO} and \

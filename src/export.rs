@@ -6,9 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::{
-    Error, Result, WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES,
-    FEATURE_COUNT, FEATURE_NAMES, PERSPECTIVE,
+use crate::error::{Error, Result};
+use crate::eval::{
+    WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT,
+    FEATURE_NAMES, PERSPECTIVE,
 };
 
 /// Turns a weights file into the text of one output format.
@@ -17,7 +18,7 @@ pub trait Exporter {
     fn render(&self, file: &WeightsFile) -> String;
 }
 
-/// The SPEC §7 JSON form (the same text as [`WeightsFile::to_json`]).
+/// The weights-file JSON of README.md (the same text as [`WeightsFile::to_json`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JsonExporter;
 
@@ -79,7 +80,7 @@ impl Exporter for TomlExporter {
     }
 }
 
-/// One line per feature, as in SPEC §2, for the C header's comment block.
+/// One line per feature, as in docs/features.md, for the C header's comment block.
 const FEATURE_DEFINITIONS: [&str; FEATURE_COUNT] = [
     "its men",
     "its kings",
@@ -164,7 +165,7 @@ impl Exporter for CHeaderExporter {
 /// The output formats of `export --format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExportFormat {
-    /// SPEC §7 JSON.
+    /// The weights-file JSON (README.md, weights file).
     Json,
     /// `set,feature,weight` CSV.
     Csv,

@@ -24,18 +24,31 @@ mod game;
 mod matchplay;
 mod plot;
 mod rng;
-pub mod run;
+mod run;
 mod search;
 mod text;
-pub mod tournament;
+mod tournament;
 
-pub use elo::*;
-pub use engine::*;
-pub use error::*;
-pub use eval::*;
-pub use export::*;
-pub use game::*;
-pub use matchplay::*;
-pub use plot::*;
-pub use rng::*;
-pub use search::*;
+pub use elo::{EloEstimate, GameScore, MatchTally, Sprt, SprtVerdict};
+pub use engine::{
+    perft, perft_parallel, Color, FenError, HashedPosition, Move, MoveParseError, Position,
+    PositionError,
+};
+pub use error::{Error, Result};
+pub use eval::{
+    evaluate, feature_index, features, FeatureCounts, WeightPair, Weights, WeightsFile,
+    WeightsSource, FEATURE_NAMES,
+};
+pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
+pub use game::{
+    load_openings_file, parse_openings, play_game, three_move_deck, EndReason, GameRecord,
+    GameResult, GameSettings, Opening, Player, TieBreak,
+};
+pub use matchplay::{
+    check_output_path, match_key, play_match, play_match_from, read_match_rows, summary_path,
+    write_file_atomically, MatchGame, MatchReport, MatchSettings, PairReport,
+};
+pub use plot::plot_run;
+pub use run::{resume, tune, Config, ProgressMode, RunOptions, RunOutcome, RunSummary, BEST_FILE};
+pub use search::{GameHistory, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN};
+pub use tournament::FeatureRanges;

@@ -12,14 +12,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::rng::{stream, tag};
-use crate::text::excerpt;
-use crate::tournament::{reason_label, result_label};
-use crate::{
-    play_game_between, Color, EloEstimate, EndReason, Error, GameResult, GameScore, GameSettings,
-    MatchTally, Opening, Player, Result, Sprt, SprtVerdict, TieBreak, WeightsFile,
-    DEFAULT_ENDGAME_PIECES,
+use crate::elo::{EloEstimate, GameScore, MatchTally, Sprt, SprtVerdict};
+use crate::engine::Color;
+use crate::error::{Error, Result};
+use crate::eval::{WeightsFile, DEFAULT_ENDGAME_PIECES};
+use crate::game::{
+    play_game_between, EndReason, GameResult, GameSettings, Opening, Player, TieBreak,
 };
+use crate::rng::{stream, tag};
+use crate::text::{excerpt, fingerprint};
 
 /// Search depths and draw rules shared by both sides of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +38,8 @@ pub struct MatchSettings {
 }
 
 impl Default for MatchSettings {
-    /// The tuning defaults (SPEC §6): depth 6 to 12, 300 plies, 80 quiet plies, first move.
+    /// The tuning defaults (`src/run/config.rs`): depth 6 to 12, 300 plies, 80 quiet plies, first
+    /// move.
     fn default() -> MatchSettings {
         MatchSettings {
             min_depth: 6,
@@ -51,7 +53,7 @@ impl Default for MatchSettings {
 
 impl MatchSettings {
     /// The game settings both players use. `endgame_pieces` is only the fallback of
-    /// [`crate::play_game`]: in a match each side switches at its own file's threshold.
+    /// [`crate::game::play_game`]: in a match each side switches at its own file's threshold.
     pub fn game_settings(&self) -> GameSettings {
         GameSettings {
             min_depth: self.min_depth,
@@ -107,10 +109,10 @@ impl MatchGame {
             self.game.to_string(),
             self.opening.clone(),
             color.to_string(),
-            result_label(self.result).to_string(),
+            self.result.label().to_string(),
             score.to_string(),
             self.plies.to_string(),
-            reason_label(self.reason).to_string(),
+            self.reason.label().to_string(),
         ]
     }
 }
@@ -142,7 +144,7 @@ impl MatchGame {
         };
         let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw]
             .into_iter()
-            .find(|&r| result_label(r) == &fields[4])?;
+            .find(|&r| r.label() == &fields[4])?;
         let reason = [
             EndReason::NoMoves,
             EndReason::Repetition,
@@ -150,7 +152,7 @@ impl MatchGame {
             EndReason::PlyCap,
         ]
         .into_iter()
-        .find(|&r| reason_label(r) == &fields[7])?;
+        .find(|&r| r.label() == &fields[7])?;
         Some(MatchGame {
             pair: pair.checked_sub(1)?,
             game,
@@ -268,7 +270,6 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
 /// A fingerprint of everything that decides a match's games: both weight files (weights,
 /// endgame thresholds, sources), the openings, the settings, the seed and the SPRT. Two
 /// commands with the same key play the same games, so one may continue the other's file.
-/// (FNV-1a, 64 bits, in hexadecimal: stable across versions and platforms.)
 pub fn match_key(
     a: &WeightsFile,
     b: &WeightsFile,
@@ -301,12 +302,7 @@ pub fn match_key(
             t.beta()
         );
     }
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{hash:016x}")
+    fingerprint(text.as_bytes())
 }
 
 /// What `on_pair` sees after each pair is applied, in opening order.

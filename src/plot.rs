@@ -15,7 +15,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::{Error, FEATURE_NAMES};
+use crate::error::Error;
+use crate::eval::FEATURE_NAMES;
 
 /// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
 /// quotes) keeps the binary small; characters outside it are laid out as blanks.

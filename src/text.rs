@@ -1,5 +1,5 @@
-//! Small helpers for text read from users' files: the byte-order mark, and excerpts of input
-//! short enough to quote in a one-line error message.
+//! Small helpers for text read from users' files: the byte-order mark, excerpts of input short
+//! enough to quote in a one-line error message, and fingerprints of contents.
 
 /// The UTF-8 byte-order mark some editors write at the start of a file.
 const BOM: char = '\u{feff}';
@@ -26,6 +26,17 @@ pub(crate) fn excerpt(text: &str) -> String {
         cut.push('…');
     }
     cut
+}
+
+/// A fingerprint of `bytes`: FNV-1a, 64 bits, in hexadecimal (stable across versions and
+/// platforms).
+pub(crate) fn fingerprint(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
 }
 
 #[cfg(test)]

@@ -5,8 +5,7 @@
 use std::fs;
 
 use assert_cmd::Command;
-use checkers_tuner::run::Config;
-use checkers_tuner::{load_openings_file, Error, ExportFormat, WeightsFile};
+use checkers_tuner::{load_openings_file, Config, Error, ExportFormat, WeightsFile};
 
 const BOM: &str = "\u{feff}";
 

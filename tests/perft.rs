@@ -1,4 +1,4 @@
-//! perft from the start position against the published numbers (SPEC §1, OEIS A133046).
+//! perft from the start position against the published numbers (docs/rules.md, OEIS A133046).
 
 use checkers_tuner::{perft, perft_parallel, Position};
 

@@ -512,3 +512,34 @@ fn resume_refuses_a_folder_whose_config_was_not_written_by_a_run() {
     assert!(!mine.join(".lock").exists(), "a lock file was left in it");
     assert_eq!(fs::read_dir(&mine).unwrap().count(), 1);
 }
+
+#[test]
+fn an_openings_file_edited_since_the_stop_is_refused_by_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let deck = tmp.path().join("deck.txt");
+    let original = "9-13 21-17 5-9\n9-13 22-18 10-14\n11-15 23-19 8-11\n";
+    fs::write(&deck, original).unwrap();
+    let text = TINY.replace("openings = \"3-move\"", "openings = \"deck.txt\"");
+    let config = write_config(tmp.path(), "deck.toml", &text);
+    let out = tmp.path().join("run");
+    tune_cmd(&config, &out)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
+        .assert()
+        .code(130);
+
+    // One ballot changed: the remaining rounds would play other games than the first one did.
+    fs::write(&deck, original.replace("10-14", "6-9")).unwrap();
+    let before = snapshot(&out);
+    resume(&out)
+        .code(2)
+        .stderr(contains("deck.txt"))
+        .stderr(contains("changed since the run started"));
+    assert_eq!(snapshot(&out), before, "a refused resume changes nothing");
+
+    // Put back as it was, the run continues and ends as an uninterrupted one.
+    fs::write(&deck, original).unwrap();
+    resume(&out).success();
+    let whole = tmp.path().join("whole");
+    tune_cmd(&config, &whole).assert().success();
+    assert_same_files(&out, &whole);
+}

@@ -10,8 +10,7 @@ use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use checkers_tuner::tournament::FeatureRanges;
-use checkers_tuner::{feature_index, weights_from_run, WeightsFile};
+use checkers_tuner::{feature_index, weights_from_run, FeatureRanges, WeightsFile};
 use predicates::str::contains;
 
 /// The files that must be byte-identical between two runs of the same config.

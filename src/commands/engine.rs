@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use checkers_tuner::{
     perft_parallel, Error, Player, Position, Result, SearchLimits, Searcher, WeightPair,
-    WeightsFile,
+    WeightsFile, MAX_SEARCH_DEPTH,
 };
 use clap::Args;
 
@@ -66,14 +66,15 @@ pub struct BenchArgs {
 
 /// Checks a `--min-depth`/`--max-depth` pair.
 pub fn search_limits(min_depth: u32, max_depth: u32) -> Result<SearchLimits> {
-    if min_depth == 0 || min_depth > 40 {
+    if min_depth == 0 || min_depth > MAX_SEARCH_DEPTH {
         return Err(Error::input(format!(
-            "--min-depth: {min_depth} is out of range (1..=40)"
+            "--min-depth: {min_depth} is out of range (1..={MAX_SEARCH_DEPTH})"
         )));
     }
-    if max_depth < min_depth || max_depth > 40 {
+    if max_depth < min_depth || max_depth > MAX_SEARCH_DEPTH {
         return Err(Error::input(format!(
-            "--max-depth: {max_depth} must be between --min-depth ({min_depth}) and 40"
+            "--max-depth: {max_depth} must be between --min-depth ({min_depth}) and \
+             {MAX_SEARCH_DEPTH}"
         )));
     }
     Ok(SearchLimits::new(min_depth, max_depth))

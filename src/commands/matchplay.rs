@@ -6,11 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use checkers_tuner::run::MAX_SEARCH_DEPTH;
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, play_match_from, read_match_rows,
     summary_path, three_move_deck, write_file_atomically, Error, MatchGame, MatchSettings, Opening,
-    PairReport, Result, Sprt, TieBreak, WeightsFile,
+    PairReport, Result, Sprt, TieBreak, WeightsFile, MAX_SEARCH_DEPTH,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -1,17 +1,12 @@
-//! The `tune` and `resume` commands: arguments in, [`checkers_tuner::run`] does the work.
+//! The `tune` and `resume` commands: arguments in, [`checkers_tuner::tune`] and
+//! [`checkers_tuner::resume`] do the work.
 
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::run::{self, Config, ProgressMode, RunOptions, RunOutcome, RunSummary};
-use checkers_tuner::Result;
+use checkers_tuner::{Config, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE};
 use clap::Args;
 
 use super::{ctrl_c_flag, INTERRUPTED_STATUS};
-
-/// Hidden testing aid: stop cleanly once this round is saved.
-const STOP_AFTER_ROUND_VAR: &str = "CHECKERS_TUNER_STOP_AFTER_ROUND";
-/// Hidden testing aid: abort once this round's rows are written, before its checkpoint.
-const CRASH_BEFORE_CHECKPOINT_VAR: &str = "CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT";
 
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
@@ -52,18 +47,21 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .out
         .unwrap_or_else(|| Path::new("results").join(&config.name));
     let options = options(args.threads, args.quiet)?;
-    let outcome = run::tune(&config, &out, args.force, &options)?;
+    let outcome = checkers_tuner::tune(&config, &out, args.force, &options)?;
     report(outcome)
 }
 
 /// Runs `resume`.
 pub fn resume(args: ResumeArgs) -> Result<()> {
     let options = options(args.threads, args.quiet)?;
-    let outcome = run::resume(&args.run_dir, &options)?;
+    let outcome = checkers_tuner::resume(&args.run_dir, &options)?;
     report(outcome)
 }
 
 fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
+    // Test builds only (feature `crash-hooks`): stop cleanly once this round is saved, or abort
+    // once its rows are written, before its checkpoint.
+    #[cfg(feature = "crash-hooks")]
     let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
     Ok(RunOptions {
         threads: threads.unwrap_or(0),
@@ -73,8 +71,10 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
             ProgressMode::Auto
         },
         stop: Some(ctrl_c_flag()),
-        stop_after_round: hook(STOP_AFTER_ROUND_VAR),
-        crash_before_checkpoint: hook(CRASH_BEFORE_CHECKPOINT_VAR),
+        #[cfg(feature = "crash-hooks")]
+        stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
+        #[cfg(feature = "crash-hooks")]
+        crash_before_checkpoint: hook("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT"),
     })
 }
 
@@ -122,6 +122,6 @@ fn print_best(summary: &RunSummary) {
         best.draws,
         best.losses,
         summary.standings.len(),
-        summary.dir.join(run::BEST_FILE).display()
+        summary.dir.join(BEST_FILE).display()
     );
 }

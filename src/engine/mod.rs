@@ -3,15 +3,17 @@
 mod bitboard;
 mod fen;
 mod movegen;
+mod moves;
 mod notation;
 mod perft;
 mod position;
 mod zobrist;
 
-pub use bitboard::*;
-pub use fen::*;
-pub use movegen::*;
-pub use notation::*;
-pub use perft::*;
-pub use position::*;
-pub use zobrist::*;
+pub use bitboard::{rows, Bitboard, Direction, EDGE};
+pub use fen::FenError;
+pub use movegen::{MoveList, MAX_MOVES};
+pub use moves::Move;
+pub use notation::MoveParseError;
+pub use perft::{perft, perft_parallel};
+pub use position::{Color, Position, PositionError};
+pub use zobrist::HashedPosition;

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::movegen::Move;
+use super::moves::Move;
 use super::position::Position;
 
 impl fmt::Display for Move {

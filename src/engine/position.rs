@@ -1,7 +1,7 @@
 //! A position: who stands where, and who is to move.
 
 use super::bitboard::{Bitboard, Direction, ROW_1_TO_4, ROW_29_TO_32};
-use super::movegen::Move;
+use super::moves::Move;
 
 /// One of the two sides. Black moves first, from squares 1–12 toward 32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,7 +1,7 @@
 //! Zobrist keys: 64-bit position hashes, updated incrementally as moves are played.
 
 use super::bitboard::{Bitboard, Bits};
-use super::movegen::Move;
+use super::moves::Move;
 use super::position::{Color, Position};
 
 /// Keys per (colour, man/king, square), from a fixed-seed SplitMix64 so they never change.

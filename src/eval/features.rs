@@ -1,10 +1,10 @@
-//! The ten features of SPEC §2, counted with masks and popcounts, and the evaluation.
+//! The ten features of docs/features.md, counted with masks and popcounts, and the evaluation.
 
 use crate::engine::{rows, Bitboard, Color, Direction, Position, EDGE};
 
 use super::weights::{Weights, FEATURE_COUNT};
 
-/// One side's ten feature counts, in [`crate::FEATURE_NAMES`] order.
+/// One side's ten feature counts, in [`FEATURE_NAMES`](super::FEATURE_NAMES) order.
 pub type FeatureCounts = [i32; FEATURE_COUNT];
 
 /// Black's first two rows (squares 1–8): its defenders' squares.

@@ -1,4 +1,4 @@
-//! Weight vectors, specimens and the JSON weights file (SPEC §7).
+//! Weight vectors and the JSON weights file (README.md, weights file).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::error::Error;
 use crate::text::{excerpt, strip_bom};
-use crate::Error;
 
 /// Number of evaluation features.
 pub const FEATURE_COUNT: usize = 10;
@@ -46,21 +46,6 @@ pub struct WeightPair {
     pub opening: Weights,
     /// Used from the endgame threshold on.
     pub endgame: Weights,
-}
-
-/// A member of the population: its weights and its lineage.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Specimen {
-    /// Unique within a run, given in order of creation.
-    pub id: u64,
-    /// Its opening and endgame weight sets.
-    pub weights: WeightPair,
-    /// First parent (genetic mode), if any.
-    pub parent_a: Option<u64>,
-    /// Second parent (genetic mode), if any.
-    pub parent_b: Option<u64>,
-    /// The round in which it was created (0 for the initial population).
-    pub born_round: u32,
 }
 
 /// The `perspective` string of a weights file: the sign convention of every weight.
@@ -121,7 +106,7 @@ impl std::ops::IndexMut<usize> for Weights {
 }
 
 impl WeightPair {
-    /// The built-in `material` baseline of SPEC §2, the same in both sets.
+    /// The built-in `material` baseline of docs/features.md, the same in both sets.
     pub fn material() -> WeightPair {
         WeightPair {
             opening: Weights::material(),
@@ -150,7 +135,7 @@ pub struct WeightsSource {
     pub round: u32,
 }
 
-/// The weights file of SPEC §7: what `export --format json`, `best.json`, `match`, `analyse` and
+/// The weights file of README.md: what `export --format json`, `best.json`, `match`, `analyse` and
 /// `play` read and write.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct WeightsFile {
@@ -190,7 +175,8 @@ impl WeightsFile {
         WeightsFile::new(WeightPair::material())
     }
 
-    /// The SPEC §7 JSON form, pretty-printed with one line per key and a trailing newline.
+    /// The weights-file JSON (README.md), pretty-printed with one line per key and a trailing
+    /// newline.
     pub fn to_json(&self) -> String {
         let list = |w: &Weights| {
             let items: Vec<String> = w.0.iter().map(|v| v.to_string()).collect();
@@ -862,7 +848,7 @@ mod tests {
         let text = f.to_json();
         assert!(text.ends_with("}\n"));
         assert_eq!(WeightsFile::from_json(&text, "x.json").unwrap(), f);
-        // The SPEC §7 keys, in order, as a generic JSON reader sees them.
+        // The weights file's keys (README.md), in order, as a generic JSON reader sees them.
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["features"], serde_json::json!(FEATURE_NAMES));
         assert_eq!(v["opening"][4], -42);

@@ -59,6 +59,29 @@ pub enum EndReason {
     PlyCap,
 }
 
+impl GameResult {
+    /// The label of the result in `games.csv` and a match's CSV.
+    pub fn label(self) -> &'static str {
+        match self {
+            GameResult::BlackWin => "black_win",
+            GameResult::WhiteWin => "white_win",
+            GameResult::Draw => "draw",
+        }
+    }
+}
+
+impl EndReason {
+    /// The label of the reason in `games.csv` and a match's CSV.
+    pub fn label(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no_moves",
+            EndReason::Repetition => "repetition",
+            EndReason::NoProgress => "no_progress",
+            EndReason::PlyCap => "ply_cap",
+        }
+    }
+}
+
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
@@ -100,7 +123,7 @@ impl Player<'_> {
 }
 
 /// Plays one game from `start` between `black` and `white`, both switching to their endgame set
-/// at `settings.endgame_pieces`. See [`play_game_between`].
+/// at `settings.endgame_pieces`. See `play_game_between`.
 pub fn play_game(
     black: &WeightPair,
     white: &WeightPair,

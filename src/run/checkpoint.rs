@@ -8,10 +8,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::Config;
+use super::config::{Config, OpeningsSource};
 use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
-use crate::eval::{Specimen, WeightsFile};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
+use crate::eval::WeightsFile;
+use crate::text::{fingerprint, strip_bom};
+use crate::tournament::Specimen;
 
 /// The checkpoint format; a different number is refused rather than misread.
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -76,6 +78,22 @@ pub struct Checkpoint {
     /// The best validated specimen so far (with `validation.keep_champion`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub champion: Option<Champion>,
+    /// The fingerprint of the openings file's contents when `tournament.openings` names a file
+    /// (see [`openings_fingerprint`]): `resume` refuses a file edited since. Absent for the
+    /// other sources, and in checkpoints written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
+}
+
+/// The fingerprint of the run's openings file, when its openings come from a file.
+pub fn openings_fingerprint(config: &Config) -> Result<Option<String>> {
+    match &config.tournament.openings {
+        OpeningsSource::File(path) => {
+            let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
+            Ok(Some(fingerprint(&bytes)))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// The specimen with the best validation score so far: it re-enters every round's population
@@ -114,13 +132,12 @@ impl Checkpoint {
                 path.display()
             ))
         })?;
-        let checkpoint: Checkpoint =
-            serde_json::from_str(crate::text::strip_bom(text)).map_err(|e| {
-                Error::input(format!(
-                    "{}: not a checkpoint of this program ({e})",
-                    path.display()
-                ))
-            })?;
+        let checkpoint: Checkpoint = serde_json::from_str(strip_bom(text)).map_err(|e| {
+            Error::input(format!(
+                "{}: not a checkpoint of this program ({e})",
+                path.display()
+            ))
+        })?;
         if checkpoint.format != CHECKPOINT_FORMAT {
             return Err(Error::input(format!(
                 "{}: checkpoint format {} is not the supported format {CHECKPOINT_FORMAT}",
@@ -140,6 +157,7 @@ impl Checkpoint {
     /// - the population has the config's size (after the last round: the last round's
     ///   survivors), ids strictly increasing and below `next_id`, weights within the config's
     ///   range, and lineage no later than the rounds played;
+    /// - an openings file has the contents the run started with;
     /// - a playoff ranks exactly the finalists, 1 to N, with consistent scores, and the finished
     ///   run still has its `playoff.csv` and a `best.json` of the rank-1 specimen.
     ///
@@ -163,6 +181,14 @@ impl Checkpoint {
         if self.playoff.is_some() && done < rounds {
             return Err(bad(format!(
                 "it records a playoff after round {done}, but the run has {rounds} rounds"
+            )));
+        }
+        // The config is the one the run started with, so a recorded fingerprint means a file.
+        if self.openings.is_some() && openings_fingerprint(config)? != self.openings {
+            return Err(Error::input(format!(
+                "{}: the openings file was changed since the run started, so the rounds left \
+                 would not continue the same run; put back the original or start a new run",
+                config.tournament.openings
             )));
         }
         let recorded = files::check_recorded(dir, &self.files, done)?;
@@ -337,6 +363,7 @@ mod tests {
                 half_points: 90,
                 round: 4,
             }),
+            openings: Some("0123456789abcdef".to_string()),
         };
         checkpoint.save(dir.path()).unwrap();
         assert_eq!(Checkpoint::load(dir.path()).unwrap(), Some(checkpoint));

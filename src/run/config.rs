@@ -1,13 +1,16 @@
-//! The config file of a tuning run (SPEC §6): typed sections, their defaults, loading with one
-//! clear message per mistake, and the resolved form written into the run folder.
+//! The config file of a tuning run (docs/tournament.md): typed sections, their defaults, loading
+//! with one clear message per mistake, and the resolved form written into the run folder.
 //!
 //! Loading goes in four steps so that every mistake is reported in the user's terms:
-//! 1. the text is parsed as plain TOML, which catches syntax errors, and scanned for the line of
-//!    every key;
-//! 2. numbers are range-checked on the raw values, before typing, so `rounds = -3` reads
-//!    "must be at least 1" rather than "expected u32";
-//! 3. the typed parse catches wrong types and unknown keys (`deny_unknown_fields`);
-//! 4. relations between keys, the run name and the openings file are checked last.
+//! 1. the text is parsed as plain TOML, which catches syntax errors, and the parser's positions
+//!    give the line of every key;
+//! 2. a missing `name` is reported;
+//! 3. the typed parse catches wrong types, unknown keys (`deny_unknown_fields`) and numbers out
+//!    of range: each number key states its bounds where it is declared and is checked on the
+//!    raw value before typing, so `rounds = -3` reads "must be at least 1" rather than
+//!    "expected u32";
+//! 4. relations between keys, the run name, the weight space and the openings file are checked
+//!    last.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -15,10 +18,11 @@ use std::path::{Path, PathBuf};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::error::Error;
 use crate::eval::MAX_ABS_WEIGHT;
 use crate::game::{load_openings_file, GameSettings, TieBreak, MAX_RANDOM_OPENING_PLIES};
+use crate::search::MAX_SEARCH_DEPTH;
 use crate::tournament::{Crossover, EvolutionMode, WeightSpace};
-use crate::Error;
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,7 +31,10 @@ pub struct Config {
     /// The run's name; its output folder is `results/<name>` unless `--out` says otherwise.
     pub name: String,
     /// Seeds every random stream of the run (see `crate::rng::stream`).
-    #[serde(default = "default_seed")]
+    #[serde(
+        default = "default_seed",
+        deserialize_with = "int_in::<_, u64, 0, { i64::MAX }>"
+    )]
     pub seed: u64,
     /// Size of the population.
     #[serde(default)]
@@ -57,13 +64,17 @@ pub struct Config {
 #[serde(deny_unknown_fields, default)]
 pub struct ValidationConfig {
     /// Rounds between validations (0: no validation).
+    #[serde(deserialize_with = "int_in::<_, u32, 0, U32_MAX>")]
     pub every: u32,
     /// Openings of the validation deck; each is played with both colours.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, 10_000>")]
     pub openings: u32,
     /// Random plies from the start of each validation opening.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_RANDOM_OPENING_PLIES as i64 }>")]
     pub opening_plies: u32,
     /// The validation deck's own seed, apart from the run's so that runs with different seeds
     /// are validated on the same deck.
+    #[serde(deserialize_with = "int_in::<_, u64, 0, { i64::MAX }>")]
     pub seed: u64,
     /// Keep the champion: the specimen with the best validation score so far re-enters every
     /// round's population (in place of one newcomer) and the playoff, even after it lost in the
@@ -76,6 +87,7 @@ pub struct ValidationConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct PopulationConfig {
     /// Number of specimens N in every round.
+    #[serde(deserialize_with = "int_in::<_, usize, 2, 100_000>")]
     pub size: usize,
 }
 
@@ -84,24 +96,32 @@ pub struct PopulationConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct TournamentConfig {
     /// Number of rounds before the playoff.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
     pub rounds: u32,
     /// A round ends once the pool has no more than this share of the population.
+    #[serde(deserialize_with = "open_fraction")]
     pub survival_fraction: f64,
     /// A round also ends after this many consecutive bracket levels that eliminated nobody.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
     pub stall_levels: u32,
     /// Where every game starts.
     pub openings: OpeningsSource,
     /// With `openings = "random:N"`: the largest absolute score (hundredths of a man) a shallow
     /// material search may give a random opening; more lopsided ones are drawn again.
+    #[serde(deserialize_with = "int_in::<_, i32, 0, { MAX_ABS_WEIGHT as i64 }>")]
     pub random_opening_balance: i32,
     /// Openings each pair plays: 1 for one game replayed with colours switched after a draw,
     /// k > 1 for a mini-match of k openings × both colours (the higher score goes on).
+    #[serde(deserialize_with = "int_in::<_, u32, 1, 64>")]
     pub pairing_openings: u32,
     /// A game still running after this many plies is a draw.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
     pub max_plies: u32,
     /// A game is a draw after this many plies in a row without a capture or a man's move.
+    #[serde(deserialize_with = "int_in::<_, u32, 2, U32_MAX>")]
     pub no_progress_plies: u32,
     /// Number of openings each pair of finalists plays (both colours) in the playoff.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
     pub playoff_openings: u32,
 }
 
@@ -110,10 +130,13 @@ pub struct TournamentConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct SearchConfig {
     /// Full-width depth in plies.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>")]
     pub min_depth: u32,
     /// Depth up to which positions with a capture are searched further.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>")]
     pub max_depth: u32,
     /// A player switches to its endgame weights when this many pieces or fewer are left.
+    #[serde(deserialize_with = "int_in::<_, u32, 0, { MAX_ENDGAME_PIECES as i64 }>")]
     pub endgame_pieces: u32,
     /// How moves of equal value are chosen.
     pub tie_break: TieBreak,
@@ -126,16 +149,20 @@ pub struct EvolutionConfig {
     /// Fresh random newcomers, or children of the survivors.
     pub mode: EvolutionMode,
     /// In genetic mode, the share of newcomers that are random immigrants.
+    #[serde(deserialize_with = "fraction")]
     pub immigrants: f64,
     /// How a child's weights are taken from its two parents.
     pub crossover: Crossover,
     /// Probability that each weight of a child is mutated.
+    #[serde(deserialize_with = "fraction")]
     pub mutation_rate: f64,
     /// Standard deviation of a mutation's Gaussian step (after the first round).
+    #[serde(deserialize_with = "non_negative")]
     pub mutation_sigma: f64,
-    /// Standard deviation after the last round but one, reached geometrically from
+    /// Standard deviation after the last round that breeds, reached geometrically from
     /// `mutation_sigma` (`None`: the same step all run long). Small late steps let a converged
     /// population settle instead of drifting on the noise of single games.
+    #[serde(deserialize_with = "optional_non_negative")]
     pub mutation_sigma_end: Option<f64>,
 }
 
@@ -157,7 +184,7 @@ pub enum OpeningsSource {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Defaults (SPEC §6). These are the only place default values are written down.
+// Defaults. These are the only place default values are written down.
 // ---------------------------------------------------------------------------------------------
 
 /// Default `seed`. A fixed seed, so that two runs of the same file are the same run.
@@ -279,147 +306,78 @@ impl Default for EvolutionConfig {
 // Limits checked on load.
 // ---------------------------------------------------------------------------------------------
 
-/// Deepest search a config may ask for; beyond it a single game would take days.
-pub const MAX_SEARCH_DEPTH: u32 = 40;
-
 /// A board holds at most 24 pieces, so a larger endgame threshold is a mistake.
 const MAX_ENDGAME_PIECES: u32 = 24;
 
 const U32_MAX: i64 = u32::MAX as i64;
 
-/// The allowed range of one numeric key.
-enum Limit {
-    /// An integer in `min..=max`.
-    Int(i64, i64),
-    /// A number between `min` and `max`; each bound is excluded when its flag is set.
-    /// Non-finite values (NaN, ±inf) never pass.
-    Real {
-        min: f64,
-        min_open: bool,
-        max: f64,
-        max_open: bool,
-    },
+/// Reads an integer key and checks it against `MIN..=MAX` before it is typed, so that
+/// `rounds = -3` reads "must be at least 1, got -3" rather than "expected u32".
+fn int_in<'de, D, T, const MIN: i64, const MAX: i64>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: TryFrom<i64>,
+{
+    let v = i64::deserialize(deserializer)?;
+    let wrong = |bound: &str| de::Error::custom(format!("must be {bound}, got {v}"));
+    if v < MIN {
+        return Err(wrong(&format!("at least {MIN}")));
+    }
+    if v > MAX {
+        return Err(wrong(&format!("at most {MAX}")));
+    }
+    T::try_from(v).map_err(|_| wrong(&format!("at most {MAX}")))
 }
 
-const fn closed(min: f64, max: f64) -> Limit {
-    Limit::Real {
-        min,
-        min_open: false,
-        max,
-        max_open: false,
+/// Reads a number key (an integer is taken as a number) that must be finite and lie between
+/// `min` and `max`, each bound excluded when its flag is set.
+fn real_in<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    (min, min_open): (f64, bool),
+    (max, max_open): (f64, bool),
+) -> Result<f64, D::Error> {
+    let v = f64::deserialize(deserializer)?;
+    let above_min = if min_open { v > min } else { v >= min };
+    let below_max = if max_open { v < max } else { v <= max };
+    if v.is_finite() && above_min && below_max {
+        return Ok(v);
     }
+    let lower = if min_open {
+        format!("greater than {min}")
+    } else {
+        format!("at least {min}")
+    };
+    let wanted = if max.is_infinite() {
+        format!("a finite number {lower}")
+    } else if !min_open && !max_open {
+        format!("between {min} and {max}")
+    } else {
+        let upper = if max_open { "less than" } else { "at most" };
+        format!("{lower} and {upper} {max}")
+    };
+    Err(de::Error::custom(format!("must be {wanted}, got {v}")))
 }
 
-/// Range of every numeric key, checked on the raw value before the typed parse.
-const LIMITS: &[(&str, Limit)] = &[
-    ("seed", Limit::Int(0, i64::MAX)),
-    ("population.size", Limit::Int(2, 100_000)),
-    ("weights.init_noise", closed(0.0, MAX_ABS_WEIGHT as f64)),
-    ("tournament.rounds", Limit::Int(1, U32_MAX)),
-    (
-        "tournament.survival_fraction",
-        Limit::Real {
-            min: 0.0,
-            min_open: true,
-            max: 1.0,
-            max_open: true,
-        },
-    ),
-    ("tournament.stall_levels", Limit::Int(1, U32_MAX)),
-    ("tournament.max_plies", Limit::Int(1, U32_MAX)),
-    ("tournament.pairing_openings", Limit::Int(1, 64)),
-    (
-        "tournament.random_opening_balance",
-        Limit::Int(0, MAX_ABS_WEIGHT as i64),
-    ),
-    // One ply without progress is every capture-free king move: the game could not start.
-    ("tournament.no_progress_plies", Limit::Int(2, U32_MAX)),
-    ("tournament.playoff_openings", Limit::Int(1, U32_MAX)),
-    ("search.min_depth", Limit::Int(1, MAX_SEARCH_DEPTH as i64)),
-    ("search.max_depth", Limit::Int(1, MAX_SEARCH_DEPTH as i64)),
-    (
-        "search.endgame_pieces",
-        Limit::Int(0, MAX_ENDGAME_PIECES as i64),
-    ),
-    ("evolution.immigrants", closed(0.0, 1.0)),
-    ("validation.every", Limit::Int(0, U32_MAX)),
-    ("validation.openings", Limit::Int(1, 10_000)),
-    (
-        "validation.opening_plies",
-        Limit::Int(1, MAX_RANDOM_OPENING_PLIES as i64),
-    ),
-    ("validation.seed", Limit::Int(0, i64::MAX)),
-    ("evolution.mutation_rate", closed(0.0, 1.0)),
-    (
-        "evolution.mutation_sigma",
-        Limit::Real {
-            min: 0.0,
-            min_open: false,
-            max: f64::INFINITY,
-            max_open: true,
-        },
-    ),
-    (
-        "evolution.mutation_sigma_end",
-        Limit::Real {
-            min: 0.0,
-            min_open: false,
-            max: f64::INFINITY,
-            max_open: true,
-        },
-    ),
-];
+/// A share strictly between 0 and 1.
+fn open_fraction<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    real_in(deserializer, (0.0, true), (1.0, true))
+}
 
-impl Limit {
-    /// `None` if `value` is allowed (or is not a number: the typed parse reports that),
-    /// otherwise what is expected.
-    fn check(&self, value: &toml::Value) -> Option<String> {
-        match (self, value) {
-            (Limit::Int(min, max), toml::Value::Integer(v)) => {
-                if v < min {
-                    Some(format!("must be at least {min}, got {v}"))
-                } else if v > max {
-                    Some(format!("must be at most {max}, got {v}"))
-                } else {
-                    None
-                }
-            }
-            (Limit::Int(..), _) => None,
-            (limit @ Limit::Real { .. }, toml::Value::Integer(v)) => {
-                limit.check(&toml::Value::Float(*v as f64))
-            }
-            (
-                Limit::Real {
-                    min,
-                    min_open,
-                    max,
-                    max_open,
-                },
-                toml::Value::Float(v),
-            ) => {
-                let above_min = if *min_open { *v > *min } else { *v >= *min };
-                let below_max = if *max_open { *v < *max } else { *v <= *max };
-                if v.is_finite() && above_min && below_max {
-                    return None;
-                }
-                let lower = if *min_open {
-                    format!("greater than {min}")
-                } else {
-                    format!("at least {min}")
-                };
-                let wanted = if max.is_infinite() {
-                    format!("a finite number {lower}")
-                } else if !min_open && !max_open {
-                    format!("between {min} and {max}")
-                } else {
-                    let upper = if *max_open { "less than" } else { "at most" };
-                    format!("{lower} and {upper} {max}")
-                };
-                Some(format!("must be {wanted}, got {v}"))
-            }
-            (Limit::Real { .. }, _) => None,
-        }
-    }
+/// A probability or share from 0 to 1.
+fn fraction<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    real_in(deserializer, (0.0, false), (1.0, false))
+}
+
+/// A finite number of at least 0.
+fn non_negative<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    real_in(deserializer, (0.0, false), (f64::INFINITY, true))
+}
+
+/// A finite number of at least 0, for a key that may be left out.
+fn optional_non_negative<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<f64>, D::Error> {
+    non_negative(deserializer).map(Some)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -446,11 +404,6 @@ impl Config {
         let table: toml::Table = toml::from_str(text).map_err(|e| report.toml_error(&e, None))?;
         let layout = Layout::scan(text);
 
-        for (key, limit) in LIMITS {
-            if let Some(wanted) = lookup(&table, key).and_then(|value| limit.check(value)) {
-                return Err(report.at(layout.get(key), key, &wanted));
-            }
-        }
         if !table.contains_key("name") {
             return Err(report.at(
                 None,
@@ -678,6 +631,7 @@ fn plain_message(message: &str) -> String {
         ("expected u64", "expected an integer"),
         ("expected usize", "expected an integer"),
         ("expected i32", "expected an integer"),
+        ("expected i64", "expected an integer"),
         ("expected f64", "expected a number"),
     ] {
         text = text.replace(rust, plain);
@@ -696,44 +650,28 @@ fn plain_message(message: &str) -> String {
 // Layout: where each key of a document is written.
 // ---------------------------------------------------------------------------------------------
 
-/// Looks up a dotted path (`search.min_depth`) in a parsed document.
-fn lookup<'t>(table: &'t toml::Table, path: &str) -> Option<&'t toml::Value> {
-    let mut parts = path.split('.');
-    let mut value = table.get(parts.next()?)?;
-    for part in parts {
-        value = value.as_table()?.get(part)?;
-    }
-    Some(value)
-}
-
-/// One key of the document: its dotted path and the byte where it is written (the `[` of a
-/// table header, the first character of a key).
+/// One key of the document: its dotted path and the byte where it is written.
 #[derive(Debug, PartialEq)]
 struct Entry {
     path: String,
     start: usize,
 }
 
-/// Every key of a document in text order, found by a small scan of the text.
-///
-/// The toml crate has positions for values, but none for dotted keys or for keys inside
-/// inline tables, so keys are found here. The text has already parsed as TOML; if the scan
-/// meets anything it does not follow, it stops and later keys are reported without a line.
+/// Every key of a document in text order, with the positions the TOML parser keeps: those of
+/// table headers, dotted keys and keys inside inline tables included.
 struct Layout {
     entries: Vec<Entry>,
 }
 
 impl Layout {
+    /// The layout of `text`, which has already parsed as TOML.
     fn scan(text: &str) -> Layout {
-        let mut scanner = Scanner {
-            text: text.as_bytes(),
-            pos: 0,
-            entries: Vec::new(),
-        };
-        scanner.document();
-        Layout {
-            entries: scanner.entries,
+        let mut entries = Vec::new();
+        if let Ok(document) = toml_edit::ImDocument::parse(text) {
+            table_keys("", document.as_table(), &mut entries);
         }
+        entries.sort_by_key(|entry| entry.start);
+        Layout { entries }
     }
 
     fn get(&self, path: &str) -> Option<&Entry> {
@@ -746,201 +684,59 @@ impl Layout {
     }
 }
 
-struct Scanner<'a> {
-    text: &'a [u8],
-    pos: usize,
-    entries: Vec<Entry>,
+/// Records the key `name` of a table or inline table under `prefix`; returns its path.
+fn record(
+    prefix: &str,
+    name: &str,
+    key: Option<&toml_edit::Key>,
+    entries: &mut Vec<Entry>,
+) -> String {
+    let path = if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    };
+    if let Some(span) = key.and_then(toml_edit::Key::span) {
+        entries.push(Entry {
+            path: path.clone(),
+            start: span.start,
+        });
+    }
+    path
 }
 
-impl Scanner<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.text.get(self.pos).copied()
-    }
-
-    /// Skips spaces, tabs and comments, and line breaks too when `lines` is set.
-    fn skip_blank(&mut self, lines: bool) {
-        while let Some(c) = self.peek() {
-            match c {
-                b' ' | b'\t' => self.pos += 1,
-                b'\n' | b'\r' if lines => self.pos += 1,
-                b'#' => {
-                    while !matches!(self.peek(), None | Some(b'\n')) {
-                        self.pos += 1;
-                    }
+/// Records every key of `table` and below.
+fn table_keys(prefix: &str, table: &toml_edit::Table, entries: &mut Vec<Entry>) {
+    for (name, item) in table.iter() {
+        let path = record(prefix, name, table.key(name), entries);
+        match item {
+            toml_edit::Item::Table(table) => table_keys(&path, table, entries),
+            toml_edit::Item::ArrayOfTables(tables) => {
+                for table in tables.iter() {
+                    table_keys(&path, table, entries);
                 }
-                _ => return,
             }
+            toml_edit::Item::Value(value) => value_keys(&path, value, entries),
+            toml_edit::Item::None => {}
         }
     }
+}
 
-    fn document(&mut self) {
-        let mut table = String::new();
-        loop {
-            self.skip_blank(true);
-            let start = self.pos;
-            match self.peek() {
-                None => return,
-                Some(b'[') => {
-                    // `[table]` or `[[array.of.tables]]`.
-                    while self.peek() == Some(b'[') {
-                        self.pos += 1;
-                    }
-                    let Some(path) = self.key() else { return };
-                    self.skip_blank(false);
-                    if self.peek() != Some(b']') {
-                        return;
-                    }
-                    while self.peek() == Some(b']') {
-                        self.pos += 1;
-                    }
-                    table = path.clone();
-                    self.entries.push(Entry { path, start });
-                }
-                Some(_) => {
-                    if !self.key_value(&table) {
-                        return;
-                    }
-                }
+/// Records the keys of the inline tables in `value`.
+fn value_keys(prefix: &str, value: &toml_edit::Value, entries: &mut Vec<Entry>) {
+    match value {
+        toml_edit::Value::InlineTable(table) => {
+            for (name, value) in table.iter() {
+                let path = record(prefix, name, table.key(name), entries);
+                value_keys(&path, value, entries);
             }
         }
-    }
-
-    /// `key = value` inside table `prefix`; false where the text is not understood.
-    fn key_value(&mut self, prefix: &str) -> bool {
-        let start = self.pos;
-        let Some(key) = self.key() else { return false };
-        self.skip_blank(false);
-        if self.peek() != Some(b'=') {
-            return false;
-        }
-        self.pos += 1;
-        self.skip_blank(false);
-        let path = if prefix.is_empty() {
-            key
-        } else {
-            format!("{prefix}.{key}")
-        };
-        self.entries.push(Entry {
-            path: path.clone(),
-            start,
-        });
-        self.value(&path)
-    }
-
-    /// A dotted key of bare or quoted parts.
-    fn key(&mut self) -> Option<String> {
-        let mut parts = Vec::new();
-        loop {
-            self.skip_blank(false);
-            let part = match self.peek()? {
-                b'"' | b'\'' => self.string()?,
-                _ => {
-                    let begin = self.pos;
-                    while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
-                    {
-                        self.pos += 1;
-                    }
-                    if self.pos == begin {
-                        return None;
-                    }
-                    String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned()
-                }
-            };
-            parts.push(part);
-            self.skip_blank(false);
-            if self.peek() != Some(b'.') {
-                return Some(parts.join("."));
-            }
-            self.pos += 1;
-        }
-    }
-
-    /// Skips a value, recording the keys of inline tables under `path`.
-    fn value(&mut self, path: &str) -> bool {
-        match self.peek() {
-            None => false,
-            Some(b'"' | b'\'') => self.string().is_some(),
-            Some(b'{') => {
-                self.pos += 1;
-                loop {
-                    self.skip_blank(false);
-                    match self.peek() {
-                        Some(b'}') => {
-                            self.pos += 1;
-                            return true;
-                        }
-                        Some(b',') => self.pos += 1,
-                        None => return false,
-                        Some(_) => {
-                            if !self.key_value(path) {
-                                return false;
-                            }
-                        }
-                    }
-                }
-            }
-            Some(b'[') => {
-                self.pos += 1;
-                loop {
-                    self.skip_blank(true);
-                    match self.peek() {
-                        Some(b']') => {
-                            self.pos += 1;
-                            return true;
-                        }
-                        Some(b',') => self.pos += 1,
-                        None => return false,
-                        Some(_) => {
-                            if !self.value(path) {
-                                return false;
-                            }
-                        }
-                    }
-                }
-            }
-            Some(_) => {
-                // A number, boolean or date (which may hold a space).
-                while !matches!(
-                    self.peek(),
-                    None | Some(b',' | b']' | b'}' | b'#' | b'\n' | b'\r')
-                ) {
-                    self.pos += 1;
-                }
-                true
+        toml_edit::Value::Array(values) => {
+            for value in values.iter() {
+                value_keys(prefix, value, entries);
             }
         }
-    }
-
-    /// A basic or literal string, single- or multi-line; returns its raw text.
-    fn string(&mut self) -> Option<String> {
-        let quote = self.peek()?;
-        let escapes = quote == b'"';
-        let triple = [quote; 3];
-        let multi_line = self.text[self.pos..].starts_with(&triple);
-        self.pos += if multi_line { 3 } else { 1 };
-        let begin = self.pos;
-        loop {
-            let c = self.peek()?;
-            if c == b'\\' && escapes {
-                self.pos += 2;
-            } else if multi_line && self.text[self.pos..].starts_with(&triple) {
-                let raw = String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned();
-                self.pos += 3;
-                // Up to two more quotes may close the string.
-                while self.peek() == Some(quote) {
-                    self.pos += 1;
-                }
-                return Some(raw);
-            } else if !multi_line && c == quote {
-                let raw = String::from_utf8_lossy(&self.text[begin..self.pos]).into_owned();
-                self.pos += 1;
-                return Some(raw);
-            } else if !multi_line && c == b'\n' {
-                return None;
-            } else {
-                self.pos += 1;
-            }
-        }
+        _ => {}
     }
 }
 
@@ -1036,6 +832,7 @@ mod tests {
         message
     }
 
+    /// Every part of a dotted key or table header is a key of its own, on the same line.
     #[test]
     fn layout_finds_keys_in_every_form() {
         let text = "# c = 1\nname = \"x # y\" # z\n\n[search] # s\nmin_depth = 3\n\
@@ -1062,10 +859,12 @@ mod tests {
                 ("search", 4),
                 ("search.min_depth", 5),
                 ("search.max_depth", 6),
+                ("tournament", 7),
                 ("tournament.deep", 7),
                 ("tournament.deep.openings", 8),
                 ("tournament.deep.list", 11),
                 ("tournament.deep.when", 15),
+                ("tournament.deep.evolution", 16),
                 ("tournament.deep.evolution.mode", 16),
                 ("tournament.deep.population", 17),
                 ("tournament.deep.population.size", 17),

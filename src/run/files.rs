@@ -1,5 +1,6 @@
-//! The files of a run folder (SPEC §7): their names, headers and rows, appends that reach the
-//! disk before the checkpoint that counts them, cuts back to a checkpoint, and atomic writes.
+//! The files of a run folder (README.md, files of a run): their names, headers and rows, appends
+//! that reach the disk before the checkpoint that counts them, cuts back to a checkpoint, and
+//! atomic writes.
 //!
 //! Every number is written by `to_string` or a fixed `{:.N}` format, so that the same run always
 //! gives the same bytes; only `timings.csv` holds wall-clock figures.
@@ -12,9 +13,9 @@ use std::path::Path;
 use crate::atomic_file::sync_dir;
 pub(crate) use crate::atomic_file::write_atomically;
 use crate::elo::MatchTally;
-use crate::eval::{Specimen, FEATURE_NAMES};
-use crate::tournament::{GameRecord, RoundStats, Tally};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
+use crate::eval::FEATURE_NAMES;
+use crate::tournament::{GameRecord, RoundStats, Specimen, Tally};
 
 /// The resolved config.
 pub const CONFIG_FILE: &str = "config.toml";
@@ -125,7 +126,7 @@ pub fn csv_line<S: AsRef<[u8]>>(fields: &[S]) -> String {
     String::from_utf8(bytes).expect("fields are UTF-8")
 }
 
-/// The header of `specimens.csv` (SPEC §7).
+/// The header of `specimens.csv` (README.md, files of a run).
 pub fn specimens_header() -> Vec<String> {
     let mut header: Vec<String> = [
         "round",

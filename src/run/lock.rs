@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::files::{self, LOCK_FILE};
 use crate::atomic_file::remove_stale_temporaries;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Holds the lock of a run folder until dropped.
 #[derive(Debug)]

@@ -7,11 +7,7 @@ mod lock;
 mod progress;
 mod runner;
 
-pub use checkpoint::{Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
-pub use config::*;
-pub use files::{
-    BEST_FILE, CHECKPOINT_FILE, CONFIG_FILE, COUNTED_FILES, GAMES_FILE, LEARNING_FILE, LOCK_FILE,
-    PLAYOFF_FILE, ROUNDS_FILE, RUN_FILES, SPECIMENS_FILE, TIMINGS_FILE,
-};
+pub use config::Config;
+pub use files::BEST_FILE;
 pub use progress::ProgressMode;
-pub use runner::{opening_book, resume, tune, RunOptions, RunOutcome, RunSummary};
+pub use runner::{resume, tune, RunOptions, RunOutcome, RunSummary};

@@ -1,5 +1,5 @@
-//! The main job (SPEC §4): rounds of single elimination with newcomers after each, a round-robin
-//! playoff of the final survivors, the run folder's files, checkpoints, and resuming.
+//! The main job (docs/tournament.md): rounds of single elimination with newcomers after each, a
+//! round-robin playoff of the final survivors, the run folder's files, checkpoints, and resuming.
 //!
 //! Determinism: every draw comes from a stream keyed by where it is made (the bracket's
 //! shuffles, each pair's opening, each game's tie-breaks, breeding, the playoff's openings), and
@@ -17,7 +17,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::checkpoint::{Champion, Checkpoint, Member, Standing, CHECKPOINT_FORMAT};
+use super::checkpoint::{
+    openings_fingerprint, Champion, Checkpoint, Member, Standing, CHECKPOINT_FORMAT,
+};
 use super::config::{Config, OpeningsSource};
 use super::files::{
     self, append, append_counted, csv_line, learning_record, specimen_record, timings_record,
@@ -27,7 +29,8 @@ use super::files::{
 use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
 use crate::elo::MatchTally;
-use crate::eval::{Specimen, WeightsFile, WeightsSource};
+use crate::error::{Error, Result};
+use crate::eval::{WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{
     load_openings_file, play_game, three_move_deck, tough_deck, EndReason, GameResult,
@@ -37,9 +40,8 @@ use crate::matchplay::{play_match, MatchSettings};
 use crate::rng::{stream, tag};
 use crate::tournament::{
     breed, initial_population, play_round, BracketParams, EvolutionParams, GameJob, GameReport,
-    Tally,
+    Specimen, Tally,
 };
-use crate::{Error, Result};
 
 /// How a run is executed: none of this changes its files (except `timings.csv`).
 #[derive(Clone, Debug, Default)]
@@ -51,10 +53,12 @@ pub struct RunOptions {
     /// When set (e.g. by a Ctrl-C handler), the run stops at the next game boundary, drops the
     /// round in progress and returns [`RunOutcome::Interrupted`].
     pub stop: Option<Arc<AtomicBool>>,
-    /// Testing aid: stop cleanly once this round is saved, as if interrupted.
+    /// Test hook: stop cleanly once this round is saved, as if interrupted.
+    #[cfg(feature = "crash-hooks")]
     pub stop_after_round: Option<u32>,
-    /// Testing aid: abort the process once this round's rows are written but before its
+    /// Test hook: abort the process once this round's rows are written but before its
     /// checkpoint, the worst moment for a crash.
+    #[cfg(feature = "crash-hooks")]
     pub crash_before_checkpoint: Option<u32>,
 }
 
@@ -226,6 +230,8 @@ struct Run<'a> {
     config_text: String,
     options: &'a RunOptions,
     book: OpeningBook,
+    /// The openings file's fingerprint, for the checkpoint.
+    openings: Option<String>,
     /// The learning curve's openings (empty when validation is off).
     validation_deck: Vec<Opening>,
     settings: GameSettings,
@@ -249,6 +255,7 @@ impl<'a> Run<'a> {
                 &config.tournament.openings,
                 config.tournament.random_opening_balance,
             )?,
+            openings: openings_fingerprint(config)?,
             validation_deck: validation_deck(config),
             settings: config.game_settings(),
             progress: Progress::new(options.progress, config.tournament.rounds, completed),
@@ -279,6 +286,7 @@ impl<'a> Run<'a> {
                 if !self.play_one_round(&mut state)? {
                     return Ok(self.interrupted(state.completed));
                 }
+                #[cfg(feature = "crash-hooks")]
                 if self.options.stop_after_round == Some(state.completed) {
                     return Ok(self.interrupted(state.completed));
                 }
@@ -481,6 +489,7 @@ impl<'a> Run<'a> {
         append_counted(self.dir, ROUNDS_FILE, &round_row, &mut lengths)?;
         append_counted(self.dir, LEARNING_FILE, &learning_row, &mut lengths)?;
         append(self.dir, TIMINGS_FILE, &timing_row)?;
+        #[cfg(feature = "crash-hooks")]
         if self.options.crash_before_checkpoint == Some(round) {
             std::process::abort();
         }
@@ -549,6 +558,7 @@ impl<'a> Run<'a> {
             files: state.files.clone(),
             playoff,
             champion: state.champion.clone(),
+            openings: self.openings.clone(),
         }
         .save(self.dir)
     }

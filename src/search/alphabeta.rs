@@ -43,6 +43,10 @@ const WIN_THRESHOLD: i32 = WIN - 1_000;
 /// The deepest ply the search can reach; `max_depth` is capped below it.
 pub const MAX_PLY: usize = 64;
 
+/// Deepest search depth a user may ask for (config, `match`, `analyse`, `play`); beyond it a
+/// single game would take days.
+pub const MAX_SEARCH_DEPTH: u32 = 40;
+
 /// How deep to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchLimits {
@@ -53,7 +57,7 @@ pub struct SearchLimits {
 }
 
 impl SearchLimits {
-    /// Limits with `max_depth` raised to `min_depth` if needed and both capped below [`MAX_PLY`].
+    /// Limits with `max_depth` raised to `min_depth` if needed and both capped below `MAX_PLY`.
     pub fn new(min_depth: u32, max_depth: u32) -> SearchLimits {
         let min_depth = min_depth.clamp(1, MAX_PLY as u32 - 2);
         SearchLimits {

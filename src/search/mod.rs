@@ -3,5 +3,4 @@
 mod alphabeta;
 mod tt;
 
-pub use alphabeta::*;
-pub use tt::*;
+pub use alphabeta::{GameHistory, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN};

@@ -1,4 +1,5 @@
-//! One round of the single-elimination tournament (SPEC §4), generic over how a game is played.
+//! One round of the single-elimination tournament (docs/tournament.md), generic over how a game is
+//! played.
 
 use std::collections::BTreeMap;
 
@@ -7,8 +8,8 @@ use rand::Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::specimen::Specimen;
 use super::stats::{diversity, OutcomeCounts, PairOutcome, RoundStats};
-use crate::eval::Specimen;
 use crate::game::{EndReason, GameResult};
 use crate::rng::{stream, tag};
 
@@ -27,7 +28,7 @@ pub struct BracketParams {
 }
 
 impl Default for BracketParams {
-    /// The SPEC §6 defaults.
+    /// The defaults of `[tournament]` in `src/run/config.rs`.
     fn default() -> Self {
         BracketParams {
             survival_fraction: 0.2,
@@ -39,9 +40,9 @@ impl Default for BracketParams {
 
 /// One game to play, handed to the game function.
 ///
-/// To give the colour-switched game 2 the same opening as game 1 (SPEC §4), draw the opening from
-/// a stream keyed by [`GameJob::pair_key`]; draw anything per game (random tie-breaks) from
-/// [`GameJob::game_key`].
+/// To give the colour-switched game 2 the same opening as game 1 (docs/tournament.md), draw the
+/// opening from a stream keyed by [`GameJob::pair_key`]; draw anything per game (random tie-breaks)
+/// from [`GameJob::game_key`].
 #[derive(Clone, Copy, Debug)]
 pub struct GameJob<'a> {
     /// The round number.
@@ -103,25 +104,6 @@ pub struct GameReport {
     pub opening: String,
 }
 
-/// The `games.csv` label of a result.
-pub fn result_label(result: GameResult) -> &'static str {
-    match result {
-        GameResult::BlackWin => "black_win",
-        GameResult::WhiteWin => "white_win",
-        GameResult::Draw => "draw",
-    }
-}
-
-/// The `games.csv` label of an end reason.
-pub fn reason_label(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::NoMoves => "no_moves",
-        EndReason::Repetition => "repetition",
-        EndReason::NoProgress => "no_progress",
-        EndReason::PlyCap => "ply_cap",
-    }
-}
-
 /// One row of `games.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
@@ -148,7 +130,7 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The `games.csv` header (SPEC §7).
+    /// The `games.csv` header (README.md, files of a run).
     pub fn csv_header() -> Vec<&'static str> {
         vec![
             "round", "level", "pair", "game", "black", "white", "opening", "result", "plies",
@@ -166,9 +148,9 @@ impl GameRecord {
             self.black.to_string(),
             self.white.to_string(),
             self.opening.clone(),
-            result_label(self.result).to_string(),
+            self.result.label().to_string(),
             self.plies.to_string(),
-            reason_label(self.reason).to_string(),
+            self.reason.label().to_string(),
         ]
     }
 
@@ -355,7 +337,7 @@ where
     }
 }
 
-/// Plays round `round` over `population` (SPEC §4) and reports everything it produced.
+/// Plays round `round` over `population` (docs/tournament.md) and reports everything it produced.
 ///
 /// Level by level, the pool (at level 0 the whole population) is shuffled by the
 /// `[SHUFFLE, round, level]` stream of `seed` and paired in order; the first of a pair takes

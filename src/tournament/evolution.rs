@@ -1,10 +1,11 @@
 //! Newcomers: the initial population, and the random or genetic specimens that refill the
-//! population after a round (SPEC §4, step 4).
+//! population after a round (docs/tournament.md, step 4).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::eval::{Specimen, WeightPair, Weights, FEATURE_COUNT};
+use super::specimen::Specimen;
+use crate::eval::{WeightPair, Weights, FEATURE_COUNT};
 use crate::rng::{stream, tag};
 
 use super::weight_space::{standard_normal, WeightSpace};

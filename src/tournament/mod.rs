@@ -2,10 +2,14 @@
 
 mod bracket;
 mod evolution;
+mod specimen;
 mod stats;
 mod weight_space;
 
-pub use bracket::*;
-pub use evolution::*;
-pub use stats::*;
-pub use weight_space::{FeatureRanges, InitMode, WeightRange, WeightSpace};
+pub use bracket::{
+    play_round, BracketParams, GameJob, GameRecord, GameReport, LevelSummary, Tally,
+};
+pub use evolution::{breed, initial_population, Crossover, EvolutionMode, EvolutionParams};
+pub use specimen::Specimen;
+pub use stats::RoundStats;
+pub use weight_space::{FeatureRanges, WeightSpace};

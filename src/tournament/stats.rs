@@ -2,9 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::{Specimen, FEATURE_COUNT};
+use super::specimen::Specimen;
+use crate::eval::FEATURE_COUNT;
 
-/// How one pair of a bracket level ended (SPEC §7: exactly one of five outcomes per pair).
+/// How one pair of a bracket level ended (docs/tournament.md: exactly one of five outcomes per
+/// pair).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PairOutcome {
@@ -102,7 +104,8 @@ impl OutcomeCounts {
     }
 }
 
-/// One row of `rounds.csv`: the totals of a round (SPEC §7) and further statistics.
+/// One row of `rounds.csv`: the totals of a round (README.md, files of a run) and further
+/// statistics.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RoundStats {
     /// The round number, as given by the caller.
@@ -141,7 +144,8 @@ impl RoundStats {
         }
     }
 
-    /// The `rounds.csv` header: the SPEC §7 columns, then the further statistics.
+    /// The `rounds.csv` header: the outcome counts of docs/tournament.md, then the further
+    /// statistics.
     pub fn csv_header() -> Vec<&'static str> {
         vec![
             "round",

@@ -247,11 +247,11 @@ impl WeightSpace {
 
     /// The first unusable setting as (key below `weights.`, what is wrong), if any.
     pub fn problem(&self) -> Option<(String, String)> {
-        if !(self.init_noise.is_finite() && self.init_noise >= 0.0) {
+        if !(0.0..=MAX_ABS_WEIGHT as f64).contains(&self.init_noise) {
             return Some((
                 "init_noise".to_string(),
                 format!(
-                    "must be a finite number at least 0, got {}",
+                    "must be between 0 and {MAX_ABS_WEIGHT}, got {}",
                     self.init_noise
                 ),
             ));
