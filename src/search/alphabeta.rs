@@ -15,11 +15,10 @@
 //! a side that is ahead steers clear of repetitions and a side that is behind seeks them.
 //!
 //! Such a value depends on the path, not only on the position. The table stays exact by keying
-//! in the part of the path that can still matter: an entry is stored under the position's
-//! Zobrist key with a *window* hash, and its value is used only under the same window (its
-//! best move, a guess for move ordering, under any). The window hash covers (a) the earlier
-//! positions (since the last irreversible move) that a repetition below the node could still
-//! reach, and (b) the quiet-ply count when the no-progress rule could still fire below it. A
+//! in the part of the path that can still matter: an entry's key is the position's Zobrist key
+//! XOR a *window* hash of (a) the earlier positions (since the last irreversible move) that a
+//! repetition below the node could still reach, and (b) the quiet-ply count when the
+//! no-progress rule could still fire below it. A
 //! repetition needs quiet moves only (after a capture or a man's move nothing earlier recurs),
 //! and quiet moves stop at `min_depth`; in the `min_depth - ply` plies left, each side moves its
 //! kings only so far, so an earlier position whose kings stand further away than that, or need
@@ -99,11 +98,10 @@ fn set_member(key: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A position on the game's path or the search's: its key, that key mixed for set hashes, and
-/// where its kings stand (the only pieces that can move without an irreversible move).
+/// A position on the game's path or the search's: its key mixed for set hashes, and where its
+/// kings stand (the only pieces that can move without an irreversible move).
 #[derive(Clone, Copy, Debug)]
 struct PathEntry {
-    key: u64,
     member: u64,
     /// Black's and White's kings.
     kings: [Bitboard; 2],
@@ -112,7 +110,6 @@ struct PathEntry {
 impl PathEntry {
     fn new(position: &Position, key: u64) -> PathEntry {
         PathEntry {
-            key,
             member: set_member(key),
             kings: [
                 position.kings_of(Color::Black),
@@ -120,6 +117,23 @@ impl PathEntry {
             ],
         }
     }
+}
+
+/// Whether an earlier position with kings `earlier` (indexed by colour, `mover` = the node's side
+/// to move), `distance` plies before a node with kings `node`, could be the node's child: the
+/// child's side to move (an odd distance from the node), the other side's kings where they are,
+/// and the mover's kings one square apart (one king moved). Men are the same all through the
+/// window.
+#[inline(always)]
+fn one_move_away(
+    earlier: &[Bitboard; 2],
+    node: &[Bitboard; 2],
+    mover: usize,
+    distance: usize,
+) -> bool {
+    distance % 2 == 1
+        && earlier[1 - mover] == node[1 - mover]
+        && (earlier[mover] ^ node[mover]).count_ones() == 2
 }
 
 /// `REACH[s][r]`: the squares at most `r` king steps from square `s` (bit index), pieces in
@@ -209,6 +223,19 @@ pub struct Searcher {
     history_len: usize,
     /// Index in `path` where the node at each ply's set of earlier recurrable positions begins.
     window_start: [usize; MAX_PLY + 1],
+    /// Indices in `path` of the earlier positions that a repetition could still reach from the
+    /// node at each ply, as a stack: the node at `ply` owns `reachable[reach_start[ply]..
+    /// reach_end[ply]]`. A child's set is a subset of its parent's plus the parent itself (each
+    /// ply spends a move of one side and moves one king by one step), so each node filters its
+    /// parent's short list instead of the whole window.
+    reachable: Vec<u32>,
+    reach_start: [usize; MAX_PLY + 1],
+    reach_end: [usize; MAX_PLY + 1],
+    /// Of the reachable positions of the node at each ply, those its children could repeat:
+    /// the same side to move as a child, and one king move of the node's side away (a stack
+    /// like `reachable`, usually empty).
+    one_move_away: Vec<u32>,
+    one_move_end: [usize; MAX_PLY + 1],
     no_progress_plies: usize,
 }
 
@@ -261,6 +288,11 @@ impl Searcher {
             path: Vec::new(),
             history_len: 0,
             window_start: [0; MAX_PLY + 1],
+            reachable: Vec::new(),
+            reach_start: [0; MAX_PLY + 1],
+            reach_end: [0; MAX_PLY + 1],
+            one_move_away: Vec::new(),
+            one_move_end: [0; MAX_PLY + 1],
             no_progress_plies: usize::MAX,
         }
     }
@@ -359,6 +391,25 @@ impl Searcher {
         self.path.push(PathEntry::new(&root.position, root.hash));
         self.history_len = history.positions.len();
         self.window_start[0] = 0;
+        // The root keeps every earlier position; its children filter them. Room for one list
+        // per ply, each at most the window.
+        let window = self.history_len + MAX_PLY + 1;
+        self.reachable.clear();
+        self.reachable.reserve(window * (MAX_PLY + 1));
+        self.reachable.extend(0..self.history_len as u32);
+        self.reach_start[0] = 0;
+        self.reach_end[0] = self.history_len;
+        self.one_move_away.clear();
+        self.one_move_away.reserve(window * (MAX_PLY + 1));
+        let root_index = self.history_len;
+        let root_kings = self.path[root_index].kings;
+        let us = root.position.side_to_move() as usize;
+        for i in 0..root_index {
+            if one_move_away(&self.path[i].kings, &root_kings, us, root_index - i) {
+                self.one_move_away.push(i as u32);
+            }
+        }
+        self.one_move_end[0] = self.one_move_away.len();
         self.no_progress_plies = history.no_progress_plies.map_or(usize::MAX, |n| n as usize);
     }
 
@@ -409,14 +460,23 @@ impl Searcher {
     /// module documentation), and most earlier positions are out of reach: their kings stand
     /// further away than the moves left allow.
     #[inline(always)]
-    fn window_key(&self, pos: &Position, ply: u32, here: usize) -> u64 {
+    fn window_key(&mut self, pos: &Position, ply: u32, here: usize) -> u64 {
+        let p = ply as usize;
+        // This node's list goes right after its parent's (anything beyond belongs to siblings).
+        let (parent_start, parent_end) = (self.reach_start[p - 1], self.reach_end[p - 1]);
+        self.reachable.truncate(parent_end);
+        self.reach_start[p] = parent_end;
+        self.reach_end[p] = parent_end;
+        let parent_moves_end = self.one_move_end[p - 1];
+        self.one_move_away.truncate(parent_moves_end);
+        self.one_move_end[p] = parent_moves_end;
         // Below the full-width depth only captures are searched, and after a capture nothing
         // earlier can recur: a repetition must come from quiet moves within this many plies.
         let quiet_plies_left = self.min_depth.saturating_sub(ply);
-        if quiet_plies_left == 0 {
+        let start = self.window_start[p];
+        if quiet_plies_left == 0 || start == here {
             return 0;
         }
-        let start = self.window_start[ply as usize];
         let count = here - start;
         let mut key = 0;
         if count + quiet_plies_left as usize >= self.no_progress_plies {
@@ -429,7 +489,14 @@ impl Searcher {
         let ours = pos.kings_of(pos.side_to_move());
         let theirs = pos.kings_of(pos.side_to_move().opponent());
         let (our_reach, their_reach) = (reach(ours, our_moves), reach(theirs, their_moves));
-        for earlier in &self.path[start..here] {
+        for j in parent_start..=parent_end {
+            // The parent's list, then the parent itself.
+            let i = if j < parent_end {
+                self.reachable[j] as usize
+            } else {
+                here - 1
+            };
+            let earlier = &self.path[i];
             let (x_ours, x_theirs) = (earlier.kings[us], earlier.kings[1 - us]);
             // Each king square of the earlier position must be reachable, and each one not
             // already held costs its side a move.
@@ -439,8 +506,16 @@ impl Searcher {
                 && (x_theirs & !theirs).count_ones() <= their_moves
             {
                 key ^= earlier.member;
+                self.reachable.push(i as u32);
+                let node_kings = [ours, theirs];
+                let earlier_kings = [x_ours, x_theirs];
+                if one_move_away(&earlier_kings, &node_kings, 0, here - i) {
+                    self.one_move_away.push(i as u32);
+                }
             }
         }
+        self.reach_end[p] = self.reachable.len();
+        self.one_move_end[p] = self.one_move_away.len();
         key
     }
 
@@ -468,23 +543,24 @@ impl Searcher {
         let here = self.history_len + p;
         // Only a quiet move (a king's step) can lead back to an earlier position; after any
         // other move the set of recurrable positions starts afresh.
-        let mut key = None;
         if parent.position.is_irreversible(mv) {
             self.window_start[p] = here;
         } else {
-            let hash = parent.position.zobrist_after(parent.hash, mv);
             let start = self.window_start[p - 1];
-            // Positions with the same side to move lie an even number of plies back.
-            let repeated = (start..here)
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .any(|i| self.path[i].key == hash);
+            // Only a position the parent could still reach can be repeated here. Every earlier
+            // position in the window has the same men (no man has moved since), so the same
+            // kings and the same side to move (an even distance back) make the same position:
+            // no key is needed, and most nodes are leaves that never need one.
+            let kings = [child.kings_of(Color::Black), child.kings_of(Color::White)];
+            let moves_start = if p >= 2 { self.one_move_end[p - 2] } else { 0 };
+            let candidates = &self.one_move_away[moves_start..self.one_move_end[p - 1]];
+            let repeated = candidates
+                .iter()
+                .any(|&i| self.path[i as usize].kings == kings);
             if repeated || here - start >= self.no_progress_plies {
                 return 0;
             }
             self.window_start[p] = start;
-            key = Some(hash);
         }
         if ply >= self.min_depth {
             if pos.jumpers() == 0 {
@@ -496,17 +572,17 @@ impl Searcher {
         }
         let node = HashedPosition {
             position: child,
-            hash: key.unwrap_or_else(|| parent.position.zobrist_after(parent.hash, mv)),
+            hash: parent.position.zobrist_after(parent.hash, mv),
         };
         self.path.truncate(here);
         self.path.push(PathEntry::new(&node.position, node.hash));
-        let window = self.window_key(pos, ply, here);
+        let tt_key = node.hash ^ self.window_key(pos, ply, here);
         let draft = self.draft(ply);
         let mut tt_best = u8::MAX;
         if self.use_tt {
-            if let Some(e) = self.tt.probe(node.hash) {
+            if let Some(e) = self.tt.probe(tt_key) {
                 tt_best = e.best;
-                if e.draft == draft && e.window == window {
+                if e.draft == draft {
                     let v = from_tt(e.value, ply);
                     let cut = match e.bound {
                         Bound::Exact => true,
@@ -583,8 +659,7 @@ impl Searcher {
                 Bound::Upper
             };
             self.tt.store(Entry {
-                key: node.hash,
-                window,
+                key: tt_key,
                 value: to_tt(best, ply),
                 draft,
                 bound,

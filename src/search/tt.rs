@@ -20,9 +20,6 @@ pub enum Bound {
 pub struct Entry {
     /// Full key, to reject index collisions.
     pub key: u64,
-    /// Hash of the positions before the node that could recur (see the search's draw rules):
-    /// the value is only valid for the same set; the best move is a good guess for any.
-    pub window: u64,
     /// Value from the node's point of view (win/loss distances relative to the node).
     pub value: i32,
     /// Remaining full-width plies and remaining plies to the hard limit, packed.
@@ -35,7 +32,6 @@ pub struct Entry {
 
 const EMPTY: Entry = Entry {
     key: 0,
-    window: 0,
     value: 0,
     draft: u16::MAX,
     bound: Bound::Upper,
