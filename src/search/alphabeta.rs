@@ -89,7 +89,8 @@ impl GameHistory<'_> {
 }
 
 /// Mixes a Zobrist key before it joins the hash of a set of positions, so that the set's hash
-/// (an XOR over its members) is unrelated to the keys of the positions themselves.
+/// (a sum over its members) is unrelated to the keys of the positions themselves. A sum, not an
+/// XOR: a game's history can hold a position twice, and an XOR would cancel it out.
 #[inline(always)]
 fn set_member(key: u64) -> u64 {
     let mut z = key ^ 0x9e37_79b9_7f4a_7c15;
@@ -478,9 +479,9 @@ impl Searcher {
             return 0;
         }
         let count = here - start;
-        let mut key = 0;
+        let mut key = 0u64;
         if count + quiet_plies_left as usize >= self.no_progress_plies {
-            key ^= set_member(!(count as u64));
+            key = key.wrapping_add(set_member(!(count as u64)));
         }
         // The side to move makes the odd plies, the other side the even ones.
         let us = pos.side_to_move() as usize;
@@ -505,7 +506,7 @@ impl Searcher {
                 && (x_ours & !ours).count_ones() <= our_moves
                 && (x_theirs & !theirs).count_ones() <= their_moves
             {
-                key ^= earlier.member;
+                key = key.wrapping_add(earlier.member);
                 self.reachable.push(i as u32);
                 let node_kings = [ours, theirs];
                 let earlier_kings = [x_ours, x_theirs];
