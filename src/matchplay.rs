@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::elo::{EloEstimate, GameScore, MatchTally, Sprt, SprtVerdict};
+use crate::elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
 use crate::engine::Color;
 use crate::error::{Error, Result};
 use crate::eval::{WeightsFile, DEFAULT_ENDGAME_PIECES};
 use crate::game::{
-    play_game_between, EndReason, GameResult, GameSettings, Opening, Player, TieBreak,
+    play_game_between, EndReason, GameResult, GameScore, GameSettings, Opening, Player, TieBreak,
 };
 use crate::rng::{stream, tag};
 use crate::text::{excerpt, fingerprint};
@@ -363,7 +363,7 @@ impl MatchReport {
 
     fn lines(&self, interrupted: bool) -> Vec<String> {
         let mut lines = vec![
-            format!("results for A: {}", self.tally.results_line()),
+            format!("results for A: {}", self.tally.results.line()),
             format!("pairs: {}", self.tally.pentanomial),
             self.estimate.summary_line(),
         ];

@@ -73,12 +73,12 @@ fn material_against_itself_scores_exactly_half_with_colours_paired() {
     assert_eq!(report.pairs_total, 4);
     assert_eq!(report.pairs_played, 4);
     assert_eq!(report.games.len(), 8);
-    let t = report.tally;
-    assert_eq!(t.wins + t.draws + t.losses, 2 * openings.len() as u64);
+    let t = report.tally.results;
+    assert_eq!(t.games(), 2 * openings.len() as u64);
     assert_eq!(t.score(), Some(0.5));
     assert_eq!((t.wins, t.draws, t.losses), (2, 4, 2));
     // Each pair is the same game twice with colours swapped: a 1-point pair (DD or WL).
-    assert_eq!(t.pentanomial.counts, [0, 0, 4, 0, 0]);
+    assert_eq!(report.tally.pentanomial.counts, [0, 0, 4, 0, 0]);
     assert_eq!(report.estimate.elo, 0.0);
     assert_eq!(report.sprt, None);
     for (i, pair) in report.games.chunks(2).enumerate() {
@@ -131,7 +131,7 @@ fn results_do_not_depend_on_the_thread_count() {
     assert_eq!(one.games.len(), 24);
     // A mixed result, not a trivial one.
     assert!(
-        one.tally.wins > 0 && one.tally.losses + one.tally.draws > 0,
+        one.tally.results.wins > 0 && one.tally.results.losses + one.tally.results.draws > 0,
         "{:?}",
         one.tally
     );

@@ -431,7 +431,7 @@ impl Progress {
         }
         let mut status = format!(
             "{}; Elo {:+.1}",
-            p.tally.results_line(),
+            p.tally.results.line(),
             p.tally.estimate().elo
         );
         if let Some(t) = &self.sprt {

@@ -12,6 +12,7 @@ use super::config::{Config, OpeningsSource};
 use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
+use crate::game::Tally;
 use crate::text::{fingerprint, strip_bom};
 use crate::tournament::Specimen;
 
@@ -36,24 +37,9 @@ pub struct Standing {
     pub id: u64,
     /// Twice the points (a win is 2, a draw 1), so the score stays an integer.
     pub half_points: u64,
-    /// Playoff games won.
-    pub wins: u64,
-    /// Playoff games drawn.
-    pub draws: u64,
-    /// Playoff games lost.
-    pub losses: u64,
-}
-
-impl Standing {
-    /// Points: 1 per win, ½ per draw.
-    pub fn points(&self) -> f64 {
-        self.half_points as f64 / 2.0
-    }
-
-    /// Games played.
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
+    /// Playoff games won, drawn and lost.
+    #[serde(flatten)]
+    pub results: Tally,
 }
 
 /// The state of a run after its last completed round (or after its playoff).
@@ -273,11 +259,11 @@ impl Checkpoint {
                 "the playoff does not rank exactly the finalists of `population`".to_string(),
             ));
         }
-        let games = standings[0].games();
+        let games = standings[0].results.games();
         for (k, s) in standings.iter().enumerate() {
             let consistent = s.rank as usize == k + 1
-                && s.half_points == 2 * s.wins + s.draws
-                && s.games() == games
+                && s.half_points == s.results.half_points()
+                && s.results.games() == games
                 && (k == 0 || standings[k - 1].half_points >= s.half_points);
             if !consistent {
                 return Err(bad(format!(
@@ -354,9 +340,11 @@ mod tests {
                 rank: 1,
                 id: 9,
                 half_points: 3,
-                wins: 1,
-                draws: 1,
-                losses: 0,
+                results: Tally {
+                    wins: 1,
+                    draws: 1,
+                    losses: 0,
+                },
             }]),
             champion: Some(Champion {
                 specimen: member_specimen,

@@ -200,8 +200,8 @@ impl Progress {
         self.note(&format!(
             "playoff done in {seconds:.1} s: best specimen {} with {:.1} points from {} games",
             best.id,
-            best.points(),
-            best.games()
+            best.results.points(),
+            best.results.games()
         ));
     }
 

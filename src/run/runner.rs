@@ -33,14 +33,14 @@ use crate::error::{Error, Result};
 use crate::eval::{WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{
-    load_openings_file, play_game, three_move_deck, tough_deck, EndReason, GameResult,
-    GameSettings, Opening, OpeningBook,
+    load_openings_file, play_game, three_move_deck, tough_deck, EndReason, GameResult, GameScore,
+    GameSettings, Opening, OpeningBook, Tally,
 };
 use crate::matchplay::{play_match, MatchSettings};
 use crate::rng::{stream, tag};
 use crate::tournament::{
     breed, initial_population, play_round, BracketParams, EvolutionParams, GameJob, GameReport,
-    Specimen, Tally,
+    Specimen,
 };
 
 /// How a run is executed: none of this changes its files (except `timings.csv`).
@@ -405,7 +405,7 @@ impl<'a> Run<'a> {
             if self.stopped() {
                 return Ok(false);
             }
-            let half_points = tally.wins * 2 + tally.draws;
+            let half_points = tally.results.half_points();
             let better = champion
                 .as_ref()
                 .is_none_or(|c| half_points > c.half_points);
@@ -419,7 +419,7 @@ impl<'a> Run<'a> {
             self.progress.note(&format!(
                 "validation after round {round}: specimen {} vs material: {}, {}",
                 top.specimen.id,
-                tally.results_line(),
+                tally.results.line(),
                 tally.estimate().summary_line()
             ));
             learning_row = csv_line(&learning_record(
@@ -627,28 +627,17 @@ impl<'a> Run<'a> {
                     rank: 0,
                     id: s.id,
                     half_points: 0,
-                    wins: 0,
-                    draws: 0,
-                    losses: 0,
+                    results: Tally::default(),
                 };
                 (s.id, blank)
             })
             .collect();
         for ((black, white, _, _), result) in jobs.iter().zip(&results) {
             let result = result.expect("every game was played");
-            let (b, w) = match result {
-                GameResult::BlackWin => (2, 0),
-                GameResult::WhiteWin => (0, 2),
-                GameResult::Draw => (1, 1),
-            };
-            for (id, half) in [(black.id, b), (white.id, w)] {
+            for (id, is_black) in [(black.id, true), (white.id, false)] {
                 let s = scores.get_mut(&id).expect("a finalist");
-                s.half_points += half;
-                match half {
-                    2 => s.wins += 1,
-                    1 => s.draws += 1,
-                    _ => s.losses += 1,
-                }
+                s.results.add(GameScore::for_a(result, is_black));
+                s.half_points = s.results.half_points();
             }
         }
         let standings = rank(scores.into_values().collect());
@@ -658,10 +647,10 @@ impl<'a> Run<'a> {
             text.push_str(&csv_line(&[
                 s.rank.to_string(),
                 s.id.to_string(),
-                format!("{:.1}", s.points()),
-                s.wins.to_string(),
-                s.draws.to_string(),
-                s.losses.to_string(),
+                format!("{:.1}", s.results.points()),
+                s.results.wins.to_string(),
+                s.results.draws.to_string(),
+                s.results.losses.to_string(),
             ]));
         }
         write_atomically(&self.dir.join(PLAYOFF_FILE), text.as_bytes())?;
@@ -732,7 +721,7 @@ fn rank(mut standings: Vec<Standing>) -> Vec<Standing> {
     standings.sort_by(|a, b| {
         b.half_points
             .cmp(&a.half_points)
-            .then(b.wins.cmp(&a.wins))
+            .then(b.results.wins.cmp(&a.results.wins))
             .then(a.id.cmp(&b.id))
     });
     for (rank, s) in standings.iter_mut().enumerate() {
@@ -750,9 +739,11 @@ mod tests {
             rank: 0,
             id,
             half_points: 2 * wins + draws,
-            wins,
-            draws,
-            losses,
+            results: Tally {
+                wins,
+                draws,
+                losses,
+            },
         }
     }
 
@@ -767,7 +758,7 @@ mod tests {
         ]);
         let order: Vec<(u32, u64)> = table.iter().map(|s| (s.rank, s.id)).collect();
         assert_eq!(order, [(1, 7), (2, 9), (3, 2), (4, 4), (5, 1)]);
-        assert_eq!(table[0].points(), 3.5);
+        assert_eq!(table[0].results.points(), 3.5);
     }
 
     fn tiny_config(dir: &Path) -> Config {
@@ -810,7 +801,7 @@ mod tests {
         assert_eq!(summary.name, "unit");
         // The start position alone gives one playoff opening: 2 games per pair.
         let n = summary.standings.len() as u64;
-        assert_eq!(summary.best().games(), 2 * (n - 1));
+        assert_eq!(summary.best().results.games(), 2 * (n - 1));
         assert!(matches!(
             resume(&out, &options).unwrap(),
             RunOutcome::AlreadyFinished(s) if s == summary

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::specimen::Specimen;
 use super::stats::{diversity, OutcomeCounts, PairOutcome, RoundStats};
-use crate::game::{EndReason, GameResult};
+use crate::game::{EndReason, GameResult, GameScore, Tally};
 use crate::rng::{stream, tag};
 
 /// The `[tournament]` settings that shape a round's bracket.
@@ -185,17 +185,6 @@ pub struct LevelSummary {
     pub advanced: usize,
 }
 
-/// One specimen's games in a round, each counted from its own side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tally {
-    /// Games won.
-    pub wins: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games lost.
-    pub losses: u32,
-}
-
 /// Everything a round produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoundResult {
@@ -217,18 +206,6 @@ struct PairPlay<'a> {
     outcome: PairOutcome,
     games: Vec<GameRecord>,
     advancing: Vec<&'a Specimen>,
-}
-
-/// Plays a pair's games: [`play_knockout_pair`] or [`play_mini_match`].
-fn play_pair<'a, G>(game: &G, job: GameJob<'a>, k: u32, seed: u64) -> PairPlay<'a>
-where
-    G: Fn(&GameJob) -> GameReport + Sync,
-{
-    if k <= 1 {
-        play_knockout_pair(game, job.round, job.level, job.pair, job.black, job.white)
-    } else {
-        play_mini_match(game, job, k, seed)
-    }
 }
 
 /// `k` openings × both colours between the first (Black on the odd games) and the second of
@@ -286,27 +263,13 @@ where
     }
 }
 
-/// Plays game 1 of a pair and, after a draw, game 2 with colours switched.
-fn play_knockout_pair<'a, G>(
-    game: &G,
-    round: u32,
-    level: u32,
-    pair: u32,
-    first: &'a Specimen,
-    second: &'a Specimen,
-) -> PairPlay<'a>
+/// Plays game 1 of a pair (`job1`, the first of the pair Black) and, after a draw, game 2 with
+/// colours switched.
+fn play_knockout_pair<'a, G>(game: &G, job1: GameJob<'a>) -> PairPlay<'a>
 where
     G: Fn(&GameJob) -> GameReport + Sync,
 {
-    let job1 = GameJob {
-        round,
-        level,
-        pair,
-        game: 1,
-        opening: 0,
-        black: first,
-        white: second,
-    };
+    let (first, second) = (job1.black, job1.white);
     let report1 = game(&job1);
     let result1 = report1.result;
     let mut games = vec![GameRecord::new(&job1, report1)];
@@ -394,7 +357,10 @@ where
                     black: two[0],
                     white: two[1],
                 };
-                play_pair(&game, job, params.pairing_openings, seed)
+                match params.pairing_openings {
+                    0 | 1 => play_knockout_pair(&game, job),
+                    k => play_mini_match(&game, job, k, seed),
+                }
             })
             .collect();
         let bye = pool.chunks_exact(2).remainder().first().copied();
@@ -416,14 +382,10 @@ where
             }
             next.extend(play.advancing);
             for record in play.games {
-                let (black, white) = (record.black, record.white);
-                let (b, w) = match record.result {
-                    GameResult::BlackWin => (Outcome::Win, Outcome::Loss),
-                    GameResult::WhiteWin => (Outcome::Loss, Outcome::Win),
-                    GameResult::Draw => (Outcome::Draw, Outcome::Draw),
-                };
-                b.count(tallies.entry(black).or_default());
-                w.count(tallies.entry(white).or_default());
+                for (id, is_black) in [(record.black, true), (record.white, false)] {
+                    let score = GameScore::for_a(record.result, is_black);
+                    tallies.entry(id).or_default().add(score);
+                }
                 games.push(record);
             }
         }
@@ -465,23 +427,6 @@ where
         levels,
         stats,
         tallies,
-    }
-}
-
-/// One game's result from one player's side.
-enum Outcome {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl Outcome {
-    fn count(self, tally: &mut Tally) {
-        match self {
-            Outcome::Win => tally.wins += 1,
-            Outcome::Draw => tally.draws += 1,
-            Outcome::Loss => tally.losses += 1,
-        }
     }
 }
 
@@ -646,14 +591,12 @@ mod tests {
         assert_eq!(s.population, pop.len() as u64);
         assert_eq!(s.survivors, r.survivors.len() as u64);
         // Every game counts once for each side.
-        let (mut wins, mut draws, mut losses) = (0, 0, 0);
+        let mut all = Tally::default();
         for t in r.tallies.values() {
-            wins += t.wins;
-            draws += t.draws;
-            losses += t.losses;
+            all.merge(t);
         }
-        assert_eq!(wins, losses);
-        assert_eq!(u64::from(wins + draws / 2), s.games());
+        assert_eq!(all.wins, all.losses);
+        assert_eq!(all.wins + all.draws / 2, s.games());
         // Levels chain: each one's advancers are the next one's pool.
         for pair in r.levels.windows(2) {
             assert_eq!(pair[0].advanced, pair[1].pool);

@@ -6,9 +6,7 @@ mod specimen;
 mod stats;
 mod weight_space;
 
-pub use bracket::{
-    play_round, BracketParams, GameJob, GameRecord, GameReport, LevelSummary, Tally,
-};
+pub use bracket::{play_round, BracketParams, GameJob, GameRecord, GameReport, LevelSummary};
 pub use evolution::{breed, initial_population, Crossover, EvolutionMode, EvolutionParams};
 pub use specimen::Specimen;
 pub use stats::RoundStats;
