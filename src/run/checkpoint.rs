@@ -12,9 +12,8 @@ use super::config::{Config, OpeningsSource};
 use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
-use crate::game::Tally;
 use crate::text::{fingerprint, strip_bom};
-use crate::tournament::Specimen;
+use crate::tournament::{Specimen, Standing};
 
 /// The checkpoint format; a different number is refused rather than misread.
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -26,20 +25,6 @@ pub struct Member {
     pub specimen: Specimen,
     /// Rounds it was among the survivors, counted over the whole run.
     pub rounds_survived: u32,
-}
-
-/// A finalist's line of the playoff ranking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Standing {
-    /// 1 for the best.
-    pub rank: u32,
-    /// The specimen's id.
-    pub id: u64,
-    /// Twice the points (a win is 2, a draw 1), so the score stays an integer.
-    pub half_points: u64,
-    /// Playoff games won, drawn and lost.
-    #[serde(flatten)]
-    pub results: Tally,
 }
 
 /// The state of a run after its last completed round (or after its playoff).
@@ -310,6 +295,7 @@ impl Checkpoint {
 mod tests {
     use super::*;
     use crate::eval::{WeightPair, Weights};
+    use crate::game::Tally;
 
     #[test]
     fn save_and_load_round_trip() {

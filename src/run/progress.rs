@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
-use super::checkpoint::Standing;
 use crate::game::GameResult;
+use crate::tournament::Standing;
 use crate::tournament::{LevelSummary, RoundStats};
 
 /// How a run shows its progress.
