@@ -46,9 +46,11 @@ pub use game::{
 };
 pub use matchplay::{
     check_output_path, match_key, play_match, play_match_from, read_match_rows, summary_path,
-    write_file_atomically, MatchGame, MatchReport, MatchSettings, PairReport,
+    write_file_atomically, MatchGame, MatchReport, PairReport,
 };
 pub use plot::plot_run;
 pub use run::{resume, tune, Config, ProgressMode, RunOptions, RunOutcome, RunSummary, BEST_FILE};
-pub use search::{GameHistory, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN};
+pub use search::{
+    GameHistory, LimitsError, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN,
+};
 pub use tournament::FeatureRanges;

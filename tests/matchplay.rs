@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use assert_cmd::Command;
 use checkers_tuner::{
     parse_openings, play_match, play_match_from, read_match_rows, three_move_deck, Color,
-    GameResult, GameScore, MatchReport, MatchSettings, Opening, PairReport, Sprt, SprtVerdict,
+    GameResult, GameScore, GameSettings, MatchReport, Opening, PairReport, Sprt, SprtVerdict,
     TieBreak, WeightPair, Weights, WeightsFile,
 };
 
@@ -25,11 +25,11 @@ fn four_openings() -> Vec<Opening> {
     parse_openings(FOUR_OPENINGS, "four.txt").unwrap()
 }
 
-fn shallow() -> MatchSettings {
-    MatchSettings {
+fn shallow() -> GameSettings {
+    GameSettings {
         min_depth: 2,
         max_depth: 4,
-        ..MatchSettings::default()
+        ..GameSettings::default()
     }
 }
 
@@ -122,7 +122,7 @@ fn material_against_itself_scores_exactly_half_with_colours_paired() {
 fn results_do_not_depend_on_the_thread_count() {
     let deck: Vec<Opening> = three_move_deck().into_iter().take(12).collect();
     let (a, b) = (mobile_weights(), WeightsFile::material());
-    let run = |threads: usize, settings: MatchSettings, seed: u64| -> MatchReport {
+    let run = |threads: usize, settings: GameSettings, seed: u64| -> MatchReport {
         in_pool(threads, || {
             play_match(&a, &b, &deck, &settings, seed, None, |_| {})
         })
@@ -140,7 +140,7 @@ fn results_do_not_depend_on_the_thread_count() {
 
     // Random tie-breaks draw from per-game streams: still independent of threads, and the
     // seed matters.
-    let random = MatchSettings {
+    let random = GameSettings {
         tie_break: TieBreak::Random,
         ..shallow()
     };

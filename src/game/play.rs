@@ -4,7 +4,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Color, HashedPosition, Move, Position};
-use crate::eval::{WeightPair, Weights};
+use crate::eval::{WeightPair, Weights, DEFAULT_ENDGAME_PIECES};
 use crate::search::{GameHistory, SearchLimits, Searcher};
 
 /// How a search breaks ties between moves of equal value.
@@ -192,6 +192,21 @@ pub struct GameRecord {
     pub reason: EndReason,
     /// The moves played, in order.
     pub moves: Vec<Move>,
+}
+
+impl Default for GameSettings {
+    /// The tuning defaults (`src/run/config.rs`): depth 6 to 12, 300 plies, 80 quiet plies,
+    /// the endgame set at 12 pieces or fewer, first move.
+    fn default() -> GameSettings {
+        GameSettings {
+            min_depth: 6,
+            max_depth: 12,
+            max_plies: 300,
+            no_progress_plies: 80,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            tie_break: TieBreak::First,
+        }
+    }
 }
 
 impl GameSettings {

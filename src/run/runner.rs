@@ -32,7 +32,7 @@ use crate::game::{
     load_openings_file, play_game, three_move_deck, tough_deck, GameResult, GameSettings, Opening,
     OpeningBook, Tally,
 };
-use crate::matchplay::{play_match, MatchSettings};
+use crate::matchplay::play_match;
 use crate::rng::{stream, tag};
 use crate::tournament::{
     breed, initial_population, play_playoff, play_round, playoff_games, BracketParams,
@@ -510,16 +510,17 @@ impl<'a> Run<'a> {
             endgame_pieces,
             ..WeightsFile::material()
         };
-        let s = &self.settings;
-        let settings = MatchSettings {
-            min_depth: s.min_depth,
-            max_depth: s.max_depth,
-            max_plies: s.max_plies,
-            no_progress_plies: s.no_progress_plies,
-            tie_break: s.tie_break,
-        };
         let seed = self.config.validation.seed;
-        play_match(&a, &b, &self.validation_deck, &settings, seed, None, |_| {}).tally
+        play_match(
+            &a,
+            &b,
+            &self.validation_deck,
+            &self.settings,
+            seed,
+            None,
+            |_| {},
+        )
+        .tally
     }
 
     /// The breeding settings after `round`.
