@@ -141,13 +141,6 @@ impl Pentanomial {
         self.add(first.half_points() + second.half_points());
     }
 
-    /// Adds another tally's pairs to this one (e.g. from another thread).
-    pub fn merge(&mut self, other: &Pentanomial) {
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
-            *mine += theirs;
-        }
-    }
-
     /// Number of pairs recorded.
     pub fn pairs(&self) -> u64 {
         self.counts.iter().sum()
@@ -210,12 +203,6 @@ impl MatchTally {
         self.results.add(first);
         self.results.add(second);
         self.pentanomial.add_pair(first, second);
-    }
-
-    /// Adds another tally (e.g. from another thread).
-    pub fn merge(&mut self, other: &MatchTally) {
-        self.results.merge(&other.results);
-        self.pentanomial.merge(&other.pentanomial);
     }
 
     /// Elo, its 95% interval and LOS from the pairs.
@@ -923,16 +910,10 @@ mod tests {
         // The pair mean equals the game score: both are points per game.
         assert_eq!(t.estimate().score, 3.5 / 8.0);
         assert_eq!(r.line(), "W 2  D 3  L 3  score 3.5/8 (43.8%)");
-        let mut u = MatchTally::default();
-        u.add_pair(Win, Win);
-        u.merge(&t);
-        assert_eq!(
-            (u.results.wins, u.results.draws, u.results.losses),
-            (4, 3, 3)
-        );
-        assert_eq!(u.pentanomial.counts, [1, 0, 2, 1, 1]);
+        t.add_pair(Win, Win);
+        assert_eq!(t.pentanomial.counts, [1, 0, 2, 1, 1]);
         assert_eq!(Tally::default().score(), None);
-        assert_eq!(u.pentanomial.to_string(), "LL 1, LD 0, DD/WL 2, WD 1, WW 1");
+        assert_eq!(t.pentanomial.to_string(), "LL 1, LD 0, DD/WL 2, WD 1, WW 1");
     }
 
     #[test]

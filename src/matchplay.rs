@@ -365,8 +365,8 @@ impl MatchReport {
     /// each atomically (a temporary file renamed into place). Returns the summary's path.
     pub fn write_files(&self, csv_path: &Path, summary: &str) -> Result<PathBuf> {
         let summary_file = summary_path(csv_path);
-        write_atomically(csv_path, self.csv_text()?.as_bytes())?;
-        write_atomically(&summary_file, summary.as_bytes())?;
+        write_file_atomically(csv_path, self.csv_text()?.as_bytes())?;
+        write_file_atomically(&summary_file, summary.as_bytes())?;
         Ok(summary_file)
     }
 }
@@ -398,10 +398,6 @@ pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
 pub fn write_file_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
     check_output_path(out, "output file")?;
     crate::atomic_file::write_atomically(out, bytes)
-}
-
-fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
-    write_file_atomically(out, bytes)
 }
 
 /// Plays the pair for opening `index`: A Black in game 1, then A White from the same position.

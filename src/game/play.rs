@@ -99,13 +99,6 @@ impl Tally {
         }
     }
 
-    /// Adds another tally's games.
-    pub fn merge(&mut self, other: &Tally) {
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-    }
-
     /// Games played.
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses

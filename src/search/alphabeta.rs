@@ -92,14 +92,6 @@ impl LimitsError {
     }
 }
 
-impl std::fmt::Display for LimitsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.describe("min_depth", "max_depth"))
-    }
-}
-
-impl std::error::Error for LimitsError {}
-
 impl SearchLimits {
     /// The depth rule's one owner: `1 <= min_depth <= max_depth <= MAX_SEARCH_DEPTH`, or why not.
     pub fn try_new(min_depth: u32, max_depth: u32) -> Result<SearchLimits, LimitsError> {

@@ -11,7 +11,7 @@ use crate::game::{play_game, GameScore, GameSettings, Opening, Tally};
 use crate::rng::{stream, tag};
 
 /// A finalist's line of the playoff ranking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
     /// 1 for the best.
     pub rank: u32,
@@ -74,18 +74,12 @@ pub fn play_playoff(
         })
         .collect::<Option<_>>()?;
 
-    let mut scores: BTreeMap<u64, Standing> = finalists
-        .iter()
-        .map(|s| {
-            let blank = Standing {
-                rank: 0,
-                id: s.id,
-                half_points: 0,
-                results: Tally::default(),
-            };
-            (s.id, blank)
-        })
-        .collect();
+    let blank = |id| Standing {
+        id,
+        ..Standing::default()
+    };
+    let mut scores: BTreeMap<u64, Standing> =
+        finalists.iter().map(|s| (s.id, blank(s.id))).collect();
     for ((black, white, _, _), &result) in jobs.iter().zip(&results) {
         for (id, is_black) in [(black.id, true), (white.id, false)] {
             let s = scores.get_mut(&id).expect("a finalist");
