@@ -91,7 +91,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
+#[cfg(test)]
 use crate::game::GameResult;
+use crate::game::{GameScore, Tally};
 
 /// `Φ⁻¹(0.975)`: the two-sided 95% normal quantile.
 const Z_95: f64 = 1.959_963_984_540_054;
@@ -106,37 +108,6 @@ const EMPTY_CELL: f64 = 1e-3;
 /// SPRT hypotheses must lie within this many Elo of 0: beyond it the logistic score rounds
 /// towards 0 or 1 and a sequential test between two such hypotheses means nothing.
 const MAX_SPRT_ELO: f64 = 1000.0;
-
-/// One game's result from A's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameScore {
-    /// A lost (0 points).
-    Loss,
-    /// Drawn (½ point).
-    Draw,
-    /// A won (1 point).
-    Win,
-}
-
-impl GameScore {
-    /// A's points in half-point units: 0, 1 or 2.
-    pub fn half_points(self) -> usize {
-        match self {
-            GameScore::Loss => 0,
-            GameScore::Draw => 1,
-            GameScore::Win => 2,
-        }
-    }
-
-    /// The game's result from A's side, given the colour A played.
-    pub fn for_a(result: GameResult, a_is_black: bool) -> GameScore {
-        match (result, a_is_black) {
-            (GameResult::Draw, _) => GameScore::Draw,
-            (GameResult::BlackWin, true) | (GameResult::WhiteWin, false) => GameScore::Win,
-            (GameResult::BlackWin, false) | (GameResult::WhiteWin, true) => GameScore::Loss,
-        }
-    }
-}
 
 /// Counts of game pairs by A's points: `counts[k]` pairs scored `k / 2` points
 /// (`[LL, LD, DD or WL, WD, WW]`; which game of the pair came first does not matter).
@@ -168,13 +139,6 @@ impl Pentanomial {
     /// Records a pair from its two games' results for A.
     pub fn add_pair(&mut self, first: GameScore, second: GameScore) {
         self.add(first.half_points() + second.half_points());
-    }
-
-    /// Adds another tally's pairs to this one (e.g. from another thread).
-    pub fn merge(&mut self, other: &Pentanomial) {
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
-            *mine += theirs;
-        }
     }
 
     /// Number of pairs recorded.
@@ -227,12 +191,8 @@ impl fmt::Display for Pentanomial {
 /// Both are kept because neither follows from the other: a pair worth 1 point is DD or WL.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MatchTally {
-    /// Games A won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games A lost.
-    pub losses: u64,
+    /// Games won, drawn and lost by A.
+    pub results: Tally,
     /// Pairs by A's points.
     pub pentanomial: Pentanomial,
 }
@@ -240,60 +200,14 @@ pub struct MatchTally {
 impl MatchTally {
     /// Records a pair from its two games' results for A.
     pub fn add_pair(&mut self, first: GameScore, second: GameScore) {
-        for game in [first, second] {
-            match game {
-                GameScore::Win => self.wins += 1,
-                GameScore::Draw => self.draws += 1,
-                GameScore::Loss => self.losses += 1,
-            }
-        }
+        self.results.add(first);
+        self.results.add(second);
         self.pentanomial.add_pair(first, second);
-    }
-
-    /// Adds another tally (e.g. from another thread).
-    pub fn merge(&mut self, other: &MatchTally) {
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-        self.pentanomial.merge(&other.pentanomial);
-    }
-
-    /// Games played.
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// A's points: a win 1, a draw ½.
-    pub fn points(&self) -> f64 {
-        self.wins as f64 + 0.5 * self.draws as f64
-    }
-
-    /// A's points per game; `None` before any game.
-    pub fn score(&self) -> Option<f64> {
-        match self.games() {
-            0 => None,
-            games => Some(self.points() / games as f64),
-        }
     }
 
     /// Elo, its 95% interval and LOS from the pairs.
     pub fn estimate(&self) -> EloEstimate {
         self.pentanomial.estimate()
-    }
-
-    /// One line of results, e.g. `W 12  D 30  L 8  score 27.0/50 (54.0%)`.
-    pub fn results_line(&self) -> String {
-        let percent = self
-            .score()
-            .map_or_else(|| "-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-        format!(
-            "W {}  D {}  L {}  score {:.1}/{} ({percent})",
-            self.wins,
-            self.draws,
-            self.losses,
-            self.points(),
-            self.games()
-        )
     }
 }
 
@@ -988,20 +902,18 @@ mod tests {
         t.add_pair(Draw, Draw); // 1 point
         t.add_pair(Win, Draw); // 1½
         t.add_pair(Loss, Loss); // 0
-        assert_eq!((t.wins, t.draws, t.losses, t.games()), (2, 3, 3, 8));
+        let r = t.results;
+        assert_eq!((r.wins, r.draws, r.losses, r.games()), (2, 3, 3, 8));
         assert_eq!(t.pentanomial.counts, [1, 0, 2, 1, 0]);
-        assert_eq!(t.points(), 3.5);
-        assert_eq!(t.score(), Some(3.5 / 8.0));
+        assert_eq!(r.points(), 3.5);
+        assert_eq!(r.score(), Some(3.5 / 8.0));
         // The pair mean equals the game score: both are points per game.
         assert_eq!(t.estimate().score, 3.5 / 8.0);
-        assert_eq!(t.results_line(), "W 2  D 3  L 3  score 3.5/8 (43.8%)");
-        let mut u = MatchTally::default();
-        u.add_pair(Win, Win);
-        u.merge(&t);
-        assert_eq!((u.wins, u.draws, u.losses), (4, 3, 3));
-        assert_eq!(u.pentanomial.counts, [1, 0, 2, 1, 1]);
-        assert_eq!(MatchTally::default().score(), None);
-        assert_eq!(u.pentanomial.to_string(), "LL 1, LD 0, DD/WL 2, WD 1, WW 1");
+        assert_eq!(r.line(), "W 2  D 3  L 3  score 3.5/8 (43.8%)");
+        t.add_pair(Win, Win);
+        assert_eq!(t.pentanomial.counts, [1, 0, 2, 1, 1]);
+        assert_eq!(Tally::default().score(), None);
+        assert_eq!(t.pentanomial.to_string(), "LL 1, LD 0, DD/WL 2, WD 1, WW 1");
     }
 
     #[test]

@@ -29,7 +29,7 @@ mod search;
 mod text;
 mod tournament;
 
-pub use elo::{EloEstimate, GameScore, MatchTally, Sprt, SprtVerdict};
+pub use elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
 pub use engine::{
     perft, perft_parallel, Color, FenError, HashedPosition, Move, MoveParseError, Position,
     PositionError,
@@ -42,13 +42,15 @@ pub use eval::{
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
 pub use game::{
     load_openings_file, parse_openings, play_game, three_move_deck, EndReason, GameRecord,
-    GameResult, GameSettings, Opening, Player, TieBreak,
+    GameResult, GameScore, GameSettings, Opening, Player, Tally, TieBreak,
 };
 pub use matchplay::{
     check_output_path, match_key, play_match, play_match_from, read_match_rows, summary_path,
-    write_file_atomically, MatchGame, MatchReport, MatchSettings, PairReport,
+    write_file_atomically, MatchGame, MatchReport, PairReport,
 };
 pub use plot::plot_run;
 pub use run::{resume, tune, Config, ProgressMode, RunOptions, RunOutcome, RunSummary, BEST_FILE};
-pub use search::{GameHistory, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN};
+pub use search::{
+    GameHistory, LimitsError, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN,
+};
 pub use tournament::FeatureRanges;

@@ -12,59 +12,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::elo::{EloEstimate, GameScore, MatchTally, Sprt, SprtVerdict};
+use crate::elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
 use crate::engine::Color;
 use crate::error::{Error, Result};
-use crate::eval::{WeightsFile, DEFAULT_ENDGAME_PIECES};
+use crate::eval::WeightsFile;
 use crate::game::{
-    play_game_between, EndReason, GameResult, GameSettings, Opening, Player, TieBreak,
+    play_game_between, EndReason, GameResult, GameScore, GameSettings, Opening, Player,
 };
 use crate::rng::{stream, tag};
 use crate::text::{excerpt, fingerprint};
-
-/// Search depths and draw rules shared by both sides of a match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MatchSettings {
-    /// Full-width search depth in plies.
-    pub min_depth: u32,
-    /// Depth up to which positions with a capture are searched further.
-    pub max_depth: u32,
-    /// Adjudicate a draw after this many plies.
-    pub max_plies: u32,
-    /// Draw after this many plies in a row without a capture and without a man moving.
-    pub no_progress_plies: u32,
-    /// How equal-valued moves are chosen.
-    pub tie_break: TieBreak,
-}
-
-impl Default for MatchSettings {
-    /// The tuning defaults (`src/run/config.rs`): depth 6 to 12, 300 plies, 80 quiet plies, first
-    /// move.
-    fn default() -> MatchSettings {
-        MatchSettings {
-            min_depth: 6,
-            max_depth: 12,
-            max_plies: 300,
-            no_progress_plies: 80,
-            tie_break: TieBreak::First,
-        }
-    }
-}
-
-impl MatchSettings {
-    /// The game settings both players use. `endgame_pieces` is only the fallback of
-    /// [`crate::game::play_game`]: in a match each side switches at its own file's threshold.
-    pub fn game_settings(&self) -> GameSettings {
-        GameSettings {
-            min_depth: self.min_depth,
-            max_depth: self.max_depth,
-            max_plies: self.max_plies,
-            no_progress_plies: self.no_progress_plies,
-            endgame_pieces: DEFAULT_ENDGAME_PIECES,
-            tie_break: self.tie_break,
-        }
-    }
-}
 
 /// One game of a match, seen from A's side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -274,7 +230,7 @@ pub fn match_key(
     a: &WeightsFile,
     b: &WeightsFile,
     openings: &[Opening],
-    settings: &MatchSettings,
+    settings: &GameSettings,
     seed: u64,
     sprt: Option<&Sprt>,
 ) -> String {
@@ -363,7 +319,7 @@ impl MatchReport {
 
     fn lines(&self, interrupted: bool) -> Vec<String> {
         let mut lines = vec![
-            format!("results for A: {}", self.tally.results_line()),
+            format!("results for A: {}", self.tally.results.line()),
             format!("pairs: {}", self.tally.pentanomial),
             self.estimate.summary_line(),
         ];
@@ -409,8 +365,8 @@ impl MatchReport {
     /// each atomically (a temporary file renamed into place). Returns the summary's path.
     pub fn write_files(&self, csv_path: &Path, summary: &str) -> Result<PathBuf> {
         let summary_file = summary_path(csv_path);
-        write_atomically(csv_path, self.csv_text()?.as_bytes())?;
-        write_atomically(&summary_file, summary.as_bytes())?;
+        write_file_atomically(csv_path, self.csv_text()?.as_bytes())?;
+        write_file_atomically(&summary_file, summary.as_bytes())?;
         Ok(summary_file)
     }
 }
@@ -442,10 +398,6 @@ pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
 pub fn write_file_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
     check_output_path(out, "output file")?;
     crate::atomic_file::write_atomically(out, bytes)
-}
-
-fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
-    write_file_atomically(out, bytes)
 }
 
 /// Plays the pair for opening `index`: A Black in game 1, then A White from the same position.
@@ -515,7 +467,8 @@ impl<F> Progress<F> {
 }
 
 /// Plays A against B: one pair per opening (A Black in game 1, White in game 2, same opening),
-/// each side with its own weights and its own `endgame_pieces`.
+/// each side with its own weights and its own `endgame_pieces` (`settings.endgame_pieces` is
+/// not used).
 ///
 /// Pairs run on the current rayon pool. Workers take openings in order from a shared counter
 /// and results are applied strictly in opening order, so the report is the same for any thread
@@ -529,7 +482,7 @@ pub fn play_match<F>(
     a: &WeightsFile,
     b: &WeightsFile,
     openings: &[Opening],
-    settings: &MatchSettings,
+    settings: &GameSettings,
     seed: u64,
     sprt: Option<Sprt>,
     on_pair: F,
@@ -555,7 +508,7 @@ pub fn play_match_from<F>(
     a: &WeightsFile,
     b: &WeightsFile,
     openings: &[Opening],
-    settings: &MatchSettings,
+    settings: &GameSettings,
     seed: u64,
     sprt: Option<Sprt>,
     previous: &[MatchGame],
@@ -566,7 +519,6 @@ where
     F: FnMut(&PairReport) + Send,
 {
     let total = openings.len();
-    let game_settings = settings.game_settings();
     let mut p = Progress {
         finished: BTreeMap::new(),
         games: Vec::with_capacity(2 * total),
@@ -597,7 +549,7 @@ where
                 if index >= total {
                     break;
                 }
-                let pair = play_pair(a, b, &openings[index], index, &game_settings, seed);
+                let pair = play_pair(a, b, &openings[index], index, settings, seed);
                 let mut p = progress.lock().unwrap_or_else(PoisonError::into_inner);
                 p.finished.insert(index, pair);
                 apply_ready(&mut *p, total, sprt.as_ref());
@@ -660,17 +612,5 @@ mod tests {
             summary_path(Path::new("games")),
             PathBuf::from("games.summary.txt")
         );
-    }
-
-    #[test]
-    fn default_settings_are_the_tuning_defaults() {
-        let s = MatchSettings::default();
-        assert_eq!(
-            (s.min_depth, s.max_depth, s.max_plies, s.no_progress_plies),
-            (6, 12, 300, 80)
-        );
-        assert_eq!(s.tie_break, TieBreak::First);
-        let g = s.game_settings();
-        assert_eq!((g.min_depth, g.max_depth, g.max_plies), (6, 12, 300));
     }
 }

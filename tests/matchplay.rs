@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use assert_cmd::Command;
 use checkers_tuner::{
     parse_openings, play_match, play_match_from, read_match_rows, three_move_deck, Color,
-    GameResult, GameScore, MatchReport, MatchSettings, Opening, PairReport, Sprt, SprtVerdict,
+    GameResult, GameScore, GameSettings, MatchReport, Opening, PairReport, Sprt, SprtVerdict,
     TieBreak, WeightPair, Weights, WeightsFile,
 };
 
@@ -25,11 +25,11 @@ fn four_openings() -> Vec<Opening> {
     parse_openings(FOUR_OPENINGS, "four.txt").unwrap()
 }
 
-fn shallow() -> MatchSettings {
-    MatchSettings {
+fn shallow() -> GameSettings {
+    GameSettings {
         min_depth: 2,
         max_depth: 4,
-        ..MatchSettings::default()
+        ..GameSettings::default()
     }
 }
 
@@ -73,12 +73,12 @@ fn material_against_itself_scores_exactly_half_with_colours_paired() {
     assert_eq!(report.pairs_total, 4);
     assert_eq!(report.pairs_played, 4);
     assert_eq!(report.games.len(), 8);
-    let t = report.tally;
-    assert_eq!(t.wins + t.draws + t.losses, 2 * openings.len() as u64);
+    let t = report.tally.results;
+    assert_eq!(t.games(), 2 * openings.len() as u64);
     assert_eq!(t.score(), Some(0.5));
     assert_eq!((t.wins, t.draws, t.losses), (2, 4, 2));
     // Each pair is the same game twice with colours swapped: a 1-point pair (DD or WL).
-    assert_eq!(t.pentanomial.counts, [0, 0, 4, 0, 0]);
+    assert_eq!(report.tally.pentanomial.counts, [0, 0, 4, 0, 0]);
     assert_eq!(report.estimate.elo, 0.0);
     assert_eq!(report.sprt, None);
     for (i, pair) in report.games.chunks(2).enumerate() {
@@ -122,7 +122,7 @@ fn material_against_itself_scores_exactly_half_with_colours_paired() {
 fn results_do_not_depend_on_the_thread_count() {
     let deck: Vec<Opening> = three_move_deck().into_iter().take(12).collect();
     let (a, b) = (mobile_weights(), WeightsFile::material());
-    let run = |threads: usize, settings: MatchSettings, seed: u64| -> MatchReport {
+    let run = |threads: usize, settings: GameSettings, seed: u64| -> MatchReport {
         in_pool(threads, || {
             play_match(&a, &b, &deck, &settings, seed, None, |_| {})
         })
@@ -131,7 +131,7 @@ fn results_do_not_depend_on_the_thread_count() {
     assert_eq!(one.games.len(), 24);
     // A mixed result, not a trivial one.
     assert!(
-        one.tally.wins > 0 && one.tally.losses + one.tally.draws > 0,
+        one.tally.results.wins > 0 && one.tally.results.losses + one.tally.results.draws > 0,
         "{:?}",
         one.tally
     );
@@ -140,7 +140,7 @@ fn results_do_not_depend_on_the_thread_count() {
 
     // Random tie-breaks draw from per-game streams: still independent of threads, and the
     // seed matters.
-    let random = MatchSettings {
+    let random = GameSettings {
         tie_break: TieBreak::Random,
         ..shallow()
     };

@@ -410,3 +410,23 @@ fn evaluation_is_colour_symmetric_through_perft_4() {
     );
     assert!(seen > 1800);
 }
+
+#[test]
+fn search_limits_try_new_owns_the_depth_rule() {
+    use checkers_tuner::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
+    let ok = SearchLimits::try_new(6, 12).unwrap();
+    assert_eq!((ok.min_depth, ok.max_depth), (6, 12));
+    assert_eq!(SearchLimits::try_new(0, 4), Err(LimitsError::MinDepth(0)));
+    let over = MAX_SEARCH_DEPTH + 1;
+    assert_eq!(
+        SearchLimits::try_new(4, over),
+        Err(LimitsError::MaxDepth(over))
+    );
+    let order = SearchLimits::try_new(5, 3).unwrap_err();
+    assert_eq!(
+        order.describe("--min-depth", "--max-depth"),
+        "--min-depth 5 is greater than --max-depth 3: expected min <= max"
+    );
+    // `new` clamps instead: for values already checked.
+    assert_eq!(SearchLimits::new(5, 3).max_depth, 5);
+}

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use checkers_tuner::{
     perft_parallel, Error, Player, Position, Result, SearchLimits, Searcher, WeightPair,
-    WeightsFile, MAX_SEARCH_DEPTH,
+    WeightsFile,
 };
 use clap::Args;
 
@@ -64,20 +64,10 @@ pub struct BenchArgs {
     plain: bool,
 }
 
-/// Checks a `--min-depth`/`--max-depth` pair.
+/// Checks a `--min-depth`/`--max-depth` pair by [`SearchLimits::try_new`].
 pub fn search_limits(min_depth: u32, max_depth: u32) -> Result<SearchLimits> {
-    if min_depth == 0 || min_depth > MAX_SEARCH_DEPTH {
-        return Err(Error::input(format!(
-            "--min-depth: {min_depth} is out of range (1..={MAX_SEARCH_DEPTH})"
-        )));
-    }
-    if max_depth < min_depth || max_depth > MAX_SEARCH_DEPTH {
-        return Err(Error::input(format!(
-            "--max-depth: {max_depth} must be between --min-depth ({min_depth}) and \
-             {MAX_SEARCH_DEPTH}"
-        )));
-    }
-    Ok(SearchLimits::new(min_depth, max_depth))
+    SearchLimits::try_new(min_depth, max_depth)
+        .map_err(|e| Error::input(e.describe("--min-depth", "--max-depth")))
 }
 
 /// Loads a `--weights` argument (`material` or a file).

@@ -8,12 +8,13 @@ use std::time::Instant;
 
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, play_match_from, read_match_rows,
-    summary_path, three_move_deck, write_file_atomically, Error, MatchGame, MatchSettings, Opening,
-    PairReport, Result, Sprt, TieBreak, WeightsFile, MAX_SEARCH_DEPTH,
+    summary_path, three_move_deck, write_file_atomically, Error, GameSettings, MatchGame, Opening,
+    PairReport, Result, Sprt, TieBreak, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::engine::search_limits;
 use super::{ctrl_c_flag, thread_pool, INTERRUPTED_STATUS};
 
 /// Plain progress lines (stderr not a terminal) come every this many pairs, and after the last.
@@ -31,16 +32,16 @@ pub struct MatchArgs {
     #[arg(long, default_value = "3-move", value_name = "start|3-move|FILE")]
     openings: String,
     /// Full-width search depth in plies (both sides).
-    #[arg(long, default_value_t = MatchSettings::default().min_depth, value_name = "D")]
+    #[arg(long, default_value_t = GameSettings::default().min_depth, value_name = "D")]
     min_depth: u32,
     /// Depth up to which capture sequences are searched further.
-    #[arg(long, default_value_t = MatchSettings::default().max_depth, value_name = "D")]
+    #[arg(long, default_value_t = GameSettings::default().max_depth, value_name = "D")]
     max_depth: u32,
     /// Adjudicate a draw after this many plies.
-    #[arg(long, default_value_t = MatchSettings::default().max_plies, value_name = "N")]
+    #[arg(long, default_value_t = GameSettings::default().max_plies, value_name = "N")]
     max_plies: u32,
     /// Draw after this many plies without a capture or a man moving.
-    #[arg(long, default_value_t = MatchSettings::default().no_progress_plies, value_name = "N")]
+    #[arg(long, default_value_t = GameSettings::default().no_progress_plies, value_name = "N")]
     no_progress_plies: u32,
     /// How equal-valued moves are chosen: `first` or `random` (drawn from the seed).
     #[arg(long, default_value = "first", value_name = "first|random")]
@@ -320,22 +321,8 @@ fn count(n: usize, noun: &str) -> String {
 }
 
 /// The search settings from the arguments, checked.
-fn settings(args: &MatchArgs) -> Result<MatchSettings> {
-    if args.min_depth == 0 {
-        return Err(Error::input("--min-depth: must be at least 1"));
-    }
-    if args.max_depth > MAX_SEARCH_DEPTH {
-        return Err(Error::input(format!(
-            "--max-depth {}: must be at most {MAX_SEARCH_DEPTH}",
-            args.max_depth
-        )));
-    }
-    if args.min_depth > args.max_depth {
-        return Err(Error::input(format!(
-            "--min-depth {} is greater than --max-depth {}: expected min <= max",
-            args.min_depth, args.max_depth
-        )));
-    }
+fn settings(args: &MatchArgs) -> Result<GameSettings> {
+    search_limits(args.min_depth, args.max_depth)?;
     if args.max_plies == 0 {
         return Err(Error::input("--max-plies: must be at least 1"));
     }
@@ -354,12 +341,13 @@ fn settings(args: &MatchArgs) -> Result<MatchSettings> {
             )))
         }
     };
-    Ok(MatchSettings {
+    Ok(GameSettings {
         min_depth: args.min_depth,
         max_depth: args.max_depth,
         max_plies: args.max_plies,
         no_progress_plies: args.no_progress_plies,
         tie_break,
+        ..GameSettings::default()
     })
 }
 
@@ -431,7 +419,7 @@ impl Progress {
         }
         let mut status = format!(
             "{}; Elo {:+.1}",
-            p.tally.results_line(),
+            p.tally.results.line(),
             p.tally.estimate().elo
         );
         if let Some(t) = &self.sprt {

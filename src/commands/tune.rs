@@ -116,11 +116,11 @@ fn print_best(summary: &RunSummary) {
         "Best specimen: id {} with {:.1} points from {} playoff games ({} wins, {} draws, \
          {} losses) among {} finalists; weights in {}",
         best.id,
-        best.points(),
-        best.games(),
-        best.wins,
-        best.draws,
-        best.losses,
+        best.results.points(),
+        best.results.games(),
+        best.results.wins,
+        best.results.draws,
+        best.results.losses,
         summary.standings.len(),
         summary.dir.join(BEST_FILE).display()
     );

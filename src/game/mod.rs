@@ -8,5 +8,6 @@ pub use openings::{
     MAX_RANDOM_OPENING_PLIES,
 };
 pub use play::{
-    play_game, play_game_between, EndReason, GameRecord, GameResult, GameSettings, Player, TieBreak,
+    play_game, play_game_between, EndReason, GameRecord, GameResult, GameScore, GameSettings,
+    Player, Tally, TieBreak,
 };

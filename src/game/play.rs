@@ -4,7 +4,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Color, HashedPosition, Move, Position};
-use crate::eval::{WeightPair, Weights};
+use crate::eval::{WeightPair, Weights, DEFAULT_ENDGAME_PIECES};
 use crate::search::{GameHistory, SearchLimits, Searcher};
 
 /// How a search breaks ties between moves of equal value.
@@ -44,6 +44,98 @@ pub enum GameResult {
     WhiteWin,
     /// Drawn.
     Draw,
+}
+
+/// One game's result from A's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameScore {
+    /// A lost (0 points).
+    Loss,
+    /// Drawn (½ point).
+    Draw,
+    /// A won (1 point).
+    Win,
+}
+
+impl GameScore {
+    /// A's points in half-point units: 0, 1 or 2.
+    pub fn half_points(self) -> usize {
+        match self {
+            GameScore::Loss => 0,
+            GameScore::Draw => 1,
+            GameScore::Win => 2,
+        }
+    }
+
+    /// The game's result from A's side, given the colour A played.
+    pub fn for_a(result: GameResult, a_is_black: bool) -> GameScore {
+        match (result, a_is_black) {
+            (GameResult::Draw, _) => GameScore::Draw,
+            (GameResult::BlackWin, true) | (GameResult::WhiteWin, false) => GameScore::Win,
+            (GameResult::BlackWin, false) | (GameResult::WhiteWin, true) => GameScore::Loss,
+        }
+    }
+}
+
+/// Games won, drawn and lost, counted from one side (a specimen's, a finalist's or A's in a
+/// match): the one win/draw/loss tally of the crate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+impl Tally {
+    /// Counts one more game.
+    pub fn add(&mut self, score: GameScore) {
+        match score {
+            GameScore::Win => self.wins += 1,
+            GameScore::Draw => self.draws += 1,
+            GameScore::Loss => self.losses += 1,
+        }
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Twice the points (a win 2, a draw 1), an integer.
+    pub fn half_points(&self) -> u64 {
+        2 * self.wins + self.draws
+    }
+
+    /// Points: a win 1, a draw ½.
+    pub fn points(&self) -> f64 {
+        self.half_points() as f64 / 2.0
+    }
+
+    /// Points per game; `None` before any game.
+    pub fn score(&self) -> Option<f64> {
+        match self.games() {
+            0 => None,
+            games => Some(self.points() / games as f64),
+        }
+    }
+
+    /// One line of results, e.g. `W 12  D 30  L 8  score 27.0/50 (54.0%)`.
+    pub fn line(&self) -> String {
+        let percent = self
+            .score()
+            .map_or_else(|| "-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+        format!(
+            "W {}  D {}  L {}  score {:.1}/{} ({percent})",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.points(),
+            self.games()
+        )
+    }
 }
 
 /// Why a game ended.
@@ -93,6 +185,21 @@ pub struct GameRecord {
     pub reason: EndReason,
     /// The moves played, in order.
     pub moves: Vec<Move>,
+}
+
+impl Default for GameSettings {
+    /// The tuning defaults (`src/run/config.rs`): depth 6 to 12, 300 plies, 80 quiet plies,
+    /// the endgame set at 12 pieces or fewer, first move.
+    fn default() -> GameSettings {
+        GameSettings {
+            min_depth: 6,
+            max_depth: 12,
+            max_plies: 300,
+            no_progress_plies: 80,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            tie_break: TieBreak::First,
+        }
+    }
 }
 
 impl GameSettings {

@@ -13,7 +13,7 @@ use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FI
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
 use crate::text::{fingerprint, strip_bom};
-use crate::tournament::Specimen;
+use crate::tournament::{Specimen, Standing};
 
 /// The checkpoint format; a different number is refused rather than misread.
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -25,35 +25,6 @@ pub struct Member {
     pub specimen: Specimen,
     /// Rounds it was among the survivors, counted over the whole run.
     pub rounds_survived: u32,
-}
-
-/// A finalist's line of the playoff ranking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Standing {
-    /// 1 for the best.
-    pub rank: u32,
-    /// The specimen's id.
-    pub id: u64,
-    /// Twice the points (a win is 2, a draw 1), so the score stays an integer.
-    pub half_points: u64,
-    /// Playoff games won.
-    pub wins: u64,
-    /// Playoff games drawn.
-    pub draws: u64,
-    /// Playoff games lost.
-    pub losses: u64,
-}
-
-impl Standing {
-    /// Points: 1 per win, ½ per draw.
-    pub fn points(&self) -> f64 {
-        self.half_points as f64 / 2.0
-    }
-
-    /// Games played.
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
 }
 
 /// The state of a run after its last completed round (or after its playoff).
@@ -273,11 +244,11 @@ impl Checkpoint {
                 "the playoff does not rank exactly the finalists of `population`".to_string(),
             ));
         }
-        let games = standings[0].games();
+        let games = standings[0].results.games();
         for (k, s) in standings.iter().enumerate() {
             let consistent = s.rank as usize == k + 1
-                && s.half_points == 2 * s.wins + s.draws
-                && s.games() == games
+                && s.half_points == s.results.half_points()
+                && s.results.games() == games
                 && (k == 0 || standings[k - 1].half_points >= s.half_points);
             if !consistent {
                 return Err(bad(format!(
@@ -324,6 +295,7 @@ impl Checkpoint {
 mod tests {
     use super::*;
     use crate::eval::{WeightPair, Weights};
+    use crate::game::Tally;
 
     #[test]
     fn save_and_load_round_trip() {
@@ -354,9 +326,11 @@ mod tests {
                 rank: 1,
                 id: 9,
                 half_points: 3,
-                wins: 1,
-                draws: 1,
-                losses: 0,
+                results: Tally {
+                    wins: 1,
+                    draws: 1,
+                    losses: 0,
+                },
             }]),
             champion: Some(Champion {
                 specimen: member_specimen,

@@ -21,7 +21,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::error::Error;
 use crate::eval::MAX_ABS_WEIGHT;
 use crate::game::{load_openings_file, GameSettings, TieBreak, MAX_RANDOM_OPENING_PLIES};
-use crate::search::MAX_SEARCH_DEPTH;
+use crate::search::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
 use crate::tournament::{Crossover, EvolutionMode, WeightSpace};
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
@@ -446,7 +446,10 @@ impl Config {
             ));
         }
         let search = &self.search;
-        if search.min_depth > search.max_depth {
+        // Each depth's own bounds were checked as it was read: only their order is left.
+        if let Err(LimitsError::Order { .. }) =
+            SearchLimits::try_new(search.min_depth, search.max_depth)
+        {
             return Err(report.pair(
                 layout,
                 ("search.min_depth", search.min_depth.into()),

@@ -15,7 +15,8 @@ pub(crate) use crate::atomic_file::write_atomically;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::FEATURE_NAMES;
-use crate::tournament::{GameRecord, RoundStats, Specimen, Tally};
+use crate::game::Tally;
+use crate::tournament::{GameRecord, RoundStats, Specimen};
 
 /// The resolved config.
 pub const CONFIG_FILE: &str = "config.toml";
@@ -209,11 +210,11 @@ pub fn learning_record(round: u32, id: u64, opponent: &str, tally: &MatchTally) 
         round.to_string(),
         id.to_string(),
         opponent.to_string(),
-        tally.games().to_string(),
-        tally.wins.to_string(),
-        tally.draws.to_string(),
-        tally.losses.to_string(),
-        format!("{:.4}", tally.score().unwrap_or(0.5)),
+        tally.results.games().to_string(),
+        tally.results.wins.to_string(),
+        tally.results.draws.to_string(),
+        tally.results.losses.to_string(),
+        format!("{:.4}", tally.results.score().unwrap_or(0.5)),
         format!("{:.1}", e.elo),
         format!("{:.1}", e.lower),
         format!("{:.1}", e.upper),

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
-use super::checkpoint::Standing;
 use crate::game::GameResult;
+use crate::tournament::Standing;
 use crate::tournament::{LevelSummary, RoundStats};
 
 /// How a run shows its progress.
@@ -200,8 +200,8 @@ impl Progress {
         self.note(&format!(
             "playoff done in {seconds:.1} s: best specimen {} with {:.1} points from {} games",
             best.id,
-            best.points(),
-            best.games()
+            best.results.points(),
+            best.results.games()
         ));
     }
 

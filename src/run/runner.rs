@@ -15,11 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
-use super::checkpoint::{
-    openings_fingerprint, Champion, Checkpoint, Member, Standing, CHECKPOINT_FORMAT,
-};
+use super::checkpoint::{openings_fingerprint, Champion, Checkpoint, Member, CHECKPOINT_FORMAT};
 use super::config::{Config, OpeningsSource};
 use super::files::{
     self, append, append_counted, csv_line, learning_record, specimen_record, timings_record,
@@ -33,14 +29,14 @@ use crate::error::{Error, Result};
 use crate::eval::{WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{
-    load_openings_file, play_game, three_move_deck, tough_deck, EndReason, GameResult,
-    GameSettings, Opening, OpeningBook,
+    load_openings_file, play_game, three_move_deck, tough_deck, GameResult, GameSettings, Opening,
+    OpeningBook, Tally,
 };
-use crate::matchplay::{play_match, MatchSettings};
+use crate::matchplay::play_match;
 use crate::rng::{stream, tag};
 use crate::tournament::{
-    breed, initial_population, play_round, BracketParams, EvolutionParams, GameJob, GameReport,
-    Specimen, Tally,
+    breed, initial_population, play_playoff, play_round, playoff_games, BracketParams,
+    EvolutionParams, GameJob, GameReport, Specimen, Standing,
 };
 
 /// How a run is executed: none of this changes its files (except `timings.csv`).
@@ -311,17 +307,8 @@ impl<'a> Run<'a> {
         self.book.for_pair(&mut stream(self.config.seed, pair_key))
     }
 
-    /// Plays one bracket game, or nothing once the run is stopping.
+    /// Plays one bracket game.
     fn bracket_game(&self, job: &GameJob) -> GameReport {
-        if self.stopped() {
-            // The round is discarded; a quick draw lets the bracket wind down.
-            return GameReport {
-                result: GameResult::Draw,
-                plies: 0,
-                reason: EndReason::PlyCap,
-                opening: String::new(),
-            };
-        }
         let opening = self.opening(&job.opening_key());
         let mut rng = stream(self.config.seed, &job.game_key());
         let record = play_game(
@@ -363,17 +350,18 @@ impl<'a> Run<'a> {
             stall_levels: config.tournament.stall_levels,
             pairing_openings: config.tournament.pairing_openings,
         };
-        let mut result = play_round(
+        let played = play_round(
             &specimens,
             round,
             config.seed,
             &params,
+            self.options.stop.as_deref(),
             |job: &GameJob| self.bracket_game(job),
             |summary| self.progress.level_done(summary),
         );
-        if self.stopped() {
+        let Some(mut result) = played else {
             return Ok(false);
-        }
+        };
 
         // Survivors keep their lineage and add one survived round.
         let survived: BTreeMap<u64, u32> = state
@@ -405,7 +393,7 @@ impl<'a> Run<'a> {
             if self.stopped() {
                 return Ok(false);
             }
-            let half_points = tally.wins * 2 + tally.draws;
+            let half_points = tally.results.half_points();
             let better = champion
                 .as_ref()
                 .is_none_or(|c| half_points > c.half_points);
@@ -419,7 +407,7 @@ impl<'a> Run<'a> {
             self.progress.note(&format!(
                 "validation after round {round}: specimen {} vs material: {}, {}",
                 top.specimen.id,
-                tally.results_line(),
+                tally.results.line(),
                 tally.estimate().summary_line()
             ));
             learning_row = csv_line(&learning_record(
@@ -522,16 +510,17 @@ impl<'a> Run<'a> {
             endgame_pieces,
             ..WeightsFile::material()
         };
-        let s = &self.settings;
-        let settings = MatchSettings {
-            min_depth: s.min_depth,
-            max_depth: s.max_depth,
-            max_plies: s.max_plies,
-            no_progress_plies: s.no_progress_plies,
-            tie_break: s.tie_break,
-        };
         let seed = self.config.validation.seed;
-        play_match(&a, &b, &self.validation_deck, &settings, seed, None, |_| {}).tally
+        play_match(
+            &a,
+            &b,
+            &self.validation_deck,
+            &self.settings,
+            seed,
+            None,
+            |_| {},
+        )
+        .tally
     }
 
     /// The breeding settings after `round`.
@@ -579,89 +568,25 @@ impl<'a> Run<'a> {
         let started = Instant::now();
         let finalists: Vec<&Specimen> = state.population.iter().map(|m| &m.specimen).collect();
         let openings = self.playoff_openings();
-        // Fixed order: pair (i < j), opening, then colours (i Black first).
-        let mut jobs = Vec::new();
-        for i in 0..finalists.len() {
-            for j in i + 1..finalists.len() {
-                for (k, opening) in (0u64..).zip(&openings) {
-                    for colour in 0..2u64 {
-                        let (black, white) = if colour == 0 {
-                            (finalists[i], finalists[j])
-                        } else {
-                            (finalists[j], finalists[i])
-                        };
-                        let key = [tag::PLAYOFF, finalists[i].id, finalists[j].id, k, colour];
-                        jobs.push((black, white, opening, key));
-                    }
-                }
-            }
-        }
-        self.progress
-            .playoff_start(finalists.len(), jobs.len() as u64);
-        let results: Vec<Option<GameResult>> = jobs
-            .par_iter()
-            .map(|(black, white, opening, key)| {
-                if self.stopped() {
-                    return None;
-                }
-                let mut rng = stream(self.config.seed, key);
-                let record = play_game(
-                    &black.weights,
-                    &white.weights,
-                    &opening.position,
-                    &self.settings,
-                    &mut rng,
-                );
-                self.progress.playoff_game();
-                Some(record.result)
-            })
-            .collect();
-        if self.stopped() {
+        let games = playoff_games(finalists.len(), openings.len());
+        self.progress.playoff_start(finalists.len(), games);
+        let seed = self.config.seed;
+        let stop = self.options.stop.as_deref();
+        let on_game = || self.progress.playoff_game();
+        let played = play_playoff(&finalists, &openings, &self.settings, seed, stop, on_game);
+        let Some(standings) = played else {
             return Ok(None);
-        }
-
-        let mut scores: BTreeMap<u64, Standing> = finalists
-            .iter()
-            .map(|s| {
-                let blank = Standing {
-                    rank: 0,
-                    id: s.id,
-                    half_points: 0,
-                    wins: 0,
-                    draws: 0,
-                    losses: 0,
-                };
-                (s.id, blank)
-            })
-            .collect();
-        for ((black, white, _, _), result) in jobs.iter().zip(&results) {
-            let result = result.expect("every game was played");
-            let (b, w) = match result {
-                GameResult::BlackWin => (2, 0),
-                GameResult::WhiteWin => (0, 2),
-                GameResult::Draw => (1, 1),
-            };
-            for (id, half) in [(black.id, b), (white.id, w)] {
-                let s = scores.get_mut(&id).expect("a finalist");
-                s.half_points += half;
-                match half {
-                    2 => s.wins += 1,
-                    1 => s.draws += 1,
-                    _ => s.losses += 1,
-                }
-            }
-        }
-        let standings = rank(scores.into_values().collect());
+        };
 
         let mut text = csv_line(&files::playoff_header());
         for s in &standings {
             text.push_str(&csv_line(&[
                 s.rank.to_string(),
                 s.id.to_string(),
-                format!("{:.1}", s.points()),
-                s.wins.to_string(),
-                s.draws.to_string(),
-                s.losses.to_string(),
+                format!("{:.1}", s.results.points()),
+                s.results.wins.to_string(),
+                s.results.draws.to_string(),
+                s.results.losses.to_string(),
             ]));
         }
         write_atomically(&self.dir.join(PLAYOFF_FILE), text.as_bytes())?;
@@ -689,7 +614,7 @@ impl<'a> Run<'a> {
         export_to_file(&file, ExportFormat::Json, &self.dir.join(BEST_FILE))?;
 
         let seconds = started.elapsed().as_secs_f64();
-        let timing = csv_line(&timings_record("playoff", seconds, jobs.len() as u64));
+        let timing = csv_line(&timings_record("playoff", seconds, games));
         append(self.dir, TIMINGS_FILE, &timing)?;
         self.checkpoint(state, Some(standings.clone()))?;
         self.progress.playoff_done(&best, seconds);
@@ -727,48 +652,9 @@ fn top_survivor<'m>(survivors: &'m [Member], tallies: &BTreeMap<u64, Tally>) -> 
         .expect("a round leaves at least one survivor")
 }
 
-/// Orders the playoff table (points, then wins, then the lower id) and numbers the ranks.
-fn rank(mut standings: Vec<Standing>) -> Vec<Standing> {
-    standings.sort_by(|a, b| {
-        b.half_points
-            .cmp(&a.half_points)
-            .then(b.wins.cmp(&a.wins))
-            .then(a.id.cmp(&b.id))
-    });
-    for (rank, s) in standings.iter_mut().enumerate() {
-        s.rank = rank as u32 + 1;
-    }
-    standings
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn standing(id: u64, wins: u64, draws: u64, losses: u64) -> Standing {
-        Standing {
-            rank: 0,
-            id,
-            half_points: 2 * wins + draws,
-            wins,
-            draws,
-            losses,
-        }
-    }
-
-    #[test]
-    fn ranking_is_by_points_then_wins_then_lower_id() {
-        let table = rank(vec![
-            standing(4, 1, 2, 1), // 2 points, 1 win
-            standing(9, 2, 0, 2), // 2 points, 2 wins
-            standing(2, 1, 2, 1), // 2 points, 1 win, lower id than 4
-            standing(7, 3, 1, 0), // 3.5 points
-            standing(1, 0, 0, 4), // 0 points
-        ]);
-        let order: Vec<(u32, u64)> = table.iter().map(|s| (s.rank, s.id)).collect();
-        assert_eq!(order, [(1, 7), (2, 9), (3, 2), (4, 4), (5, 1)]);
-        assert_eq!(table[0].points(), 3.5);
-    }
 
     fn tiny_config(dir: &Path) -> Config {
         let text = "name = \"unit\"\nseed = 2\n[population]\nsize = 6\n\
@@ -810,7 +696,7 @@ mod tests {
         assert_eq!(summary.name, "unit");
         // The start position alone gives one playoff opening: 2 games per pair.
         let n = summary.standings.len() as u64;
-        assert_eq!(summary.best().games(), 2 * (n - 1));
+        assert_eq!(summary.best().results.games(), 2 * (n - 1));
         assert!(matches!(
             resume(&out, &options).unwrap(),
             RunOutcome::AlreadyFinished(s) if s == summary

@@ -55,8 +55,68 @@ pub struct SearchLimits {
     pub max_depth: u32,
 }
 
+/// Why [`SearchLimits::try_new`] refused a pair of depths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitsError {
+    /// `min_depth` is 0 or above [`MAX_SEARCH_DEPTH`].
+    MinDepth(u32),
+    /// `max_depth` is 0 or above [`MAX_SEARCH_DEPTH`].
+    MaxDepth(u32),
+    /// `min_depth` is greater than `max_depth`.
+    Order {
+        /// The full-width depth given.
+        min_depth: u32,
+        /// The capture depth given.
+        max_depth: u32,
+    },
+}
+
+impl LimitsError {
+    /// The message, naming the two depths as the caller's user knows them (`--min-depth`,
+    /// `` `search.min_depth` ``).
+    pub fn describe(&self, min_name: &str, max_name: &str) -> String {
+        match *self {
+            LimitsError::MinDepth(d) => {
+                format!("{min_name} {d}: must be between 1 and {MAX_SEARCH_DEPTH}")
+            }
+            LimitsError::MaxDepth(d) => {
+                format!("{max_name} {d}: must be between 1 and {MAX_SEARCH_DEPTH}")
+            }
+            LimitsError::Order {
+                min_depth,
+                max_depth,
+            } => format!(
+                "{min_name} {min_depth} is greater than {max_name} {max_depth}: expected min <= max"
+            ),
+        }
+    }
+}
+
 impl SearchLimits {
-    /// Limits with `max_depth` raised to `min_depth` if needed and both capped below `MAX_PLY`.
+    /// The depth rule's one owner: `1 <= min_depth <= max_depth <= MAX_SEARCH_DEPTH`, or why not.
+    pub fn try_new(min_depth: u32, max_depth: u32) -> Result<SearchLimits, LimitsError> {
+        if !(1..=MAX_SEARCH_DEPTH).contains(&min_depth) {
+            return Err(LimitsError::MinDepth(min_depth));
+        }
+        if !(1..=MAX_SEARCH_DEPTH).contains(&max_depth) {
+            return Err(LimitsError::MaxDepth(max_depth));
+        }
+        if min_depth > max_depth {
+            return Err(LimitsError::Order {
+                min_depth,
+                max_depth,
+            });
+        }
+        Ok(SearchLimits {
+            min_depth,
+            max_depth,
+        })
+    }
+
+    /// Limits for depths already checked by [`SearchLimits::try_new`] (the config and the
+    /// command line check theirs) or chosen by the code itself: nothing is refused, and values
+    /// outside the rule are clamped (`max_depth` raised to `min_depth`, both capped below
+    /// `MAX_PLY`) rather than reported.
     pub fn new(min_depth: u32, max_depth: u32) -> SearchLimits {
         let min_depth = min_depth.clamp(1, MAX_PLY as u32 - 2);
         SearchLimits {

@@ -3,4 +3,6 @@
 mod alphabeta;
 mod tt;
 
-pub use alphabeta::{GameHistory, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN};
+pub use alphabeta::{
+    GameHistory, LimitsError, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN,
+};

@@ -2,6 +2,7 @@
 //! played.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -10,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::specimen::Specimen;
 use super::stats::{diversity, OutcomeCounts, PairOutcome, RoundStats};
-use crate::game::{EndReason, GameResult};
+use crate::game::{EndReason, GameResult, GameScore, Tally};
 use crate::rng::{stream, tag};
 
 /// The `[tournament]` settings that shape a round's bracket.
@@ -185,17 +186,6 @@ pub struct LevelSummary {
     pub advanced: usize,
 }
 
-/// One specimen's games in a round, each counted from its own side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tally {
-    /// Games won.
-    pub wins: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games lost.
-    pub losses: u32,
-}
-
 /// Everything a round produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoundResult {
@@ -219,26 +209,14 @@ struct PairPlay<'a> {
     advancing: Vec<&'a Specimen>,
 }
 
-/// Plays a pair's games: [`play_knockout_pair`] or [`play_mini_match`].
-fn play_pair<'a, G>(game: &G, job: GameJob<'a>, k: u32, seed: u64) -> PairPlay<'a>
-where
-    G: Fn(&GameJob) -> GameReport + Sync,
-{
-    if k <= 1 {
-        play_knockout_pair(game, job.round, job.level, job.pair, job.black, job.white)
-    } else {
-        play_mini_match(game, job, k, seed)
-    }
-}
-
 /// `k` openings × both colours between the first (Black on the odd games) and the second of
 /// the pair. The higher score goes on; a level score goes to the lot drawn from the stream
 /// `[GAME, round, level, pair, u64::MAX]`. Outcome counts: `BlackWin`/`WhiteWin` for a pair the
 /// first/second won on points, `DrawThenBlackWin`/`DrawThenWhiteWin` for a level pair the lot
 /// gave to the first/second; never `DoubleDraw`.
-fn play_mini_match<'a, G>(game: &G, job: GameJob<'a>, k: u32, seed: u64) -> PairPlay<'a>
+fn play_mini_match<'a, G>(game: &G, job: GameJob<'a>, k: u32, seed: u64) -> Option<PairPlay<'a>>
 where
-    G: Fn(&GameJob) -> GameReport + Sync,
+    G: Fn(&GameJob) -> Option<GameReport>,
 {
     let (first, second) = (job.black, job.white);
     let mut games = Vec::with_capacity(2 * k as usize);
@@ -258,7 +236,7 @@ where
             white,
             ..job
         };
-        let report = game(&this);
+        let report = game(&this)?;
         margin += match (report.result, first_black) {
             (GameResult::Draw, _) => 0,
             (GameResult::BlackWin, true) | (GameResult::WhiteWin, false) => 2,
@@ -279,35 +257,21 @@ where
             }
         }
     };
-    PairPlay {
+    Some(PairPlay {
         outcome,
         games,
         advancing: vec![winner],
-    }
+    })
 }
 
-/// Plays game 1 of a pair and, after a draw, game 2 with colours switched.
-fn play_knockout_pair<'a, G>(
-    game: &G,
-    round: u32,
-    level: u32,
-    pair: u32,
-    first: &'a Specimen,
-    second: &'a Specimen,
-) -> PairPlay<'a>
+/// Plays game 1 of a pair (`job1`, the first of the pair Black) and, after a draw, game 2 with
+/// colours switched.
+fn play_knockout_pair<'a, G>(game: &G, job1: GameJob<'a>) -> Option<PairPlay<'a>>
 where
-    G: Fn(&GameJob) -> GameReport + Sync,
+    G: Fn(&GameJob) -> Option<GameReport>,
 {
-    let job1 = GameJob {
-        round,
-        level,
-        pair,
-        game: 1,
-        opening: 0,
-        black: first,
-        white: second,
-    };
-    let report1 = game(&job1);
+    let (first, second) = (job1.black, job1.white);
+    let report1 = game(&job1)?;
     let result1 = report1.result;
     let mut games = vec![GameRecord::new(&job1, report1)];
     let (outcome, advancing) = match result1 {
@@ -320,7 +284,7 @@ where
                 white: first,
                 ..job1
             };
-            let report2 = game(&job2);
+            let report2 = game(&job2)?;
             let result2 = report2.result;
             games.push(GameRecord::new(&job2, report2));
             match result2 {
@@ -330,11 +294,11 @@ where
             }
         }
     };
-    PairPlay {
+    Some(PairPlay {
         outcome,
         games,
         advancing,
-    }
+    })
 }
 
 /// Plays round `round` over `population` (docs/tournament.md) and reports everything it produced.
@@ -350,14 +314,18 @@ where
 /// pair order, so the outcome does not depend on the thread count. `on_level` is called on the
 /// calling thread after each level with what it did; per-game progress can be counted inside
 /// `game` itself.
+///
+/// `cancel` is checked before each game starts: once it is set no game starts, and the round
+/// returns `None` (a cancelled round has no result).
 pub fn play_round<G>(
     population: &[Specimen],
     round: u32,
     seed: u64,
     params: &BracketParams,
+    cancel: Option<&AtomicBool>,
     game: G,
     mut on_level: impl FnMut(&LevelSummary),
-) -> RoundResult
+) -> Option<RoundResult>
 where
     G: Fn(&GameJob) -> GameReport + Sync,
 {
@@ -367,6 +335,10 @@ where
         .floor()
         .max(0.0) as usize;
     let stall_limit = params.stall_levels.max(1);
+    let game = |job: &GameJob| match cancel {
+        Some(flag) if flag.load(Ordering::Relaxed) => None,
+        _ => Some(game(job)),
+    };
 
     let mut pool: Vec<&Specimen> = population.iter().collect();
     let mut games = Vec::new();
@@ -394,9 +366,12 @@ where
                     black: two[0],
                     white: two[1],
                 };
-                play_pair(&game, job, params.pairing_openings, seed)
+                match params.pairing_openings {
+                    0 | 1 => play_knockout_pair(&game, job),
+                    k => play_mini_match(&game, job, k, seed),
+                }
             })
-            .collect();
+            .collect::<Option<_>>()?;
         let bye = pool.chunks_exact(2).remainder().first().copied();
 
         let mut summary = LevelSummary {
@@ -416,14 +391,10 @@ where
             }
             next.extend(play.advancing);
             for record in play.games {
-                let (black, white) = (record.black, record.white);
-                let (b, w) = match record.result {
-                    GameResult::BlackWin => (Outcome::Win, Outcome::Loss),
-                    GameResult::WhiteWin => (Outcome::Loss, Outcome::Win),
-                    GameResult::Draw => (Outcome::Draw, Outcome::Draw),
-                };
-                b.count(tallies.entry(black).or_default());
-                w.count(tallies.entry(white).or_default());
+                for (id, is_black) in [(record.black, true), (record.white, false)] {
+                    let score = GameScore::for_a(record.result, is_black);
+                    tallies.entry(id).or_default().add(score);
+                }
                 games.push(record);
             }
         }
@@ -459,35 +430,30 @@ where
         stats.byes += summary.byes as u64;
     }
 
-    RoundResult {
+    Some(RoundResult {
         survivors,
         games,
         levels,
         stats,
         tallies,
-    }
-}
-
-/// One game's result from one player's side.
-enum Outcome {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl Outcome {
-    fn count(self, tally: &mut Tally) {
-        match self {
-            Outcome::Win => tally.wins += 1,
-            Outcome::Draw => tally.draws += 1,
-            Outcome::Loss => tally.losses += 1,
-        }
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`play_round`] without cancellation.
+    fn round<G: Fn(&GameJob) -> GameReport + Sync>(
+        pop: &[Specimen],
+        number: u32,
+        seed: u64,
+        params: &BracketParams,
+        game: G,
+        on_level: impl FnMut(&LevelSummary),
+    ) -> RoundResult {
+        play_round(pop, number, seed, params, None, game, on_level).expect("not cancelled")
+    }
     use crate::eval::{WeightPair, Weights};
     use std::collections::BTreeSet;
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -561,7 +527,7 @@ mod tests {
         };
         for game in [mixed as fn(&GameJob) -> GameReport, all_draws] {
             let pop = population(16);
-            let r = play_round(&pop, 4, 21, &mini, game, |_| {});
+            let r = round(&pop, 4, 21, &mini, game, |_| {});
             assert_eq!(r.games.len() as u64, r.stats.games());
             assert_eq!(r.stats.outcomes.double_draws, 0, "never both");
             // 16 → 8 → 4 → 2 → 1: every pair eliminates one.
@@ -583,10 +549,10 @@ mod tests {
                 }
             }
             // The same round again is the same round (the lot included).
-            assert_eq!(r, play_round(&pop, 4, 21, &mini, game, |_| {}));
+            assert_eq!(r, round(&pop, 4, 21, &mini, game, |_| {}));
         }
         // All draws: the lot decides, and it does not always favour the same side.
-        let r = play_round(&population(16), 4, 21, &mini, all_draws, |_| {});
+        let r = round(&population(16), 4, 21, &mini, all_draws, |_| {});
         let o = &r.stats.outcomes;
         assert_eq!(o.draw_then_black_win + o.draw_then_white_win, 15);
         assert!(o.draw_then_black_win > 0 && o.draw_then_white_win > 0);
@@ -607,7 +573,7 @@ mod tests {
             pairing_openings: 2,
             ..params(0.0, 9)
         };
-        let r = play_round(&population(8), 1, 5, &mini, lower_id_strong, |_| {});
+        let r = round(&population(8), 1, 5, &mini, lower_id_strong, |_| {});
         assert_eq!(r.survivors.iter().map(|s| s.id).collect::<Vec<_>>(), [0]);
         let o = &r.stats.outcomes;
         assert_eq!(o.black_wins + o.white_wins, 7);
@@ -646,14 +612,10 @@ mod tests {
         assert_eq!(s.population, pop.len() as u64);
         assert_eq!(s.survivors, r.survivors.len() as u64);
         // Every game counts once for each side.
-        let (mut wins, mut draws, mut losses) = (0, 0, 0);
-        for t in r.tallies.values() {
-            wins += t.wins;
-            draws += t.draws;
-            losses += t.losses;
-        }
-        assert_eq!(wins, losses);
-        assert_eq!(u64::from(wins + draws / 2), s.games());
+        let wins: u64 = r.tallies.values().map(|t| t.wins).sum();
+        let draws: u64 = r.tallies.values().map(|t| t.draws).sum();
+        assert_eq!(wins, r.tallies.values().map(|t| t.losses).sum::<u64>());
+        assert_eq!(wins + draws / 2, s.games());
         // Levels chain: each one's advancers are the next one's pool.
         for pair in r.levels.windows(2) {
             assert_eq!(pair[0].advanced, pair[1].pool);
@@ -667,7 +629,7 @@ mod tests {
         // 7 specimens, decisive games: 7 → 4 (3 winners + bye) → 2 → 1.
         let pop = population(7);
         let mut seen = Vec::new();
-        let r = play_round(&pop, 0, 5, &params(0.0, 2), higher_id_wins, |l| {
+        let r = round(&pop, 0, 5, &params(0.0, 2), higher_id_wins, |l| {
             seen.push(*l)
         });
         check_identities(&pop, &r);
@@ -728,7 +690,7 @@ mod tests {
         let mut rows = Vec::new();
         for k in 0..5 {
             let two = &pop[2 * k..2 * k + 2];
-            let r = play_round(two, k as u32, 1, &params(0.5, 1), script, |_| {});
+            let r = round(two, k as u32, 1, &params(0.5, 1), script, |_| {});
             check_identities(two, &r);
             totals.add(&r.stats.outcomes);
             rows.push(r);
@@ -770,7 +732,7 @@ mod tests {
     fn mixed_level_counts_each_outcome() {
         // One level of 20 with mixed results; the level's counts match the games themselves.
         let pop = population(20);
-        let r = play_round(&pop, 2, 77, &params(0.0, 5), mixed, |_| {});
+        let r = round(&pop, 2, 77, &params(0.0, 5), mixed, |_| {});
         check_identities(&pop, &r);
         let level0: Vec<&GameRecord> = r.games.iter().filter(|g| g.level == 0).collect();
         let mut expect = OutcomeCounts::default();
@@ -794,7 +756,7 @@ mod tests {
     #[test]
     fn double_draws_send_both_on_and_all_draws_stall_the_round() {
         let pop = population(9);
-        let r = play_round(&pop, 1, 3, &params(0.2, 2), all_draws, |_| {});
+        let r = round(&pop, 1, 3, &params(0.2, 2), all_draws, |_| {});
         check_identities(&pop, &r);
         assert_eq!(
             r.stats.levels, 2,
@@ -808,7 +770,7 @@ mod tests {
         for t in r.tallies.values() {
             assert_eq!((t.wins, t.losses), (0, 0));
         }
-        let r3 = play_round(&pop, 1, 3, &params(0.2, 3), all_draws, |_| {});
+        let r3 = round(&pop, 1, 3, &params(0.2, 3), all_draws, |_| {});
         assert_eq!(r3.stats.levels, 3);
     }
 
@@ -817,7 +779,7 @@ mod tests {
         for (n, fraction) in [(100, 0.2), (37, 0.2), (10, 0.3), (64, 0.25), (5, 0.0)] {
             let pop = population(n);
             for game in [higher_id_wins as fn(&GameJob) -> GameReport, mixed] {
-                let r = play_round(&pop, 4, 9, &params(fraction, 2), game, |_| {});
+                let r = round(&pop, 4, 9, &params(fraction, 2), game, |_| {});
                 check_identities(&pop, &r);
                 let limit = (fraction * n as f64 + 1e-9).floor() as usize;
                 if r.levels.last().map(|l| l.outcomes.eliminated()) != Some(0) {
@@ -835,22 +797,43 @@ mod tests {
         }
         // With decisive games each level halves the pool: 100 → 50 → 25 → 13 (12 + bye).
         let pop = population(100);
-        let r = play_round(&pop, 0, 1, &params(0.2, 2), higher_id_wins, |_| {});
+        let r = round(&pop, 0, 1, &params(0.2, 2), higher_id_wins, |_| {});
         assert_eq!(r.stats.levels, 3);
         assert_eq!(r.survivors.len(), 13);
         assert!(r.survivors.iter().any(|s| s.id == 99));
         // A pool of one, or a fraction of 1, plays nothing.
-        let r = play_round(&pop[..1], 0, 1, &params(0.0, 2), higher_id_wins, |_| {});
+        let r = round(&pop[..1], 0, 1, &params(0.0, 2), higher_id_wins, |_| {});
         assert_eq!((r.stats.levels, r.survivors.len()), (0, 1));
-        let r = play_round(&pop, 0, 1, &params(1.0, 2), higher_id_wins, |_| {});
+        let r = round(&pop, 0, 1, &params(1.0, 2), higher_id_wins, |_| {});
         assert_eq!((r.stats.levels, r.survivors.len()), (0, 100));
+    }
+
+    #[test]
+    fn a_cancelled_round_starts_no_game_and_has_no_result() {
+        let stop = AtomicBool::new(true);
+        let calls = AtomicUsize::new(0);
+        let game = |job: &GameJob| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            higher_id_wins(job)
+        };
+        let r = play_round(
+            &population(8),
+            1,
+            1,
+            &params(0.2, 2),
+            Some(&stop),
+            game,
+            |_| {},
+        );
+        assert_eq!(r, None);
+        assert_eq!(calls.load(Ordering::Relaxed), 0);
     }
 
     #[test]
     fn shuffle_depends_on_seed_and_round() {
         let pop = population(16);
-        let first_pairs = |round, seed| {
-            let r = play_round(&pop, round, seed, &params(0.5, 2), higher_id_wins, |_| {});
+        let first_pairs = |number, seed| {
+            let r = round(&pop, number, seed, &params(0.5, 2), higher_id_wins, |_| {});
             r.games
                 .iter()
                 .map(|g| (g.black, g.white))
@@ -871,7 +854,7 @@ mod tests {
                 .build()
                 .unwrap()
                 .install(|| {
-                    play_round(
+                    round(
                         &pop,
                         3,
                         2024,
@@ -897,7 +880,7 @@ mod tests {
     #[test]
     fn game_rows_format_for_csv() {
         let pop = population(2);
-        let r = play_round(&pop, 7, 1, &params(0.0, 2), all_draws, |_| {});
+        let r = round(&pop, 7, 1, &params(0.0, 2), all_draws, |_| {});
         let row = r.games[1].to_csv_record();
         assert_eq!(row.len(), GameRecord::csv_header().len());
         assert_eq!(row[..4], ["7", "0", "0", "2"]);

@@ -2,14 +2,14 @@
 
 mod bracket;
 mod evolution;
+mod playoff;
 mod specimen;
 mod stats;
 mod weight_space;
 
-pub use bracket::{
-    play_round, BracketParams, GameJob, GameRecord, GameReport, LevelSummary, Tally,
-};
+pub use bracket::{play_round, BracketParams, GameJob, GameRecord, GameReport, LevelSummary};
 pub use evolution::{breed, initial_population, Crossover, EvolutionMode, EvolutionParams};
+pub use playoff::{play_playoff, playoff_games, Standing};
 pub use specimen::Specimen;
 pub use stats::RoundStats;
 pub use weight_space::{FeatureRanges, WeightSpace};

@@ -1,0 +1,167 @@
+//! The playoff after the last round (docs/tournament.md): a round robin of the finalists.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::specimen::Specimen;
+use crate::game::{play_game, GameScore, GameSettings, Opening, Tally};
+use crate::rng::{stream, tag};
+
+/// A finalist's line of the playoff ranking.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    /// 1 for the best.
+    pub rank: u32,
+    /// The specimen's id.
+    pub id: u64,
+    /// Twice the points (a win is 2, a draw 1), so the score stays an integer.
+    pub half_points: u64,
+    /// Playoff games won, drawn and lost.
+    #[serde(flatten)]
+    pub results: Tally,
+}
+
+/// Games a playoff of `finalists` specimens over `openings` openings plays: every pair, both
+/// colours, every opening.
+pub fn playoff_games(finalists: usize, openings: usize) -> u64 {
+    (finalists * finalists.saturating_sub(1) * openings) as u64
+}
+
+/// Plays the round robin of `finalists`: every pair (i < j), every opening, both colours (i
+/// Black first), each game with its own stream `[PLAYOFF, id_i, id_j, opening, colour]` of
+/// `seed`; games run in parallel on rayon's current pool and `on_game` is called (from worker
+/// threads) after each. Returns the ranking ([`rank`]), or `None` if `cancel` was set: it is
+/// checked before each game starts, and a cancelled playoff has no result.
+pub fn play_playoff(
+    finalists: &[&Specimen],
+    openings: &[Opening],
+    settings: &GameSettings,
+    seed: u64,
+    cancel: Option<&AtomicBool>,
+    on_game: impl Fn() + Sync,
+) -> Option<Vec<Standing>> {
+    let mut jobs = Vec::new();
+    for (i, first) in finalists.iter().enumerate() {
+        for second in &finalists[i + 1..] {
+            for (k, opening) in (0u64..).zip(openings) {
+                for colour in 0..2u64 {
+                    let (black, white) = if colour == 0 {
+                        (first, second)
+                    } else {
+                        (second, first)
+                    };
+                    let key = [tag::PLAYOFF, first.id, second.id, k, colour];
+                    jobs.push((black, white, opening, key));
+                }
+            }
+        }
+    }
+    let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
+    let results: Vec<_> = jobs
+        .par_iter()
+        .map(|(black, white, opening, key)| {
+            if cancelled() {
+                return None;
+            }
+            let mut rng = stream(seed, key);
+            let pos = &opening.position;
+            let record = play_game(&black.weights, &white.weights, pos, settings, &mut rng);
+            on_game();
+            Some(record.result)
+        })
+        .collect::<Option<_>>()?;
+
+    let blank = |id| Standing {
+        id,
+        ..Standing::default()
+    };
+    let mut scores: BTreeMap<u64, Standing> =
+        finalists.iter().map(|s| (s.id, blank(s.id))).collect();
+    for ((black, white, _, _), &result) in jobs.iter().zip(&results) {
+        for (id, is_black) in [(black.id, true), (white.id, false)] {
+            let s = scores.get_mut(&id).expect("a finalist");
+            s.results.add(GameScore::for_a(result, is_black));
+            s.half_points = s.results.half_points();
+        }
+    }
+    Some(rank(scores.into_values().collect()))
+}
+
+/// Orders the playoff table (points, then wins, then the lower id) and numbers the ranks.
+pub fn rank(mut standings: Vec<Standing>) -> Vec<Standing> {
+    standings.sort_by(|a, b| {
+        b.half_points
+            .cmp(&a.half_points)
+            .then(b.results.wins.cmp(&a.results.wins))
+            .then(a.id.cmp(&b.id))
+    });
+    for (rank, s) in standings.iter_mut().enumerate() {
+        s.rank = rank as u32 + 1;
+    }
+    standings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn standing(id: u64, wins: u64, draws: u64, losses: u64) -> Standing {
+        Standing {
+            rank: 0,
+            id,
+            half_points: 2 * wins + draws,
+            results: Tally {
+                wins,
+                draws,
+                losses,
+            },
+        }
+    }
+
+    #[test]
+    fn ranking_is_by_points_then_wins_then_lower_id() {
+        let table = rank(vec![
+            standing(4, 1, 2, 1), // 2 points, 1 win
+            standing(9, 2, 0, 2), // 2 points, 2 wins
+            standing(2, 1, 2, 1), // 2 points, 1 win, lower id than 4
+            standing(7, 3, 1, 0), // 3.5 points
+            standing(1, 0, 0, 4), // 0 points
+        ]);
+        let order: Vec<(u32, u64)> = table.iter().map(|s| (s.rank, s.id)).collect();
+        assert_eq!(order, [(1, 7), (2, 9), (3, 2), (4, 4), (5, 1)]);
+        assert_eq!(table[0].results.points(), 3.5);
+    }
+
+    #[test]
+    fn a_cancelled_playoff_has_no_result() {
+        let specimens: Vec<Specimen> = (0..3)
+            .map(|id| Specimen {
+                id,
+                weights: crate::eval::WeightPair::material(),
+                parent_a: None,
+                parent_b: None,
+                born_round: 0,
+            })
+            .collect();
+        let finalists: Vec<&Specimen> = specimens.iter().collect();
+        let settings = GameSettings {
+            min_depth: 1,
+            max_depth: 2,
+            max_plies: 20,
+            no_progress_plies: 80,
+            endgame_pieces: 12,
+            tie_break: Default::default(),
+        };
+        let openings = [Opening::start()];
+        let stop = AtomicBool::new(true);
+        let played = play_playoff(&finalists, &openings, &settings, 1, Some(&stop), || {});
+        assert_eq!(played, None);
+        let table = play_playoff(&finalists, &openings, &settings, 1, None, || {}).unwrap();
+        assert_eq!(table.len(), 3);
+        assert!(table.iter().all(|s| s.results.games() == 4));
+        assert_eq!(playoff_games(3, 1), 6);
+    }
+}
