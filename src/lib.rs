@@ -21,6 +21,7 @@ mod error;
 mod eval;
 mod export;
 mod game;
+pub mod hub;
 mod matchplay;
 mod plot;
 mod rng;
