@@ -27,8 +27,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engine::{sq, Bits, Color, Move, Position};
-use crate::search::{SearchBudget, SearchResult, MAX_PLY};
+use crate::engine::{Bitboard, Color, Move, Position};
+use crate::search::{SearchBudget, SearchResult, MAX_SEARCH_DEPTH};
+
+/// The bit of square `n` (1–32).
+const fn sq(n: u8) -> Bitboard {
+    1 << (n - 1)
+}
 
 /// Why a Hub line, position, move or level is not understood. Its text is meant for an
 /// `error message="…"` line.
@@ -197,8 +202,10 @@ pub fn move_to_hub(mv: &Move) -> String {
         return format!("{}-{}", mv.from(), mv.to());
     }
     let mut out = format!("{}x{}", mv.from(), mv.to());
-    for index in Bits(mv.captured()) {
-        out.push_str(&format!("x{}", index + 1));
+    for square in 1..=32u8 {
+        if mv.captured() & sq(square) != 0 {
+            out.push_str(&format!("x{square}"));
+        }
     }
     out
 }
@@ -292,8 +299,8 @@ pub enum HubLevel {
     Infinite,
 }
 
-/// Deepest full-width depth a `level depth=` accepts.
-pub const MAX_HUB_DEPTH: u32 = MAX_PLY as u32 - 2;
+/// Deepest full-width depth a `level depth=` accepts, and the depth cap of the other levels.
+pub const MAX_HUB_DEPTH: u32 = MAX_SEARCH_DEPTH;
 
 impl HubLevel {
     /// Reads the arguments of a `level` line.

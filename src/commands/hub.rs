@@ -79,11 +79,11 @@ fn send_error(message: &str) {
     send(&format!("error message={}", quote(message)));
 }
 
-/// The game as the GUI last set it: the position to search and the keys of the positions since
+/// The game as the GUI last set it: the position to search and the positions since
 /// the last irreversible move before it.
 struct Game {
     position: Position,
-    since_irreversible: Vec<u64>,
+    since_irreversible: Vec<Position>,
 }
 
 impl Game {
@@ -120,7 +120,7 @@ impl Game {
         if self.position.is_irreversible(mv) {
             self.since_irreversible.clear();
         } else {
-            self.since_irreversible.push(self.position.zobrist());
+            self.since_irreversible.push(self.position);
         }
         self.position = self.position.play(mv);
     }
@@ -310,11 +310,11 @@ impl Engine {
             endgame_pieces: self.weights.endgame_pieces,
         }
         .phase_weights(&pos);
-        let history_keys = self.game.since_irreversible.clone();
+        let earlier = self.game.since_irreversible.clone();
         let events = self.events.clone();
         thread::spawn(move || {
             let history = GameHistory {
-                keys: &history_keys,
+                positions: &earlier,
                 no_progress_plies: Some(NO_PROGRESS_PLIES),
             };
             let found = searcher.search_timed(&pos, &history, &weights, &budget, |r| {

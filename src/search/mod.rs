@@ -3,4 +3,7 @@
 mod alphabeta;
 mod tt;
 
-pub use alphabeta::{GameHistory, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN};
+pub use alphabeta::{
+    GameHistory, SearchBudget, SearchLimits, SearchResult, Searcher, BUDGET_CHECK_NODES,
+    MAX_SEARCH_DEPTH, WIN,
+};
