@@ -35,6 +35,8 @@ enum Command {
     Bench(commands::engine::BenchArgs),
     /// Play against the engine in the terminal.
     Play(commands::play::PlayArgs),
+    /// Runs as a Hub-protocol engine on standard input/output (for pydraughts' HubEngine).
+    Hub(commands::hub::HubArgs),
 }
 
 /// Runs the parsed command.
@@ -50,5 +52,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Analyse(args) => commands::engine::analyse(args),
         Command::Bench(args) => commands::engine::bench(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Hub(args) => commands::hub::run(args),
     }
 }

@@ -21,7 +21,9 @@ mod error;
 mod eval;
 mod export;
 mod game;
+pub mod hub;
 mod matchplay;
+mod pdn;
 mod plot;
 mod rng;
 mod run;
@@ -48,9 +50,11 @@ pub use matchplay::{
     check_output_path, match_key, play_match, play_match_from, read_match_rows, summary_path,
     write_file_atomically, MatchGame, MatchReport, PairReport,
 };
+pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame};
 pub use plot::plot_run;
 pub use run::{resume, tune, Config, ProgressMode, RunOptions, RunOutcome, RunSummary, BEST_FILE};
 pub use search::{
-    GameHistory, LimitsError, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN,
+    GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
+    BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
 pub use tournament::FeatureRanges;

@@ -2,6 +2,7 @@
 
 pub mod engine;
 pub mod export;
+pub mod hub;
 pub mod matchplay;
 pub mod play;
 pub mod plot;

@@ -1,8 +1,12 @@
 //! The `play` command: a person plays the engine in the terminal.
 
 use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
 
-use checkers_tuner::{Color, Error, GameHistory, Move, Player, Position, Result, Searcher};
+use checkers_tuner::{
+    check_output_path, write_file_atomically, Color, Error, GameHistory, GameResult, Move, PdnGame,
+    Player, Position, Result, Searcher,
+};
 use clap::{Args, ValueEnum};
 
 use super::engine::{load_weights, search_limits};
@@ -35,23 +39,74 @@ pub struct PlayArgs {
     /// Start from this position (PDN FEN) instead of the initial one.
     #[arg(long)]
     fen: Option<String>,
+    /// Write the game as PDN to this file when it ends (also on quit, with result `*`).
+    #[arg(long, value_name = "FILE")]
+    pdn: Option<PathBuf>,
 }
 
 const HELP: &str = "Enter a move by its number or in notation (9-13, 9x18x27, or short 9x27); \
                     'board' redraws, 'quit' ends.";
 
-/// Runs the command.
+/// Runs the command, then writes the game as PDN if asked.
 pub fn run(args: PlayArgs) -> Result<()> {
+    if let Some(path) = &args.pdn {
+        check_output_path(path, "--pdn file")?;
+    }
+    let start = match &args.fen {
+        Some(f) => parse_fen(f)?,
+        None => Position::start(),
+    };
+    let mut moves = Vec::new();
+    let outcome = play(&args, start, &mut moves)?;
+    if let Some(path) = &args.pdn {
+        write_pdn(path, &args, start, moves, outcome)?;
+    }
+    Ok(())
+}
+
+/// How a game in the terminal ended: the result and why, or `None` if the person left it.
+type Outcome = Option<(GameResult, &'static str)>;
+
+/// Writes the game to `path` as one PDN game.
+fn write_pdn(
+    path: &Path,
+    args: &PlayArgs,
+    start: Position,
+    moves: Vec<Move>,
+    outcome: Outcome,
+) -> Result<()> {
+    let engine = format!("checkers-tuner ({})", args.weights);
+    let (black, white) = match args.color {
+        Side::Black => ("you", engine.as_str()),
+        Side::White => (engine.as_str(), "you"),
+    };
+    let mut game = PdnGame::new(
+        "checkers-tuner play",
+        "1",
+        black,
+        white,
+        start,
+        moves,
+        outcome.map(|(result, _)| result),
+    );
+    game.set_tag(
+        "Termination",
+        outcome.map_or("unfinished (quit)", |(_, why)| why),
+    );
+    write_file_atomically(path, game.to_pdn().as_bytes())?;
+    println!("game written to {}", path.display());
+    Ok(())
+}
+
+/// Plays the game in the terminal, recording the moves in `moves`.
+fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Result<Outcome> {
     let limits = search_limits(args.min_depth, args.max_depth)?;
     let file = load_weights(&args.weights)?;
     let engine = Player {
         weights: &file.weights,
         endgame_pieces: file.endgame_pieces,
     };
-    let mut pos = match &args.fen {
-        Some(f) => parse_fen(f)?,
-        None => Position::start(),
-    };
+    let mut pos = start;
     let human = match args.color {
         Side::Black => Color::Black,
         Side::White => Color::White,
@@ -77,7 +132,11 @@ pub fn run(args: PlayArgs) -> Result<()> {
                     "the engine wins"
                 }
             );
-            return Ok(());
+            let (result, why) = match winner {
+                Color::Black => (GameResult::BlackWin, "White has no move"),
+                Color::White => (GameResult::WhiteWin, "Black has no move"),
+            };
+            return Ok(Some((result, why)));
         }
         if pos.side_to_move() != human {
             // The engine sees the positions since the last irreversible move, so it avoids
@@ -93,6 +152,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 "engine plays {mv} (score {} for the engine, {} nodes)",
                 found.score, found.nodes
             );
+            moves_played.push(mv);
             pos = played(pos, &mv, &mut since_irreversible);
             continue;
         }
@@ -108,13 +168,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
         io::stdout().flush().map_err(out_err)?;
         let Some(line) = lines.next() else {
             println!();
-            return Ok(());
+            return Ok(None);
         };
         let line = line.map_err(|e| Error::failure(format!("cannot read the terminal: {e}")))?;
         let text = line.trim();
         match text {
             "" | "board" => continue,
-            "quit" | "exit" => return Ok(()),
+            "quit" | "exit" => return Ok(None),
             "help" | "?" => {
                 println!("{HELP}");
                 continue;
@@ -127,7 +187,10 @@ pub fn run(args: PlayArgs) -> Result<()> {
             Err(_) => pos.parse_move(text).map_err(|e| e.to_string()),
         };
         match chosen {
-            Ok(mv) => pos = played(pos, &mv, &mut since_irreversible),
+            Ok(mv) => {
+                moves_played.push(mv);
+                pos = played(pos, &mv, &mut since_irreversible);
+            }
             Err(msg) => println!("{msg}. {HELP}"),
         }
     }

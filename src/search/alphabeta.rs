@@ -25,6 +25,17 @@
 //! more moves than that side has, cannot recur below the node and is left out. Two nodes with
 //! the same key and depths then have the same value under the draw rules. Tests compare the
 //! search with a plain minimax under the same rules, one table serving many histories.
+//!
+//! **Searching against a budget.** [`Searcher::search_timed`] deepens one full-width ply at a
+//! time (captures followed a fixed number of plies further at every depth) until a depth cap, a
+//! deadline, a node budget or a stop flag ends it, and answers with the last iteration that
+//! finished. The budget is checked every [`BUDGET_CHECK_NODES`] nodes inside that search only:
+//! the fixed-depth [`Searcher::search`] is a separate instantiation of the same code without
+//! the checks, so it is exactly as fast and finds exactly what it found before.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 
 use arrayvec::ArrayVec;
 use rand::Rng;
@@ -125,6 +136,41 @@ impl SearchLimits {
         }
     }
 }
+
+/// When [`Searcher::search_timed`] stops deepening. Every limit is optional except the depth
+/// cap; the first one reached ends the search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchBudget {
+    /// The deepest full-width depth to search (capped so that `depth + extension` stays below
+    /// [`MAX_PLY`]; at least 1).
+    pub depth: u32,
+    /// Plies beyond the full-width depth to which captures are followed, at every iteration.
+    pub extension: u32,
+    /// Abandon the iteration under way at this instant.
+    pub deadline: Option<Instant>,
+    /// Start no new iteration after this instant (an iteration takes longer than the ones
+    /// before it, so one started late would rarely finish before the deadline).
+    pub soft_deadline: Option<Instant>,
+    /// Abandon the iteration under way once this many nodes have been searched.
+    pub nodes: Option<u64>,
+    /// Abandon the iteration under way once another thread sets this flag.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl SearchBudget {
+    /// A budget of full-width `depth` plies (captures followed `extension` plies further) and no
+    /// other limit.
+    pub fn depth(depth: u32, extension: u32) -> SearchBudget {
+        SearchBudget {
+            depth,
+            extension,
+            ..SearchBudget::default()
+        }
+    }
+}
+
+/// How often (in nodes) a budgeted search looks at the clock and the stop flag.
+pub const BUDGET_CHECK_NODES: u64 = 1024;
 
 /// What the search must know of the game before its root to apply the draw rules inside the
 /// tree (see the module documentation).
@@ -298,6 +344,14 @@ pub struct Searcher {
     one_move_away: Vec<u32>,
     one_move_end: [usize; MAX_PLY + 1],
     no_progress_plies: usize,
+    /// The budget of the [`Searcher::search_timed`] call under way.
+    budget: SearchBudget,
+    /// The node count at which the budget is looked at next.
+    next_check: u64,
+    /// The current iteration may be abandoned (not the first: it gives the fallback move).
+    can_abort: bool,
+    /// The budget ran out: the iteration under way unwinds and is discarded.
+    aborted: bool,
 }
 
 /// Default table size for games: 2^16 entries (1 MiB).
@@ -355,6 +409,10 @@ impl Searcher {
             one_move_away: Vec::new(),
             one_move_end: [0; MAX_PLY + 1],
             no_progress_plies: usize::MAX,
+            budget: SearchBudget::default(),
+            next_check: u64::MAX,
+            can_abort: false,
+            aborted: false,
         }
     }
 
@@ -424,7 +482,7 @@ impl Searcher {
             self.max_depth = depth + extension;
             let last = depth == limits.min_depth;
             let rng = if last { tie_rng.as_deref_mut() } else { None };
-            result = Some(self.search_root(&root, &list, rng));
+            result = Some(self.search_root::<false>(&root, &list, rng));
         }
         let (best_index, score) = result.expect("at least one iteration");
         let mut pv = vec![list[best_index]];
@@ -435,6 +493,130 @@ impl Searcher {
             nodes: self.nodes,
             pv,
             depth: limits.min_depth,
+        }
+    }
+
+    /// Searches `pos` (reached in a game whose positions since the last irreversible move are
+    /// `history`) by iterative deepening within `budget`: full-width depths 1, 2, … each with
+    /// captures followed `budget.extension` plies further, until the depth cap, or until the
+    /// deadline, the node budget or the stop flag cuts an iteration short. The answer is the
+    /// last iteration that finished (the first one always does: it is never cut short), with
+    /// the nodes of all iterations. `report` sees each finished iteration as it completes.
+    ///
+    /// The search also ends once an iteration proves a win or loss within its depth (a deeper
+    /// one cannot change it). The table is cleared first, so the same position, history,
+    /// weights and budget without a deadline or a stop flag give the same result every time;
+    /// up to the same depth it is exactly what [`Searcher::search_in_game`] finds with limits
+    /// `(depth, depth + extension)`. Ties go to the first move in generation order.
+    pub fn search_timed(
+        &mut self,
+        pos: &Position,
+        history: &GameHistory<'_>,
+        weights: &Weights,
+        budget: &SearchBudget,
+        mut report: impl FnMut(&SearchResult),
+    ) -> SearchResult {
+        let extension = budget.extension.min(MAX_PLY as u32 - 3);
+        let depth_cap = budget.depth.clamp(1, MAX_PLY as u32 - 2 - extension);
+        self.tt.clear();
+        // The table no longer matches what `search_in_game` last left in it.
+        self.context = None;
+        self.weights = *weights;
+        self.nodes = 0;
+        self.killers = [[Move::NULL; 2]; MAX_PLY];
+        let root = HashedPosition::new(*pos);
+        self.set_history(history, &root);
+        let mut list = MoveList::new();
+        pos.generate_moves(&mut list);
+        if list.is_empty() {
+            return SearchResult {
+                best_move: None,
+                score: -WIN,
+                nodes: 1,
+                pv: Vec::new(),
+                depth: 0,
+            };
+        }
+        self.budget = budget.clone();
+        self.aborted = false;
+        self.next_check = 0;
+        let mut best: Option<SearchResult> = None;
+        for depth in 1..=depth_cap {
+            if let Some(done) = &best {
+                let decided = done
+                    .mate_distance()
+                    .is_some_and(|plies| plies.unsigned_abs() <= done.depth);
+                let late = self
+                    .budget
+                    .soft_deadline
+                    .is_some_and(|t| Instant::now() >= t);
+                if decided || late || self.budget_spent() {
+                    break;
+                }
+            }
+            self.min_depth = depth;
+            self.max_depth = depth + extension;
+            self.can_abort = best.is_some();
+            let (index, score) = self.search_root::<true>(&root, &list, None);
+            if self.aborted {
+                break;
+            }
+            let mut pv = vec![list[index]];
+            pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+            let result = SearchResult {
+                best_move: Some(list[index]),
+                score,
+                nodes: self.nodes,
+                pv,
+                depth,
+            };
+            report(&result);
+            best = Some(result);
+        }
+        self.budget = SearchBudget::default();
+        self.can_abort = false;
+        self.aborted = false;
+        self.next_check = u64::MAX;
+        match best {
+            Some(mut result) => {
+                result.nodes = self.nodes;
+                result
+            }
+            // Unreachable: the first iteration cannot be cut short. Still, answer something
+            // legal rather than panic.
+            None => SearchResult {
+                best_move: Some(list[0]),
+                score: 0,
+                nodes: self.nodes,
+                pv: vec![list[0]],
+                depth: 0,
+            },
+        }
+    }
+
+    /// Whether the node budget or the stop flag says to stop (the clock is only read at the
+    /// budget checks and before an iteration).
+    fn budget_spent(&self) -> bool {
+        self.budget.nodes.is_some_and(|n| self.nodes >= n)
+            || self
+                .budget
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.budget.deadline.is_some_and(|t| Instant::now() >= t)
+    }
+
+    /// The budget check of a budgeted search, every [`BUDGET_CHECK_NODES`] nodes (and exactly
+    /// at the node budget): marks the search aborted once the budget is spent.
+    #[cold]
+    #[inline(never)]
+    fn check_budget(&mut self) {
+        self.next_check = self.nodes + BUDGET_CHECK_NODES;
+        if let Some(limit) = self.budget.nodes.filter(|&n| n > self.nodes) {
+            self.next_check = self.next_check.min(limit);
+        }
+        if self.can_abort && self.budget_spent() {
+            self.aborted = true;
         }
     }
 
@@ -477,7 +659,10 @@ impl Searcher {
     /// One iteration at the root: moves in generation order, a later move replaces the best only
     /// if strictly better (or, when drawing among ties, if equal: searched with a window one
     /// below the best so that equal values are exact).
-    fn search_root(
+    ///
+    /// With `TIMED`, the budget is checked as the tree is searched; an iteration cut short
+    /// returns at once with a meaningless answer and `self.aborted` set.
+    fn search_root<const TIMED: bool>(
         &mut self,
         root: &HashedPosition,
         list: &MoveList,
@@ -491,7 +676,10 @@ impl Searcher {
         let mut ties: Vec<(usize, ArrayVec<Move, MAX_PLY>)> = Vec::new();
         for (i, mv) in list.iter().enumerate() {
             let alpha = if collect_ties { best - 1 } else { best };
-            let value = -self.negamax(root, mv, 1, -WIN - 1, -alpha);
+            let value = -self.negamax::<TIMED>(root, mv, 1, -WIN - 1, -alpha);
+            if TIMED && self.aborted {
+                return (0, 0);
+            }
             let line = || -> ArrayVec<Move, MAX_PLY> {
                 self.pv[1][1..self.pv_len[1]].iter().copied().collect()
             };
@@ -588,7 +776,11 @@ impl Searcher {
 
     /// The value of `parent` after `mv`, `ply` plies below the root. The child's Zobrist key is
     /// only computed once the child turns out not to be a leaf: most nodes are leaves.
-    fn negamax(
+    ///
+    /// `TIMED` compiles in the budget checks of [`Searcher::search_timed`]; the fixed-depth
+    /// search uses the instantiation without them. Once aborted, every node returns 0 at once
+    /// and nothing more is stored in the table or the killers.
+    fn negamax<const TIMED: bool>(
         &mut self,
         parent: &HashedPosition,
         mv: &Move,
@@ -597,6 +789,14 @@ impl Searcher {
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
+        if TIMED {
+            if self.nodes >= self.next_check {
+                self.check_budget();
+            }
+            if self.aborted {
+                return 0;
+            }
+        }
         let p = ply as usize;
         self.pv_len[p] = p;
         let child = parent.position.play(mv);
@@ -689,7 +889,10 @@ impl Searcher {
         let mut best_index = 0u8;
         for &i in order.iter() {
             let mv = list[i as usize];
-            let value = -self.negamax(&node, &mv, ply + 1, -beta, -alpha);
+            let value = -self.negamax::<TIMED>(&node, &mv, ply + 1, -beta, -alpha);
+            if TIMED && self.aborted {
+                return 0;
+            }
             if value > best {
                 best = value;
                 best_index = i;

@@ -4,5 +4,6 @@ mod alphabeta;
 mod tt;
 
 pub use alphabeta::{
-    GameHistory, LimitsError, SearchLimits, SearchResult, Searcher, MAX_SEARCH_DEPTH, WIN,
+    GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
+    BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
