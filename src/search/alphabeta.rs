@@ -303,6 +303,17 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// The answer for a side to move with no move at all: it has lost.
+    fn no_move(depth: u32) -> SearchResult {
+        SearchResult {
+            best_move: None,
+            score: -WIN,
+            nodes: 1,
+            pv: Vec::new(),
+            depth,
+        }
+    }
+
     /// Plies to the end of the game if the score is a forced win (positive) or loss (negative).
     pub fn mate_distance(&self) -> Option<i32> {
         (self.score.abs() > WIN_THRESHOLD).then(|| (WIN - self.score.abs()) * self.score.signum())
@@ -458,21 +469,9 @@ impl Searcher {
             self.tt.clear();
             self.context = Some((*weights, limits));
         }
-        self.weights = *weights;
-        self.nodes = 0;
-        self.killers = [[Move::NULL; 2]; MAX_PLY];
-        let root = HashedPosition::new(*pos);
-        self.set_history(history, &root);
-        let mut list = MoveList::new();
-        pos.generate_moves(&mut list);
+        let (root, list) = self.start(pos, history, weights);
         if list.is_empty() {
-            return SearchResult {
-                best_move: None,
-                score: -WIN,
-                nodes: 1,
-                pv: Vec::new(),
-                depth: limits.min_depth,
-            };
+            return SearchResult::no_move(limits.min_depth);
         }
         let extension = limits.max_depth - limits.min_depth;
         let mut result = None;
@@ -521,21 +520,9 @@ impl Searcher {
         self.tt.clear();
         // The table no longer matches what `search_in_game` last left in it.
         self.context = None;
-        self.weights = *weights;
-        self.nodes = 0;
-        self.killers = [[Move::NULL; 2]; MAX_PLY];
-        let root = HashedPosition::new(*pos);
-        self.set_history(history, &root);
-        let mut list = MoveList::new();
-        pos.generate_moves(&mut list);
+        let (root, list) = self.start(pos, history, weights);
         if list.is_empty() {
-            return SearchResult {
-                best_move: None,
-                score: -WIN,
-                nodes: 1,
-                pv: Vec::new(),
-                depth: 0,
-            };
+            return SearchResult::no_move(0);
         }
         self.budget = budget.clone();
         self.aborted = false;
@@ -618,6 +605,24 @@ impl Searcher {
         if self.can_abort && self.budget_spent() {
             self.aborted = true;
         }
+    }
+
+    /// Resets the per-search state for `pos` and `weights`, loads `history`, and returns the
+    /// root with its moves.
+    fn start(
+        &mut self,
+        pos: &Position,
+        history: &GameHistory<'_>,
+        weights: &Weights,
+    ) -> (HashedPosition, MoveList) {
+        self.weights = *weights;
+        self.nodes = 0;
+        self.killers = [[Move::NULL; 2]; MAX_PLY];
+        let root = HashedPosition::new(*pos);
+        self.set_history(history, &root);
+        let mut list = MoveList::new();
+        pos.generate_moves(&mut list);
+        (root, list)
     }
 
     /// Loads the game's history and the root into the path; the capacity covers the deepest
