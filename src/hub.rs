@@ -27,7 +27,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engine::{Bitboard, Color, Move, Position};
+use crate::engine::{move_text_squares, Bitboard, Color, Move, Position};
 use crate::search::{SearchBudget, SearchResult, MAX_SEARCH_DEPTH};
 
 /// The bit of square `n` (1–32).
@@ -215,25 +215,12 @@ pub fn move_to_hub(mv: &Move) -> String {
 /// when one legal capture joins those squares.
 pub fn move_from_hub(pos: &Position, text: &str) -> Result<Move, HubError> {
     let text = text.trim();
-    let capture = text.contains(['x', 'X']);
-    let step = text.contains('-');
-    let syntax = || {
+    let (squares, capture) = move_text_squares(text).ok_or_else(|| {
         HubError(format!(
             "{text:?} is not a Hub move (expected from-to, or from x to x captured squares, \
              with squares 1-32)"
         ))
-    };
-    if capture == step {
-        return Err(syntax());
-    }
-    let squares: Vec<u8> = text
-        .split(['x', 'X', '-'])
-        .map(|s| s.parse::<u8>().ok().filter(|n| (1..=32).contains(n)))
-        .collect::<Option<_>>()
-        .ok_or_else(syntax)?;
-    if squares.len() < 2 || (step && squares.len() != 2) {
-        return Err(syntax());
-    }
+    })?;
     let taken = squares[2..].iter().fold(0, |acc, &s| acc | sq(s));
     let moves = pos.legal_moves();
     let mut candidates = moves

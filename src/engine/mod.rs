@@ -13,6 +13,7 @@ pub use bitboard::{rows, Bitboard, Direction, EDGE};
 pub use fen::FenError;
 pub use movegen::{MoveList, MAX_MOVES};
 pub use moves::Move;
+pub(crate) use notation::move_text_squares;
 pub use notation::MoveParseError;
 pub use perft::{perft, perft_parallel};
 pub use position::{Color, Position, PositionError};

@@ -55,20 +55,8 @@ impl Position {
     /// Finds the legal move that `text` names (`9-13`, `9x18x27`, or the short `9x27`).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let text = text.trim();
-        let syntax = || MoveParseError::Syntax(text.to_string());
-        let capture = text.contains(['x', 'X']);
-        let step = text.contains('-');
-        if capture == step {
-            return Err(syntax());
-        }
-        let squares: Vec<u8> = text
-            .split(['x', 'X', '-'])
-            .map(|s| s.parse::<u8>().ok().filter(|n| (1..=32).contains(n)))
-            .collect::<Option<_>>()
-            .ok_or_else(syntax)?;
-        if squares.len() < 2 || (step && squares.len() != 2) {
-            return Err(syntax());
-        }
+        let (squares, capture) =
+            move_text_squares(text).ok_or_else(|| MoveParseError::Syntax(text.to_string()))?;
         let moves = self.legal_moves();
         if let Some(mv) = moves
             .iter()
@@ -94,4 +82,19 @@ impl Position {
         }
         Err(MoveParseError::Illegal(text.to_string()))
     }
+}
+
+/// The squares of a move text, `from-to` or `from x … x …` (each 1–32; a step names exactly
+/// two, a capture at least two), and whether it is a capture; `None` if it is neither form.
+pub(crate) fn move_text_squares(text: &str) -> Option<(Vec<u8>, bool)> {
+    let capture = text.contains(['x', 'X']);
+    let step = text.contains('-');
+    if capture == step {
+        return None;
+    }
+    let squares: Vec<u8> = text
+        .split(['x', 'X', '-'])
+        .map(|s| s.parse::<u8>().ok().filter(|n| (1..=32).contains(n)))
+        .collect::<Option<_>>()?;
+    (squares.len() >= 2 && (capture || squares.len() == 2)).then_some((squares, capture))
 }
