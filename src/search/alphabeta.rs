@@ -896,9 +896,15 @@ impl Searcher {
             position: child,
             hash: parent.position.zobrist_after(parent.hash, mv),
         };
-        self.path.truncate(here);
-        self.path.push(PathEntry::new(&node.position, node.hash));
-        let tt_key = node.hash ^ self.window_key(pos, ply, here);
+        // Beyond the full-width depth only captures are searched: nothing below this node can
+        // repeat anything, so it needs neither a place on the path nor a window in its key.
+        let tt_key = if ply < self.min_depth {
+            self.path.truncate(here);
+            self.path.push(PathEntry::new(&node.position, node.hash));
+            node.hash ^ self.window_key(pos, ply, here)
+        } else {
+            node.hash
+        };
         let draft = self.draft(ply);
         let mut tt_best = u8::MAX;
         if self.use_tt {
