@@ -410,7 +410,15 @@ fn cli_bad_inputs_exit_2_naming_the_argument() {
     let msg = bad_input(&["material", "material", "--openings", &bad_deck]);
     assert!(msg.contains(&bad_deck) && msg.contains("line 2"), "{msg}");
     let msg = bad_input(&["material", "material", "--openings", "3move"]);
-    assert!(msg.contains("openings file 3move"), "{msg}");
+    assert!(
+        msg.contains("\"3move\"") && msg.contains("did you mean `3-move`"),
+        "{msg}"
+    );
+    let msg = bad_input(&["material", "material", "--openings", "no-such-deck"]);
+    assert!(
+        msg.contains("no-such-deck") && !msg.contains("did you mean"),
+        "{msg}"
+    );
 
     let msg = with(&["--min-depth", "5", "--max-depth", "3"]);
     assert!(

@@ -356,8 +356,26 @@ fn openings(arg: &str) -> Result<(Vec<Opening>, String)> {
     Ok(match arg {
         "start" => (vec![Opening::start()], "the initial position".to_string()),
         "3-move" => (three_move_deck(), "ACF 3-move deck".to_string()),
+        path if !Path::new(path).exists() && looks_like_three_move(path) => {
+            return Err(Error::input(format!(
+                "--openings {path:?}: no such file; did you mean `3-move` (the ACF ballot deck)?"
+            )))
+        }
         path => (load_openings_file(Path::new(path))?, format!("file {path}")),
     })
+}
+
+/// Whether a name that is not a file was meant as the 3-move deck (`3move`, `three-move`, …).
+fn looks_like_three_move(name: &str) -> bool {
+    let letters: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        letters.as_str(),
+        "3move" | "threemove" | "3moves" | "threemoves" | "3mv"
+    )
 }
 
 fn tie_break_name(t: TieBreak) -> &'static str {
