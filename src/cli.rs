@@ -39,6 +39,16 @@ enum Command {
     Hub(commands::hub::HubArgs),
     /// Prints a shell completion script: `checkers-tuner completions bash > …`.
     Completions(CompletionsArgs),
+    /// Prints the config reference: every key with its default and what it does.
+    Config(ConfigArgs),
+}
+
+/// Arguments of `config`.
+#[derive(clap::Args, Debug)]
+struct ConfigArgs {
+    /// Print a complete config with every key at its default, each key commented.
+    #[arg(long, required = true)]
+    defaults: bool,
 }
 
 /// Arguments of `completions`.
@@ -63,6 +73,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => commands::engine::bench(args),
         Command::Play(args) => commands::play::run(args),
         Command::Hub(args) => commands::hub::run(args),
+        Command::Config(_) => {
+            print!("{}", checkers_tuner::commented_defaults());
+            Ok(())
+        }
         Command::Completions(args) => {
             // Generated from the same definitions that parse the arguments, so they never drift.
             let mut command = Cli::command();

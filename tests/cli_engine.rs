@@ -185,3 +185,13 @@ fn completions_are_printed_for_each_shell() {
         .code(2)
         .stderr(predicate::str::contains("invalid value"));
 }
+
+#[test]
+fn config_defaults_prints_a_config_that_tune_accepts() {
+    let out = cmd().args(["config", "--defaults"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("\n[evolution]\n") && text.contains("\nname = \"my-run\"\n"));
+    let config = checkers_tuner::Config::from_str_named(&text, "defaults.toml").unwrap();
+    assert_eq!(config, checkers_tuner::Config::new("my-run"));
+    cmd().args(["config"]).assert().code(2);
+}
