@@ -167,6 +167,31 @@ fn export_format_names() {
     }
 }
 
+/// Compiles the C program `main` (C99, every warning an error) beside it; returns the program.
+fn compile_c(main: &Path) -> std::path::PathBuf {
+    let exe = main.with_extension("");
+    let out = Command::new("cc")
+        .args([
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+            "-O1",
+            "-o",
+        ])
+        .arg(&exe)
+        .arg(main)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
 fn has_cc() -> bool {
     Command::new("cc")
         .arg("--version")
@@ -225,18 +250,7 @@ fn c_header_compiles_and_holds_the_weights() {
          printf(\"%d %d\\n\", CHECKERS_ENDGAME_PIECES, CHECKERS_JUMPS); return 0; }\n",
     )
     .unwrap();
-    let exe = dir.path().join("main");
-    let out = Command::new("cc")
-        .args(["-std=c99", "-Wall", "-Werror", "-o"])
-        .arg(&exe)
-        .arg(&main)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let exe = compile_c(&main);
     let run = Command::new(&exe).output().unwrap();
     let mut want: Vec<String> = file
         .weights
@@ -477,26 +491,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
          return 0; }\n",
     )
     .unwrap();
-    let exe = dir.path().join("main");
-    let out = Command::new("cc")
-        .args([
-            "-std=c99",
-            "-Wall",
-            "-Wextra",
-            "-pedantic",
-            "-Werror",
-            "-O1",
-            "-o",
-        ])
-        .arg(&exe)
-        .arg(&main)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let exe = compile_c(&main);
 
     let positions = random_positions(3000);
     let input: String = positions
