@@ -44,7 +44,7 @@ pub use eval::{
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
 pub use game::{
     load_openings_file, parse_openings, play_game, three_move_deck, EndReason, GameRecord,
-    GameResult, GameScore, GameSettings, Opening, Player, Tally, TieBreak,
+    GameResult, GameScore, GameSettings, Opening, Player, Tally, TieBreak, TimeControl,
 };
 pub use matchplay::{
     check_output_path, match_key, play_match, play_match_from, read_match_rows, summary_path,

@@ -101,14 +101,9 @@ impl MatchGame {
         let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw]
             .into_iter()
             .find(|&r| r.label() == &fields[4])?;
-        let reason = [
-            EndReason::NoMoves,
-            EndReason::Repetition,
-            EndReason::NoProgress,
-            EndReason::PlyCap,
-        ]
-        .into_iter()
-        .find(|&r| r.label() == &fields[7])?;
+        let reason = EndReason::ALL
+            .into_iter()
+            .find(|&r| r.label() == &fields[7])?;
         Some(MatchGame {
             pair: pair.checked_sub(1)?,
             game,
@@ -248,6 +243,10 @@ pub fn match_key(
         settings.no_progress_plies,
         settings.tie_break
     );
+    // Fixed-depth matches keep the key they always had.
+    if let Some(time) = settings.time {
+        let _ = writeln!(text, "time {time:?}");
+    }
     if let Some(t) = sprt {
         let _ = writeln!(
             text,

@@ -758,3 +758,53 @@ fn pairs_cut_the_deck_and_repeats_need_random_ties_and_differ() {
     ]);
     assert!(msg.contains("--repeat 0"), "{msg}");
 }
+
+#[test]
+fn timed_matches_search_against_the_clock_and_a_flag_falls() {
+    let dir = tempfile::tempdir().unwrap();
+    let timed = dir.path().join("timed.csv");
+    let (stdout, csv, _) = match_cli(
+        &[
+            "material",
+            "material",
+            "--pairs",
+            "2",
+            "--movetime",
+            "0.005",
+        ],
+        &timed,
+    );
+    assert!(
+        stdout.contains("search: 0.005 s per move, deepening"),
+        "{stdout}"
+    );
+    assert_eq!(csv.lines().count(), 1 + 4);
+    assert!(!csv.contains(",time\n"), "{csv}");
+
+    // A clock of a microsecond runs out during the first search: the side to move after the
+    // three ballot moves, White, loses every game on time, so A wins its Black game and loses
+    // its White game of each pair.
+    let flag = dir.path().join("flag.csv");
+    let (stdout, csv, _) = match_cli(
+        &["material", "material", "--pairs", "3", "--tc", "0.000001+0"],
+        &flag,
+    );
+    assert!(stdout.contains("clock 0.000001+0 s per side"), "{stdout}");
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 6);
+    for row in &rows {
+        assert!(
+            row.contains(",black_win,") && row.ends_with(",0,time"),
+            "{row}"
+        );
+    }
+    assert!(stdout.contains("results for A: W 3  D 0  L 3"), "{stdout}");
+
+    let msg = bad_input(&["material", "material", "--tc", "0+1"]);
+    assert!(
+        msg.contains("--tc \"0+1\"") && msg.contains("BASE+INC"),
+        "{msg}"
+    );
+    let msg = bad_input(&["material", "material", "--movetime", "0"]);
+    assert!(msg.contains("--movetime \"0\""), "{msg}");
+}

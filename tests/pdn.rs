@@ -30,6 +30,7 @@ fn reason_text(reason: EndReason) -> &'static str {
         EndReason::Repetition => "repetition",
         EndReason::NoProgress => "no progress",
         EndReason::PlyCap => "ply cap",
+        EndReason::Time => "time",
     }
 }
 
@@ -43,6 +44,7 @@ fn played_games_read_back_and_replay_to_their_result() {
         no_progress_plies: 40,
         endgame_pieces: 10,
         tie_break: TieBreak::Random,
+        time: None,
     };
     let deck = three_move_deck();
     let mut written = Vec::new();
@@ -101,6 +103,7 @@ fn played_games_read_back_and_replay_to_their_result() {
             EndReason::NoProgress | EndReason::PlyCap => {
                 assert_eq!(back.result, Some(GameResult::Draw))
             }
+            EndReason::Time => panic!("a game without a clock ended on time"),
         }
         reasons.insert(reason_text(record.reason));
         if back.start != Position::start() {

@@ -4,12 +4,12 @@ use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, play_match_from, read_match_rows,
     summary_path, three_move_deck, write_file_atomically, Error, GameSettings, MatchGame, Opening,
-    PairReport, Result, Sprt, TieBreak, WeightsFile,
+    PairReport, Result, Sprt, TieBreak, TimeControl, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -55,6 +55,16 @@ pub struct MatchArgs {
     /// Write one row per game to FILE.csv and the printed summary to FILE.summary.txt.
     #[arg(long, value_name = "FILE.csv")]
     out: Option<PathBuf>,
+    /// Play against the clock: BASE seconds per side for the game plus INC seconds per move
+    /// (`10+0.1`), searching deeper while time allows (captures followed `max-depth -
+    /// min-depth` plies beyond each depth). A side whose clock runs out loses. Timed games
+    /// depend on the machine's speed.
+    #[arg(long, value_name = "BASE+INC", conflicts_with = "movetime")]
+    tc: Option<String>,
+    /// Play with a fixed time per move, in seconds (e.g. `0.05`), searching deeper while time
+    /// allows.
+    #[arg(long, value_name = "SECONDS")]
+    movetime: Option<String>,
     /// Play only the first N openings of the deck.
     #[arg(long, value_name = "N")]
     pairs: Option<usize>,
@@ -104,10 +114,9 @@ pub fn run(args: MatchArgs) -> Result<()> {
             count(2 * openings.len(), "game")
         ),
         format!(
-            "search: depth {}..{}, draw at {} plies or after {} plies without progress, \
+            "search: {}, draw at {} plies or after {} plies without progress, \
              tie-break {}, seed {}",
-            settings.min_depth,
-            settings.max_depth,
+            search_label(&settings),
             settings.max_plies,
             settings.no_progress_plies,
             tie_break_name(settings.tie_break),
@@ -350,14 +359,72 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
             )))
         }
     };
+    let time = match (&args.tc, &args.movetime) {
+        (Some(tc), _) => Some(parse_tc(tc)?),
+        (None, Some(t)) => Some(TimeControl::MoveTime(seconds("--movetime", t)?)),
+        (None, None) => None,
+    };
     Ok(GameSettings {
         min_depth: args.min_depth,
         max_depth: args.max_depth,
         max_plies: args.max_plies,
         no_progress_plies: args.no_progress_plies,
         tie_break,
+        time,
         ..GameSettings::default()
     })
+}
+
+/// Longest time `--tc` and `--movetime` accept, in seconds (a day).
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A `--tc BASE+INC` in seconds (`10+0.1`, or `10` for no increment).
+fn parse_tc(text: &str) -> Result<TimeControl> {
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let bad = || {
+        Error::input(format!(
+            "--tc {text:?}: expected BASE+INC in seconds, e.g. 10+0.1 (a base above 0)"
+        ))
+    };
+    let base = seconds("--tc", base).map_err(|_| bad())?;
+    let increment = seconds_or_zero(increment).ok_or_else(bad)?;
+    Ok(TimeControl::Clock { base, increment })
+}
+
+/// A positive number of seconds, at most [`MAX_SECONDS`].
+fn seconds(flag: &str, text: &str) -> Result<Duration> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_SECONDS => Ok(Duration::from_secs_f64(s)),
+        _ => Err(Error::input(format!(
+            "{flag} {text:?}: expected a number of seconds above 0 and at most {MAX_SECONDS}"
+        ))),
+    }
+}
+
+/// Zero or a positive number of seconds, at most [`MAX_SECONDS`].
+fn seconds_or_zero(text: &str) -> Option<Duration> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if (0.0..=MAX_SECONDS).contains(&s) => Some(Duration::from_secs_f64(s)),
+        _ => None,
+    }
+}
+
+/// How the players search, for the header.
+fn search_label(settings: &GameSettings) -> String {
+    let captures = settings.max_depth - settings.min_depth;
+    match settings.time {
+        None => format!("depth {}..{}", settings.min_depth, settings.max_depth),
+        Some(TimeControl::Clock { base, increment }) => format!(
+            "clock {}+{} s per side, deepening while time allows (captures {captures} plies \
+             further)",
+            base.as_secs_f64(),
+            increment.as_secs_f64()
+        ),
+        Some(TimeControl::MoveTime(t)) => format!(
+            "{} s per move, deepening while time allows (captures {captures} plies further)",
+            t.as_secs_f64()
+        ),
+    }
 }
 
 /// Most repeats of the deck `--repeat` accepts.

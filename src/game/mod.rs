@@ -9,5 +9,5 @@ pub use openings::{
 };
 pub use play::{
     play_game, play_game_between, EndReason, GameRecord, GameResult, GameScore, GameSettings,
-    Player, Tally, TieBreak,
+    Player, Tally, TieBreak, TimeControl,
 };

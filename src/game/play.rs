@@ -1,11 +1,13 @@
 //! Plays one game: search for each side, draw rules, phase switch.
 
+use std::time::{Duration, Instant};
+
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Color, HashedPosition, Move, Position};
 use crate::eval::{WeightPair, Weights, DEFAULT_ENDGAME_PIECES};
-use crate::search::{GameHistory, SearchLimits, Searcher};
+use crate::search::{GameHistory, SearchBudget, SearchLimits, Searcher, MAX_SEARCH_DEPTH};
 
 /// How a search breaks ties between moves of equal value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -33,6 +35,49 @@ pub struct GameSettings {
     pub endgame_pieces: u32,
     /// How equal-valued moves are chosen.
     pub tie_break: TieBreak,
+    /// Search against the clock instead of to `min_depth` (captures still followed
+    /// `max_depth - min_depth` plies further); `None` for fixed depths. A timed game depends on
+    /// the machine's speed: the same inputs can give different games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TimeControl>,
+}
+
+/// How much time each side has to think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TimeControl {
+    /// A clock per side: `base` for the game, `increment` added after each move. A side whose
+    /// clock runs out loses.
+    Clock {
+        /// Time on each clock at the start.
+        base: Duration,
+        /// Added to the mover's clock after each move.
+        increment: Duration,
+    },
+    /// A fixed time for every move (no clock, no loss on time).
+    MoveTime(Duration),
+}
+
+impl TimeControl {
+    /// The search budget for a move with `left` on the mover's clock: deepen until the soft
+    /// deadline, abandon an iteration at the hard one.
+    fn budget(&self, left: Duration, extension: u32, now: Instant) -> SearchBudget {
+        let (soft, hard) = match *self {
+            TimeControl::MoveTime(t) => (t / 2, t),
+            TimeControl::Clock { increment, .. } => {
+                // About a 25th of what is left plus most of the increment, and never more than a
+                // third of the clock, so a long game cannot run it down.
+                let share = left / 25 + increment * 3 / 4;
+                (share / 2, share.min(left / 3))
+            }
+        };
+        SearchBudget {
+            depth: MAX_SEARCH_DEPTH,
+            extension,
+            deadline: Some(now + hard),
+            soft_deadline: Some(now + soft),
+            ..SearchBudget::default()
+        }
+    }
 }
 
 /// The result of a game.
@@ -149,6 +194,8 @@ pub enum EndReason {
     NoProgress,
     /// Adjudicated at the ply cap.
     PlyCap,
+    /// The side to move ran out of time on its clock.
+    Time,
 }
 
 impl GameResult {
@@ -163,6 +210,15 @@ impl GameResult {
 }
 
 impl EndReason {
+    /// Every reason, in the order of the enum.
+    pub const ALL: [EndReason; 5] = [
+        EndReason::NoMoves,
+        EndReason::Repetition,
+        EndReason::NoProgress,
+        EndReason::PlyCap,
+        EndReason::Time,
+    ];
+
     /// The label of the reason in `games.csv` and a match's CSV.
     pub fn label(self) -> &'static str {
         match self {
@@ -170,6 +226,7 @@ impl EndReason {
             EndReason::Repetition => "repetition",
             EndReason::NoProgress => "no_progress",
             EndReason::PlyCap => "ply_cap",
+            EndReason::Time => "time",
         }
     }
 }
@@ -198,6 +255,7 @@ impl Default for GameSettings {
             no_progress_plies: 80,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             tie_break: TieBreak::First,
+            time: None,
         }
     }
 }
@@ -226,6 +284,14 @@ impl Player<'_> {
         } else {
             &self.weights.opening
         }
+    }
+}
+
+/// The result of a game that `side` lost.
+fn side_lost(side: Color) -> GameResult {
+    match side {
+        Color::Black => GameResult::WhiteWin,
+        Color::White => GameResult::BlackWin,
     }
 }
 
@@ -263,14 +329,15 @@ pub fn play_game_between(
     let mut moves = Vec::new();
     let mut quiet_plies = 0;
     let limits = settings.limits();
+    // Time left on Black's and White's clocks (unused without a clock).
+    let mut clocks = match settings.time {
+        Some(TimeControl::Clock { base, .. }) => [base; 2],
+        _ => [Duration::MAX; 2],
+    };
     let (result, reason) = loop {
         let side = pos.position.side_to_move();
         if pos.position.is_lost() {
-            let result = match side {
-                Color::Black => GameResult::WhiteWin,
-                Color::White => GameResult::BlackWin,
-            };
-            break (result, EndReason::NoMoves);
+            break (side_lost(side), EndReason::NoMoves);
         }
         if moves.len() as u32 >= settings.max_plies {
             break (GameResult::Draw, EndReason::PlyCap);
@@ -288,13 +355,25 @@ pub fn play_game_between(
             positions: &recent[..recent.len() - 1],
             no_progress_plies: Some(settings.no_progress_plies),
         };
-        let found = searchers[side as usize].search_in_game(
-            &pos.position,
-            &history,
-            weights,
-            limits,
-            tie_rng,
-        );
+        let searcher = &mut searchers[side as usize];
+        let found = match settings.time {
+            None => searcher.search_in_game(&pos.position, &history, weights, limits, tie_rng),
+            Some(control) => {
+                let started = Instant::now();
+                let left = clocks[side as usize];
+                let budget = control.budget(left, limits.max_depth - limits.min_depth, started);
+                let found =
+                    searcher.search_timed(&pos.position, &history, weights, &budget, |_| {});
+                if let TimeControl::Clock { increment, .. } = control {
+                    let spent = started.elapsed();
+                    if spent > left {
+                        break (side_lost(side), EndReason::Time);
+                    }
+                    clocks[side as usize] = left - spent + increment;
+                }
+                found
+            }
+        };
         let mv = found.best_move.expect("a side with moves gets a move");
         if pos.position.is_irreversible(&mv) {
             quiet_plies = 0;

@@ -547,6 +547,7 @@ impl Config {
             no_progress_plies: self.tournament.no_progress_plies,
             endgame_pieces: self.search.endgame_pieces,
             tie_break: self.search.tie_break,
+            time: None,
         }
     }
 }

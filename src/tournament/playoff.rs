@@ -154,6 +154,7 @@ mod tests {
             no_progress_plies: 80,
             endgame_pieces: 12,
             tie_break: Default::default(),
+            time: None,
         };
         let openings = [Opening::start()];
         let stop = AtomicBool::new(true);
