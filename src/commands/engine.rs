@@ -4,10 +4,11 @@ use std::time::Instant;
 
 use checkers_tuner::{
     perft_parallel, Error, Player, Position, Result, SearchLimits, Searcher, WeightPair,
-    WeightsFile,
+    WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
+use super::egdb::open_database;
 use super::{parse_fen, thread_pool};
 
 /// Deepest `perft --depth`: depth 20 already runs for days.
@@ -50,6 +51,11 @@ pub struct AnalyseArgs {
     /// Depth to which captures are followed.
     #[arg(long, default_value_t = 12)]
     max_depth: u32,
+    /// Score positions with at most this many pieces from the endgame database (built into
+    /// the cache at first use); 0 for none.
+    #[arg(long, default_value_t = MAX_DATABASE_PIECES, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
+    database_pieces: u32,
 }
 
 /// Arguments of `bench`.
@@ -118,7 +124,10 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
         weights: &file.weights,
         endgame_pieces: file.endgame_pieces,
     };
-    let result = Searcher::default().search(&pos, player.phase_weights(&pos), limits, None);
+    let database = open_database(args.database_pieces)?;
+    let mut searcher = Searcher::default();
+    searcher.set_endgame_db(database);
+    let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
     let best = result
         .best_move
         .map_or_else(|| "none".to_string(), |m| m.to_string());
@@ -128,6 +137,9 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     );
     let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
     println!("pv {}", pv.join(" "));
+    if let Some(value) = database.and_then(|db| db.probe(&pos)) {
+        println!("database {value}");
+    }
     Ok(())
 }
 

@@ -3,9 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::{Config, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE};
+use checkers_tuner::{
+    Config, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE, CONFIG_FILE,
+};
 use clap::Args;
 
+use super::egdb::open_database;
 use super::{ctrl_c_flag, INTERRUPTED_STATUS};
 
 /// Arguments of `tune`.
@@ -46,14 +49,20 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let out = args
         .out
         .unwrap_or_else(|| Path::new("results").join(&config.name));
-    let options = options(args.threads, args.quiet)?;
+    let mut options = options(args.threads, args.quiet)?;
+    options.endgame_db = open_database(config.search.database_pieces)?;
     let outcome = checkers_tuner::tune(&config, &out, args.force, &options)?;
     report(outcome)
 }
 
 /// Runs `resume`.
 pub fn resume(args: ResumeArgs) -> Result<()> {
-    let options = options(args.threads, args.quiet)?;
+    let mut options = options(args.threads, args.quiet)?;
+    // The run's own config says which database its games use; a folder that is not a run
+    // is left for `resume` to refuse with its own message.
+    if let Ok(config) = Config::load(args.run_dir.join(CONFIG_FILE)) {
+        options.endgame_db = open_database(config.search.database_pieces)?;
+    }
     let outcome = checkers_tuner::resume(&args.run_dir, &options)?;
     report(outcome)
 }
@@ -71,6 +80,7 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
             ProgressMode::Auto
         },
         stop: Some(ctrl_c_flag()),
+        endgame_db: None,
         #[cfg(feature = "crash-hooks")]
         stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
         #[cfg(feature = "crash-hooks")]

@@ -24,6 +24,7 @@ use super::files::{
 };
 use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
+use crate::egdb::EndgameDb;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::{WeightsFile, WeightsSource};
@@ -46,6 +47,9 @@ pub struct RunOptions {
     pub threads: usize,
     /// Bars, log lines or nothing on stderr.
     pub progress: ProgressMode,
+    /// The endgame database of `search.database_pieces` pieces, loaded by the caller (see
+    /// `EndgameDb::load`); required when the config asks for one.
+    pub endgame_db: Option<&'static EndgameDb>,
     /// When set (e.g. by a Ctrl-C handler), the run stops at the next game boundary, drops the
     /// round in progress and returns [`RunOutcome::Interrupted`].
     pub stop: Option<Arc<AtomicBool>>,
@@ -234,6 +238,25 @@ struct Run<'a> {
     progress: Progress,
 }
 
+/// The config's game settings with the caller's endgame database, which must be the one the
+/// config asks for.
+fn run_settings(config: &Config, options: &RunOptions) -> Result<GameSettings> {
+    let mut settings = config.game_settings();
+    let pieces = config.search.database_pieces;
+    if pieces > 0 {
+        match options.endgame_db {
+            Some(db) if db.pieces() == pieces => settings.database = Some(db),
+            _ => {
+                return Err(Error::input(format!(
+                    "config {}: `search.database_pieces` = {pieces} needs the {pieces}-piece                      endgame database, which was not loaded",
+                    config.name
+                )))
+            }
+        }
+    }
+    Ok(settings)
+}
+
 impl<'a> Run<'a> {
     fn new(
         dir: &'a Path,
@@ -253,7 +276,7 @@ impl<'a> Run<'a> {
             )?,
             openings: openings_fingerprint(config)?,
             validation_deck: validation_deck(config),
-            settings: config.game_settings(),
+            settings: run_settings(config, options)?,
             progress: Progress::new(options.progress, config.tournament.rounds, completed),
         })
     }
