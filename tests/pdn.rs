@@ -116,6 +116,10 @@ fn play_writes_its_game_as_pdn() {
     let path = dir.path().join("game.pdn");
     Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args([
             "play",
             "--fen",
@@ -140,6 +144,10 @@ fn play_writes_its_game_as_pdn() {
     // A game left unfinished is written with result *.
     Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args(["play", "--min-depth", "2", "--max-depth", "4", "--pdn"])
         .arg(&path)
         .write_stdin("9-13\nquit\n")
@@ -151,6 +159,10 @@ fn play_writes_its_game_as_pdn() {
     // A --pdn path in a folder that does not exist is refused before the game.
     Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args(["play", "--pdn", "/no/such/folder/game.pdn"])
         .write_stdin("quit\n")
         .assert()

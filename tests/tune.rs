@@ -39,6 +39,7 @@ playoff_openings = 2
 [search]
 min_depth = 2
 max_depth = 4
+database_pieces = 3
 "#;
 
 /// Another shape: random mode from the start position with random tie-breaks, an odd
@@ -58,6 +59,7 @@ playoff_openings = 3
 min_depth = 2
 max_depth = 4
 tie_break = "random"
+database_pieces = 2
 [evolution]
 mode = "random"
 "#;
@@ -76,10 +78,17 @@ playoff_openings = 2
 [search]
 min_depth = 3
 max_depth = 6
+database_pieces = 3
 "#;
 
+/// The binary, with the endgame database's cache in the build folder (never the user's).
 fn bin() -> Command {
-    Command::cargo_bin("checkers-tuner").unwrap()
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
+    command
 }
 
 fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
@@ -190,6 +199,10 @@ fn a_crash_between_the_rows_and_the_checkpoint_is_replayed() {
     for k in [1, 3] {
         let out = tmp.path().join(format!("crash{k}"));
         let status = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
+            .env(
+                "CHECKERS_TUNER_CACHE",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+            )
             .args(["tune", "--quiet"])
             .arg(&config)
             .arg("--out")
@@ -276,7 +289,10 @@ fn kill_when(child: &mut Child, ready: impl Fn() -> bool) {
 }
 
 fn spawn(args: &[&str], config: Option<&Path>, dir: &Path) -> Child {
-    let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner")).env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
     command.args(args);
     if let Some(config) = config {
         command.arg(config).arg("--out");
@@ -319,6 +335,10 @@ fn ctrl_c_stops_cleanly_and_points_to_resume() {
     let (config, full) = reference(tmp.path(), LONGER);
     let out = tmp.path().join("interrupted");
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+        )
         .args(["tune", "--quiet"])
         .arg(&config)
         .arg("--out")

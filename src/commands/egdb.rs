@@ -192,6 +192,24 @@ pub fn open_database(pieces: u32) -> Result<Option<&'static EndgameDb>> {
     open_in(&dir, pieces).map(|db| Some(db.leak()))
 }
 
+/// The database of a `--database-pieces` argument: that many pieces (0: none), or by default
+/// the largest database already in the cache (none if there is none: nothing is built unasked).
+pub fn database_arg(pieces: Option<u32>) -> Result<Option<&'static EndgameDb>> {
+    if let Some(pieces) = pieces {
+        return open_database(pieces);
+    }
+    let Ok(dir) = endgame_cache_dir() else {
+        return Ok(None);
+    };
+    match (1..=MAX_DATABASE_PIECES)
+        .rev()
+        .find(|&n| endgame_db_path(&dir, n).is_file())
+    {
+        Some(n) => open_database(n),
+        None => Ok(None),
+    }
+}
+
 fn open_in(dir: &Path, pieces: u32) -> Result<EndgameDb> {
     let bar = std::sync::OnceLock::new();
     let say = |damaged: Option<&EgdbError>| {

@@ -8,7 +8,7 @@ use checkers_tuner::{
 };
 use clap::Args;
 
-use super::egdb::open_database;
+use super::egdb::database_arg;
 use super::{parse_fen, thread_pool};
 
 /// Deepest `perft --depth`: depth 20 already runs for days.
@@ -52,10 +52,10 @@ pub struct AnalyseArgs {
     #[arg(long, default_value_t = 12)]
     max_depth: u32,
     /// Score positions with at most this many pieces from the endgame database (built into
-    /// the cache at first use); 0 for none.
-    #[arg(long, default_value_t = MAX_DATABASE_PIECES, value_name = "N",
+    /// the cache at first use); 0 for none; default: the largest one already built.
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
-    database_pieces: u32,
+    database_pieces: Option<u32>,
 }
 
 /// Arguments of `bench`.
@@ -124,7 +124,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
         weights: &file.weights,
         endgame_pieces: file.endgame_pieces,
     };
-    let database = open_database(args.database_pieces)?;
+    let database = database_arg(args.database_pieces)?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);

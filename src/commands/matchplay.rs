@@ -14,7 +14,7 @@ use checkers_tuner::{
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::egdb::open_database;
+use super::egdb::database_arg;
 use super::engine::search_limits;
 use super::{ctrl_c_flag, thread_pool, INTERRUPTED_STATUS};
 
@@ -48,10 +48,11 @@ pub struct MatchArgs {
     #[arg(long, default_value = "first", value_name = "first|random")]
     tie_break: String,
     /// Score positions with at most this many pieces from the endgame database (built into
-    /// the cache at first use) and end games there by its value; 0 for no database.
-    #[arg(long, default_value_t = MAX_DATABASE_PIECES, value_name = "N",
+    /// the cache at first use) and end games there by its value; 0 for no database; default:
+    /// the largest one already built.
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
-    database_pieces: u32,
+    database_pieces: Option<u32>,
     /// With a database, play games on to their end instead of ending them by its value.
     #[arg(long)]
     no_database_adjudication: bool,
@@ -368,7 +369,7 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
         max_plies: args.max_plies,
         no_progress_plies: args.no_progress_plies,
         tie_break,
-        database: open_database(args.database_pieces)?,
+        database: database_arg(args.database_pieces)?,
         database_adjudication: !args.no_database_adjudication,
         ..GameSettings::default()
     })

@@ -9,7 +9,7 @@ use checkers_tuner::{
 };
 use clap::{Args, ValueEnum};
 
-use super::egdb::open_database;
+use super::egdb::database_arg;
 use super::engine::{load_weights, search_limits};
 use super::parse_fen;
 
@@ -41,10 +41,11 @@ pub struct PlayArgs {
     #[arg(long)]
     fen: Option<String>,
     /// End the game by the endgame database's value once at most this many pieces are left
-    /// (the engine also searches with it; built into the cache at first use); 0 for none.
-    #[arg(long, default_value_t = MAX_DATABASE_PIECES, value_name = "N",
+    /// (the engine also searches with it; built into the cache at first use); 0 for none;
+    /// default: the largest one already built.
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
-    database_pieces: u32,
+    database_pieces: Option<u32>,
     /// Write the game as PDN to this file when it ends (also on quit, with result `*`).
     #[arg(long, value_name = "FILE")]
     pdn: Option<PathBuf>,
@@ -117,7 +118,7 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
-    let database = open_database(args.database_pieces)?;
+    let database = database_arg(args.database_pieces)?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     // Keys of the positions since the last irreversible move, before the current one.

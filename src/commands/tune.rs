@@ -2,9 +2,10 @@
 //! [`checkers_tuner::resume`] do the work.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use checkers_tuner::{
-    Config, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE, CONFIG_FILE,
+    Config, EndgameDbLoader, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE,
 };
 use clap::Args;
 
@@ -49,20 +50,14 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let out = args
         .out
         .unwrap_or_else(|| Path::new("results").join(&config.name));
-    let mut options = options(args.threads, args.quiet)?;
-    options.endgame_db = open_database(config.search.database_pieces)?;
+    let options = options(args.threads, args.quiet)?;
     let outcome = checkers_tuner::tune(&config, &out, args.force, &options)?;
     report(outcome)
 }
 
 /// Runs `resume`.
 pub fn resume(args: ResumeArgs) -> Result<()> {
-    let mut options = options(args.threads, args.quiet)?;
-    // The run's own config says which database its games use; a folder that is not a run
-    // is left for `resume` to refuse with its own message.
-    if let Ok(config) = Config::load(args.run_dir.join(CONFIG_FILE)) {
-        options.endgame_db = open_database(config.search.database_pieces)?;
-    }
+    let options = options(args.threads, args.quiet)?;
     let outcome = checkers_tuner::resume(&args.run_dir, &options)?;
     report(outcome)
 }
@@ -80,7 +75,9 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
             ProgressMode::Auto
         },
         stop: Some(ctrl_c_flag()),
-        endgame_db: None,
+        endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
+            open_database(pieces).map(|db| db.expect("pieces above 0 give a database"))
+        }))),
         #[cfg(feature = "crash-hooks")]
         stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
         #[cfg(feature = "crash-hooks")]

@@ -8,6 +8,6 @@ mod progress;
 mod runner;
 
 pub use config::Config;
-pub use files::{BEST_FILE, CONFIG_FILE};
+pub use files::BEST_FILE;
 pub use progress::ProgressMode;
-pub use runner::{resume, tune, RunOptions, RunOutcome, RunSummary};
+pub use runner::{resume, tune, EndgameDbLoader, RunOptions, RunOutcome, RunSummary};

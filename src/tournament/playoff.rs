@@ -154,6 +154,8 @@ mod tests {
             no_progress_plies: 80,
             endgame_pieces: 12,
             tie_break: Default::default(),
+            database: None,
+            database_adjudication: false,
         };
         let openings = [Opening::start()];
         let stop = AtomicBool::new(true);
