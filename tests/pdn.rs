@@ -30,6 +30,7 @@ fn reason_text(reason: EndReason) -> &'static str {
         EndReason::Repetition => "repetition",
         EndReason::NoProgress => "no progress",
         EndReason::PlyCap => "ply cap",
+        EndReason::Database => "database",
     }
 }
 
@@ -43,6 +44,8 @@ fn played_games_read_back_and_replay_to_their_result() {
         no_progress_plies: 40,
         endgame_pieces: 10,
         tie_break: TieBreak::Random,
+        database: None,
+        database_adjudication: false,
     };
     let deck = three_move_deck();
     let mut written = Vec::new();
@@ -101,6 +104,7 @@ fn played_games_read_back_and_replay_to_their_result() {
             EndReason::NoProgress | EndReason::PlyCap => {
                 assert_eq!(back.result, Some(GameResult::Draw))
             }
+            EndReason::Database => panic!("these games are played without a database"),
         }
         reasons.insert(reason_text(record.reason));
         if back.start != Position::start() {

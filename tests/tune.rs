@@ -289,7 +289,8 @@ fn kill_when(child: &mut Child, ready: impl Fn() -> bool) {
 }
 
 fn spawn(args: &[&str], config: Option<&Path>, dir: &Path) -> Child {
-    let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner")).env(
+    let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    command.env(
         "CHECKERS_TUNER_CACHE",
         concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
     );

@@ -68,6 +68,11 @@ pub struct BenchArgs {
     /// what they save.
     #[arg(long)]
     plain: bool,
+    /// Search with the endgame database of this many pieces (default: none, the benchmark of
+    /// the engine alone; built into the cache at first use).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
+    database_pieces: Option<u32>,
 }
 
 /// Checks a `--min-depth`/`--max-depth` pair by [`SearchLimits::try_new`].
@@ -163,6 +168,7 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
+    let database = database_arg(Some(args.database_pieces.unwrap_or(0)))?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for (name, fen, min, max) in BENCH_POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are legal");
@@ -177,6 +183,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         };
         let mut searcher = Searcher::default();
         searcher.set_plain(args.plain);
+        searcher.set_endgame_db(database);
         let started = Instant::now();
         let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
         let secs = started.elapsed().as_secs_f64();
