@@ -167,14 +167,12 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
                 }
                 _ => "the engine wins".to_string(),
             };
-            let plies = match value {
-                DbValue::Win(d) | DbValue::Loss(d) => format!(" in {d} plies with best play"),
-                DbValue::Draw => String::new(),
+            let line = match value {
+                DbValue::Win(d) => format!("{side:?} to move wins in {d} plies with best play"),
+                DbValue::Loss(d) => format!("{side:?} to move loses in {d} plies with best play"),
+                DbValue::Draw => "a draw with best play".to_string(),
             };
-            println!(
-                "Endgame database: {value} for {side:?} to move{plies}; the game ends here: \
-                 {verdict}."
-            );
+            println!("Endgame database: {line}; the game ends here: {verdict}.");
             return Ok(Some((result, why)));
         }
         if pos.side_to_move() != human {
