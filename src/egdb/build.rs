@@ -3,8 +3,9 @@
 //! Classes are solved in [`Material::all`] order, so a capture or a crowning always leads into
 //! a class that is already finished. A class and its mirror image are solved together (a
 //! position's children, with White to move, are numbered as mirrored positions of the mirror
-//! class). Classes with the same number of pieces and men do not depend on each other and are
-//! solved in parallel; within one, each pass looks at its undecided positions in parallel.
+//! class): such a pair is a *unit*. Units with the same number of pieces and men do not depend
+//! on each other and are solved in parallel; within a unit, the first pass runs in parallel and
+//! the decisions by distance one after the other.
 //!
 //! Within a unit the work is a retrograde analysis. A first pass looks at every position's
 //! moves with the move generator: the moves that leave the unit (captures, crownings) lead to
@@ -16,7 +17,9 @@
 //! and a predecessor whose every move is now known to lead to a won position is lost one ply
 //! after the longest of them. What is never decided is a draw. Each position's moves are
 //! generated once and its steps back once per decided position: the work grows with the
-//! number of positions, not with the longest distance.
+//! number of positions, not with the longest distance. (A first version that looked forward
+//! from every undecided position at every distance gave the same tables byte for byte and took
+//! 30 times longer for four pieces.)
 
 use rayon::prelude::*;
 
