@@ -157,6 +157,33 @@ fn thread_count_does_not_change_the_files() {
 }
 
 #[test]
+fn a_run_with_the_endgame_database_adjudicates_and_does_not_depend_on_the_thread_count() {
+    // LONGER searches with the 3-piece database and its games reach it (the SIGKILL test below
+    // kills and resumes the same run).
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, one) = reference(tmp.path(), LONGER);
+    let games = fs::read_to_string(one.join("games.csv")).unwrap();
+    assert!(
+        games.lines().any(|l| l.ends_with(",database")),
+        "no game reached the database"
+    );
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    assert_same_files(&one, &two);
+    // Without the database the same run plays other games.
+    let off = write_config(
+        tmp.path(),
+        "off.toml",
+        &LONGER.replace("database_pieces = 3", "database_pieces = 0"),
+    );
+    let without = tmp.path().join("without");
+    tune(&off, &without, 2);
+    let games_without = fs::read_to_string(without.join("games.csv")).unwrap();
+    assert!(!games_without.contains(",database"));
+    assert_ne!(games, games_without);
+}
+
+#[test]
 fn stopping_after_any_round_and_resuming_gives_the_same_files() {
     for text in [TINY.to_string(), tiny_mini_matches()] {
         stop_and_resume_after_each_round(&text);
