@@ -193,6 +193,10 @@ fn long_input_is_quoted_as_a_short_excerpt() {
     // Through the binary: one short line.
     let assert = Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args(["match", "material", "material", "--openings"])
         .arg(&deck)
         .assert()
