@@ -35,6 +35,8 @@ enum Command {
     Bench(commands::engine::BenchArgs),
     /// Play against the engine in the terminal.
     Play(commands::play::PlayArgs),
+    /// The endgame database: `egdb build [--pieces N]`, `egdb probe --fen FEN`.
+    Egdb(commands::egdb::EgdbArgs),
     /// Runs as a Hub-protocol engine on standard input/output (for pydraughts' HubEngine).
     Hub(commands::hub::HubArgs),
     /// Prints a shell completion script: `checkers-tuner completions bash > …`.
@@ -73,6 +75,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => commands::engine::bench(args),
         Command::Play(args) => commands::play::run(args),
         Command::Hub(args) => commands::hub::run(args),
+        Command::Egdb(args) => commands::egdb::run(args),
         Command::Config(_) => {
             print!("{}", checkers_tuner::commented_defaults());
             Ok(())

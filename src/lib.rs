@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 mod atomic_file;
+mod egdb;
 mod elo;
 mod engine;
 mod error;
@@ -31,6 +32,11 @@ mod search;
 mod text;
 mod tournament;
 
+pub use egdb::{
+    build as build_endgame_db, cache_dir as endgame_cache_dir, database_path as endgame_db_path,
+    open_or_build as open_or_build_endgame_db, DbValue, EgdbError, EndgameDb, Material, Opened,
+    CACHE_ENV, MAX_DATABASE_PIECES,
+};
 pub use elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
 pub use engine::{
     perft, perft_parallel, Color, FenError, HashedPosition, Move, MoveParseError, Position,
@@ -53,8 +59,8 @@ pub use matchplay::{
 pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame};
 pub use plot::plot_run;
 pub use run::{
-    commented_defaults, resume, tune, Config, ProgressMode, RunOptions, RunOutcome, RunSummary,
-    BEST_FILE,
+    commented_defaults, resume, tune, Config, EndgameDbLoader, ProgressMode, RunOptions,
+    RunOutcome, RunSummary, BEST_FILE,
 };
 pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,

@@ -219,7 +219,8 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
 }
 
 /// A fingerprint of everything that decides a match's games: both weight files (weights,
-/// endgame thresholds, sources), the openings, the settings, the seed and the SPRT. Two
+/// endgame thresholds, sources), the openings, the settings (the endgame database included),
+/// the seed and the SPRT. Two
 /// commands with the same key play the same games, so one may continue the other's file.
 pub fn match_key(
     a: &WeightsFile,
@@ -246,6 +247,16 @@ pub fn match_key(
     // Fixed-depth matches keep the key they always had.
     if let Some(time) = settings.time {
         let _ = writeln!(text, "time {time:?}");
+    }
+    // Only a match with a database says so: the keys of matches without one stay as they were.
+    if let Some(db) = settings.database {
+        let _ = writeln!(
+            text,
+            "database {} {:016x} adjudication {}",
+            db.pieces(),
+            db.checksum(),
+            settings.database_adjudication
+        );
     }
     if let Some(t) = sprt {
         let _ = writeln!(

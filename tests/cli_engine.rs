@@ -3,8 +3,14 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+/// The binary, with an endgame-database cache that stays empty (never the user's).
 fn cmd() -> Command {
-    Command::cargo_bin("checkers-tuner").unwrap()
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+    );
+    command
 }
 
 #[test]

@@ -63,13 +63,17 @@ fn a_byte_order_mark_is_accepted_in_every_text_input() {
         format!(
             "{BOM}name = \"bom\"\n[population]\nsize = 4\n[tournament]\nrounds = 1\n\
              openings = \"deck.txt\"\nmax_plies = 20\nplayoff_openings = 1\n\
-             [search]\nmin_depth = 1\nmax_depth = 2\n"
+             [search]\nmin_depth = 1\nmax_depth = 2\ndatabase_pieces = 0\n"
         ),
     )
     .unwrap();
     fs::write(&deck, format!("{BOM}9-13 22-18 10-14\n")).unwrap();
     Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args(["tune", "--quiet", "--threads", "1"])
         .arg(&config)
         .arg("--out")
@@ -189,6 +193,10 @@ fn long_input_is_quoted_as_a_short_excerpt() {
     // Through the binary: one short line.
     let assert = Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args(["match", "material", "material", "--openings"])
         .arg(&deck)
         .assert()

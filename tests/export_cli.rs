@@ -8,8 +8,14 @@ use checkers_tuner::{
     ExportFormat, WeightPair, Weights, WeightsFile, WeightsSource, FEATURE_NAMES,
 };
 
+/// The binary, with the endgame database's cache in the build folder (never the user's).
 fn bin() -> Command {
-    Command::cargo_bin("checkers-tuner").unwrap()
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+    );
+    command
 }
 
 /// Runs `export` with `args`, expecting success; returns stdout.

@@ -230,8 +230,14 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     p.to_str().unwrap().to_string()
 }
 
+/// The binary, with the endgame database's cache in the build folder (never the user's).
 fn bin() -> Command {
-    Command::cargo_bin("checkers-tuner").unwrap()
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+    );
+    command
 }
 
 /// Runs `match` and returns (stdout, per-game CSV, summary).
@@ -575,6 +581,10 @@ fn games_csv_rows_read_back_to_whole_pairs() {
 /// The match of the continuation tests through the binary: the whole 3-move deck, shallow.
 fn deck_match(out: &Path, extra: &[&str]) -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    cmd.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+    );
     cmd.args(["match", "material", "material", "--min-depth", "4"])
         .args(["--max-depth", "8", "--threads", "1", "--quiet", "--out"])
         .arg(out)

@@ -8,8 +8,14 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
+/// The binary, with the endgame database's cache in the build folder (never the user's).
 fn bin() -> Command {
-    Command::cargo_bin("checkers-tuner").unwrap()
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+    );
+    command
 }
 
 /// Runs the binary expecting exit status 2 with one `Error: …` line; returns that line.
@@ -36,7 +42,7 @@ fn plot_input(dir: &Path) {
             "run.toml",
             "name = \"p\"\n[population]\nsize = 4\n[tournament]\nrounds = 1\n\
              openings = \"start\"\nmax_plies = 20\nplayoff_openings = 1\n\
-             [search]\nmin_depth = 1\nmax_depth = 2\n",
+             [search]\nmin_depth = 1\nmax_depth = 2\ndatabase_pieces = 0\n",
         ))
         .arg("--out")
         .arg(dir.join("run"))

@@ -31,6 +31,7 @@ fn reason_text(reason: EndReason) -> &'static str {
         EndReason::NoProgress => "no progress",
         EndReason::PlyCap => "ply cap",
         EndReason::Time => "time",
+        EndReason::Database => "database",
     }
 }
 
@@ -45,6 +46,8 @@ fn played_games_read_back_and_replay_to_their_result() {
         endgame_pieces: 10,
         tie_break: TieBreak::Random,
         time: None,
+        database: None,
+        database_adjudication: false,
     };
     let deck = three_move_deck();
     let mut written = Vec::new();
@@ -104,6 +107,7 @@ fn played_games_read_back_and_replay_to_their_result() {
                 assert_eq!(back.result, Some(GameResult::Draw))
             }
             EndReason::Time => panic!("a game without a clock ended on time"),
+            EndReason::Database => panic!("these games are played without a database"),
         }
         reasons.insert(reason_text(record.reason));
         if back.start != Position::start() {
@@ -119,6 +123,10 @@ fn play_writes_its_game_as_pdn() {
     let path = dir.path().join("game.pdn");
     Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args([
             "play",
             "--fen",
@@ -143,6 +151,10 @@ fn play_writes_its_game_as_pdn() {
     // A game left unfinished is written with result *.
     Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args(["play", "--min-depth", "2", "--max-depth", "4", "--pdn"])
         .arg(&path)
         .write_stdin("9-13\nquit\n")
@@ -154,6 +166,10 @@ fn play_writes_its_game_as_pdn() {
     // A --pdn path in a folder that does not exist is refused before the game.
     Command::cargo_bin("checkers-tuner")
         .unwrap()
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args(["play", "--pdn", "/no/such/folder/game.pdn"])
         .write_stdin("quit\n")
         .assert()

@@ -25,6 +25,7 @@ playoff_openings = 2
 [search]
 min_depth = 2
 max_depth = 4
+database_pieces = 0
 "#;
 
 /// A run of a few seconds, long enough to be caught in progress.
@@ -41,6 +42,7 @@ playoff_openings = 2
 [search]
 min_depth = 3
 max_depth = 6
+database_pieces = 0
 "#;
 
 /// The files that must be byte-identical between two runs of the same config.
@@ -53,8 +55,14 @@ const COMPARED: [&str; 6] = [
     "checkpoint.json",
 ];
 
+/// The binary, with the endgame database's cache in the build folder (never the user's).
 fn bin() -> Command {
-    Command::cargo_bin("checkers-tuner").unwrap()
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+    );
+    command
 }
 
 fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
@@ -175,6 +183,10 @@ fn a_second_tune_or_resume_while_a_run_is_in_progress_is_refused() {
     let config = write_config(tmp.path(), "slow.toml", SLOW);
     let out = tmp.path().join("busy");
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
+        )
         .args(["tune", "--quiet", "--threads", "1"])
         .arg(&config)
         .arg("--out")

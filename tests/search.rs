@@ -362,6 +362,8 @@ fn wins_a_won_king_endgame_within_the_ply_cap() {
         endgame_pieces: 12,
         tie_break: TieBreak::First,
         time: None,
+        database: None,
+        database_adjudication: false,
     };
     let pos = Position::from_fen("B:WK30:BK1,K2,K3").unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -384,6 +386,8 @@ fn material_against_itself_ends_by_a_draw_rule_and_repeats_exactly() {
         endgame_pieces: 12,
         tie_break: TieBreak::First,
         time: None,
+        database: None,
+        database_adjudication: false,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let a = play_game(&pair, &pair, &Position::start(), &settings, &mut rng);

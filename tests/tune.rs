@@ -39,6 +39,7 @@ playoff_openings = 2
 [search]
 min_depth = 2
 max_depth = 4
+database_pieces = 3
 "#;
 
 /// Another shape: random mode from the start position with random tie-breaks, an odd
@@ -58,6 +59,7 @@ playoff_openings = 3
 min_depth = 2
 max_depth = 4
 tie_break = "random"
+database_pieces = 2
 [evolution]
 mode = "random"
 "#;
@@ -76,10 +78,17 @@ playoff_openings = 2
 [search]
 min_depth = 3
 max_depth = 6
+database_pieces = 3
 "#;
 
+/// The binary, with the endgame database's cache in the build folder (never the user's).
 fn bin() -> Command {
-    Command::cargo_bin("checkers-tuner").unwrap()
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
+    command
 }
 
 fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
@@ -148,6 +157,33 @@ fn thread_count_does_not_change_the_files() {
 }
 
 #[test]
+fn a_run_with_the_endgame_database_adjudicates_and_does_not_depend_on_the_thread_count() {
+    // LONGER searches with the 3-piece database and its games reach it (the SIGKILL test below
+    // kills and resumes the same run).
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, one) = reference(tmp.path(), LONGER);
+    let games = fs::read_to_string(one.join("games.csv")).unwrap();
+    assert!(
+        games.lines().any(|l| l.ends_with(",database")),
+        "no game reached the database"
+    );
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    assert_same_files(&one, &two);
+    // Without the database the same run plays other games.
+    let off = write_config(
+        tmp.path(),
+        "off.toml",
+        &LONGER.replace("database_pieces = 3", "database_pieces = 0"),
+    );
+    let without = tmp.path().join("without");
+    tune(&off, &without, 2);
+    let games_without = fs::read_to_string(without.join("games.csv")).unwrap();
+    assert!(!games_without.contains(",database"));
+    assert_ne!(games, games_without);
+}
+
+#[test]
 fn stopping_after_any_round_and_resuming_gives_the_same_files() {
     for text in [TINY.to_string(), tiny_mini_matches()] {
         stop_and_resume_after_each_round(&text);
@@ -190,6 +226,10 @@ fn a_crash_between_the_rows_and_the_checkpoint_is_replayed() {
     for k in [1, 3] {
         let out = tmp.path().join(format!("crash{k}"));
         let status = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
+            .env(
+                "CHECKERS_TUNER_CACHE",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+            )
             .args(["tune", "--quiet"])
             .arg(&config)
             .arg("--out")
@@ -277,6 +317,10 @@ fn kill_when(child: &mut Child, ready: impl Fn() -> bool) {
 
 fn spawn(args: &[&str], config: Option<&Path>, dir: &Path) -> Child {
     let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
     command.args(args);
     if let Some(config) = config {
         command.arg(config).arg("--out");
@@ -319,6 +363,10 @@ fn ctrl_c_stops_cleanly_and_points_to_resume() {
     let (config, full) = reference(tmp.path(), LONGER);
     let out = tmp.path().join("interrupted");
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
+        .env(
+            "CHECKERS_TUNER_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+        )
         .args(["tune", "--quiet"])
         .arg(&config)
         .arg("--out")

@@ -4,10 +4,11 @@ use std::time::Instant;
 
 use checkers_tuner::{
     perft_parallel, Error, Player, Position, Result, SearchLimits, Searcher, WeightPair,
-    WeightsFile,
+    WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
+use super::egdb::database_arg;
 use super::{parse_fen, thread_pool};
 
 /// Deepest `perft --depth`: depth 20 already runs for days.
@@ -50,6 +51,11 @@ pub struct AnalyseArgs {
     /// Depth to which captures are followed.
     #[arg(long, default_value_t = 12)]
     max_depth: u32,
+    /// Score positions with at most this many pieces from the endgame database (built into
+    /// the cache at first use); 0 for none; default: the largest one already built.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
+    database_pieces: Option<u32>,
 }
 
 /// Arguments of `bench`.
@@ -62,6 +68,11 @@ pub struct BenchArgs {
     /// what they save.
     #[arg(long)]
     plain: bool,
+    /// Search with the endgame database of this many pieces (default: none, the benchmark of
+    /// the engine alone; built into the cache at first use).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
+    database_pieces: Option<u32>,
 }
 
 /// Checks a `--min-depth`/`--max-depth` pair by [`SearchLimits::try_new`].
@@ -118,7 +129,10 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
         weights: &file.weights,
         endgame_pieces: file.endgame_pieces,
     };
-    let result = Searcher::default().search(&pos, player.phase_weights(&pos), limits, None);
+    let database = database_arg(args.database_pieces)?;
+    let mut searcher = Searcher::default();
+    searcher.set_endgame_db(database);
+    let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
     let best = result
         .best_move
         .map_or_else(|| "none".to_string(), |m| m.to_string());
@@ -128,6 +142,9 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     );
     let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
     println!("pv {}", pv.join(" "));
+    if let Some(value) = database.and_then(|db| db.probe(&pos)) {
+        println!("database {value}");
+    }
     Ok(())
 }
 
@@ -151,6 +168,7 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
+    let database = database_arg(Some(args.database_pieces.unwrap_or(0)))?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for (name, fen, min, max) in BENCH_POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are legal");
@@ -165,6 +183,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         };
         let mut searcher = Searcher::default();
         searcher.set_plain(args.plain);
+        searcher.set_endgame_db(database);
         let started = Instant::now();
         let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
         let secs = started.elapsed().as_secs_f64();

@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, play_match_from, read_match_rows,
     summary_path, three_move_deck, write_file_atomically, Error, GameSettings, MatchGame, Opening,
-    PairReport, Result, Sprt, TieBreak, TimeControl, WeightsFile,
+    PairReport, Result, Sprt, TieBreak, TimeControl, WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::egdb::database_arg;
 use super::engine::search_limits;
 use super::{ctrl_c_flag, thread_pool, INTERRUPTED_STATUS};
 
@@ -46,6 +47,15 @@ pub struct MatchArgs {
     /// How equal-valued moves are chosen: `first` or `random` (drawn from the seed).
     #[arg(long, default_value = "first", value_name = "first|random")]
     tie_break: String,
+    /// Score positions with at most this many pieces from the endgame database (built into
+    /// the cache at first use) and end games there by its value; 0 for no database; default:
+    /// the largest one already built.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
+    database_pieces: Option<u32>,
+    /// With a database, play games on to their end instead of ending them by its value.
+    #[arg(long)]
+    no_database_adjudication: bool,
     /// Seed of the games' random streams (used by `--tie-break random`).
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
@@ -122,6 +132,18 @@ pub fn run(args: MatchArgs) -> Result<()> {
             tie_break_name(settings.tie_break),
             args.seed
         ),
+        match settings.database {
+            Some(db) => format!(
+                "endgame database: {} pieces, {}",
+                db.pieces(),
+                if settings.database_adjudication {
+                    "games end there by its value"
+                } else {
+                    "in the search only"
+                }
+            ),
+            None => "endgame database: none".to_string(),
+        },
     ];
     if let Some(t) = &sprt {
         lines.push(format!(
@@ -371,6 +393,8 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
         no_progress_plies: args.no_progress_plies,
         tie_break,
         time,
+        database: database_arg(args.database_pieces)?,
+        database_adjudication: !args.no_database_adjudication,
         ..GameSettings::default()
     })
 }

@@ -4,11 +4,12 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, write_file_atomically, Color, Error, GameHistory, GameResult, Move, PdnGame,
-    Player, Position, Result, Searcher,
+    check_output_path, write_file_atomically, Color, DbValue, Error, GameHistory, GameResult, Move,
+    PdnGame, Player, Position, Result, Searcher, MAX_DATABASE_PIECES,
 };
 use clap::{Args, ValueEnum};
 
+use super::egdb::database_arg;
 use super::engine::{load_weights, search_limits};
 use super::parse_fen;
 
@@ -39,6 +40,12 @@ pub struct PlayArgs {
     /// Start from this position (PDN FEN) instead of the initial one.
     #[arg(long)]
     fen: Option<String>,
+    /// End the game by the endgame database's value once at most this many pieces are left
+    /// (the engine also searches with it; built into the cache at first use); 0 for none;
+    /// default: the largest one already built.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
+    database_pieces: Option<u32>,
     /// Write the game as PDN to this file when it ends (also on quit, with result `*`).
     #[arg(long, value_name = "FILE")]
     pdn: Option<PathBuf>,
@@ -112,7 +119,9 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
+    let database = database_arg(args.database_pieces)?;
     let mut searcher = Searcher::default();
+    searcher.set_endgame_db(database);
     // Keys of the positions since the last irreversible move, before the current one.
     let mut since_irreversible: Vec<Position> = Vec::new();
     let stdin = io::stdin();
@@ -137,6 +146,34 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
                 Color::Black => (GameResult::BlackWin, "White has no move"),
                 Color::White => (GameResult::WhiteWin, "Black has no move"),
             };
+            return Ok(Some((result, why)));
+        }
+        if let Some(value) = database.and_then(|db| db.probe(&pos)) {
+            print!("{}", pos.to_diagram());
+            let side = pos.side_to_move();
+            let (result, why) = match value {
+                DbValue::Draw => (GameResult::Draw, "endgame database: a draw"),
+                DbValue::Win(_) if side == Color::Black => {
+                    (GameResult::BlackWin, "endgame database: Black wins")
+                }
+                DbValue::Loss(_) if side == Color::White => {
+                    (GameResult::BlackWin, "endgame database: Black wins")
+                }
+                _ => (GameResult::WhiteWin, "endgame database: White wins"),
+            };
+            let verdict = match result {
+                GameResult::Draw => "a draw".to_string(),
+                _ if (result == GameResult::BlackWin) == (human == Color::Black) => {
+                    "you win".to_string()
+                }
+                _ => "the engine wins".to_string(),
+            };
+            let line = match value {
+                DbValue::Win(d) => format!("{side:?} to move wins in {d} plies with best play"),
+                DbValue::Loss(d) => format!("{side:?} to move loses in {d} plies with best play"),
+                DbValue::Draw => "a draw with best play".to_string(),
+            };
+            println!("Endgame database: {line}; the game ends here: {verdict}.");
             return Ok(Some((result, why)));
         }
         if pos.side_to_move() != human {

@@ -2,10 +2,14 @@
 //! [`checkers_tuner::resume`] do the work.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use checkers_tuner::{Config, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE};
+use checkers_tuner::{
+    Config, EndgameDbLoader, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE,
+};
 use clap::Args;
 
+use super::egdb::open_database;
 use super::{ctrl_c_flag, INTERRUPTED_STATUS};
 
 /// Arguments of `tune`.
@@ -71,6 +75,9 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
             ProgressMode::Auto
         },
         stop: Some(ctrl_c_flag()),
+        endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
+            open_database(pieces).map(|db| db.expect("pieces above 0 give a database"))
+        }))),
         #[cfg(feature = "crash-hooks")]
         stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
         #[cfg(feature = "crash-hooks")]

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::egdb::{DbValue, EndgameDb};
 use crate::engine::{Color, HashedPosition, Move, Position};
 use crate::eval::{WeightPair, Weights, DEFAULT_ENDGAME_PIECES};
 use crate::search::{GameHistory, SearchBudget, SearchLimits, Searcher, MAX_SEARCH_DEPTH};
@@ -35,6 +36,13 @@ pub struct GameSettings {
     pub endgame_pieces: u32,
     /// How equal-valued moves are chosen.
     pub tie_break: TieBreak,
+    /// The endgame database both players search with (`None`: none). Not part of the
+    /// serialised settings: a run's config names it by its piece count.
+    #[serde(skip)]
+    pub database: Option<&'static EndgameDb>,
+    /// End a game by the database's value as soon as it reaches a position the database holds
+    /// (`EndReason::Database`); only with a `database`.
+    pub database_adjudication: bool,
     /// Search against the clock instead of to `min_depth` (captures still followed
     /// `max_depth - min_depth` plies further); `None` for fixed depths. A timed game depends on
     /// the machine's speed: the same inputs can give different games.
@@ -196,6 +204,8 @@ pub enum EndReason {
     PlyCap,
     /// The side to move ran out of time on its clock.
     Time,
+    /// Adjudicated by the endgame database's value once few enough pieces were left.
+    Database,
 }
 
 impl GameResult {
@@ -211,11 +221,12 @@ impl GameResult {
 
 impl EndReason {
     /// Every reason, in the order of the enum.
-    pub const ALL: [EndReason; 5] = [
+    pub const ALL: [EndReason; 6] = [
         EndReason::NoMoves,
         EndReason::Repetition,
         EndReason::NoProgress,
         EndReason::PlyCap,
+        EndReason::Database,
         EndReason::Time,
     ];
 
@@ -227,6 +238,7 @@ impl EndReason {
             EndReason::NoProgress => "no_progress",
             EndReason::PlyCap => "ply_cap",
             EndReason::Time => "time",
+            EndReason::Database => "database",
         }
     }
 }
@@ -246,7 +258,8 @@ pub struct GameRecord {
 
 impl Default for GameSettings {
     /// The tuning defaults (`src/run/config.rs`): depth 6 to 12, 300 plies, 80 quiet plies,
-    /// the endgame set at 12 pieces or fewer, first move.
+    /// the endgame set at 12 pieces or fewer, first move; no endgame database (the caller
+    /// loads one), adjudication by it once there is one.
     fn default() -> GameSettings {
         GameSettings {
             min_depth: 6,
@@ -256,6 +269,8 @@ impl Default for GameSettings {
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             tie_break: TieBreak::First,
             time: None,
+            database: None,
+            database_adjudication: true,
         }
     }
 }
@@ -322,6 +337,10 @@ pub fn play_game_between(
     rng: &mut ChaCha8Rng,
 ) -> GameRecord {
     let mut searchers = [Searcher::default(), Searcher::default()];
+    for searcher in &mut searchers {
+        searcher.set_endgame_db(settings.database);
+    }
+    let adjudicator = settings.database.filter(|_| settings.database_adjudication);
     let mut pos = HashedPosition::new(*start);
     // The positions since the last irreversible move and their keys, the current one last.
     let mut since_irreversible = vec![pos.hash];
@@ -338,6 +357,18 @@ pub fn play_game_between(
         let side = pos.position.side_to_move();
         if pos.position.is_lost() {
             break (side_lost(side), EndReason::NoMoves);
+        }
+        if let Some(value) = adjudicator.and_then(|db| db.probe(&pos.position)) {
+            let result = match (value, side) {
+                (DbValue::Draw, _) => GameResult::Draw,
+                (DbValue::Win(_), Color::Black) | (DbValue::Loss(_), Color::White) => {
+                    GameResult::BlackWin
+                }
+                (DbValue::Win(_), Color::White) | (DbValue::Loss(_), Color::Black) => {
+                    GameResult::WhiteWin
+                }
+            };
+            break (result, EndReason::Database);
         }
         if moves.len() as u32 >= settings.max_plies {
             break (GameResult::Draw, EndReason::PlyCap);

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::egdb::MAX_DATABASE_PIECES;
 use crate::error::Error;
 use crate::eval::MAX_ABS_WEIGHT;
 use crate::game::{load_openings_file, GameSettings, TieBreak, MAX_RANDOM_OPENING_PLIES};
@@ -123,6 +124,9 @@ pub struct TournamentConfig {
     /// Number of openings each pair of finalists plays (both colours) in the playoff.
     #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
     pub playoff_openings: u32,
+    /// End a game by the endgame database's value once it reaches a position the database
+    /// holds (`reason = database`); only with `search.database_pieces` above 0.
+    pub database_adjudication: bool,
 }
 
 /// `[search]`: depths of the variable-depth alpha-beta and the evaluator's phase switch.
@@ -140,6 +144,10 @@ pub struct SearchConfig {
     pub endgame_pieces: u32,
     /// How moves of equal value are chosen.
     pub tie_break: TieBreak,
+    /// Positions with at most this many pieces are scored exactly from the endgame database
+    /// (built into the cache folder at first use); 0 for no database.
+    #[serde(deserialize_with = "int_in::<_, u32, 0, { MAX_DATABASE_PIECES as i64 }>")]
+    pub database_pieces: u32,
 }
 
 /// `[evolution]`: how the population is refilled after each round.
@@ -247,19 +255,22 @@ impl Default for TournamentConfig {
             max_plies: 300,
             no_progress_plies: 80,
             playoff_openings: 8,
+            database_adjudication: true,
         }
     }
 }
 
 impl Default for SearchConfig {
     /// Depth 6 full-width, captures followed to depth 12, endgame weights from 12 pieces on,
-    /// ties broken by move-generation order (deterministic without a random draw).
+    /// ties broken by move-generation order (deterministic without a random draw), the
+    /// 5-piece endgame database.
     fn default() -> Self {
         SearchConfig {
             min_depth: 6,
             max_depth: 12,
             endgame_pieces: 12,
             tie_break: TieBreak::First,
+            database_pieces: MAX_DATABASE_PIECES,
         }
     }
 }
@@ -538,7 +549,8 @@ impl Config {
         )
     }
 
-    /// The settings every game of this run is played with.
+    /// The settings every game of this run is played with; the database itself (for
+    /// `search.database_pieces` above 0) is the caller's to load into `database`.
     pub fn game_settings(&self) -> GameSettings {
         GameSettings {
             min_depth: self.search.min_depth,
@@ -548,6 +560,8 @@ impl Config {
             endgame_pieces: self.search.endgame_pieces,
             tie_break: self.search.tie_break,
             time: None,
+            database: None,
+            database_adjudication: self.tournament.database_adjudication,
         }
     }
 }

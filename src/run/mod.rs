@@ -12,4 +12,4 @@ pub use config::Config;
 pub use files::BEST_FILE;
 pub use progress::ProgressMode;
 pub use reference::commented_defaults;
-pub use runner::{resume, tune, RunOptions, RunOutcome, RunSummary};
+pub use runner::{resume, tune, EndgameDbLoader, RunOptions, RunOutcome, RunSummary};

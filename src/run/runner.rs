@@ -24,6 +24,7 @@ use super::files::{
 };
 use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
+use crate::egdb::EndgameDb;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::{WeightsFile, WeightsSource};
@@ -46,6 +47,10 @@ pub struct RunOptions {
     pub threads: usize,
     /// Bars, log lines or nothing on stderr.
     pub progress: ProgressMode,
+    /// Opens the endgame database of the given number of pieces (reading it, or building it
+    /// at first use); called once the run folder is checked, when the config asks for a
+    /// database (`search.database_pieces` above 0). Without it such a config is refused.
+    pub endgame_db: Option<EndgameDbLoader>,
     /// When set (e.g. by a Ctrl-C handler), the run stops at the next game boundary, drops the
     /// round in progress and returns [`RunOutcome::Interrupted`].
     pub stop: Option<Arc<AtomicBool>>,
@@ -56,6 +61,17 @@ pub struct RunOptions {
     /// checkpoint, the worst moment for a crash.
     #[cfg(feature = "crash-hooks")]
     pub crash_before_checkpoint: Option<u32>,
+}
+
+/// How a run gets its endgame database: from the number of pieces, the database (its
+/// `pieces()` must be that number) or why not.
+#[derive(Clone)]
+pub struct EndgameDbLoader(pub Arc<dyn Fn(u32) -> Result<&'static EndgameDb> + Send + Sync>);
+
+impl std::fmt::Debug for EndgameDbLoader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EndgameDbLoader")
+    }
 }
 
 /// A finished run: where its files are and its playoff ranking.
@@ -234,6 +250,31 @@ struct Run<'a> {
     progress: Progress,
 }
 
+/// The config's game settings with the caller's endgame database, which must be the one the
+/// config asks for.
+fn run_settings(config: &Config, options: &RunOptions) -> Result<GameSettings> {
+    let mut settings = config.game_settings();
+    let pieces = config.search.database_pieces;
+    if pieces > 0 {
+        let Some(loader) = &options.endgame_db else {
+            return Err(Error::input(format!(
+                "config {}: `search.database_pieces` = {pieces} needs the {pieces}-piece \
+                 endgame database, and no way to open it was given",
+                config.name
+            )));
+        };
+        let db = (loader.0)(pieces)?;
+        if db.pieces() != pieces {
+            return Err(Error::failure(format!(
+                "asked for the {pieces}-piece endgame database, got the {}-piece one",
+                db.pieces()
+            )));
+        }
+        settings.database = Some(db);
+    }
+    Ok(settings)
+}
+
 impl<'a> Run<'a> {
     fn new(
         dir: &'a Path,
@@ -253,7 +294,7 @@ impl<'a> Run<'a> {
             )?,
             openings: openings_fingerprint(config)?,
             validation_deck: validation_deck(config),
-            settings: config.game_settings(),
+            settings: run_settings(config, options)?,
             progress: Progress::new(options.progress, config.tournament.rounds, completed),
         })
     }
@@ -659,7 +700,7 @@ mod tests {
     fn tiny_config(dir: &Path) -> Config {
         let text = "name = \"unit\"\nseed = 2\n[population]\nsize = 6\n\
                     [tournament]\nrounds = 2\nopenings = \"start\"\nmax_plies = 30\n\
-                    playoff_openings = 2\n[search]\nmin_depth = 1\nmax_depth = 2\n";
+                    playoff_openings = 2\n[search]\nmin_depth = 1\nmax_depth = 2\ndatabase_pieces = 0\n";
         Config::from_str_named(text, dir.join("unit.toml")).unwrap()
     }
 

@@ -44,6 +44,7 @@ use arrayvec::ArrayVec;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::egdb::{DbValue, EndgameDb};
 use crate::engine::{Bitboard, Color, HashedPosition, Move, MoveList, Position, MAX_MOVES};
 use crate::eval::{evaluate, evaluate_quiet, Weights};
 
@@ -413,12 +414,25 @@ pub struct Searcher {
     next_check: u64,
     /// The current iteration may be abandoned (not the first: it gives the fallback move).
     can_abort: bool,
+    /// Positions with at most its pieces are scored from this endgame database, exactly.
+    egdb: Option<&'static EndgameDb>,
     /// The budget ran out: the iteration under way unwinds and is discarded.
     aborted: bool,
 }
 
 /// Default table size for games: 2^16 entries (1 MiB).
 pub const DEFAULT_TT_BITS: u32 = 16;
+
+/// The search score of a database value found `ply` plies below the root: wins and losses
+/// on the same scale as the search's own (`WIN - plies to the end`), draws 0.
+#[inline(always)]
+fn db_score(value: DbValue, ply: u32) -> i32 {
+    match value {
+        DbValue::Win(d) => WIN - (ply + d) as i32,
+        DbValue::Loss(d) => -(WIN - (ply + d) as i32),
+        DbValue::Draw => 0,
+    }
+}
 
 #[inline(always)]
 fn to_tt(value: i32, ply: u32) -> i32 {
@@ -476,6 +490,18 @@ impl Searcher {
             next_check: u64::MAX,
             can_abort: false,
             aborted: false,
+            egdb: None,
+        }
+    }
+
+    /// Scores positions with at most the database's pieces from `egdb` (`None`: none, the
+    /// search as without a database). A win the database puts `d` plies after a node `ply`
+    /// plies below the root scores `WIN - (ply + d)`, like a win the search finds itself.
+    pub fn set_endgame_db(&mut self, egdb: Option<&'static EndgameDb>) {
+        if self.egdb.map(|db| db as *const EndgameDb) != egdb.map(|db| db as *const EndgameDb) {
+            // Stored values were searched with the other database (or none).
+            self.context = None;
+            self.egdb = egdb;
         }
     }
 
@@ -883,6 +909,11 @@ impl Searcher {
                 return 0;
             }
             self.window_start[p] = start;
+        }
+        if let Some(db) = self.egdb {
+            if let Some(value) = db.probe(pos) {
+                return db_score(value, ply);
+            }
         }
         if ply >= self.min_depth {
             if pos.jumpers() == 0 {

@@ -155,6 +155,8 @@ mod tests {
             endgame_pieces: 12,
             tie_break: Default::default(),
             time: None,
+            database: None,
+            database_adjudication: false,
         };
         let openings = [Opening::start()];
         let stop = AtomicBool::new(true);

@@ -1,0 +1,247 @@
+//! The `egdb` commands (`build`, `probe`) and the first-use build that other commands share.
+
+use std::path::Path;
+use std::time::Instant;
+
+use checkers_tuner::{
+    build_endgame_db, endgame_cache_dir, endgame_db_path, open_or_build_endgame_db, EgdbError,
+    EndgameDb, Error, Opened, Result, MAX_DATABASE_PIECES,
+};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::{parse_fen, thread_pool};
+
+/// Arguments of `egdb`.
+#[derive(Args, Debug)]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    command: EgdbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum EgdbCommand {
+    /// Builds the endgame database of every position with at most N pieces into the cache
+    /// folder (CHECKERS_TUNER_CACHE, else ~/.cache/checkers-tuner).
+    Build(BuildArgs),
+    /// Prints a position's value for the side to move: `win D`, `loss D` or `draw`.
+    Probe(ProbeArgs),
+}
+
+/// Arguments of `egdb build`.
+#[derive(Args, Debug)]
+struct BuildArgs {
+    /// Most pieces on the board (1 to 5).
+    #[arg(long, default_value_t = MAX_DATABASE_PIECES,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_DATABASE_PIECES as i64))]
+    pieces: u32,
+    /// Build again even if a sound file is there.
+    #[arg(long)]
+    force: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = super::threads_arg)]
+    threads: Option<usize>,
+}
+
+/// Arguments of `egdb probe`.
+#[derive(Args, Debug)]
+struct ProbeArgs {
+    /// The position as PDN FEN.
+    #[arg(long)]
+    fen: String,
+    /// The database to ask (default: the largest one built).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DATABASE_PIECES as i64))]
+    pieces: Option<u32>,
+}
+
+/// Runs `egdb`.
+pub fn run(args: EgdbArgs) -> Result<()> {
+    match args.command {
+        EgdbCommand::Build(args) => build(args),
+        EgdbCommand::Probe(args) => probe(args),
+    }
+}
+
+/// Build times measured on two shared cores (seconds), for the first-use message: 0.7 s for
+/// three pieces, 19 s for four, 278 to 337 s for five.
+fn expected_seconds(pieces: u32) -> u64 {
+    match pieces {
+        0..=3 => 1,
+        4 => 20,
+        _ => 300,
+    }
+}
+
+/// "about N seconds" / "about N minutes".
+fn expected_time(pieces: u32) -> String {
+    let secs = expected_seconds(pieces);
+    if secs < 2 {
+        "about a second".to_string()
+    } else if secs < 90 {
+        format!("about {secs} seconds")
+    } else {
+        format!("about {} minutes", secs.div_ceil(60))
+    }
+}
+
+/// A progress bar over the database's positions (hidden when stderr is not a terminal).
+fn progress_bar(pieces: u32) -> ProgressBar {
+    let total = EndgameDb::positions_for(pieces);
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "egdb {msg} [{bar:30.green/white}] {percent}% ({elapsed} elapsed, ~{eta} left)",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_message(format!("{pieces} pieces"));
+    bar
+}
+
+fn size_text(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+/// Runs `egdb build`.
+fn build(args: BuildArgs) -> Result<()> {
+    let dir = endgame_cache_dir()?;
+    let path = endgame_db_path(&dir, args.pieces);
+    if !args.force {
+        match EndgameDb::load(&path, args.pieces) {
+            Ok(db) => {
+                println!(
+                    "{}: the {}-piece database is already built ({} positions, {}); \
+                     --force builds it again",
+                    path.display(),
+                    args.pieces,
+                    db.len(),
+                    size_text(db.len())
+                );
+                return Ok(());
+            }
+            Err(EgdbError::Damaged(_, why)) => {
+                eprintln!("{}: damaged ({why}); building it again", path.display());
+            }
+            Err(EgdbError::Missing(_)) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let pool = thread_pool(args.threads.unwrap_or(0))?;
+    eprintln!(
+        "Building the {}-piece endgame database into {} ({} on two cores)…",
+        args.pieces,
+        path.display(),
+        expected_time(args.pieces)
+    );
+    let bar = progress_bar(args.pieces);
+    let started = Instant::now();
+    let db = pool.install(|| build_endgame_db(args.pieces, &|n| bar.inc(n)))?;
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    db.save(&path)?;
+    println!(
+        "built {} pieces in {secs:.1} s: {} positions, {}, longest win {} plies; written to {}",
+        args.pieces,
+        db.len(),
+        size_text(db.len()),
+        db.longest(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// Runs `egdb probe`.
+fn probe(args: ProbeArgs) -> Result<()> {
+    let pos = parse_fen(&args.fen)?;
+    let dir = endgame_cache_dir()?;
+    let pieces = match args.pieces {
+        Some(n) => n,
+        None => (1..=MAX_DATABASE_PIECES)
+            .rev()
+            .find(|&n| endgame_db_path(&dir, n).is_file())
+            .ok_or_else(|| {
+                Error::input(format!(
+                    "no endgame database in {} (build one with `checkers-tuner egdb build`)",
+                    dir.display()
+                ))
+            })?,
+    };
+    let db = EndgameDb::load(&endgame_db_path(&dir, pieces), pieces).map_err(|e| match e {
+        EgdbError::Damaged(..) => Error::input(format!(
+            "{e}; build it again with `checkers-tuner egdb build --pieces {pieces}`"
+        )),
+        other => other.into(),
+    })?;
+    match db.probe(&pos) {
+        Some(value) => {
+            println!("{value}");
+            Ok(())
+        }
+        None => Err(Error::input(format!(
+            "--fen {:?}: {} pieces, the database holds at most {pieces}",
+            args.fen,
+            pos.piece_count()
+        ))),
+    }
+}
+
+/// The `pieces`-piece database for a command that plays or searches (`None` for 0): read from
+/// the cache, or built there first with a message of the time it takes.
+pub fn open_database(pieces: u32) -> Result<Option<&'static EndgameDb>> {
+    if pieces == 0 {
+        return Ok(None);
+    }
+    let dir = endgame_cache_dir()?;
+    open_in(&dir, pieces).map(|db| Some(db.leak()))
+}
+
+/// The database of a `--database-pieces` argument: that many pieces (0: none), or by default
+/// the largest database already in the cache (none if there is none: nothing is built unasked).
+pub fn database_arg(pieces: Option<u32>) -> Result<Option<&'static EndgameDb>> {
+    if let Some(pieces) = pieces {
+        return open_database(pieces);
+    }
+    let Ok(dir) = endgame_cache_dir() else {
+        return Ok(None);
+    };
+    match (1..=MAX_DATABASE_PIECES)
+        .rev()
+        .find(|&n| endgame_db_path(&dir, n).is_file())
+    {
+        Some(n) => open_database(n),
+        None => Ok(None),
+    }
+}
+
+fn open_in(dir: &Path, pieces: u32) -> Result<EndgameDb> {
+    let bar = std::sync::OnceLock::new();
+    let say = |damaged: Option<&EgdbError>| {
+        if let Some(e) = damaged {
+            eprintln!("{e}; building it again");
+        }
+        eprintln!(
+            "The {pieces}-piece endgame database is not built yet: building it once into {} \
+             ({} on two cores; `checkers-tuner egdb build` does the same)…",
+            dir.display(),
+            expected_time(pieces)
+        );
+        let _ = bar.set(progress_bar(pieces));
+    };
+    let started = Instant::now();
+    let (db, opened) = open_or_build_endgame_db(dir, pieces, say, &|n| {
+        if let Some(bar) = bar.get() {
+            bar.inc(n);
+        }
+    })?;
+    if opened != Opened::Loaded {
+        if let Some(bar) = bar.get() {
+            bar.finish_and_clear();
+        }
+        eprintln!(
+            "Built the {pieces}-piece endgame database in {:.1} s ({}).",
+            started.elapsed().as_secs_f64(),
+            size_text(db.len())
+        );
+    }
+    Ok(db)
+}
