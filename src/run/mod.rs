@@ -3,11 +3,13 @@
 mod checkpoint;
 mod config;
 mod files;
+mod islands;
 mod lock;
 mod progress;
 mod runner;
 
 pub use config::Config;
 pub use files::BEST_FILE;
+pub use islands::{Island, IslandChoice};
 pub use progress::ProgressMode;
-pub use runner::{resume, tune, RunOptions, RunOutcome, RunSummary};
+pub use runner::{resume, tune, tune_island, RunOptions, RunOutcome, RunSummary};
