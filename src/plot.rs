@@ -100,6 +100,10 @@ const PLIES_COLOUR: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 /// - (e) when the run has validation rows in `learning.csv`, the learning curve: the Elo of
 ///   each validated survivor against its opponent with its 95% interval as a bar.
 ///
+/// An island-model run (its files have an `island` column) is drawn as one population: panels
+/// (a) and (b) add up the islands' pairs of each round (`mean_plies` weighted by games), the
+/// best survivor of a round is the best of all islands, and (e) has a point per island.
+///
 /// The picture is written to a temporary file beside `out` and renamed onto it, so `out` is
 /// either the complete picture or untouched.
 ///
@@ -321,15 +325,31 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
         *slot = cols.get(name)?;
     }
     let plies_col = cols.get("mean_plies")?;
+    // An island-model run has one row per island and round: the picture shows their sum.
+    let island_col = cols.get("island").ok();
+    let games_col = match island_col {
+        Some(_) => Some(cols.get("games")?),
+        None => None,
+    };
 
     let mut rows: Vec<RoundStats> = Vec::new();
-    let mut seen: HashMap<i64, u64> = HashMap::new();
+    let mut seen: HashMap<(u64, i64), u64> = HashMap::new();
+    // Per round of an island-model run: (plies of all games, games), for the mean.
+    let mut plies: HashMap<i64, (f64, u64)> = HashMap::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(path, &e))?;
         let round: i64 = cols.parse(&record, round_col, "round", INTEGER)?;
-        if let Some(first) = seen.insert(round, line_of(&record)) {
+        let island: u64 = match island_col {
+            Some(col) => cols.parse(&record, col, "island", COUNT)?,
+            None => 0,
+        };
+        if let Some(first) = seen.insert((island, round), line_of(&record)) {
+            let whose = match island_col {
+                Some(_) => format!("island {island}'s "),
+                None => String::new(),
+            };
             return Err(Error::input(format!(
-                "{} line {}, column `round`: round {round} already appears on line {first}",
+                "{} line {}, column `round`: {whose}round {round} already appears on line {first}",
                 path.display(),
                 line_of(&record)
             )));
@@ -346,11 +366,28 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
             let v: f64 = cols.parse(&record, plies_col, "mean_plies", NUMBER)?;
             v.is_finite().then_some(v)
         };
+        if let Some(games_col) = games_col {
+            let games: u64 = cols.parse(&record, games_col, "games", COUNT)?;
+            let sum = plies.entry(round).or_insert((0.0, 0));
+            sum.0 += mean_plies.unwrap_or(0.0) * games as f64;
+            sum.1 += games;
+            if let Some(row) = rows.iter_mut().find(|r| r.round == round) {
+                for (total, add) in row.outcomes.iter_mut().zip(outcomes) {
+                    *total += add;
+                }
+                continue;
+            }
+        }
         rows.push(RoundStats {
             round,
             outcomes,
             mean_plies,
         });
+    }
+    for row in &mut rows {
+        if let Some(&(sum, games)) = plies.get(&row.round) {
+            row.mean_plies = (games > 0).then(|| sum / games as f64);
+        }
     }
     if rows.is_empty() {
         return Err(Error::input(format!(
