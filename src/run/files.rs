@@ -554,12 +554,17 @@ pub fn merge_islands(top: &Path, count: u32) -> Result<()> {
         for index in 0..count {
             let path = island_dir(top, index).join(name);
             let bytes = fs::read(&path).map_err(|e| Error::io("read", &path, &e))?;
-            for record in csv::ReaderBuilder::new().from_reader(&bytes[..]).into_records() {
-                let record = record.map_err(|e| {
-                    Error::failure(format!("{}: not CSV ({e})", path.display()))
-                })?;
+            for record in csv::ReaderBuilder::new()
+                .from_reader(&bytes[..])
+                .into_records()
+            {
+                let record = record
+                    .map_err(|e| Error::failure(format!("{}: not CSV ({e})", path.display())))?;
                 // The playoff's timing row (`playoff`) sorts after every round.
-                let round = record.get(0).and_then(|r| r.parse().ok()).unwrap_or(u64::MAX);
+                let round = record
+                    .get(0)
+                    .and_then(|r| r.parse().ok())
+                    .unwrap_or(u64::MAX);
                 rows.push((round, index, record));
             }
         }

@@ -68,9 +68,9 @@ impl std::str::FromStr for IslandChoice {
         if text == "auto" {
             return Ok(IslandChoice::Auto);
         }
-        text.parse().map(IslandChoice::Index).map_err(|_| {
-            format!("expected `auto` or an island index (0, 1, …), got {text:?}")
-        })
+        text.parse()
+            .map(IslandChoice::Index)
+            .map_err(|_| format!("expected `auto` or an island index (0, 1, …), got {text:?}"))
     }
 }
 
@@ -286,7 +286,10 @@ mod tests {
         let err = IslandChoice::Auto
             .resolve(2, env(&[("JOB_COMPLETION_INDEX", "5")]))
             .unwrap_err();
-        assert!(err.to_string().contains("JOB_COMPLETION_INDEX is 5"), "{err}");
+        assert!(
+            err.to_string().contains("JOB_COMPLETION_INDEX is 5"),
+            "{err}"
+        );
         let err = IslandChoice::Auto.resolve(2, env(&[])).unwrap_err();
         assert!(err.to_string().contains("--island I"), "{err}");
         let err = IslandChoice::Index(0).resolve(1, env(&[])).unwrap_err();
@@ -315,7 +318,10 @@ mod tests {
         let me = Island { index: 2, count: 3 };
         let err = wait_for::<PlayoffGamesFile>(me, &awaited, Duration::from_millis(30), None)
             .unwrap_err();
-        assert!(err.to_string().contains("island 1's migrants of round 2"), "{err}");
+        assert!(
+            err.to_string().contains("island 1's migrants of round 2"),
+            "{err}"
+        );
         let file = PlayoffGamesFile {
             island: 1,
             results: "bwd".to_string(),

@@ -186,7 +186,10 @@ impl Progress {
     /// The playoff starts: `finalists` specimens, `games` games in all.
     pub(crate) fn playoff_start(&self, finalists: usize, games: u64) {
         self.reset_counts();
-        let line = format!("{}playoff: {finalists} finalists, {games} games", self.label);
+        let line = format!(
+            "{}playoff: {finalists} finalists, {games} games",
+            self.label
+        );
         match &self.display {
             Display::Bars(bars) => {
                 bars.games.set_length(games);

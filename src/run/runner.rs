@@ -25,8 +25,7 @@ use super::files::{
     ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 use super::islands::{
-    publish, wait_for, Awaited, FinalistsFile, Island, MigrantsFile, PlayoffGamesFile,
-    DEFAULT_WAIT,
+    publish, wait_for, Awaited, FinalistsFile, Island, MigrantsFile, PlayoffGamesFile, DEFAULT_WAIT,
 };
 use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
@@ -947,7 +946,8 @@ impl<'a> Run<'a> {
         let on_game = || self.progress.playoff_game();
         let seed = self.config.seed;
         let settings = &self.settings;
-        let played = play_playoff_share(&specimens, &openings, settings, seed, share, stop, on_game);
+        let played =
+            play_playoff_share(&specimens, &openings, settings, seed, share, stop, on_game);
         let Some(results) = played else {
             return Ok(None);
         };
@@ -956,7 +956,10 @@ impl<'a> Run<'a> {
         append(&self.dir, TIMINGS_FILE, &timing)?;
         let file = PlayoffGamesFile {
             island: part.island.index,
-            results: results.into_iter().map(super::islands::result_letter).collect(),
+            results: results
+                .into_iter()
+                .map(super::islands::result_letter)
+                .collect(),
         };
         publish(&path, &file)?;
         Ok(Some(()))
@@ -984,13 +987,15 @@ impl<'a> Run<'a> {
                 what: "playoff games".to_string(),
             };
             let stop = self.options.stop.as_deref();
-            let Some(file) =
-                wait_for::<PlayoffGamesFile>(part.island, &awaited, part.wait, stop)?
+            let Some(file) = wait_for::<PlayoffGamesFile>(part.island, &awaited, part.wait, stop)?
             else {
                 return Ok(None);
             };
-            let results: Option<Vec<GameResult>> =
-                file.results.chars().map(super::islands::letter_result).collect();
+            let results: Option<Vec<GameResult>> = file
+                .results
+                .chars()
+                .map(super::islands::letter_result)
+                .collect();
             let wanted = (total + count - 1 - index as usize) / count;
             match results {
                 Some(results) if results.len() == wanted => shares.push(results),
@@ -1182,7 +1187,10 @@ fn islands_in_step(
     }
     let rounds = config.tournament.rounds;
     let behind = |live: &[(Run, State, RunLock)]| {
-        live.iter().map(|(_, s, _)| s.completed).min().unwrap_or(rounds)
+        live.iter()
+            .map(|(_, s, _)| s.completed)
+            .min()
+            .unwrap_or(rounds)
     };
     let interrupted = |live: &[(Run, State, RunLock)]| {
         Ok(RunOutcome::Interrupted {

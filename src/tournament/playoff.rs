@@ -35,7 +35,10 @@ type PlayoffJob<'s, 'o> = (&'s Specimen, &'s Specimen, &'o Opening, [u64; 5]);
 
 /// Every game of the round robin, in a fixed order: every pair (i < j), every opening, both
 /// colours (i Black first).
-fn playoff_jobs<'s, 'o>(finalists: &[&'s Specimen], openings: &'o [Opening]) -> Vec<PlayoffJob<'s, 'o>> {
+fn playoff_jobs<'s, 'o>(
+    finalists: &[&'s Specimen],
+    openings: &'o [Opening],
+) -> Vec<PlayoffJob<'s, 'o>> {
     let mut jobs = Vec::new();
     for (i, &first) in finalists.iter().enumerate() {
         for &second in &finalists[i + 1..] {
