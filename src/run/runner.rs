@@ -1016,7 +1016,13 @@ impl<'a> Run<'a> {
             self.write_results(part.top, &sources, &standings)?;
         }
         self.checkpoint(state, Some(standings.clone()))?;
-        self.progress.playoff_done(&standings[0], 0.0);
+        let best = &standings[0];
+        self.progress.note(&format!(
+            "playoff of all islands done: best specimen {} with {:.1} points from {} games",
+            best.id,
+            best.results.points(),
+            best.results.games()
+        ));
         self.progress.finish();
         Ok(Some(RunSummary {
             dir: part.top.to_path_buf(),
@@ -1084,7 +1090,7 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
 /// An island opened for work, or found finished.
 enum Opened<'a> {
     /// Ready for its next round (or its playoff), holding its folder's lock.
-    Running(Run<'a>, State, RunLock),
+    Running(Box<Run<'a>>, State, RunLock),
     /// Its playoff is saved.
     Finished(RunSummary),
 }
@@ -1151,7 +1157,7 @@ fn open_island<'a>(
     )?;
     run.progress = Progress::new(mode, config.tournament.rounds, state.completed)
         .labelled(format!("island {}: ", island.index));
-    Ok(Opened::Running(run, state, lock))
+    Ok(Opened::Running(Box::new(run), state, lock))
 }
 
 /// Runs (or resumes) every island of the run in `top` in this process, in step: the islands
@@ -1169,7 +1175,7 @@ fn islands_in_step(
         ProgressMode::Quiet => ProgressMode::Quiet,
         _ => ProgressMode::Log,
     };
-    let mut live: Vec<(Run, State, RunLock)> = Vec::new();
+    let mut live: Vec<(Box<Run>, State, RunLock)> = Vec::new();
     let mut finished = None;
     for index in 0..config.islands.count {
         let island = Island {
@@ -1186,13 +1192,13 @@ fn islands_in_step(
         return Ok(RunOutcome::AlreadyFinished(summary));
     }
     let rounds = config.tournament.rounds;
-    let behind = |live: &[(Run, State, RunLock)]| {
+    let behind = |live: &[(Box<Run>, State, RunLock)]| {
         live.iter()
             .map(|(_, s, _)| s.completed)
             .min()
             .unwrap_or(rounds)
     };
-    let interrupted = |live: &[(Run, State, RunLock)]| {
+    let interrupted = |live: &[(Box<Run>, State, RunLock)]| {
         Ok(RunOutcome::Interrupted {
             dir: top.to_path_buf(),
             completed_rounds: behind(live),
