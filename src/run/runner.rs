@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -305,6 +305,11 @@ struct IslandPart<'a> {
     top: &'a Path,
     /// How long to wait for another island's file.
     wait: Duration,
+    /// When this process opened the island, and the nanoseconds it spent since on the
+    /// exchanged files (writing its own, waiting for and reading the others'): the price of
+    /// the island model, reported at the end.
+    opened: Instant,
+    exchanging: AtomicU64,
 }
 
 /// What a round produced before it is saved: the bracket's result and what follows from it,
@@ -795,6 +800,15 @@ impl<'a> Run<'a> {
         self.island.as_ref().expect("an island's run")
     }
 
+    /// Runs `f`, one of the island's exchanges through the run folder, and counts its time.
+    fn exchange<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let started = Instant::now();
+        let result = f();
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.part().exchanging.fetch_add(nanos, Ordering::Relaxed);
+        result
+    }
+
     /// The migration number after `round`, if one happens then: every `migration_interval`
     /// rounds, never after the last round (the playoff follows).
     fn epoch(&self, round: u32) -> Option<u32> {
@@ -831,7 +845,7 @@ impl<'a> Run<'a> {
             round: played.round,
             migrants,
         };
-        publish(&path, &file)
+        self.exchange(|| publish(&path, &file))
     }
 
     /// After a migration round, the migrants of the neighbour that sends to this island, as
@@ -850,7 +864,8 @@ impl<'a> Run<'a> {
             what: format!("migrants of round {}", played.round),
         };
         let stop = self.options.stop.as_deref();
-        let Some(file) = wait_for::<MigrantsFile>(part.island, &awaited, part.wait, stop)? else {
+        let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
+        let Some(file): Option<MigrantsFile> = waited else {
             return Ok(None);
         };
         let here: Vec<u64> = played
@@ -895,7 +910,8 @@ impl<'a> Run<'a> {
             island: part.island.index,
             finalists,
         };
-        publish(&files::finalists_file(part.top, part.island.index), &file)
+        let path = files::finalists_file(part.top, part.island.index);
+        self.exchange(|| publish(&path, &file))
     }
 
     /// The finalists of all islands in id order, each with the round of its last row in
@@ -912,8 +928,8 @@ impl<'a> Run<'a> {
                 what: "finalists".to_string(),
             };
             let stop = self.options.stop.as_deref();
-            let Some(file) = wait_for::<FinalistsFile>(part.island, &awaited, part.wait, stop)?
-            else {
+            let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
+            let Some(file): Option<FinalistsFile> = waited else {
                 return Ok(None);
             };
             for (member, round) in file.finalists {
@@ -961,7 +977,7 @@ impl<'a> Run<'a> {
                 .map(super::islands::result_letter)
                 .collect(),
         };
-        publish(&path, &file)?;
+        self.exchange(|| publish(&path, &file))?;
         Ok(Some(()))
     }
 
@@ -987,8 +1003,8 @@ impl<'a> Run<'a> {
                 what: "playoff games".to_string(),
             };
             let stop = self.options.stop.as_deref();
-            let Some(file) = wait_for::<PlayoffGamesFile>(part.island, &awaited, part.wait, stop)?
-            else {
+            let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
+            let Some(file): Option<PlayoffGamesFile> = waited else {
                 return Ok(None);
             };
             let results: Option<Vec<GameResult>> = file
@@ -1022,6 +1038,13 @@ impl<'a> Run<'a> {
             best.id,
             best.results.points(),
             best.results.games()
+        ));
+        let exchanging = part.exchanging.load(Ordering::Relaxed) as f64 * 1e-9;
+        let total = part.opened.elapsed().as_secs_f64();
+        self.progress.note(&format!(
+            "{exchanging:.1} s of {total:.1} s ({:.1}%) spent writing, waiting for and reading \
+             the exchanged files",
+            100.0 * exchanging / total.max(1e-9)
         ));
         self.progress.finish();
         Ok(Some(RunSummary {
@@ -1146,6 +1169,8 @@ fn open_island<'a>(
         island,
         top,
         wait: options.island_timeout.unwrap_or(DEFAULT_WAIT),
+        opened: Instant::now(),
+        exchanging: AtomicU64::new(0),
     };
     let mut run = Run::new(
         &dir,
