@@ -8,6 +8,12 @@
 //! file lengths is renamed into place. A process killed at any moment leaves either the old
 //! checkpoint (and `resume` cuts the files back to it and replays the round, which gives the same
 //! rows again) or the new one.
+//!
+//! Islands (`[islands] count > 1`): each island is this same run in its own folder `island-I/`
+//! with its own seed and ids, plus the exchanges of `islands.rs` between its rounds. A round is
+//! split in two for them: the play (bracket, validation) and, once the neighbour's migrants are
+//! in, the finish (newcomers, rows, checkpoint). One process runs every island in step, or one
+//! process runs one island; both do the same steps on the same files, so the files agree.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
