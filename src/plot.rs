@@ -102,7 +102,8 @@ const PLIES_COLOUR: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 ///
 /// An island-model run (its files have an `island` column) is drawn as one population: panels
 /// (a) and (b) add up the islands' pairs of each round (`mean_plies` weighted by games), the
-/// best survivor of a round is the best of all islands, and (e) has a point per island.
+/// best survivor of a round is the best of all islands, and (e) has one line per island (each
+/// island's validated top survivor).
 ///
 /// The picture is written to a temporary file beside `out` and renamed onto it, so `out` is
 /// either the complete picture or untouched.
@@ -158,6 +159,8 @@ impl Best {
 /// One row of `learning.csv`: a validation match's Elo and its 95% interval.
 #[derive(Debug, Clone, PartialEq)]
 struct Validation {
+    /// The island (0 for a run without islands).
+    island: u64,
     round: i64,
     elo: f64,
     low: f64,
@@ -404,17 +407,22 @@ fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
     let [round, elo, low, high] =
         ["round", "elo", "elo_low", "elo_high"].map(|name| cols.get(name));
     let (round, elo, low, high) = (round?, elo?, low?, high?);
+    let island_col = cols.get("island").ok();
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(path, &e))?;
         rows.push(Validation {
+            island: match island_col {
+                Some(col) => cols.parse(&record, col, "island", COUNT)?,
+                None => 0,
+            },
             round: cols.parse(&record, round, "round", INTEGER)?,
             elo: cols.parse(&record, elo, "elo", NUMBER)?,
             low: cols.parse(&record, low, "elo_low", NUMBER)?,
             high: cols.parse(&record, high, "elo_high", NUMBER)?,
         });
     }
-    rows.sort_by_key(|v| v.round);
+    rows.sort_by_key(|v| (v.island, v.round));
     Ok(rows)
 }
 
@@ -725,6 +733,18 @@ fn draw_zero_line<DB: DrawingBackend>(
 
 const ELO_COLOUR: RGBColor = RGBColor(0xd6, 0x27, 0x28);
 
+/// The learning curves of an island-model run, one colour per island (repeating after eight).
+const ISLAND_COLOURS: [RGBColor; 8] = [
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+    RGBColor(0xe3, 0x77, 0xc2),
+    RGBColor(0x17, 0xbe, 0xcf),
+];
+
 fn panel_learning<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
@@ -762,12 +782,31 @@ fn panel_learning<DB: DrawingBackend>(
             ELO_COLOUR.mix(0.5).stroke_width(2),
         )
     }))?;
-    let points = segments(data.learning.iter().map(|v| (v.round, finite(v.elo))));
-    draw_line(&mut chart, &points, ELO_COLOUR)?;
+    // One line per island of an island-model run (rows are sorted by island, then round).
+    let islands = data.learning.last().map_or(0, |v| v.island) + 1;
+    let colour = |island: u64| match islands {
+        1 => ELO_COLOUR,
+        _ => ISLAND_COLOURS[island as usize % ISLAND_COLOURS.len()],
+    };
+    let mut names = Vec::new();
+    for island in 0..islands {
+        let rows = data.learning.iter().filter(|v| v.island == island);
+        let points = segments(rows.map(|v| (v.round, finite(v.elo))));
+        draw_line(&mut chart, &points, colour(island))?;
+        names.push(match islands {
+            1 => "Elo (bar: 95% interval)".to_string(),
+            _ => format!("island {island}"),
+        });
+    }
+    let entries: Vec<(&str, Mark)> = names
+        .iter()
+        .enumerate()
+        .map(|(island, name)| (name.as_str(), Mark::Line(colour(island as u64))))
+        .collect();
     draw_legend(
         &legend_area,
         "learning.csv",
-        &[("Elo (bar: 95% interval)", Mark::Line(ELO_COLOUR))],
+        &entries,
         &[
             "every few rounds the top",
             "survivor plays a fixed",

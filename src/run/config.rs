@@ -1367,6 +1367,34 @@ mod tests {
     }
 
     #[test]
+    fn islands_are_written_only_when_there_are_several() {
+        let one = parse("name = \"x\"\n[islands]\ncount = 1\nmigrants = 7\n").unwrap();
+        assert!(!one.to_toml().contains("[islands]"));
+        let text = "name = \"x\"\n[islands]\ncount = 3\nmigration_interval = 2\n";
+        let three = parse(text).unwrap();
+        let written = three.to_toml();
+        assert!(written.contains(
+            "[islands]\ncount = 3\nmigration_interval = 2\nmigrants = 2\ntopology = \"ring\"\n"
+        ));
+        assert_eq!(parse(&written).unwrap(), three);
+        // Island blocks of ids: island 0 as a run without islands, the others after it.
+        assert_eq!(three.island_ids(0), 0..100 * 21);
+        assert_eq!(three.island_ids(2), 2 * 100 * 21..3 * 100 * 21);
+        let message = rejected("name = \"x\"\n[islands]\ncount = 2\nmigrants = 100\n");
+        assert!(
+            message.contains("line 4: `islands.migrants`: 100 must be less than"),
+            "{message}"
+        );
+        let message = rejected("name = \"x\"\n[islands]\ncount = 0\n");
+        assert!(
+            message.contains("`islands.count`: must be at least 1"),
+            "{message}"
+        );
+        let message = rejected("name = \"x\"\n[islands]\ntopology = \"star\"\n");
+        assert!(message.contains("`islands.topology`"), "{message}");
+    }
+
+    #[test]
     fn shipped_configs_load() {
         let quick =
             Config::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/quick.toml")).unwrap();
@@ -1378,6 +1406,10 @@ mod tests {
         assert_eq!(quick.tournament.max_plies, 200);
         assert_eq!(quick.tournament.playoff_openings, 4);
         assert_eq!(quick.evolution.mode, EvolutionMode::Genetic);
+        let islands =
+            Config::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/islands.toml")).unwrap();
+        assert_eq!(islands.islands.count, 4);
+        assert_eq!(islands.population.size * 4, 64);
 
         let original = Config::load(concat!(
             env!("CARGO_MANIFEST_DIR"),

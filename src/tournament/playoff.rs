@@ -231,4 +231,40 @@ mod tests {
         assert!(table.iter().all(|s| s.results.games() == 4));
         assert_eq!(playoff_games(3, 1), 6);
     }
+
+    #[test]
+    fn a_playoff_split_in_shares_ranks_as_the_whole() {
+        let specimens: Vec<Specimen> = (0..4)
+            .map(|id| {
+                let mut weights = crate::eval::WeightPair::material();
+                weights.opening.0[1] += 10 * id as i32;
+                Specimen {
+                    id: 10 + id,
+                    weights,
+                    parent_a: None,
+                    parent_b: None,
+                    born_round: 0,
+                }
+            })
+            .collect();
+        let finalists: Vec<&Specimen> = specimens.iter().collect();
+        let settings = GameSettings {
+            min_depth: 1,
+            max_depth: 2,
+            max_plies: 40,
+            no_progress_plies: 80,
+            endgame_pieces: 12,
+            tie_break: crate::game::TieBreak::Random,
+        };
+        let openings = [Opening::start()];
+        let whole = play_playoff(&finalists, &openings, &settings, 3, None, || {}).unwrap();
+        let shares: Vec<Vec<GameResult>> = (0..3)
+            .map(|index| {
+                let share = PlayoffShare { index, count: 3 };
+                play_playoff_share(&finalists, &openings, &settings, 3, share, None, || {}).unwrap()
+            })
+            .collect();
+        assert_eq!(shares.iter().map(Vec::len).collect::<Vec<_>>(), [4, 4, 4]);
+        assert_eq!(playoff_standings(&finalists, &openings, &shares), whole);
+    }
 }
