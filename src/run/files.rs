@@ -529,6 +529,34 @@ pub fn is_island_entry(name: &str) -> bool {
     island || name == MIGRANTS_DIR || name == PLAYOFF_DIR
 }
 
+/// Removes the temporary files island `index` left beside its exchanged files when it was
+/// killed while writing one. Only island `index` writes those files, and the caller holds its
+/// lock, so every such temporary is stale, whatever machine's process id it names.
+pub fn remove_island_temporaries(top: &Path, index: u32) -> Result<()> {
+    let mut folders = vec![top.join(PLAYOFF_DIR)];
+    if let Ok(epochs) = fs::read_dir(top.join(MIGRANTS_DIR)) {
+        folders.extend(epochs.flatten().map(|e| e.path()));
+    }
+    let mine = [
+        format!(".island-{index}.json.tmp-"),
+        format!(".finalists-island-{index}.json.tmp-"),
+        format!(".games-island-{index}.json.tmp-"),
+    ];
+    for folder in folders {
+        let Ok(entries) = fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if mine.iter().any(|prefix| name.starts_with(prefix.as_str())) {
+                let path = entry.path();
+                fs::remove_file(&path).map_err(|e| Error::io("remove", &path, &e))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Removes the island folders and exchanged files of an island-model run from `top` (for
 /// `tune --force`).
 pub fn clear_islands(top: &Path) -> Result<()> {
@@ -688,6 +716,32 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn an_island_removes_only_its_own_temporaries() {
+        let dir = tempfile::tempdir().unwrap();
+        let epoch = migrants_file(dir.path(), 1, 2)
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        fs::create_dir_all(&epoch).unwrap();
+        fs::create_dir_all(dir.path().join(PLAYOFF_DIR)).unwrap();
+        let files = [
+            epoch.join(".island-2.json.tmp-77"),
+            epoch.join(".island-1.json.tmp-77"),
+            epoch.join("island-2.json"),
+            dir.path()
+                .join(PLAYOFF_DIR)
+                .join(".games-island-2.json.tmp-9"),
+        ];
+        for file in &files {
+            fs::write(file, "x").unwrap();
+        }
+        remove_island_temporaries(dir.path(), 2).unwrap();
+        let left: Vec<bool> = files.iter().map(|f| f.exists()).collect();
+        assert_eq!(left, [false, true, true, false]);
+        assert!(is_island_entry("island-12") && !is_island_entry("island-x"));
     }
 
     #[test]

@@ -1137,6 +1137,7 @@ fn open_island<'a>(
     let dir = files::island_dir(top, island.index);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
     let lock = RunLock::acquire(&dir)?;
+    files::remove_island_temporaries(top, island.index)?;
     let state = match Checkpoint::load(&dir)? {
         None => State::initial(
             config,
