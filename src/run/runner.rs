@@ -1097,20 +1097,33 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
         if let Some(name) = files::foreign_entry(out)?.filter(|name| !files::is_island_entry(name))
         {
             return Err(Error::input(format!(
-                "{} is not empty and is not a run folder (it holds {name}); give `--out` a new                  or empty folder, or the folder of this island-model run",
+                "{} is not empty and is not a run folder (it holds {name}); give `--out` a \
+                 new or empty folder, or the folder of this island-model run",
                 out.display()
             )));
         }
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
+    let another = || {
+        Err(Error::input(format!(
+            "{} holds another run (its {CONFIG_FILE} differs from this config); every island \
+             of a run must be started with the same config, and a new run needs a new folder",
+            out.display()
+        )))
+    };
     match std::fs::read_to_string(&config_path) {
         Ok(found) if found == text => Ok(()),
-        Ok(_) => Err(Error::input(format!(
-            "{} holds another run (its {CONFIG_FILE} differs from this config); every island              of a run must be started with the same config, and a new run needs a new folder",
-            out.display()
-        ))),
+        Ok(_) => another(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            write_atomically(&config_path, text.as_bytes())
+            // Islands starting together may all write it (the same bytes); on shared storage
+            // two of them may even share a temporary name, so a failed write is fine as long
+            // as the file is there now with this config.
+            let written = write_atomically(&config_path, text.as_bytes());
+            match std::fs::read_to_string(&config_path) {
+                Ok(found) if found == text => Ok(()),
+                Ok(_) => another(),
+                Err(_) => written,
+            }
         }
         Err(e) => Err(Error::io("read", &config_path, &e)),
     }
@@ -1148,7 +1161,8 @@ fn open_island<'a>(
         Some(checkpoint) => {
             if checkpoint.config != text {
                 return Err(Error::input(format!(
-                    "{}: island {} was started with another config; every island of a run must                      be started with the same config",
+                    "{}: island {} was started with another config; every island of a run \
+                     must be started with the same config",
                     dir.join(files::CHECKPOINT_FILE).display(),
                     island.index
                 )));
