@@ -2,9 +2,9 @@
 """Draw the round statistics of a checkers-tuner run folder (the same three panels as
 `checkers-tuner plot`).
 
-Requirements: Python 3.8+ with pandas and matplotlib:
+Requirements: Python 3.8+ and matplotlib (the CSV files are read with the standard library):
 
-    pip install pandas matplotlib
+    pip install matplotlib
 
 Usage:
 
@@ -20,14 +20,15 @@ Panels, all with the round on the x axis:
       = (draw_then_black_win + draw_then_white_win + double_draws) / pairs,
       double-draw rate = double_draws / pairs (left axis, percent), and mean plies per game
       (right axis);
-  (c) the opening and endgame weights of each round's best survivor: the specimens.csv row of
-      that round with the most rounds_survived, then the most wins, then the lowest id.
+  (c), (d) the opening and endgame weights of each round's best survivor: the specimens.csv row
+      of that round with the most rounds_survived, then the most wins, then the lowest id.
 
 Exit status 2 with one message on stderr when the folder, a file or a column is missing or a
 value does not parse; 1 when the picture cannot be written.
 """
 
 import argparse
+import csv
 import os
 import sys
 import tempfile
@@ -59,46 +60,60 @@ class InputError(Exception):
     """Bad input: exit status 2."""
 
 
-def read_csv(path, columns, integer_columns):
-    """Reads `path` with pandas and checks that `columns` exist and parse as numbers."""
-    import pandas as pd
+class MissingTool(Exception):
+    """A library the script needs is not installed: exit status 1."""
 
+
+def read_csv(path, columns, integer_columns):
+    """Reads `path` and returns one dict per row holding `columns` as numbers (int for
+    `integer_columns`, float otherwise; an empty `mean_plies` is None)."""
     if not os.path.isfile(path):
         raise InputError(f"{path} is missing")
     try:
-        frame = pd.read_csv(path, skipinitialspace=True, dtype=str, keep_default_na=False)
-    except Exception as e:  # pandas raises several types for malformed files
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            rows = list(csv.reader(f, skipinitialspace=True))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
         raise InputError(f"{path}: cannot read as CSV: {e}") from e
-    frame.columns = [c.strip() for c in frame.columns]
+    if not rows:
+        raise InputError(f"{path}: empty file, expected a header line")
+    header = [c.strip() for c in rows[0]]
     for col in columns:
-        if col not in frame.columns:
+        if col not in header:
             raise InputError(f"{path}: missing column `{col}` in the header line")
-    out = pd.DataFrame(index=frame.index)
-    for col in columns:
-        raw = frame[col].str.strip()
-        values = pd.to_numeric(raw, errors="coerce")
-        # An empty mean_plies means a round without games: no point, not an error.
-        allowed_empty = (raw == "") & (col == "mean_plies")
-        bad = values.isna() & ~allowed_empty & ~raw.str.lower().eq("nan")
-        if col in integer_columns:
-            bad |= values.notna() & (values != values.round())
-        if bad.any():
-            i = int(bad.idxmax())
-            # Line 1 is the header.
-            raise InputError(
-                f"{path} line {i + 2}, column `{col}`: `{raw[i]}` is not "
-                + ("an integer" if col in integer_columns else "a number")
-            )
-        out[col] = values
+    where = {col: header.index(col) for col in columns}
+    out = []
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        record = {}
+        for col in columns:
+            raw = row[where[col]].strip() if where[col] < len(row) else ""
+            # An empty mean_plies means a round without games: no point, not an error.
+            if raw == "" and col == "mean_plies":
+                record[col] = None
+                continue
+            try:
+                value = float(raw)
+            except ValueError:
+                value = None
+            is_int = col in integer_columns
+            if value is None or (is_int and value != int(value)):
+                kind = "an integer" if is_int else "a number"
+                raise InputError(f"{path} line {line}, column `{col}`: `{raw}` is not {kind}")
+            record[col] = int(value) if is_int else value
+        out.append(record)
     return out
 
 
 def best_survivors(specimens):
     """One row per round: most rounds_survived, then most wins, then lowest id."""
-    ordered = specimens.sort_values(
-        ["round", "rounds_survived", "wins", "id"], ascending=[True, False, False, True]
-    )
-    return ordered.groupby("round", sort=True).head(1).set_index("round")
+    best = {}
+    for row in specimens:
+        rank = (-row["rounds_survived"], -row["wins"], row["id"])
+        current = best.get(row["round"])
+        if current is None or rank < current[0]:
+            best[row["round"]] = (rank, row)
+    return {r: row for r, (_, row) in best.items()}
 
 
 def run_name(run_dir):
@@ -130,7 +145,13 @@ def run_name(run_dir):
 
 
 def plot(run_dir, out):
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError as e:
+        raise MissingTool(
+            "matplotlib is not installed; install it with `pip install matplotlib` "
+            "(or use `checkers-tuner plot`, which needs nothing)"
+        ) from e
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -139,15 +160,16 @@ def plot(run_dir, out):
         raise InputError(f"run folder {run_dir} does not exist or is not a folder")
     name = run_name(run_dir)
     outcome_cols = [c for c, _, _ in OUTCOMES]
-    rounds = read_csv(
+    rows = read_csv(
         os.path.join(run_dir, "rounds.csv"),
         ["round"] + outcome_cols + ["mean_plies"],
         set(["round"] + outcome_cols),
     )
-    if rounds.empty:
+    if not rows:
         path = os.path.join(run_dir, "rounds.csv")
         raise InputError(f"{path}: no rounds recorded yet, nothing to plot")
-    rounds = rounds.sort_values("round").set_index("round")
+    rows.sort(key=lambda r: r["round"])
+    xs = [r["round"] for r in rows]
     weight_cols = [f"open_{f}" for f in FEATURES] + [f"end_{f}" for f in FEATURES]
     specimens = read_csv(
         os.path.join(run_dir, "specimens.csv"),
@@ -158,14 +180,15 @@ def plot(run_dir, out):
 
     fig = plt.figure(figsize=(16, 15), dpi=100)
     grid = fig.add_gridspec(3, 2, height_ratios=[1.25, 1.0, 1.3], hspace=0.35, wspace=0.18)
-    fig.suptitle(f'checkers-tuner run "{name}": {len(rounds)} rounds', fontsize=20, y=0.93)
+    fig.suptitle(f'checkers-tuner run "{name}": {len(rows)} rounds', fontsize=20, y=0.93)
 
     # (a) stacked outcomes
     ax = fig.add_subplot(grid[0, :])
-    bottom = None
+    bottom = [0] * len(rows)
     for col, label, colour in OUTCOMES:
-        ax.bar(rounds.index, rounds[col], bottom=bottom, width=0.8, color=colour, label=label)
-        bottom = rounds[col] if bottom is None else bottom + rounds[col]
+        heights = [r[col] for r in rows]
+        ax.bar(xs, heights, bottom=bottom, width=0.8, color=colour, label=label)
+        bottom = [b + h for b, h in zip(bottom, heights)]
     handles, labels = ax.get_legend_handles_labels()
     ax.legend(
         handles[::-1],
@@ -182,14 +205,18 @@ def plot(run_dir, out):
 
     # (b) draw rates and mean plies
     ax = fig.add_subplot(grid[1, :])
-    pairs = rounds[outcome_cols].sum(axis=1).where(lambda p: p > 0)
-    first_drawn = rounds[["draw_then_black_win", "draw_then_white_win", "double_draws"]].sum(axis=1)
+
+    def share(numerator):
+        pairs = [sum(r[c] for c in outcome_cols) for r in rows]
+        return [100 * n / p if p > 0 else float("nan") for n, p in zip(numerator, pairs)]
+
+    first_drawn = [
+        r["draw_then_black_win"] + r["draw_then_white_win"] + r["double_draws"] for r in rows
+    ]
+    ax.plot(xs, share(first_drawn), "o-", color="#1f5fa8", label="draw rate (left)")
     ax.plot(
-        rounds.index, 100 * first_drawn / pairs, "o-", color="#1f5fa8", label="draw rate (left)"
-    )
-    ax.plot(
-        rounds.index,
-        100 * rounds["double_draws"] / pairs,
+        xs,
+        share([r["double_draws"] for r in rows]),
         "o-",
         color="#ff7f0e",
         label="double-draw rate (left)",
@@ -200,15 +227,10 @@ def plot(run_dir, out):
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.grid(alpha=0.3)
     right = ax.twinx()
-    right.plot(
-        rounds.index, rounds["mean_plies"], "o-", color="#2ca02c", label="mean plies (right)"
-    )
-    right.set_ylim(
-        0,
-        max(1.0, rounds["mean_plies"].max(skipna=True) * 1.1)
-        if rounds["mean_plies"].notna().any()
-        else 1.0,
-    )
+    plies = [r["mean_plies"] if r["mean_plies"] is not None else float("nan") for r in rows]
+    right.plot(xs, plies, "o-", color="#2ca02c", label="mean plies (right)")
+    known = [p for p in plies if p == p]
+    right.set_ylim(0, max(1.0, max(known) * 1.1) if known else 1.0)
     right.set_ylabel("mean plies per game")
     lines = ax.get_lines() + right.get_lines()
     ax.legend(
@@ -220,22 +242,23 @@ def plot(run_dir, out):
     )
     ax.set_title("(b) draw rates and game length per round")
 
-    # (c) best survivor's weights
+    # (c), (d) best survivor's weights
     colours = plt.get_cmap("tab10").colors
-    values = best[weight_cols]
-    lo = min(0.0, float(values.min().min())) if not best.empty else 0.0
-    hi = max(0.0, float(values.max().max())) if not best.empty else 1.0
+    values = [row[c] for row in best.values() for c in weight_cols]
+    lo = min([0.0] + values)
+    hi = max([0.0] + values) if values else 1.0
     pad = max(1.0, (hi - lo) * 0.05)
-    for k, (prefix, label) in enumerate([("open", "opening"), ("end", "endgame")]):
+    all_rounds = list(range(xs[0], xs[-1] + 1))
+    panels = [("open", "(c)", "opening"), ("end", "(d)", "endgame")]
+    for k, (prefix, letter, label) in enumerate(panels):
         ax = fig.add_subplot(grid[2, k])
-        full = best.reindex(range(int(rounds.index.min()), int(rounds.index.max()) + 1))
         for i, feature in enumerate(FEATURES):
-            ax.plot(
-                full.index, full[f"{prefix}_{feature}"], "o-", ms=3, color=colours[i], label=feature
-            )
+            col = f"{prefix}_{feature}"
+            ys = [best[r][col] if r in best else float("nan") for r in all_rounds]
+            ax.plot(all_rounds, ys, "o-", ms=3, color=colours[i], label=feature)
         ax.axhline(0, color="black", alpha=0.5, lw=0.8)
         ax.set_ylim(lo - pad, hi + pad)
-        ax.set_title(f"(c) best survivor's {label} weights")
+        ax.set_title(f"{letter} best survivor's {label} weights")
         ax.set_xlabel("round")
         ax.set_ylabel("weight")
         ax.xaxis.get_major_locator().set_params(integer=True)
@@ -273,6 +296,9 @@ def main(argv=None):
     except InputError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except MissingTool as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     except OSError as e:
         print(f"error: cannot write {out}: {e}", file=sys.stderr)
         return 1

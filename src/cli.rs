@@ -1,7 +1,7 @@
 //! Command-line arguments (clap derive) and the dispatch to one module per command.
 
 use checkers_tuner::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands;
 
@@ -37,6 +37,26 @@ enum Command {
     Play(commands::play::PlayArgs),
     /// Runs as a Hub-protocol engine on standard input/output (for pydraughts' HubEngine).
     Hub(commands::hub::HubArgs),
+    /// Prints a shell completion script: `checkers-tuner completions bash > …`.
+    Completions(CompletionsArgs),
+    /// Prints the config reference: every key with its default and what it does.
+    Config(ConfigArgs),
+}
+
+/// Arguments of `config`.
+#[derive(clap::Args, Debug)]
+struct ConfigArgs {
+    /// Print a complete config with every key at its default, each key commented.
+    #[arg(long, required = true)]
+    defaults: bool,
+}
+
+/// Arguments of `completions`.
+#[derive(clap::Args, Debug)]
+struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
 }
 
 /// Runs the parsed command.
@@ -53,5 +73,20 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => commands::engine::bench(args),
         Command::Play(args) => commands::play::run(args),
         Command::Hub(args) => commands::hub::run(args),
+        Command::Config(_) => {
+            print!("{}", checkers_tuner::commented_defaults());
+            Ok(())
+        }
+        Command::Completions(args) => {
+            // Generated from the same definitions that parse the arguments, so they never drift.
+            let mut command = Cli::command();
+            clap_complete::generate(
+                args.shell,
+                &mut command,
+                "checkers-tuner",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
     }
 }

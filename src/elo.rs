@@ -211,6 +211,11 @@ impl MatchTally {
     }
 }
 
+/// Fewest pairs for which [`EloEstimate::summary_line`] shows the 95% interval and LOS: below
+/// it the normal approximation behind them is poor, and a handful of identical pairs would show
+/// a collapsed `± 0.0`.
+pub const MIN_PAIRS_FOR_INTERVAL: u64 = 20;
+
 /// Elo of A over B from pentanomial pair counts, with a 95% interval and LOS (see the module
 /// notes for the method). Never NaN: degenerate samples give a collapsed interval or infinite ends.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -273,8 +278,26 @@ impl EloEstimate {
     }
 
     /// One line for the terminal, e.g. `Elo +35.2 ± 20.1 (95%: +15.1 .. +55.3), LOS 99.9%`;
-    /// `Elo n/a (no game pairs)` without pairs.
+    /// `Elo n/a (no game pairs)` without pairs; with fewer than [`MIN_PAIRS_FOR_INTERVAL`]
+    /// pairs, the estimate alone and why there is no interval.
     pub fn summary_line(&self) -> String {
+        if self.pairs == 0 {
+            return "Elo n/a (no game pairs)".to_string();
+        }
+        if self.pairs < MIN_PAIRS_FOR_INTERVAL {
+            return format!(
+                "Elo {} (too few games for an interval: {} pairs, {} needed)",
+                signed(self.elo),
+                self.pairs,
+                MIN_PAIRS_FOR_INTERVAL
+            );
+        }
+        self.interval_line()
+    }
+
+    /// The full line, `Elo +35.2 ± 20.1 (95%: +15.1 .. +55.3), LOS 99.9%`, however few the
+    /// pairs (`Elo n/a (no game pairs)` without any).
+    pub fn interval_line(&self) -> String {
         if self.pairs == 0 {
             return "Elo n/a (no game pairs)".to_string();
         }
@@ -694,7 +717,7 @@ mod tests {
         }
         assert!(e.lower <= e.elo && e.elo <= e.upper, "{e:?}");
         assert!((0.0..=1.0).contains(&e.los), "{e:?}");
-        let line = e.summary_line();
+        let line = e.interval_line();
         assert!(!line.to_lowercase().contains("nan"), "{line}");
     }
 
@@ -715,7 +738,7 @@ mod tests {
         close(e.los, 0.5, 1e-15);
         close(e.margin(), 125.575, 5e-4);
         assert_eq!(
-            e.summary_line(),
+            e.interval_line(),
             "Elo +0.0 ± 125.6 (95%: -125.6 .. +125.6), LOS 50.0%"
         );
     }
@@ -739,7 +762,7 @@ mod tests {
         assert!(e.upper - e.elo > e.elo - e.lower);
         close(e.margin(), (432.067 - 53.765) / 2.0, 1e-3);
         assert_eq!(
-            e.summary_line(),
+            e.interval_line(),
             "Elo +190.8 ± 189.2 (95%: +53.8 .. +432.1), LOS 99.8%"
         );
     }
@@ -773,7 +796,7 @@ mod tests {
         assert_eq!(e.los, 0.5);
         no_nan(&e);
         assert_eq!(
-            e.summary_line(),
+            e.interval_line(),
             "Elo +0.0 ± inf (95%: -inf .. +inf), LOS 50.0%"
         );
     }
@@ -860,7 +883,7 @@ mod tests {
             );
             no_nan(&e);
             assert_eq!(
-                e.summary_line(),
+                e.interval_line(),
                 "Elo +0.0 ± 0.0 (95%: +0.0 .. +0.0), LOS 50.0%"
             );
         }
@@ -873,7 +896,7 @@ mod tests {
         );
         no_nan(&wins);
         assert_eq!(
-            wins.summary_line(),
+            wins.interval_line(),
             "Elo +inf ± 0.0 (95%: +inf .. +inf), LOS 100.0%"
         );
 
@@ -1340,5 +1363,25 @@ mod tests {
             t.status_line(&penta([70, 0, 35, 0, 0])).rsplit(", ").next(),
             Some("H0 accepted")
         );
+    }
+
+    #[test]
+    fn too_few_pairs_show_the_estimate_without_an_interval() {
+        let few = Pentanomial::from_counts([0, 1, 3, 2, 0]).estimate();
+        assert_eq!(few.pairs, 6);
+        assert!(
+            few.summary_line().starts_with("Elo +"),
+            "{}",
+            few.summary_line()
+        );
+        assert!(
+            few.summary_line()
+                .ends_with("(too few games for an interval: 6 pairs, 20 needed)"),
+            "{}",
+            few.summary_line()
+        );
+        assert!(few.interval_line().contains("95%"));
+        let enough = Pentanomial::from_counts([0, 4, 9, 7, 0]).estimate();
+        assert_eq!(enough.summary_line(), enough.interval_line());
     }
 }

@@ -79,8 +79,8 @@ const DRAW_RATE_COLOUR: RGBColor = RGBColor(0x1f, 0x5f, 0xa8);
 const DOUBLE_DRAW_COLOUR: RGBColor = RGBColor(0xff, 0x7f, 0x0e);
 const PLIES_COLOUR: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 
-/// Draws the round statistics of the run in `run_dir` into `out`: PNG when `out` ends in `.png`
-/// (any case), SVG otherwise.
+/// Draws the round statistics of the run in `run_dir` into `out`: PNG when `out` ends in `.png`,
+/// SVG when it ends in `.svg` (any case); any other name is refused before anything is read.
 ///
 /// Reads `rounds.csv` and `specimens.csv` by column name (extra columns are ignored) and the
 /// top-level `name` of `config.toml` for the title; when `config.toml` is absent or has no
@@ -114,8 +114,27 @@ const PLIES_COLOUR: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 /// `rounds.csv`, or `rounds.csv` has no rounds yet. [`Error::Failure`] when the picture cannot be
 /// drawn or written.
 pub fn plot_run(run_dir: &Path, out: &Path) -> Result<(), Error> {
+    crate::atomic_file::check_output_path(out, "output")?;
+    let png = is_png(out)?;
     let data = read_run(run_dir)?;
-    write_picture(&data, out)
+    write_picture(&data, out, png)
+}
+
+/// Whether `out` names a PNG (`.png`) rather than an SVG (`.svg`) picture; any other name is an
+/// error.
+fn is_png(out: &Path) -> Result<bool, Error> {
+    let extension = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("png") => Ok(true),
+        Some("svg") => Ok(false),
+        _ => Err(Error::input(format!(
+            "output {}: the picture can be written as SVG or PNG only; expected a name ending \
+             in .svg or .png",
+            out.display()
+        ))),
+    }
 }
 
 /// One row of `rounds.csv`, reduced to what the picture shows.
@@ -501,11 +520,7 @@ fn temp_path(out: &Path, png: bool) -> PathBuf {
     out.with_file_name(format!(".{name}.{}-{n}.tmp.{ext}", std::process::id()))
 }
 
-fn write_picture(data: &RunData, out: &Path) -> Result<(), Error> {
-    crate::atomic_file::check_output_path(out, "output")?;
-    let png = out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+fn write_picture(data: &RunData, out: &Path, png: bool) -> Result<(), Error> {
     register_font()?;
     let tmp = temp_path(out, png);
     let result = if png {

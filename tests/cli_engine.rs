@@ -124,3 +124,74 @@ fn play_takes_moves_by_number_or_notation_and_rejects_bad_input() {
                 .and(predicate::str::contains("there is no move number 99")),
         );
 }
+
+#[test]
+fn play_takes_back_a_move_lists_the_game_and_says_goodbye() {
+    // 1. 9-13, the engine answers, undo: back at the start; 11-15 then lists as move 1.
+    let out = cmd()
+        .args(["play", "--min-depth", "2", "--max-depth", "4"])
+        .write_stdin("9-13\nmoves\nundo\nmoves\nundo\n11-15\nmoves\nquit\n")
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lists: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start_matches("your move> ").strip_prefix("1. "))
+        .collect();
+    assert_eq!(lists.len(), 2, "{text}");
+    assert!(lists[0].starts_with("9-13 "), "{text}");
+    assert!(lists[1].starts_with("11-15 "), "{text}");
+    assert!(text.contains("your move> no moves yet"), "{text}");
+    assert!(
+        text.contains("There is no move of yours to take back."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Game left unfinished after 2 plies"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_fen_may_be_given_as_its_pdn_tag() {
+    let plain = cmd()
+        .args(["moves", "--fen", "W:WK10:B15,19"])
+        .assert()
+        .success();
+    cmd()
+        .args(["moves", "--fen", "[FEN \"W:WK10:B15,19\"]"])
+        .assert()
+        .success()
+        .stdout(String::from_utf8(plain.get_output().stdout.clone()).unwrap());
+    cmd()
+        .args(["moves", "--fen", "[FEN \"W:WK10:B15,33\"]"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("square 33"));
+}
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for shell in ["bash", "zsh", "fish"] {
+        cmd()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("tune").and(predicate::str::contains("analyse")));
+    }
+    cmd()
+        .args(["completions", "cmd.exe"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid value"));
+}
+
+#[test]
+fn config_defaults_prints_a_config_that_tune_accepts() {
+    let out = cmd().args(["config", "--defaults"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("\n[evolution]\n") && text.contains("\nname = \"my-run\"\n"));
+    let config = checkers_tuner::Config::from_str_named(&text, "defaults.toml").unwrap();
+    assert_eq!(config, checkers_tuner::Config::new("my-run"));
+    cmd().args(["config"]).assert().code(2);
+}

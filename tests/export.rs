@@ -1,12 +1,15 @@
 //! Export formats, their readers, the C header and choosing a specimen from a run folder.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
 use checkers_tuner::{
-    export_to_file, resolve_export_source, weights_from_run, Error, ExportFormat, WeightPair,
-    Weights, WeightsFile, WeightsSource, FEATURE_NAMES,
+    evaluate, export_to_file, features, resolve_export_source, weights_from_run, Color, Error,
+    ExportFormat, Player, Position, WeightPair, Weights, WeightsFile, WeightsSource, FEATURE_NAMES,
 };
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// A file with every feature different, negative numbers and the i32 extremes.
 fn sample() -> WeightsFile {
@@ -164,6 +167,31 @@ fn export_format_names() {
     }
 }
 
+/// Compiles the C program `main` (C99, every warning an error) beside it; returns the program.
+fn compile_c(main: &Path) -> std::path::PathBuf {
+    let exe = main.with_extension("");
+    let out = Command::new("cc")
+        .args([
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-Werror",
+            "-O1",
+            "-o",
+        ])
+        .arg(&exe)
+        .arg(main)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
 fn has_cc() -> bool {
     Command::new("cc")
         .arg("--version")
@@ -222,18 +250,7 @@ fn c_header_compiles_and_holds_the_weights() {
          printf(\"%d %d\\n\", CHECKERS_ENDGAME_PIECES, CHECKERS_JUMPS); return 0; }\n",
     )
     .unwrap();
-    let exe = dir.path().join("main");
-    let out = Command::new("cc")
-        .args(["-std=c99", "-Wall", "-Werror", "-o"])
-        .arg(&exe)
-        .arg(&main)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let exe = compile_c(&main);
     let run = Command::new(&exe).output().unwrap();
     let mut want: Vec<String> = file
         .weights
@@ -279,7 +296,7 @@ fn export_to_file_writes_whole_files_and_leaves_no_temporaries() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(names.len(), ExportFormat::ALL.len(), "{names:?}");
 
     let missing = dir.path().join("no-such-folder").join("w.json");
     assert!(matches!(
@@ -407,4 +424,117 @@ fn resolve_export_source_material_files_and_missing() {
         resolve_export_source(&missing, 1),
         Err(Error::Input(_))
     ));
+}
+
+#[test]
+fn openbench_lines_name_every_weight_once() {
+    let text = ExportFormat::OpenBench.render(&sample());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 20);
+    assert_eq!(lines[0], "opening_pawns, 100");
+    assert_eq!(lines[4], "opening_defenders, -42");
+    assert_eq!(lines[10], "endgame_pawns, 90");
+    assert_eq!(lines[19], format!("endgame_jumps, {}", i32::MAX));
+    assert_eq!(
+        "openbench".parse::<ExportFormat>().unwrap(),
+        ExportFormat::OpenBench
+    );
+}
+
+/// Positions from random games (both sides to move, men and kings, captures pending or not).
+fn random_positions(count: usize) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::start();
+        for _ in 0..rng.gen_range(0..120) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[rng.gen_range(0..moves.len())]);
+            out.push(pos);
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+#[test]
+fn the_c_reference_evaluation_matches_the_engine() {
+    if !has_cc() {
+        eprintln!("skipped: no C compiler `cc`");
+        return;
+    }
+    let file = WeightsFile {
+        weights: WeightPair {
+            opening: Weights([100, 150, -3, 7, -42, 11, -1, 12, 5, 9]),
+            endgame: Weights([90, 170, 2, -8, 4, -10, -15, 33, -2, 6]),
+        },
+        endgame_pieces: 10,
+        source: None,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
+    let main = dir.path().join("main.c");
+    std::fs::write(
+        &main,
+        "#include <stdio.h>\n#include \"weights.h\"\n\
+         int main(void) { unsigned long b, w, k; int wtm, f[CHECKERS_FEATURE_COUNT], i;\n\
+         while (scanf(\"%lu %lu %lu %d\", &b, &w, &k, &wtm) == 4) {\n\
+           checkers_features((uint32_t)b, (uint32_t)w, (uint32_t)k, 1, f);\n\
+           for (i = 0; i < CHECKERS_FEATURE_COUNT; i++) printf(\"%d \", f[i]);\n\
+           checkers_features((uint32_t)b, (uint32_t)w, (uint32_t)k, 0, f);\n\
+           for (i = 0; i < CHECKERS_FEATURE_COUNT; i++) printf(\"%d \", f[i]);\n\
+           printf(\"%d\\n\", checkers_evaluate((uint32_t)b, (uint32_t)w, (uint32_t)k, wtm,\n\
+             checkers_phase_weights((uint32_t)b, (uint32_t)w))); }\n\
+         return 0; }\n",
+    )
+    .unwrap();
+    let exe = compile_c(&main);
+
+    let positions = random_positions(3000);
+    let input: String = positions
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} {} {}\n",
+                p.pieces(Color::Black),
+                p.pieces(Color::White),
+                p.kings(),
+                u8::from(p.side_to_move() == Color::White)
+            )
+        })
+        .collect();
+    let mut child = Command::new(&exe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), positions.len());
+    let player = Player {
+        weights: &file.weights,
+        endgame_pieces: file.endgame_pieces,
+    };
+    let mut phases = [0, 0];
+    for (pos, line) in positions.iter().zip(lines) {
+        let mut want: Vec<i32> = features(pos, Color::Black).to_vec();
+        want.extend(features(pos, Color::White));
+        let weights = player.phase_weights(pos);
+        phases[usize::from(weights == &file.weights.endgame)] += 1;
+        want.push(evaluate(pos, weights));
+        let got: Vec<i32> = line
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(got, want, "{pos}");
+    }
+    // Both weight sets were put to the test.
+    assert!(phases[0] > 100 && phases[1] > 100, "{phases:?}");
 }

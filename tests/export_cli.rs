@@ -40,7 +40,7 @@ fn reread(format: ExportFormat, text: &str) -> WeightsFile {
         ExportFormat::Json => WeightsFile::from_json(text, "stdout").unwrap(),
         ExportFormat::Toml => WeightsFile::from_toml(text, "stdout").unwrap(),
         ExportFormat::Csv => WeightsFile::from_csv(text, "stdout").unwrap(),
-        ExportFormat::C => panic!("the C header is not read back"),
+        ExportFormat::C | ExportFormat::OpenBench => panic!("{format} is not read back"),
     }
 }
 
@@ -66,6 +66,10 @@ fn every_format_to_stdout_and_to_a_file() {
                 assert!(written.contains("static const int CHECKERS_OPENING_WEIGHTS[10] = {"));
                 assert!(written.contains("    -10000 /* jumps */"));
                 assert!(written.contains("#define CHECKERS_ENDGAME_PIECES 9"));
+            }
+            ExportFormat::OpenBench => {
+                assert!(written.starts_with("opening_pawns, 100\nopening_kings, 150\n"));
+                assert!(written.ends_with("endgame_jumps, 10000\n"));
             }
             ExportFormat::Csv => {
                 // CSV carries the weights only.

@@ -277,7 +277,11 @@ fn cli_match_is_deterministic_and_thread_independent() {
         "{stdout}"
     );
     assert!(stdout.contains("pairs: LL 0, LD 0, DD/WL 4, WD 0, WW 0\n"));
-    assert!(stdout.contains("Elo +0.0 ± 0.0 (95%: +0.0 .. +0.0), LOS 50.0%\n"));
+    // Four identical pairs: no "± 0.0", the estimate and why there is no interval.
+    assert!(
+        stdout.contains("Elo +0.0 (too few games for an interval: 4 pairs, 20 needed)\n"),
+        "{stdout}"
+    );
     assert!(stdout.starts_with("A: material"), "{stdout}");
     assert!(stdout.contains("depth 2..4"), "{stdout}");
     // The summary holds exactly what was printed.
@@ -410,7 +414,15 @@ fn cli_bad_inputs_exit_2_naming_the_argument() {
     let msg = bad_input(&["material", "material", "--openings", &bad_deck]);
     assert!(msg.contains(&bad_deck) && msg.contains("line 2"), "{msg}");
     let msg = bad_input(&["material", "material", "--openings", "3move"]);
-    assert!(msg.contains("openings file 3move"), "{msg}");
+    assert!(
+        msg.contains("\"3move\"") && msg.contains("did you mean `3-move`"),
+        "{msg}"
+    );
+    let msg = bad_input(&["material", "material", "--openings", "no-such-deck"]);
+    assert!(
+        msg.contains("no-such-deck") && !msg.contains("did you mean"),
+        "{msg}"
+    );
 
     let msg = with(&["--min-depth", "5", "--max-depth", "3"]);
     assert!(
@@ -685,4 +697,64 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     std::fs::write(&cut, &text).unwrap();
     run_ok(deck_match(&cut, &[]));
     assert!(std::fs::read(&cut).unwrap() == whole_csv);
+}
+
+#[test]
+fn pairs_cut_the_deck_and_repeats_need_random_ties_and_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = ["--min-depth", "2", "--max-depth", "3"];
+    let three = dir.path().join("three.csv");
+    let (stdout, csv, _) = match_cli(
+        &[&["material", "material", "--pairs", "3"][..], &depth[..]].concat(),
+        &three,
+    );
+    assert!(
+        stdout.contains("the first 3 of ACF 3-move deck, 3 pairs"),
+        "{stdout}"
+    );
+    assert_eq!(csv.lines().count(), 1 + 6);
+
+    let twice = dir.path().join("twice.csv");
+    let args = [
+        "material",
+        "material",
+        "--pairs",
+        "3",
+        "--repeat",
+        "2",
+        "--tie-break",
+        "random",
+    ];
+    let (stdout, csv, _) = match_cli(&[&args[..], &depth[..]].concat(), &twice);
+    assert!(stdout.contains("3-move deck, 2 times, 6 pairs"), "{stdout}");
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 12);
+    // Each repeat plays the same openings with its own random tie-breaks.
+    let opening = |row: &str| row.split(',').nth(2).unwrap().to_string();
+    let first: Vec<String> = rows[..6].iter().map(|r| opening(r)).collect();
+    let second: Vec<String> = rows[6..].iter().map(|r| opening(r)).collect();
+    assert_eq!(first, second);
+    let plies = |rows: &[&str]| -> Vec<String> {
+        rows.iter()
+            .map(|r| r.split(',').nth(6).unwrap().to_string())
+            .collect()
+    };
+    assert_ne!(plies(&rows[..6]), plies(&rows[6..]), "{csv}");
+
+    let msg = bad_input(&["material", "material", "--repeat", "2"]);
+    assert!(
+        msg.contains("--repeat 2") && msg.contains("--tie-break random"),
+        "{msg}"
+    );
+    let msg = bad_input(&["material", "material", "--pairs", "0"]);
+    assert!(msg.contains("--pairs 0: expected 1 to 156"), "{msg}");
+    let msg = bad_input(&[
+        "material",
+        "material",
+        "--repeat",
+        "0",
+        "--tie-break",
+        "random",
+    ]);
+    assert!(msg.contains("--repeat 0"), "{msg}");
 }

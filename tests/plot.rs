@@ -281,3 +281,19 @@ fn a_learning_curve_gets_its_own_panel_and_the_weight_panels_their_own_letters()
         "{message}"
     );
 }
+
+#[test]
+fn only_svg_and_png_names_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    for name in ["p.pdf", "p.jpg", "p"] {
+        let out = dir.path().join(name);
+        let msg = input_message(plot_run(dir.path(), &out));
+        assert!(msg.contains(name) && msg.contains(".svg or .png"), "{msg}");
+        assert!(!out.exists(), "{name}");
+    }
+    plot_run(dir.path(), &dir.path().join("p.Svg")).unwrap();
+    assert!(fs::read_to_string(dir.path().join("p.Svg"))
+        .unwrap()
+        .starts_with("<svg"));
+}

@@ -1,7 +1,7 @@
 //! The search against a plain minimax, tactics it must find, and whole games.
 
 use checkers_tuner::{
-    evaluate, features, play_game, Color, EndReason, GameHistory, GameResult, GameSettings,
+    evaluate, features, play_game, Color, EndReason, GameHistory, GameResult, GameSettings, Move,
     Position, SearchLimits, Searcher, TieBreak, WeightPair, Weights, WIN,
 };
 use rand::{Rng, SeedableRng};
@@ -221,6 +221,24 @@ fn one_table_serves_different_histories_of_a_position_exactly() {
     assert!(differing > 30, "{differing}");
 }
 
+/// The king move in `pos` that undoes `mv` (a king step from `mv`'s target back to its origin).
+fn undo(pos: &Position, mv: &Move) -> Move {
+    let squares = mv.squares();
+    pos.legal_moves()
+        .into_iter()
+        .find(|back| back.squares()[..] == [squares[1], squares[0]])
+        .unwrap_or_else(|| panic!("{pos}: no move undoes {mv}"))
+}
+
+/// A game's king shuffle from `start`: the moves `a` and `b`, then `a` undone. Returns the
+/// three positions before the last move, oldest first, and the position it reaches.
+fn shuffle(start: Position, a: &Move, b: &Move) -> ([Position; 3], Position) {
+    let p1 = start.play(a);
+    let p2 = p1.play(b);
+    let p3 = p2.play(&undo(&p2, a));
+    ([start, p1, p2], p3)
+}
+
 #[test]
 fn a_side_that_is_ahead_avoids_a_repetition_and_one_behind_seeks_it() {
     // White (to move) has three kings against one: every quiet move keeps the advantage.
@@ -230,11 +248,13 @@ fn a_side_that_is_ahead_avoids_a_repetition_and_one_behind_seeks_it() {
     let chosen = free.best_move.unwrap();
     assert!(!pos.is_irreversible(&chosen));
     assert!(free.score >= 300, "{}", free.score);
-    // The same position in a game where the chosen move returns to the position of two plies
-    // ago (the one before it is some other position with White to move).
+    // The same position in a game where the chosen move returns to the position of four plies
+    // ago: after it, Black's king stepped out and White's chosen king stepped back, then Black's
+    // king stepped back too (a cycle takes four plies: each side's kings must come back).
     let after = pos.play(&chosen);
-    let other = Position::from_fen("W:WK19,K23,K27:BK1").unwrap();
-    let earlier = [other, after];
+    let black_out = after.legal_moves()[0];
+    let (earlier, root) = shuffle(after, &black_out, &undo(&after.play(&black_out), &chosen));
+    assert_eq!(root, pos);
     let game = GameHistory {
         positions: &earlier,
         no_progress_plies: Some(80),
@@ -243,13 +263,17 @@ fn a_side_that_is_ahead_avoids_a_repetition_and_one_behind_seeks_it() {
     assert_ne!(aware.best_move, Some(chosen));
     assert!(aware.score >= 300, "{}", aware.score);
 
-    // Black, two kings down, takes the repetition when it is on offer.
+    // Black, two kings down, takes the repetition when it is on offer: whichever king move
+    // returns to the position of four plies ago.
     let pos = Position::from_fen("B:WK18,K23,K27:BK1").unwrap();
     let mut seen_repeat = None;
     for mv in pos.legal_moves() {
         let next = pos.play(&mv);
+        let white_out = next.legal_moves()[0];
+        let (earlier, root) = shuffle(next, &white_out, &undo(&next.play(&white_out), &mv));
+        assert_eq!(root, pos);
         let game = GameHistory {
-            positions: std::slice::from_ref(&next),
+            positions: &earlier,
             no_progress_plies: Some(80),
         };
         let r = Searcher::default().search_in_game(&pos, &game, &MATERIAL, limits, None);

@@ -16,9 +16,10 @@ pub struct ExportArgs {
     /// Rank in the run's final playoff (1 = best); only for a run folder.
     #[arg(long, default_value_t = 1, value_name = "K")]
     rank: usize,
-    /// Output format: json, csv, toml or c (a C header). Default: from the `-o` file's
-    /// extension (.json, .csv, .toml, .h), else json.
-    #[arg(long, value_name = "json|csv|toml|c")]
+    /// Output format: json, csv, toml, c (a C header with a reference evaluation) or openbench
+    /// (`name, value` lines). Default: from the `-o` file's extension (.json, .csv, .toml, .h,
+    /// or .txt for openbench), else json.
+    #[arg(long, value_name = "json|csv|toml|c|openbench")]
     format: Option<String>,
     /// Write to FILE (atomically) instead of standard output.
     #[arg(short = 'o', long = "out", value_name = "FILE")]

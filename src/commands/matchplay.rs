@@ -55,6 +55,14 @@ pub struct MatchArgs {
     /// Write one row per game to FILE.csv and the printed summary to FILE.summary.txt.
     #[arg(long, value_name = "FILE.csv")]
     out: Option<PathBuf>,
+    /// Play only the first N openings of the deck.
+    #[arg(long, value_name = "N")]
+    pairs: Option<usize>,
+    /// Play the deck R times (1 to 1000). Each repeat's games draw from streams of their own,
+    /// so repeats differ only with `--tie-break random` (required for R > 1). With `--sprt`,
+    /// the test goes on past the first deck until it decides or the R decks are played.
+    #[arg(long, default_value_t = 1, value_name = "R")]
+    repeat: usize,
     /// Stop early with a sequential test of H0 elo = ELO0 against H1 elo = ELO1 (error rates
     /// ALPHA and BETA, default 0.05).
     #[arg(
@@ -83,7 +91,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
     }
     let a = WeightsFile::load_arg(&args.a)?;
     let b = WeightsFile::load_arg(&args.b)?;
-    let (openings, openings_label) = openings(&args.openings)?;
+    let (deck, deck_label) = openings(&args.openings)?;
+    let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
     let key = match_key(&a, &b, &openings, &settings, args.seed, sprt.as_ref());
 
     let mut lines = vec![
@@ -351,13 +360,74 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
     })
 }
 
+/// Most repeats of the deck `--repeat` accepts.
+const MAX_REPEAT: usize = 1000;
+
+/// The deck cut to `--pairs` and repeated `--repeat` times, with a label for the header.
+fn select_pairs(
+    mut deck: Vec<Opening>,
+    label: &str,
+    args: &MatchArgs,
+    settings: &GameSettings,
+) -> Result<(Vec<Opening>, String)> {
+    let mut label = label.to_string();
+    if let Some(n) = args.pairs {
+        if n == 0 || n > deck.len() {
+            return Err(Error::input(format!(
+                "--pairs {n}: expected 1 to {}, the openings of {label}",
+                deck.len()
+            )));
+        }
+        if n < deck.len() {
+            label = format!("the first {n} of {label}");
+            deck.truncate(n);
+        }
+    }
+    if !(1..=MAX_REPEAT).contains(&args.repeat) {
+        return Err(Error::input(format!(
+            "--repeat {}: expected 1 to {MAX_REPEAT}",
+            args.repeat
+        )));
+    }
+    if args.repeat > 1 {
+        if settings.tie_break != TieBreak::Random {
+            return Err(Error::input(format!(
+                "--repeat {}: with --tie-break first every repeat replays the same games; add \
+                 --tie-break random (each repeat then draws its ties from streams of its own)",
+                args.repeat
+            )));
+        }
+        label = format!("{label}, {} times", args.repeat);
+        deck = std::iter::repeat_n(deck, args.repeat).flatten().collect();
+    }
+    Ok((deck, label))
+}
+
 /// The openings named by `--openings`, with a label for the header.
 fn openings(arg: &str) -> Result<(Vec<Opening>, String)> {
     Ok(match arg {
         "start" => (vec![Opening::start()], "the initial position".to_string()),
         "3-move" => (three_move_deck(), "ACF 3-move deck".to_string()),
+        path if !Path::new(path).exists() && looks_like_three_move(path) => {
+            return Err(Error::input(format!(
+                "--openings {path:?}: no such file; did you mean `3-move` (the ACF ballot deck)?"
+            )))
+        }
         path => (load_openings_file(Path::new(path))?, format!("file {path}")),
     })
+}
+
+/// Whether a name that is not a file was meant as the 3-move deck (`3move`, `three-move`, …).
+fn looks_like_three_move(name: &str) -> bool {
+    let letters: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        letters.as_str(),
+        "3move" | "threemove" | "3moves" | "threemoves" | "3mv"
+    )
 }
 
 fn tie_break_name(t: TieBreak) -> &'static str {

@@ -31,9 +31,23 @@ pub fn ctrl_c_flag() -> Arc<AtomicBool> {
     flag
 }
 
-/// Reads a `--fen` argument.
+/// Reads a `--fen` argument: the FEN itself (`B:W21-32:B1-12`) or its PDN tag as copied from
+/// a game file (`[FEN "B:W21-32:B1-12"]`).
 pub fn parse_fen(fen: &str) -> Result<Position> {
-    Position::from_fen(fen).map_err(|e| Error::input(format!("--fen {fen:?}: {e}")))
+    Position::from_fen(fen_of_tag(fen)).map_err(|e| Error::input(format!("--fen {fen:?}: {e}")))
+}
+
+/// The FEN inside a PDN `[FEN "…"]` tag, or `text` itself when it is not one.
+fn fen_of_tag(text: &str) -> &str {
+    let trimmed = text.trim();
+    trimmed
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .and_then(|t| t.trim().strip_prefix("FEN"))
+        .map(str::trim)
+        .and_then(|t| t.strip_prefix('"'))
+        .and_then(|t| t.strip_suffix('"'))
+        .unwrap_or(text)
 }
 
 /// Most worker threads a command accepts: far more than any machine this runs on has cores,

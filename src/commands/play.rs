@@ -45,7 +45,8 @@ pub struct PlayArgs {
 }
 
 const HELP: &str = "Enter a move by its number or in notation (9-13, 9x18x27, or short 9x27); \
-                    'board' redraws, 'quit' ends.";
+                    'undo' takes back your last move, 'moves' lists the game, 'board' redraws, \
+                    'help' shows this, 'quit' ends.";
 
 /// Runs the command, then writes the game as PDN if asked.
 pub fn run(args: PlayArgs) -> Result<()> {
@@ -174,9 +175,29 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
         let text = line.trim();
         match text {
             "" | "board" => continue,
-            "quit" | "exit" => return Ok(None),
+            "quit" | "exit" => {
+                println!(
+                    "Game left unfinished after {} plies: no result.",
+                    moves_played.len()
+                );
+                return Ok(None);
+            }
             "help" | "?" => {
                 println!("{HELP}");
+                continue;
+            }
+            "moves" => {
+                println!("{}", move_list(&start, moves_played));
+                continue;
+            }
+            "undo" => {
+                match take_back(&start, human, moves_played) {
+                    Some((back, history)) => {
+                        (pos, since_irreversible) = (back, history);
+                        println!("Took back your last move.");
+                    }
+                    None => println!("There is no move of yours to take back."),
+                }
                 continue;
             }
             _ => {}
@@ -194,6 +215,50 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
             Err(msg) => println!("{msg}. {HELP}"),
         }
     }
+}
+
+/// The game from `start` as numbered move text: `1. 9-13 22-18 2. …` (`1. … 22-18` when White
+/// moves first).
+fn move_list(start: &Position, moves: &[Move]) -> String {
+    if moves.is_empty() {
+        return "no moves yet".to_string();
+    }
+    let mut text = String::new();
+    let mut pos = *start;
+    for (i, mv) in moves.iter().enumerate() {
+        let number = (i + usize::from(start.side_to_move() == Color::White)) / 2 + 1;
+        match pos.side_to_move() {
+            Color::Black => text.push_str(&format!("{number}. {mv} ")),
+            Color::White if i == 0 => text.push_str(&format!("{number}. ... {mv} ")),
+            Color::White => text.push_str(&format!("{mv} ")),
+        }
+        pos = pos.play(mv);
+    }
+    text.trim_end().to_string()
+}
+
+/// Takes back the person's last move (and the engine's replies after it): the position where
+/// the person is to move again and its history, or `None` if the person has not moved yet.
+fn take_back(
+    start: &Position,
+    human: Color,
+    moves: &mut Vec<Move>,
+) -> Option<(Position, Vec<Position>)> {
+    // The side to move before each move, to find the person's last one.
+    let mut movers = Vec::with_capacity(moves.len());
+    let mut pos = *start;
+    for mv in moves.iter() {
+        movers.push(pos.side_to_move());
+        pos = pos.play(mv);
+    }
+    let last = movers.iter().rposition(|&side| side == human)?;
+    moves.truncate(last);
+    let mut pos = *start;
+    let mut history = Vec::new();
+    for mv in moves.iter() {
+        pos = played(pos, mv, &mut history);
+    }
+    Some((pos, history))
 }
 
 /// The position after `mv`, keeping `since_irreversible` (the positions since the

@@ -6,10 +6,12 @@ mod files;
 mod islands;
 mod lock;
 mod progress;
+mod reference;
 mod runner;
 
 pub use config::Config;
 pub use files::BEST_FILE;
 pub use islands::{Island, IslandChoice};
 pub use progress::ProgressMode;
+pub use reference::commented_defaults;
 pub use runner::{resume, tune, tune_island, RunOptions, RunOutcome, RunSummary};

@@ -22,7 +22,10 @@
 //! repetition needs quiet moves only (after a capture or a man's move nothing earlier recurs),
 //! and quiet moves stop at `min_depth`; in the `min_depth - ply` plies left, each side moves its
 //! kings only so far, so an earlier position whose kings stand further away than that, or need
-//! more moves than that side has, cannot recur below the node and is left out. Two nodes with
+//! more moves than that side has, cannot recur below the node and is left out; so is one at a
+//! distance that no number of quiet plies left can close to a multiple of 4 (a repetition brings
+//! each side's kings back to the same rows, so each side moves an even number of times: a cycle
+//! is 4, 8, … plies long). Two nodes with
 //! the same key and depths then have the same value under the draw rules. Tests compare the
 //! search with a plain minimax under the same rules, one table serving many histories.
 //!
@@ -178,7 +181,9 @@ pub const BUDGET_CHECK_NODES: u64 = 1024;
 pub struct GameHistory<'a> {
     /// The positions since the last irreversible move, oldest first, without the root itself:
     /// the position right after that move, then one per quiet ply. Its length is the root's
-    /// count of quiet plies.
+    /// count of quiet plies. They must be a game's: each one a legal quiet move after the one
+    /// before, and the root one after the last (the search relies on it, for example in that a
+    /// position can only recur a multiple of 4 plies later).
     pub positions: &'a [Position],
     /// A position reached after this many quiet plies in a row is a draw; `None` for no such
     /// rule (a position analysed on its own).
@@ -228,9 +233,9 @@ impl PathEntry {
 
 /// Whether an earlier position with kings `earlier` (indexed by colour, `mover` = the node's side
 /// to move), `distance` plies before a node with kings `node`, could be the node's child: the
-/// child's side to move (an odd distance from the node), the other side's kings where they are,
-/// and the mover's kings one square apart (one king moved). Men are the same all through the
-/// window.
+/// child's side to move, at a distance of a multiple of 4 plies from the child (see
+/// `RecurrenceBudget`), the other side's kings where they are, and the mover's kings one square
+/// apart (one king moved). Men are the same all through the window.
 #[inline(always)]
 fn one_move_away(
     earlier: &[Bitboard; 2],
@@ -238,9 +243,56 @@ fn one_move_away(
     mover: usize,
     distance: usize,
 ) -> bool {
-    distance % 2 == 1
+    distance % 4 == 3
         && earlier[1 - mover] == node[1 - mover]
         && (earlier[mover] ^ node[mover]).count_ones() == 2
+}
+
+/// How far each side's kings can still travel before a position `distance` plies back could
+/// recur, `quiet_plies` quiet plies at most below the node.
+///
+/// A repetition puts each side's kings back on the same squares, so back at the same sum of
+/// rows; a king's step changes its row by one, so each side makes an even number of moves in a
+/// cycle, and as the sides alternate, a cycle is a multiple of 4 plies. An earlier position
+/// `distance` plies back can therefore recur only `d` plies below the node with
+/// `distance + d ≡ 0 (mod 4)`: the longest such `d` within the quiet plies left bounds both
+/// sides' moves (the side to move makes `⌈d/2⌉` of them, the other `⌊d/2⌋`); with no such `d`
+/// the position is out of play.
+#[derive(Clone, Copy, Debug)]
+struct RecurrenceBudget {
+    /// Whether a repetition fits in the plies left at all.
+    in_play: bool,
+    our_reach: Bitboard,
+    their_reach: Bitboard,
+    our_moves: u32,
+    their_moves: u32,
+}
+
+impl RecurrenceBudget {
+    const OUT_OF_PLAY: RecurrenceBudget = RecurrenceBudget {
+        in_play: false,
+        our_reach: 0,
+        their_reach: 0,
+        our_moves: 0,
+        their_moves: 0,
+    };
+
+    #[inline(always)]
+    fn new(distance: usize, quiet_plies: u32, ours: Bitboard, theirs: Bitboard) -> Self {
+        let first = 4 - (distance % 4) as u32;
+        if first > quiet_plies {
+            return RecurrenceBudget::OUT_OF_PLAY;
+        }
+        let longest = first + (quiet_plies - first) / 4 * 4;
+        let (our_moves, their_moves) = (longest.div_ceil(2), longest / 2);
+        RecurrenceBudget {
+            in_play: true,
+            our_reach: reach(ours, our_moves),
+            their_reach: reach(theirs, their_moves),
+            our_moves,
+            their_moves,
+        }
+    }
 }
 
 /// `REACH[s][r]`: the squares at most `r` king steps from square `s` (bit index), pieces in
@@ -736,13 +788,12 @@ impl Searcher {
         if count + quiet_plies_left as usize >= self.no_progress_plies {
             key = key.wrapping_add(set_member(!(count as u64)));
         }
-        // The side to move makes the odd plies, the other side the even ones.
         let us = pos.side_to_move() as usize;
-        let our_moves = quiet_plies_left.div_ceil(2);
-        let their_moves = quiet_plies_left / 2;
         let ours = pos.kings_of(pos.side_to_move());
         let theirs = pos.kings_of(pos.side_to_move().opponent());
-        let (our_reach, their_reach) = (reach(ours, our_moves), reach(theirs, their_moves));
+        // What each side can still do, by the earlier position's distance modulo 4 (see
+        // `RecurrenceBudget`), worked out the first time a distance class comes up.
+        let mut budgets: [Option<RecurrenceBudget>; 4] = [None; 4];
         for j in parent_start..=parent_end {
             // The parent's list, then the parent itself.
             let i = if j < parent_end {
@@ -750,14 +801,19 @@ impl Searcher {
             } else {
                 here - 1
             };
+            let class = (here - i) % 4;
+            let budget = *budgets[class].get_or_insert_with(|| {
+                RecurrenceBudget::new(here - i, quiet_plies_left, ours, theirs)
+            });
             let earlier = &self.path[i];
             let (x_ours, x_theirs) = (earlier.kings[us], earlier.kings[1 - us]);
             // Each king square of the earlier position must be reachable, and each one not
             // already held costs its side a move.
-            if x_ours & !our_reach == 0
-                && x_theirs & !their_reach == 0
-                && (x_ours & !ours).count_ones() <= our_moves
-                && (x_theirs & !theirs).count_ones() <= their_moves
+            if budget.in_play
+                && x_ours & !budget.our_reach == 0
+                && x_theirs & !budget.their_reach == 0
+                && (x_ours & !ours).count_ones() <= budget.our_moves
+                && (x_theirs & !theirs).count_ones() <= budget.their_moves
             {
                 key = key.wrapping_add(earlier.member);
                 self.reachable.push(i as u32);
@@ -840,9 +896,15 @@ impl Searcher {
             position: child,
             hash: parent.position.zobrist_after(parent.hash, mv),
         };
-        self.path.truncate(here);
-        self.path.push(PathEntry::new(&node.position, node.hash));
-        let tt_key = node.hash ^ self.window_key(pos, ply, here);
+        // Beyond the full-width depth only captures are searched: nothing below this node can
+        // repeat anything, so it needs neither a place on the path nor a window in its key.
+        let tt_key = if ply < self.min_depth {
+            self.path.truncate(here);
+            self.path.push(PathEntry::new(&node.position, node.hash));
+            node.hash ^ self.window_key(pos, ply, here)
+        } else {
+            node.hash
+        };
         let draft = self.draft(ply);
         let mut tt_best = u8::MAX;
         if self.use_tt {

@@ -1,0 +1,309 @@
+//! The config reference: every key of a run's TOML file with its default and what it does, as
+//! one commented file (`checkers-tuner config --defaults`, copied into docs/config.md).
+//!
+//! The defaults come from [`Config::new`] and its serialisation, so they cannot drift from the
+//! code; the words come from [`KEY_DOCS`], and a test fails when a key has none.
+
+use super::config::Config;
+
+/// What each key does, by its dotted path (`weights.opening.*` stands for every feature).
+const KEY_DOCS: &[(&str, &str)] = &[
+    (
+        "name",
+        "Names the run and its output folder, results/<name> unless `tune --out` says \
+         otherwise. The only key without a default: required. Not `.`, and no `/`, `\\`, `..` \
+         or control characters.",
+    ),
+    (
+        "seed",
+        "Seeds every random stream of the run (ChaCha, keyed by the seed and what is drawn): \
+         the same file gives the same run, byte for byte, on any number of threads.",
+    ),
+    (
+        "population.size",
+        "Specimens in every round (2 to 100,000).",
+    ),
+    (
+        "weights.init",
+        "How fresh specimens (the first population, `random` newcomers, immigrants) are \
+         drawn: \"material\" (material plus Gaussian noise of `init_noise` on every weight) or \
+         \"random\" (uniform in the ranges).",
+    ),
+    (
+        "weights.init_noise",
+        "Standard deviation of the noise of `init = \"material\"`, in hundredths of a man.",
+    ),
+    (
+        "weights.opening.*",
+        "[min, max] of each weight of the opening set, in hundredths of a man (`pawns` fixed \
+         at 100 sets the scale; a fixed weight has min = max). Mutation and crossover stay \
+         inside.",
+    ),
+    (
+        "weights.endgame.*",
+        "[min, max] of each weight of the endgame set (used from `search.endgame_pieces` \
+         pieces down).",
+    ),
+    (
+        "tournament.rounds",
+        "Rounds before the playoff; each round is one single-elimination tournament over the \
+         population.",
+    ),
+    (
+        "tournament.survival_fraction",
+        "A round ends once no more than this share of the population is left in it...",
+    ),
+    (
+        "tournament.stall_levels",
+        "...or after this many bracket levels in a row eliminated nobody.",
+    ),
+    (
+        "tournament.openings",
+        "Where games start: \"start\", \"3-move\" (the 156 ACF ballots), \"tough\" (the 50 \
+         ballots of the computer tough deck), \"random:N\" (N random plies, drawn for each \
+         pair), or the path of a file with one move sequence per line (relative to the config \
+         file's folder).",
+    ),
+    (
+        "tournament.random_opening_balance",
+        "With \"random:N\": an opening that a depth-4 material search scores beyond this \
+         (hundredths of a man) is drawn again.",
+    ),
+    (
+        "tournament.pairing_openings",
+        "1: a pair plays one game, replayed with colours switched after a draw (a second draw \
+         sends both on). k > 1: k openings x both colours, the higher score goes on.",
+    ),
+    (
+        "tournament.max_plies",
+        "A game still running after this many plies is a draw.",
+    ),
+    (
+        "tournament.no_progress_plies",
+        "A game is a draw after this many plies in a row without a capture or a man's move.",
+    ),
+    (
+        "tournament.playoff_openings",
+        "In the final playoff, each pair of finalists plays this many openings with both \
+         colours.",
+    ),
+    (
+        "search.min_depth",
+        "Full-width search depth in plies (1 to 40).",
+    ),
+    (
+        "search.max_depth",
+        "Depth to which positions with a capture are searched further (min_depth to 40).",
+    ),
+    (
+        "search.endgame_pieces",
+        "A player uses its endgame weights once this many pieces (both colours) or fewer are \
+         left (0 to 24).",
+    ),
+    (
+        "search.tie_break",
+        "Moves of equal value: \"first\" in generation order, or \"random\" from the game's \
+         own seeded stream.",
+    ),
+    (
+        "evolution.mode",
+        "How newcomers refill the population: \"genetic\" (children of two survivors, plus \
+         immigrants) or \"random\" (fresh specimens, the original procedure).",
+    ),
+    (
+        "evolution.immigrants",
+        "In genetic mode, the share of newcomers that are fresh specimens.",
+    ),
+    (
+        "evolution.crossover",
+        "\"uniform\" (each weight from one parent or the other) or \"blend\" (on the line \
+         through both parents' values, a quarter of their distance beyond each).",
+    ),
+    (
+        "evolution.mutation_rate",
+        "Probability that each weight of a child is mutated.",
+    ),
+    (
+        "evolution.mutation_sigma",
+        "Standard deviation of a mutation's Gaussian step, in hundredths of a man.",
+    ),
+    (
+        "evolution.mutation_sigma_end",
+        "Unset by default. The step after the last round that breeds, reached geometrically \
+         from `mutation_sigma` (linearly if either is 0): small late steps let a converged \
+         population settle. `configs/overnight.toml` uses 1.0.",
+    ),
+    (
+        "validation.every",
+        "Every this many rounds, the round's top survivor plays `material` on the validation \
+         deck, a row of learning.csv (0: no validation and no champion).",
+    ),
+    (
+        "validation.openings",
+        "Openings of the validation deck, each played with both colours.",
+    ),
+    (
+        "validation.opening_plies",
+        "Random plies from the start of each validation opening.",
+    ),
+    (
+        "validation.seed",
+        "The validation deck's own seed, apart from the run's, so runs of different seeds are \
+         validated on the same deck.",
+    ),
+    (
+        "validation.keep_champion",
+        "The specimen with the best validation score so far re-enters each round (in place of \
+         a newcomer) and the playoff after it loses in the bracket.",
+    ),
+];
+
+/// Keys whose default is "unset": written commented out, with an example value.
+const UNSET_BY_DEFAULT: &[(&str, &str)] = &[("evolution.mutation_sigma_end", "1.0")];
+
+/// The comment of a key by its dotted path, if it has one.
+fn key_doc(path: &str) -> Option<&'static str> {
+    KEY_DOCS.iter().find_map(|&(key, doc)| {
+        let matches = match key.strip_suffix(".*") {
+            Some(table) => path.rsplit_once('.').is_some_and(|(t, _)| t == table),
+            None => key == path,
+        };
+        matches.then_some(doc)
+    })
+}
+
+/// `text` as `# ` comment lines of at most `width` columns.
+fn comment(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::from("#");
+    for word in text.split_whitespace() {
+        if line.len() + 1 + word.len() > width && line.len() > 1 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("#");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// A complete config with every key at its default, each key preceded by what it does.
+/// A `tune` of this file (with a name of your own) is a run of the defaults.
+pub fn commented_defaults() -> String {
+    let resolved = Config::new("my-run").to_toml();
+    let mut out = String::from(
+        "# checkers-tuner config: every key with its default (`checkers-tuner config \
+         --defaults`).\n# Keep the keys you change; a key left out keeps the default shown \
+         here.\n\n",
+    );
+    let mut table = String::new();
+    let mut documented_tables = Vec::new();
+    // The resolved config's own two header lines are replaced by the lines above.
+    for line in resolved.lines().skip_while(|l| l.starts_with('#')) {
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            table = name.to_string();
+            out.push('\n');
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let Some((key, _)) = line.split_once(" = ") else {
+            if !line.is_empty() {
+                out.push_str(line);
+                out.push('\n');
+            }
+            continue;
+        };
+        let path = if table.is_empty() {
+            key.to_string()
+        } else {
+            format!("{table}.{key}")
+        };
+        let doc = key_doc(&path).unwrap_or_else(|| panic!("no reference text for `{path}`"));
+        // A table of features is described once, above its first key.
+        let per_table = path.rsplit_once('.').map(|(t, _)| format!("{t}.*"));
+        let shared = per_table.filter(|t| KEY_DOCS.iter().any(|(k, _)| k == t));
+        match shared {
+            Some(t) if documented_tables.contains(&t) => {}
+            Some(t) => {
+                out.push_str(&comment(doc, 96));
+                documented_tables.push(t);
+            }
+            None => out.push_str(&comment(doc, 96)),
+        }
+        out.push_str(line);
+        out.push('\n');
+        for &(unset, example) in UNSET_BY_DEFAULT {
+            let after = unset.rsplit_once('.').map(|(t, _)| t);
+            if after == Some(table.as_str()) && is_last_key_of_table(&resolved, &table, key) {
+                out.push_str(&comment(key_doc(unset).unwrap_or_default(), 96));
+                let name = unset.rsplit_once('.').map_or(unset, |(_, k)| k);
+                out.push_str(&format!("# {name} = {example}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `key` is the last key written in `[table]` of the resolved config `text`.
+fn is_last_key_of_table(text: &str, table: &str, key: &str) -> bool {
+    let header = format!("[{table}]");
+    let keys: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != header)
+        .skip(1)
+        .take_while(|l| !l.starts_with('['))
+        .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
+        .collect();
+    keys.last() == Some(&key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_has_its_default_and_a_comment_and_reads_back_as_the_defaults() {
+        let text = commented_defaults();
+        // Every key line is preceded by a comment (directly, or as part of a feature table).
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.contains(" = ") && !line.starts_with('#') {
+                let above = lines[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|l| !l.is_empty() && !l.starts_with('['))
+                    .any(|l| l.starts_with('#'));
+                assert!(above, "`{line}` has no comment above it");
+            }
+        }
+        assert!(text.contains("\n# mutation_sigma_end = 1.0\n"), "{text}");
+        let config = Config::from_str_named(&text, "defaults.toml").unwrap();
+        assert_eq!(config, Config::new("my-run"));
+    }
+
+    #[test]
+    fn docs_config_md_holds_the_reference() {
+        let doc = include_str!("../../docs/config.md");
+        assert!(
+            doc.contains(&commented_defaults()),
+            "docs/config.md is out of date: paste in `checkers-tuner config --defaults`"
+        );
+    }
+
+    #[test]
+    fn no_reference_text_is_left_without_its_key() {
+        let text = Config::new("my-run").to_toml();
+        for &(key, _) in KEY_DOCS {
+            let leaf = key.rsplit('.').next().unwrap_or(key);
+            let unset = UNSET_BY_DEFAULT.iter().any(|&(k, _)| k == key);
+            assert!(
+                leaf == "*" || unset || text.contains(&format!("\n{leaf} = ")),
+                "`{key}` is documented but not a key"
+            );
+        }
+    }
+}
