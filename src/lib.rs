@@ -59,8 +59,8 @@ pub use matchplay::{
 pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame};
 pub use plot::plot_run;
 pub use run::{
-    commented_defaults, resume, tune, Config, EndgameDbLoader, ProgressMode, RunOptions,
-    RunOutcome, RunSummary, BEST_FILE,
+    commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, Island, IslandChoice,
+    ProgressMode, RunOptions, RunOutcome, RunSummary, BEST_FILE,
 };
 pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,

@@ -100,6 +100,11 @@ const PLIES_COLOUR: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 /// - (e) when the run has validation rows in `learning.csv`, the learning curve: the Elo of
 ///   each validated survivor against its opponent with its 95% interval as a bar.
 ///
+/// An island-model run (its files have an `island` column) is drawn as one population: panels
+/// (a) and (b) add up the islands' pairs of each round (`mean_plies` weighted by games), the
+/// best survivor of a round is the best of all islands, and (e) has one line per island (each
+/// island's validated top survivor).
+///
 /// The picture is written to a temporary file beside `out` and renamed onto it, so `out` is
 /// either the complete picture or untouched.
 ///
@@ -173,6 +178,8 @@ impl Best {
 /// One row of `learning.csv`: a validation match's Elo and its 95% interval.
 #[derive(Debug, Clone, PartialEq)]
 struct Validation {
+    /// The island (0 for a run without islands).
+    island: u64,
     round: i64,
     elo: f64,
     low: f64,
@@ -340,15 +347,31 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
         *slot = cols.get(name)?;
     }
     let plies_col = cols.get("mean_plies")?;
+    // An island-model run has one row per island and round: the picture shows their sum.
+    let island_col = cols.get("island").ok();
+    let games_col = match island_col {
+        Some(_) => Some(cols.get("games")?),
+        None => None,
+    };
 
     let mut rows: Vec<RoundStats> = Vec::new();
-    let mut seen: HashMap<i64, u64> = HashMap::new();
+    let mut seen: HashMap<(u64, i64), u64> = HashMap::new();
+    // Per round of an island-model run: (plies of all games, games), for the mean.
+    let mut plies: HashMap<i64, (f64, u64)> = HashMap::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(path, &e))?;
         let round: i64 = cols.parse(&record, round_col, "round", INTEGER)?;
-        if let Some(first) = seen.insert(round, line_of(&record)) {
+        let island: u64 = match island_col {
+            Some(col) => cols.parse(&record, col, "island", COUNT)?,
+            None => 0,
+        };
+        if let Some(first) = seen.insert((island, round), line_of(&record)) {
+            let whose = match island_col {
+                Some(_) => format!("island {island}'s "),
+                None => String::new(),
+            };
             return Err(Error::input(format!(
-                "{} line {}, column `round`: round {round} already appears on line {first}",
+                "{} line {}, column `round`: {whose}round {round} already appears on line {first}",
                 path.display(),
                 line_of(&record)
             )));
@@ -365,11 +388,28 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
             let v: f64 = cols.parse(&record, plies_col, "mean_plies", NUMBER)?;
             v.is_finite().then_some(v)
         };
+        if let Some(games_col) = games_col {
+            let games: u64 = cols.parse(&record, games_col, "games", COUNT)?;
+            let sum = plies.entry(round).or_insert((0.0, 0));
+            sum.0 += mean_plies.unwrap_or(0.0) * games as f64;
+            sum.1 += games;
+            if let Some(row) = rows.iter_mut().find(|r| r.round == round) {
+                for (total, add) in row.outcomes.iter_mut().zip(outcomes) {
+                    *total += add;
+                }
+                continue;
+            }
+        }
         rows.push(RoundStats {
             round,
             outcomes,
             mean_plies,
         });
+    }
+    for row in &mut rows {
+        if let Some(&(sum, games)) = plies.get(&row.round) {
+            row.mean_plies = (games > 0).then(|| sum / games as f64);
+        }
     }
     if rows.is_empty() {
         return Err(Error::input(format!(
@@ -386,17 +426,22 @@ fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
     let [round, elo, low, high] =
         ["round", "elo", "elo_low", "elo_high"].map(|name| cols.get(name));
     let (round, elo, low, high) = (round?, elo?, low?, high?);
+    let island_col = cols.get("island").ok();
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(path, &e))?;
         rows.push(Validation {
+            island: match island_col {
+                Some(col) => cols.parse(&record, col, "island", COUNT)?,
+                None => 0,
+            },
             round: cols.parse(&record, round, "round", INTEGER)?,
             elo: cols.parse(&record, elo, "elo", NUMBER)?,
             low: cols.parse(&record, low, "elo_low", NUMBER)?,
             high: cols.parse(&record, high, "elo_high", NUMBER)?,
         });
     }
-    rows.sort_by_key(|v| v.round);
+    rows.sort_by_key(|v| (v.island, v.round));
     Ok(rows)
 }
 
@@ -703,6 +748,18 @@ fn draw_zero_line<DB: DrawingBackend>(
 
 const ELO_COLOUR: RGBColor = RGBColor(0xd6, 0x27, 0x28);
 
+/// The learning curves of an island-model run, one colour per island (repeating after eight).
+const ISLAND_COLOURS: [RGBColor; 8] = [
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+    RGBColor(0xe3, 0x77, 0xc2),
+    RGBColor(0x17, 0xbe, 0xcf),
+];
+
 fn panel_learning<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
@@ -740,12 +797,31 @@ fn panel_learning<DB: DrawingBackend>(
             ELO_COLOUR.mix(0.5).stroke_width(2),
         )
     }))?;
-    let points = segments(data.learning.iter().map(|v| (v.round, finite(v.elo))));
-    draw_line(&mut chart, &points, ELO_COLOUR)?;
+    // One line per island of an island-model run (rows are sorted by island, then round).
+    let islands = data.learning.last().map_or(0, |v| v.island) + 1;
+    let colour = |island: u64| match islands {
+        1 => ELO_COLOUR,
+        _ => ISLAND_COLOURS[island as usize % ISLAND_COLOURS.len()],
+    };
+    let mut names = Vec::new();
+    for island in 0..islands {
+        let rows = data.learning.iter().filter(|v| v.island == island);
+        let points = segments(rows.map(|v| (v.round, finite(v.elo))));
+        draw_line(&mut chart, &points, colour(island))?;
+        names.push(match islands {
+            1 => "Elo (bar: 95% interval)".to_string(),
+            _ => format!("island {island}"),
+        });
+    }
+    let entries: Vec<(&str, Mark)> = names
+        .iter()
+        .enumerate()
+        .map(|(island, name)| (name.as_str(), Mark::Line(colour(island as u64))))
+        .collect();
     draw_legend(
         &legend_area,
         "learning.csv",
-        &[("Elo (bar: 95% interval)", Mark::Line(ELO_COLOUR))],
+        &entries,
         &[
             "every few rounds the top",
             "survivor plays a fixed",

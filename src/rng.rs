@@ -23,6 +23,8 @@ pub mod tag {
     pub const MATCH: u64 = 6;
     /// The validation deck of a run's learning curve.
     pub const VALIDATION: u64 = 7;
+    /// The seed of an island (other than island 0) of an island-model run.
+    pub const ISLAND: u64 = 8;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

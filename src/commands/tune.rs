@@ -4,8 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use std::time::Duration;
+
 use checkers_tuner::{
-    Config, EndgameDbLoader, ProgressMode, Result, RunOptions, RunOutcome, RunSummary, BEST_FILE,
+    Config, EndgameDbLoader, Error, IslandChoice, ProgressMode, Result, RunOptions, RunOutcome,
+    RunSummary, BEST_FILE,
 };
 use clap::Args;
 
@@ -29,6 +32,13 @@ pub struct TuneArgs {
     /// No progress bars or log lines.
     #[arg(long, short)]
     quiet: bool,
+    /// Run only this island of an `[islands]` run (`auto`: from SLURM_PROCID/SLURM_NTASKS or
+    /// JOB_COMPLETION_INDEX); the same command again resumes it.
+    #[arg(long, value_name = "auto|I")]
+    island: Option<IslandChoice>,
+    /// With --island: seconds to wait for another island's file before giving up.
+    #[arg(long, value_name = "SECONDS", requires = "island", value_parser = clap::value_parser!(u64).range(1..))]
+    island_timeout: Option<u64>,
 }
 
 /// Arguments of `resume`.
@@ -50,16 +60,34 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let out = args
         .out
         .unwrap_or_else(|| Path::new("results").join(&config.name));
-    let options = options(args.threads, args.quiet)?;
-    let outcome = checkers_tuner::tune(&config, &out, args.force, &options)?;
-    report(outcome)
+    let mut options = options(args.threads, args.quiet)?;
+    let Some(choice) = args.island else {
+        let outcome = checkers_tuner::tune(&config, &out, args.force, &options)?;
+        return report(outcome, None);
+    };
+    if args.force {
+        return Err(Error::input(
+            "--force cannot be used with --island: the islands share the run folder, so one \
+             of them must not delete it; delete the folder before starting the job instead",
+        ));
+    }
+    let island = choice.resolve(config.islands.count, |var| std::env::var(var).ok())?;
+    options.island_timeout = args.island_timeout.map(Duration::from_secs);
+    let outcome = checkers_tuner::tune_island(&config, &out, island, &options)?;
+    let again = format!(
+        "checkers-tuner tune {} --out {} --island {}",
+        args.config.display(),
+        out.display(),
+        island.index
+    );
+    report(outcome, Some((island.index, again)))
 }
 
 /// Runs `resume`.
 pub fn resume(args: ResumeArgs) -> Result<()> {
     let options = options(args.threads, args.quiet)?;
     let outcome = checkers_tuner::resume(&args.run_dir, &options)?;
-    report(outcome)
+    report(outcome, None)
 }
 
 fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
@@ -78,6 +106,7 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
         endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
             open_database(pieces).map(|db| db.expect("pieces above 0 give a database"))
         }))),
+        island_timeout: None,
         #[cfg(feature = "crash-hooks")]
         stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
         #[cfg(feature = "crash-hooks")]
@@ -85,8 +114,19 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
     })
 }
 
-fn report(outcome: RunOutcome) -> Result<()> {
+/// Prints how the run ended; `island` is the island this process ran and the command that
+/// continues it, when it ran one island.
+fn report(outcome: RunOutcome, island: Option<(u32, String)>) -> Result<()> {
     match outcome {
+        RunOutcome::Finished(summary) if island.as_ref().is_some_and(|(i, _)| *i > 0) => {
+            let index = island.map_or(0, |(i, _)| i);
+            println!(
+                "Island {index} finished; island 0 writes the run's files in {}",
+                summary.dir.display()
+            );
+            print_best(&summary);
+            Ok(())
+        }
         RunOutcome::Finished(summary) => {
             println!("Run finished: files in {}", summary.dir.display());
             println!(
@@ -108,10 +148,13 @@ fn report(outcome: RunOutcome) -> Result<()> {
             completed_rounds,
         } => {
             eprintln!("{completed_rounds} round(s) saved.");
-            eprintln!(
-                "Interrupted: continue with: checkers-tuner resume {}",
-                dir.display()
-            );
+            match island {
+                Some((_, again)) => eprintln!("Interrupted: continue with: {again}"),
+                None => eprintln!(
+                    "Interrupted: continue with: checkers-tuner resume {}",
+                    dir.display()
+                ),
+            }
             std::process::exit(INTERRUPTED_STATUS);
         }
     }

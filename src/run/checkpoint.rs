@@ -133,7 +133,12 @@ impl Checkpoint {
     ///   run still has its `playoff.csv` and a `best.json` of the rank-1 specimen.
     ///
     /// Anything else is bad input naming what is wrong: the run cannot continue identically.
-    pub fn check(&self, config: &Config, dir: &Path) -> Result<()> {
+    ///
+    /// An island's checkpoint (`island` is its index) has its own block of ids
+    /// ([`Config::island_ids`]) and may hold migrants from the others' blocks; its finished
+    /// playoff ranks the finalists of all islands, and the run's top folder, not the island's,
+    /// holds `playoff.csv` and `best.json`, so those are left to the caller.
+    pub fn check(&self, config: &Config, dir: &Path, island: Option<u32>) -> Result<()> {
         let path = dir.join(CHECKPOINT_FILE);
         let bad = |problem: String| {
             Error::input(format!(
@@ -184,8 +189,12 @@ impl Checkpoint {
                 )));
             }
         }
-        let max_next_id = (size as u64).saturating_mul(u64::from(done) + 1);
-        if self.next_id > max_next_id {
+        let own = config.island_ids(island.unwrap_or(0));
+        let all_ids = config.island_ids(0).start..config.island_ids(config.islands.count).start;
+        let max_next_id = own
+            .start
+            .saturating_add((size as u64).saturating_mul(u64::from(done) + 1));
+        if self.next_id > max_next_id || self.next_id < own.start {
             return Err(bad(format!(
                 "`next_id` is {}, more than {max_next_id} specimens can exist after round {done}",
                 self.next_id
@@ -204,7 +213,8 @@ impl Checkpoint {
                 return Err(bad(format!("{what} {problem}")));
             }
             previous = Some(s.id);
-            if s.id >= self.next_id {
+            let migrant = island.is_some() && !own.contains(&s.id) && all_ids.contains(&s.id);
+            if s.id >= self.next_id && !migrant {
                 return Err(bad(format!(
                     "{what}: the id is not below `next_id` ({})",
                     self.next_id
@@ -228,6 +238,9 @@ impl Checkpoint {
         let Some(standings) = &self.playoff else {
             return Ok(());
         };
+        if island.is_some() {
+            return Ok(());
+        }
         if standings.len() != count {
             return Err(bad(format!(
                 "the playoff ranks {} specimens, but there are {count} finalists",

@@ -55,6 +55,46 @@ pub struct Config {
     /// The learning curve: validation matches against `material` every few rounds.
     #[serde(default)]
     pub validation: ValidationConfig,
+    /// The island model: several populations evolving apart and exchanging their best. Left
+    /// out of `config.toml` when there is one island, so that a one-island run's files are
+    /// those of a run without islands.
+    #[serde(default, skip_serializing_if = "IslandsConfig::is_single")]
+    pub islands: IslandsConfig,
+}
+
+/// `[islands]`: `count` populations of `population.size` each evolve side by side (in one
+/// process, or one process per island across machines); after every `migration_interval`
+/// rounds each island sends copies of its best `migrants` survivors to its neighbour on the
+/// ring. The finalists of all islands play one playoff.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IslandsConfig {
+    /// Number of islands; 1 is a run without islands.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, 1024>")]
+    pub count: u32,
+    /// Rounds between migrations.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    pub migration_interval: u32,
+    /// Survivors each island sends to its neighbour at a migration (fewer if it has fewer).
+    #[serde(deserialize_with = "int_in::<_, u32, 0, 100_000>")]
+    pub migrants: u32,
+    /// Who sends to whom.
+    pub topology: Topology,
+}
+
+/// The migration graph of the islands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Topology {
+    /// Island `i` sends to island `i + 1`, the last to island 0.
+    Ring,
+}
+
+impl IslandsConfig {
+    /// Whether this is a run without islands (one population).
+    pub fn is_single(&self) -> bool {
+        self.count == 1
+    }
 }
 
 /// `[validation]`: every `every` rounds, the round's top survivor (most rounds survived, then
@@ -214,6 +254,20 @@ impl Config {
             search: SearchConfig::default(),
             evolution: EvolutionConfig::default(),
             validation: ValidationConfig::default(),
+            islands: IslandsConfig::default(),
+        }
+    }
+}
+
+impl Default for IslandsConfig {
+    /// One island (no island model); when `count` is raised: a migration every 5 rounds of
+    /// the 2 best survivors, on a ring. Rare, small exchanges keep the islands diverse.
+    fn default() -> Self {
+        IslandsConfig {
+            count: 1,
+            migration_interval: 5,
+            migrants: 2,
+            topology: Topology::Ring,
         }
     }
 }
@@ -467,6 +521,18 @@ impl Config {
                 ("search.max_depth", search.max_depth.into()),
             ));
         }
+        let islands = &self.islands;
+        if islands.count > 1 && islands.migrants as usize >= self.population.size {
+            let key = "islands.migrants";
+            return Err(report.at(
+                layout.get(key),
+                key,
+                &format!(
+                    "{} must be less than `population.size` ({}): migrants replace newcomers",
+                    islands.migrants, self.population.size
+                ),
+            ));
+        }
         if let Some((key, problem)) = self.weights.problem() {
             let key = format!("weights.{key}");
             return Err(report.at(layout.get(&key), &key, &problem));
@@ -547,6 +613,17 @@ impl Config {
              # Written by checkers-tuner; `resume` reads it back.\n\n{body}",
             self.name.escape_default()
         )
+    }
+
+    /// The ids island `index` gives its specimens: a block of its own, large enough for the
+    /// initial population and a full population of newcomers after every round, so ids stay
+    /// unique across islands without the islands talking. Island 0's block starts at 0, as a
+    /// run without islands does.
+    pub fn island_ids(&self, index: u32) -> std::ops::Range<u64> {
+        let size = self.population.size as u64;
+        let block = size.saturating_mul(u64::from(self.tournament.rounds) + 1);
+        let first = block.saturating_mul(u64::from(index));
+        first..first.saturating_add(block)
     }
 
     /// The settings every game of this run is played with; the database itself (for
@@ -1305,6 +1382,34 @@ mod tests {
     }
 
     #[test]
+    fn islands_are_written_only_when_there_are_several() {
+        let one = parse("name = \"x\"\n[islands]\ncount = 1\nmigrants = 7\n").unwrap();
+        assert!(!one.to_toml().contains("[islands]"));
+        let text = "name = \"x\"\n[islands]\ncount = 3\nmigration_interval = 2\n";
+        let three = parse(text).unwrap();
+        let written = three.to_toml();
+        assert!(written.contains(
+            "[islands]\ncount = 3\nmigration_interval = 2\nmigrants = 2\ntopology = \"ring\"\n"
+        ));
+        assert_eq!(parse(&written).unwrap(), three);
+        // Island blocks of ids: island 0 as a run without islands, the others after it.
+        assert_eq!(three.island_ids(0), 0..100 * 21);
+        assert_eq!(three.island_ids(2), 2 * 100 * 21..3 * 100 * 21);
+        let message = rejected("name = \"x\"\n[islands]\ncount = 2\nmigrants = 100\n");
+        assert!(
+            message.contains("line 4: `islands.migrants`: 100 must be less than"),
+            "{message}"
+        );
+        let message = rejected("name = \"x\"\n[islands]\ncount = 0\n");
+        assert!(
+            message.contains("`islands.count`: must be at least 1"),
+            "{message}"
+        );
+        let message = rejected("name = \"x\"\n[islands]\ntopology = \"star\"\n");
+        assert!(message.contains("`islands.topology`"), "{message}");
+    }
+
+    #[test]
     fn shipped_configs_load() {
         let quick =
             Config::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/quick.toml")).unwrap();
@@ -1316,6 +1421,10 @@ mod tests {
         assert_eq!(quick.tournament.max_plies, 200);
         assert_eq!(quick.tournament.playoff_openings, 4);
         assert_eq!(quick.evolution.mode, EvolutionMode::Genetic);
+        let islands =
+            Config::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/islands.toml")).unwrap();
+        assert_eq!(islands.islands.count, 4);
+        assert_eq!(islands.population.size * 4, 64);
 
         let original = Config::load(concat!(
             env!("CARGO_MANIFEST_DIR"),

@@ -3,6 +3,7 @@
 mod checkpoint;
 mod config;
 mod files;
+mod islands;
 mod lock;
 mod progress;
 mod reference;
@@ -10,6 +11,7 @@ mod runner;
 
 pub use config::Config;
 pub use files::BEST_FILE;
+pub use islands::{Island, IslandChoice};
 pub use progress::ProgressMode;
 pub use reference::commented_defaults;
-pub use runner::{resume, tune, EndgameDbLoader, RunOptions, RunOutcome, RunSummary};
+pub use runner::{resume, tune, tune_island, EndgameDbLoader, RunOptions, RunOutcome, RunSummary};

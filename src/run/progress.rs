@@ -44,6 +44,8 @@ enum Display {
 /// The progress display of one run (or one resumed part of it).
 pub(crate) struct Progress {
     display: Display,
+    /// Put before every line ("island 2: "), empty for a run without islands.
+    label: String,
     total_rounds: u32,
     round: AtomicU32,
     level: AtomicU32,
@@ -65,6 +67,7 @@ impl Progress {
         };
         Progress {
             display,
+            label: String::new(),
             total_rounds,
             round: AtomicU32::new(0),
             level: AtomicU32::new(0),
@@ -74,8 +77,15 @@ impl Progress {
         }
     }
 
+    /// The same display with `label` before every line (one island among several).
+    pub(crate) fn labelled(mut self, label: String) -> Progress {
+        self.label = label;
+        self
+    }
+
     /// A line of information (not a per-round line): shown above the bars, or logged.
     pub(crate) fn note(&self, line: &str) {
+        let line = format!("{}{line}", self.label);
         match &self.display {
             Display::Bars(bars) => bars.multi.suspend(|| eprintln!("{line}")),
             Display::Log => eprintln!("{line}"),
@@ -148,8 +158,9 @@ impl Progress {
             0.0
         };
         let line = format!(
-            "round {}/{}: {} specimens, {} levels, {} games ({} decisive, {} drawn), \
+            "{}round {}/{}: {} specimens, {} levels, {} games ({} decisive, {} drawn), \
              {} survivors, {} newcomers, {:.1} s, {:.1} games/s",
+            self.label,
             stats.round,
             self.total_rounds,
             stats.population,
@@ -175,7 +186,10 @@ impl Progress {
     /// The playoff starts: `finalists` specimens, `games` games in all.
     pub(crate) fn playoff_start(&self, finalists: usize, games: u64) {
         self.reset_counts();
-        let line = format!("playoff: {finalists} finalists, {games} games");
+        let line = format!(
+            "{}playoff: {finalists} finalists, {games} games",
+            self.label
+        );
         match &self.display {
             Display::Bars(bars) => {
                 bars.games.set_length(games);

@@ -168,7 +168,26 @@ const KEY_DOCS: &[(&str, &str)] = &[
         "The specimen with the best validation score so far re-enters each round (in place of \
          a newcomer) and the playoff after it loses in the bracket.",
     ),
+    (
+        "islands.count",
+        "Populations that evolve side by side, each of `population.size`, in one process or one \
+         process per machine (`tune --island auto` under Slurm or a Kubernetes Indexed Job). 1: \
+         a run without islands, and the section is left out of the run's config.toml.",
+    ),
+    ("islands.migration_interval", "Rounds between migrations."),
+    (
+        "islands.migrants",
+        "At a migration, each island sends copies of its best this many survivors to its \
+         neighbour (fewer than `population.size`).",
+    ),
+    (
+        "islands.topology",
+        "Who sends to whom: \"ring\" (island i to island i + 1, the last to island 0).",
+    ),
 ];
+
+/// Tables written only when they differ from their defaults: shown commented out.
+const OPTIONAL_TABLES: &[&str] = &["islands"];
 
 /// Keys whose default is "unset": written commented out, with an example value.
 const UNSET_BY_DEFAULT: &[(&str, &str)] = &[("evolution.mutation_sigma_end", "1.0")];
@@ -257,6 +276,42 @@ pub fn commented_defaults() -> String {
             }
         }
     }
+    for table in OPTIONAL_TABLES {
+        out.push_str(&optional_table(table));
+    }
+    out
+}
+
+/// `[table]` with its keys at their defaults, commented out (it is left out of a config that
+/// keeps them).
+fn optional_table(table: &str) -> String {
+    // The table as a config that uses it writes it, then its keys put back to their defaults.
+    let mut config = Config::new("my-run");
+    config.islands.count = 2;
+    let written = config.to_toml();
+    let defaults = super::config::IslandsConfig::default();
+    let header = format!("[{table}]");
+    let mut out = format!("\n# {header}\n");
+    for line in written
+        .lines()
+        .skip_while(|l| *l != header)
+        .skip(1)
+        .take_while(|l| !l.starts_with('['))
+        .filter(|l| !l.is_empty())
+    {
+        let Some((key, _)) = line.split_once(" = ") else {
+            continue;
+        };
+        let path = format!("{table}.{key}");
+        let doc = key_doc(&path).unwrap_or_else(|| panic!("no reference text for `{path}`"));
+        out.push_str(&comment(doc, 96));
+        let line = if path == "islands.count" {
+            format!("count = {}", defaults.count)
+        } else {
+            line.to_string()
+        };
+        out.push_str(&format!("# {line}\n"));
+    }
     out
 }
 
@@ -293,6 +348,11 @@ mod tests {
             }
         }
         assert!(text.contains("\n# mutation_sigma_end = 1.0\n"), "{text}");
+        assert!(
+            text.contains("\n# [islands]\n") && text.contains("\n# count = 1\n"),
+            "{text}"
+        );
+        assert!(text.contains("\n# topology = \"ring\"\n"), "{text}");
         let config = Config::from_str_named(&text, "defaults.toml").unwrap();
         assert_eq!(config, Config::new("my-run"));
     }
@@ -311,7 +371,10 @@ mod tests {
         let text = Config::new("my-run").to_toml();
         for &(key, _) in KEY_DOCS {
             let leaf = key.rsplit('.').next().unwrap_or(key);
-            let unset = UNSET_BY_DEFAULT.iter().any(|&(k, _)| k == key);
+            let unset = UNSET_BY_DEFAULT.iter().any(|&(k, _)| k == key)
+                || OPTIONAL_TABLES
+                    .iter()
+                    .any(|t| key.starts_with(&format!("{t}.")));
             assert!(
                 leaf == "*" || unset || text.contains(&format!("\n{leaf} = ")),
                 "`{key}` is documented but not a key"

@@ -8,12 +8,20 @@
 //! file lengths is renamed into place. A process killed at any moment leaves either the old
 //! checkpoint (and `resume` cuts the files back to it and replays the round, which gives the same
 //! rows again) or the new one.
+//!
+//! Islands (`[islands] count > 1`): each island is this same run in its own folder `island-I/`
+//! with its own seed and ids, plus the exchanges of `islands.rs` between its rounds. A round is
+//! split in two for them: the play (bracket, validation) and, once the neighbour's migrants are
+//! in, the finish (newcomers, rows, checkpoint). One process runs every island in step, or one
+//! process runs one island; both do the same steps on the same files, so the files agree.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
 
 use super::checkpoint::{openings_fingerprint, Champion, Checkpoint, Member, CHECKPOINT_FORMAT};
 use super::config::{Config, OpeningsSource};
@@ -21,6 +29,9 @@ use super::files::{
     self, append, append_counted, csv_line, learning_record, specimen_record, timings_record,
     write_atomically, FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, LEARNING_FILE, PLAYOFF_FILE,
     ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+};
+use super::islands::{
+    publish, wait_for, Awaited, FinalistsFile, Island, MigrantsFile, PlayoffGamesFile, DEFAULT_WAIT,
 };
 use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
@@ -36,8 +47,9 @@ use crate::game::{
 use crate::matchplay::play_match;
 use crate::rng::{stream, tag};
 use crate::tournament::{
-    breed, initial_population, play_playoff, play_round, playoff_games, BracketParams,
-    EvolutionParams, GameJob, GameReport, Specimen, Standing,
+    breed, initial_population, play_playoff, play_playoff_share, play_round, playoff_games,
+    playoff_standings, BracketParams, EvolutionParams, GameJob, GameReport, PlayoffShare,
+    RoundResult, Specimen, Standing,
 };
 
 /// How a run is executed: none of this changes its files (except `timings.csv`).
@@ -54,6 +66,9 @@ pub struct RunOptions {
     /// When set (e.g. by a Ctrl-C handler), the run stops at the next game boundary, drops the
     /// round in progress and returns [`RunOutcome::Interrupted`].
     pub stop: Option<Arc<AtomicBool>>,
+    /// With islands in separate processes: how long an island waits for another island's file
+    /// before it gives up naming that island (`None`: an hour).
+    pub island_timeout: Option<Duration>,
     /// Test hook: stop cleanly once this round is saved, as if interrupted.
     #[cfg(feature = "crash-hooks")]
     pub stop_after_round: Option<u32>,
@@ -116,14 +131,77 @@ pub enum RunOutcome {
 /// files (and only those) are deleted first; a non-empty folder that is not a run folder, and
 /// a folder in use by another run, are refused. Validate the config (with [`Config::load`])
 /// before calling this: nothing is created for a config that fails.
+///
+/// With `[islands] count` above 1, every island runs in this process, in step, on one pool of
+/// threads: the reference for the same islands run as separate processes ([`tune_island`]).
 pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> Result<RunOutcome> {
     // Held until the run returns; refuses folders in use, foreign folders, existing runs.
     let _lock = RunLock::for_new_run(out, force)?;
     let text = config.to_toml();
     write_atomically(&out.join(CONFIG_FILE), text.as_bytes())?;
+    if !config.islands.is_single() {
+        return islands_in_step(out, config, text, options);
+    }
     let lengths = files::start_files(out)?;
-    let state = State::initial(config, lengths);
-    Run::new(out, config, text, options, state.completed)?.go(state)
+    let state = State::initial(config, lengths, config.seed, 0);
+    Run::new(out, config, text, options, state.completed, None)?.go(state)
+}
+
+/// Runs one island of an island-model run in this process (README.md, across machines): the
+/// other islands are other processes, on this machine or others, sharing the run folder `out`.
+///
+/// The first call for an island starts it; the same call again (a requeued job, a restarted
+/// pod) resumes it from its checkpoint in `out/island-I/`. Every island writes its migrants and
+/// waits for its neighbour's (at most `options.island_timeout`); island 0 writes the merged
+/// files at the top of `out` at the end. The files are those [`tune`] writes for the same
+/// config.
+pub fn tune_island(
+    config: &Config,
+    out: &Path,
+    island: Island,
+    options: &RunOptions,
+) -> Result<RunOutcome> {
+    let text = config.to_toml();
+    prepare_island_folder(out, &text)?;
+    let opened = open_island(out, config, &text, island, options, options.progress)?;
+    let (run, mut state, _lock) = match opened {
+        Opened::Running(run, state, lock) => (run, state, lock),
+        Opened::Finished(summary) => return Ok(RunOutcome::AlreadyFinished(summary)),
+    };
+    if state.completed > 0 {
+        run.progress.note(&format!(
+            "resuming island {} after round {} of {}",
+            island.index, state.completed, config.tournament.rounds
+        ));
+    }
+    let pool = thread_pool(options)?;
+    pool.install(|| {
+        while state.completed < config.tournament.rounds {
+            let Some(played) = run.play_phase(&state)? else {
+                return Ok(run.interrupted(state.completed));
+            };
+            run.send_migrants(&played)?;
+            let Some(immigrants) = run.receive_migrants(&played)? else {
+                return Ok(run.interrupted(state.completed));
+            };
+            run.finish_phase(&mut state, played, immigrants)?;
+            #[cfg(feature = "crash-hooks")]
+            if options.stop_after_round == Some(state.completed) {
+                return Ok(run.interrupted(state.completed));
+            }
+        }
+        run.publish_finalists(&state)?;
+        let Some(finalists) = run.gather_finalists()? else {
+            return Ok(run.interrupted(state.completed));
+        };
+        if run.play_share(&finalists)?.is_none() {
+            return Ok(run.interrupted(state.completed));
+        }
+        match run.finish_islands(&mut state, &finalists)? {
+            Some(summary) => Ok(RunOutcome::Finished(summary)),
+            None => Ok(run.interrupted(state.completed)),
+        }
+    })
 }
 
 /// Continues the run in `dir` from its last completed round (or its playoff), cutting the rows a
@@ -149,8 +227,11 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
     let _lock = RunLock::acquire(dir)?;
     let config = Config::load(&config_path)?;
     let text = config.to_toml();
+    if !config.islands.is_single() {
+        return islands_in_step(dir, &config, text, options);
+    }
     let state = match Checkpoint::load(dir)? {
-        None => State::initial(&config, files::start_files(dir)?),
+        None => State::initial(&config, files::start_files(dir)?, config.seed, 0),
         Some(checkpoint) => {
             if checkpoint.config != text {
                 return Err(Error::input(format!(
@@ -160,7 +241,7 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
                     files::CHECKPOINT_FILE
                 )));
             }
-            checkpoint.check(&config, dir)?;
+            checkpoint.check(&config, dir, None)?;
             if let Some(standings) = checkpoint.playoff {
                 return Ok(RunOutcome::AlreadyFinished(RunSummary {
                     dir: dir.to_path_buf(),
@@ -179,7 +260,7 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
             }
         }
     };
-    let run = Run::new(dir, &config, text, options, state.completed)?;
+    let run = Run::new(dir, &config, text, options, state.completed, None)?;
     if state.completed > 0 {
         run.progress.note(&format!(
             "resuming {} after round {} of {}",
@@ -216,18 +297,22 @@ struct State {
 }
 
 impl State {
-    fn initial(config: &Config, files: FileLengths) -> State {
+    /// The state before round 1 of a population drawn from `seed`, its ids from `first_id` on.
+    fn initial(config: &Config, files: FileLengths, seed: u64, first_id: u64) -> State {
         let p = &config.population;
-        let population = initial_population(p.size, &config.weights, config.seed)
+        let population = initial_population(p.size, &config.weights, seed)
             .into_iter()
-            .map(|specimen| Member {
-                specimen,
-                rounds_survived: 0,
+            .map(|mut specimen| {
+                specimen.id += first_id;
+                Member {
+                    specimen,
+                    rounds_survived: 0,
+                }
             })
             .collect();
         State {
             completed: 0,
-            next_id: p.size as u64,
+            next_id: first_id + p.size as u64,
             population,
             files,
             champion: None,
@@ -235,9 +320,36 @@ impl State {
     }
 }
 
-/// One process's work on a run.
+/// An island's place in an island-model run.
+struct IslandPart<'a> {
+    island: Island,
+    /// The run folder (the island's own files are in `island-I/` inside it).
+    top: &'a Path,
+    /// How long to wait for another island's file.
+    wait: Duration,
+    /// When this process opened the island, and the nanoseconds it spent since on the
+    /// exchanged files (writing its own, waiting for and reading the others'): the price of
+    /// the island model, reported at the end.
+    opened: Instant,
+    exchanging: AtomicU64,
+}
+
+/// What a round produced before it is saved: the bracket's result and what follows from it,
+/// up to the newcomers (which depend on the immigrants of an island-model run).
+struct Played {
+    round: u32,
+    started: Instant,
+    result: RoundResult,
+    survivors: Vec<Member>,
+    champion: Option<Champion>,
+    learning_row: String,
+    returning: Option<Member>,
+}
+
+/// One process's work on a run, or on one island of an island-model run.
 struct Run<'a> {
-    dir: &'a Path,
+    /// Where the run's own files go: the run folder, or an island's folder.
+    dir: PathBuf,
     config: &'a Config,
     config_text: String,
     options: &'a RunOptions,
@@ -248,6 +360,10 @@ struct Run<'a> {
     validation_deck: Vec<Opening>,
     settings: GameSettings,
     progress: Progress,
+    /// The seed of the run's streams (an island's own, with islands).
+    seed: u64,
+    /// With islands: which one this is.
+    island: Option<IslandPart<'a>>,
 }
 
 /// The config's game settings with the caller's endgame database, which must be the one the
@@ -277,14 +393,16 @@ fn run_settings(config: &Config, options: &RunOptions) -> Result<GameSettings> {
 
 impl<'a> Run<'a> {
     fn new(
-        dir: &'a Path,
+        dir: &Path,
         config: &'a Config,
         config_text: String,
         options: &'a RunOptions,
         completed: u32,
+        island: Option<IslandPart<'a>>,
     ) -> Result<Run<'a>> {
+        let index = island.as_ref().map(|part| part.island);
         Ok(Run {
-            dir,
+            dir: dir.to_path_buf(),
             config,
             config_text,
             options,
@@ -296,6 +414,8 @@ impl<'a> Run<'a> {
             validation_deck: validation_deck(config),
             settings: run_settings(config, options)?,
             progress: Progress::new(options.progress, config.tournament.rounds, completed),
+            seed: index.map_or(config.seed, |island| island.seed(config.seed)),
+            island,
         })
     }
 
@@ -308,16 +428,18 @@ impl<'a> Run<'a> {
 
     fn interrupted(&self, completed_rounds: u32) -> RunOutcome {
         RunOutcome::Interrupted {
-            dir: self.dir.to_path_buf(),
+            dir: self.top().to_path_buf(),
             completed_rounds,
         }
     }
 
+    /// The run folder (the top one, for an island).
+    fn top(&self) -> &Path {
+        self.island.as_ref().map_or(&self.dir, |part| part.top)
+    }
+
     fn go(self, mut state: State) -> Result<RunOutcome> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.options.threads)
-            .build()
-            .map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))?;
+        let pool = thread_pool(self.options)?;
         pool.install(|| {
             while state.completed < self.config.tournament.rounds {
                 if !self.play_one_round(&mut state)? {
@@ -345,13 +467,13 @@ impl<'a> Run<'a> {
 
     /// The opening of a pair: drawn from the pair's own stream, so both its games share it.
     fn opening(&self, pair_key: &[u64]) -> Opening {
-        self.book.for_pair(&mut stream(self.config.seed, pair_key))
+        self.book.for_pair(&mut stream(self.seed, pair_key))
     }
 
     /// Plays one bracket game.
     fn bracket_game(&self, job: &GameJob) -> GameReport {
         let opening = self.opening(&job.opening_key());
-        let mut rng = stream(self.config.seed, &job.game_key());
+        let mut rng = stream(self.seed, &job.game_key());
         let record = play_game(
             &job.black.weights,
             &job.white.weights,
@@ -375,6 +497,16 @@ impl<'a> Run<'a> {
     /// Plays, writes and saves round `state.completed + 1`. Returns false if the run was
     /// stopped during the round, which is then forgotten.
     fn play_one_round(&self, state: &mut State) -> Result<bool> {
+        let Some(played) = self.play_phase(state)? else {
+            return Ok(false);
+        };
+        self.finish_phase(state, played, Vec::new())?;
+        Ok(true)
+    }
+
+    /// Plays round `state.completed + 1` (the bracket and the validation) without saving
+    /// anything; `None` if the run was stopped meanwhile.
+    fn play_phase(&self, state: &State) -> Result<Option<Played>> {
         let config = self.config;
         let round = state.completed + 1;
         let last_round = round == config.tournament.rounds;
@@ -394,14 +526,14 @@ impl<'a> Run<'a> {
         let played = play_round(
             &specimens,
             round,
-            config.seed,
+            self.seed,
             &params,
             self.options.stop.as_deref(),
             |job: &GameJob| self.bracket_game(job),
             |summary| self.progress.level_done(summary),
         );
-        let Some(mut result) = played else {
-            return Ok(false);
+        let Some(result) = played else {
+            return Ok(None);
         };
 
         // Survivors keep their lineage and add one survived round.
@@ -432,7 +564,7 @@ impl<'a> Run<'a> {
             let top = top_survivor(&survivors, &result.tallies);
             let tally = self.validate(&top.specimen);
             if self.stopped() {
-                return Ok(false);
+                return Ok(None);
             }
             let half_points = tally.results.half_points();
             let better = champion
@@ -469,19 +601,52 @@ impl<'a> Run<'a> {
                 specimen: c.specimen.clone(),
                 rounds_survived: 0,
             });
+        Ok(Some(Played {
+            round,
+            started,
+            result,
+            survivors,
+            champion,
+            learning_row,
+            returning,
+        }))
+    }
 
+    /// Breeds the newcomers of a played round (fewer by the `immigrants` from another island),
+    /// writes its rows and saves the checkpoint.
+    fn finish_phase(
+        &self,
+        state: &mut State,
+        played: Played,
+        immigrants: Vec<Member>,
+    ) -> Result<()> {
+        let config = self.config;
+        let Played {
+            round,
+            started,
+            mut result,
+            survivors,
+            champion,
+            learning_row,
+            returning,
+        } = played;
+        let last_round = round == config.tournament.rounds;
         // No newcomers after the last round: the survivors go to the playoff as they are.
+        let mut next_id = state.next_id;
         let newcomers = if last_round {
             Vec::new()
         } else {
-            let count = config.population.size - survivors.len() - usize::from(returning.is_some());
+            let count = config.population.size
+                - survivors.len()
+                - usize::from(returning.is_some())
+                - immigrants.len();
             breed(
                 &result.survivors,
                 count,
                 &self.evolution_params(round),
-                config.seed,
+                self.seed,
                 round,
-                &mut state.next_id,
+                &mut next_id,
             )
         };
         result.stats.newcomers = newcomers.len() as u64;
@@ -513,11 +678,12 @@ impl<'a> Run<'a> {
         ));
 
         let mut lengths = state.files.clone();
-        append_counted(self.dir, GAMES_FILE, &games_rows, &mut lengths)?;
-        append_counted(self.dir, SPECIMENS_FILE, &specimen_rows, &mut lengths)?;
-        append_counted(self.dir, ROUNDS_FILE, &round_row, &mut lengths)?;
-        append_counted(self.dir, LEARNING_FILE, &learning_row, &mut lengths)?;
-        append(self.dir, TIMINGS_FILE, &timing_row)?;
+        let dir = &self.dir;
+        append_counted(dir, GAMES_FILE, &games_rows, &mut lengths)?;
+        append_counted(dir, SPECIMENS_FILE, &specimen_rows, &mut lengths)?;
+        append_counted(dir, ROUNDS_FILE, &round_row, &mut lengths)?;
+        append_counted(dir, LEARNING_FILE, &learning_row, &mut lengths)?;
+        append(dir, TIMINGS_FILE, &timing_row)?;
         #[cfg(feature = "crash-hooks")]
         if self.options.crash_before_checkpoint == Some(round) {
             std::process::abort();
@@ -529,14 +695,16 @@ impl<'a> Run<'a> {
             rounds_survived: 0,
         }));
         population.extend(returning);
+        population.extend(immigrants);
         population.sort_by_key(|m| m.specimen.id);
         state.completed = round;
+        state.next_id = next_id;
         state.champion = champion;
         state.population = population;
         state.files = lengths;
         self.checkpoint(state, None)?;
         self.progress.round_done(&result.stats, seconds);
-        Ok(true)
+        Ok(())
     }
 
     /// A validation match of `specimen` against `material` on the validation deck, at the
@@ -590,7 +758,7 @@ impl<'a> Run<'a> {
             champion: state.champion.clone(),
             openings: self.openings.clone(),
         }
-        .save(self.dir)
+        .save(&self.dir)
     }
 
     /// The openings of the playoff: `playoff_openings` distinct ones from the deck shuffled by
@@ -619,8 +787,30 @@ impl<'a> Run<'a> {
             return Ok(None);
         };
 
+        let sources: Vec<(&Specimen, u32)> = finalists
+            .iter()
+            .map(|&s| (s, source_round(state, s.id)))
+            .collect();
+        self.write_results(&self.dir, &sources, &standings)?;
+        let best = standings[0];
+
+        let seconds = started.elapsed().as_secs_f64();
+        let timing = csv_line(&timings_record("playoff", seconds, games));
+        append(&self.dir, TIMINGS_FILE, &timing)?;
+        self.checkpoint(state, Some(standings.clone()))?;
+        self.progress.playoff_done(&best, seconds);
+        Ok(Some(standings))
+    }
+    /// Writes `playoff.csv` and `best.json` into `top` for the ranking `standings` of
+    /// `finalists` (each with the round of its last row in `specimens.csv`).
+    fn write_results(
+        &self,
+        top: &Path,
+        finalists: &[(&Specimen, u32)],
+        standings: &[Standing],
+    ) -> Result<()> {
         let mut text = csv_line(&files::playoff_header());
-        for s in &standings {
+        for s in standings {
             text.push_str(&csv_line(&[
                 s.rank.to_string(),
                 s.id.to_string(),
@@ -630,37 +820,533 @@ impl<'a> Run<'a> {
                 s.results.losses.to_string(),
             ]));
         }
-        write_atomically(&self.dir.join(PLAYOFF_FILE), text.as_bytes())?;
+        write_atomically(&top.join(PLAYOFF_FILE), text.as_bytes())?;
 
         let best = standings[0];
-        let weights = finalists
+        let &(specimen, round) = finalists
             .iter()
-            .find(|s| s.id == best.id)
-            .expect("rank 1 is a finalist")
-            .weights;
+            .find(|(s, _)| s.id == best.id)
+            .expect("rank 1 is a finalist");
         let file = WeightsFile {
-            weights,
+            weights: specimen.weights,
             endgame_pieces: self.config.search.endgame_pieces,
             source: Some(WeightsSource {
                 run: self.config.name.clone(),
                 id: best.id,
-                // Where its last row in specimens.csv is: a returned champion's is earlier.
-                round: state
-                    .champion
-                    .as_ref()
-                    .filter(|c| c.specimen.id == best.id)
-                    .map_or(state.completed, |c| c.round),
+                round,
             }),
         };
-        export_to_file(&file, ExportFormat::Json, &self.dir.join(BEST_FILE))?;
-
-        let seconds = started.elapsed().as_secs_f64();
-        let timing = csv_line(&timings_record("playoff", seconds, games));
-        append(self.dir, TIMINGS_FILE, &timing)?;
-        self.checkpoint(state, Some(standings.clone()))?;
-        self.progress.playoff_done(&best, seconds);
-        Ok(Some(standings))
+        export_to_file(&file, ExportFormat::Json, &top.join(BEST_FILE))
     }
+
+    // -----------------------------------------------------------------------------------------
+    // An island of an island-model run: the exchanges through the run folder.
+    // -----------------------------------------------------------------------------------------
+
+    fn part(&self) -> &IslandPart<'a> {
+        self.island.as_ref().expect("an island's run")
+    }
+
+    /// Runs `f`, one of the island's exchanges through the run folder, and counts its time.
+    fn exchange<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let started = Instant::now();
+        let result = f();
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.part().exchanging.fetch_add(nanos, Ordering::Relaxed);
+        result
+    }
+
+    /// The migration number after `round`, if one happens then: every `migration_interval`
+    /// rounds, never after the last round (the playoff follows).
+    fn epoch(&self, round: u32) -> Option<u32> {
+        let interval = self.config.islands.migration_interval;
+        let migrates = round.is_multiple_of(interval) && round < self.config.tournament.rounds;
+        migrates.then_some(round / interval)
+    }
+
+    /// After a migration round, writes copies of the island's best `migrants` survivors (most
+    /// rounds survived, then most wins this round, then the lowest id) for its neighbour.
+    fn send_migrants(&self, played: &Played) -> Result<()> {
+        let part = self.part();
+        let Some(epoch) = self.epoch(played.round) else {
+            return Ok(());
+        };
+        let tallies = &played.result.tallies;
+        let mut best: Vec<&Member> = played.survivors.iter().collect();
+        best.sort_by_key(|m| {
+            let wins = tallies.get(&m.specimen.id).map_or(0, |t| t.wins);
+            (
+                std::cmp::Reverse(m.rounds_survived),
+                std::cmp::Reverse(wins),
+                m.specimen.id,
+            )
+        });
+        let migrants = best
+            .into_iter()
+            .take(self.config.islands.migrants as usize)
+            .cloned()
+            .collect();
+        let path = files::migrants_file(part.top, epoch, part.island.index);
+        let file = MigrantsFile {
+            island: part.island.index,
+            round: played.round,
+            migrants,
+        };
+        self.exchange(|| publish(&path, &file))
+    }
+
+    /// After a migration round, the migrants of the neighbour that sends to this island, as
+    /// new members: those not here already, as many as there are newcomers to replace. Waits
+    /// for the neighbour's file; `None` if the run was stopped meanwhile.
+    fn receive_migrants(&self, played: &Played) -> Result<Option<Vec<Member>>> {
+        let part = self.part();
+        let Some(epoch) = self.epoch(played.round) else {
+            return Ok(Some(Vec::new()));
+        };
+        let sender = part.island.sender();
+        let path = files::migrants_file(part.top, epoch, sender);
+        let awaited = Awaited {
+            path: &path,
+            writer: sender,
+            what: format!("migrants of round {}", played.round),
+        };
+        let stop = self.options.stop.as_deref();
+        let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
+        let Some(file): Option<MigrantsFile> = waited else {
+            return Ok(None);
+        };
+        let here: Vec<u64> = played
+            .survivors
+            .iter()
+            .chain(&played.returning)
+            .map(|m| m.specimen.id)
+            .collect();
+        let room = self.config.population.size - here.len();
+        let mut immigrants: Vec<Member> = Vec::new();
+        for m in file.migrants {
+            let known = here.contains(&m.specimen.id)
+                || immigrants.iter().any(|i| i.specimen.id == m.specimen.id);
+            if known || immigrants.len() == room {
+                continue;
+            }
+            if let Some((key, value, _)) = self.config.weights.outside(&m.specimen.weights) {
+                return Err(Error::input(format!(
+                    "{}: weight {key} = {value} of specimen {} is outside the config's range; \
+                     the file was changed",
+                    path.display(),
+                    m.specimen.id
+                )));
+            }
+            immigrants.push(Member {
+                specimen: m.specimen,
+                rounds_survived: 0,
+            });
+        }
+        Ok(Some(immigrants))
+    }
+
+    /// After the last round, writes the island's finalists for the playoff of all islands.
+    fn publish_finalists(&self, state: &State) -> Result<()> {
+        let part = self.part();
+        let finalists = state
+            .population
+            .iter()
+            .map(|m| (m.clone(), source_round(state, m.specimen.id)))
+            .collect();
+        let file = FinalistsFile {
+            island: part.island.index,
+            finalists,
+        };
+        let path = files::finalists_file(part.top, part.island.index);
+        self.exchange(|| publish(&path, &file))
+    }
+
+    /// The finalists of all islands in id order, each with the round of its last row in
+    /// `specimens.csv` (a migrant that reached the end on two islands counts once, from the
+    /// lower island). Waits for every island's file; `None` if the run was stopped.
+    fn gather_finalists(&self) -> Result<Option<Vec<(Specimen, u32)>>> {
+        let part = self.part();
+        let mut all: BTreeMap<u64, (Specimen, u32)> = BTreeMap::new();
+        for index in 0..part.island.count {
+            let path = files::finalists_file(part.top, index);
+            let awaited = Awaited {
+                path: &path,
+                writer: index,
+                what: "finalists".to_string(),
+            };
+            let stop = self.options.stop.as_deref();
+            let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
+            let Some(file): Option<FinalistsFile> = waited else {
+                return Ok(None);
+            };
+            for (member, round) in file.finalists {
+                all.entry(member.specimen.id)
+                    .or_insert((member.specimen, round));
+            }
+        }
+        Ok(Some(all.into_values().collect()))
+    }
+
+    /// Plays this island's share of the playoff of all islands' `finalists` (game `g` is island
+    /// `g % count`'s) and writes its results; a share written before a restart is kept.
+    /// `None` if the run was stopped.
+    fn play_share(&self, finalists: &[(Specimen, u32)]) -> Result<Option<()>> {
+        let part = self.part();
+        let path = files::playoff_games_file(part.top, part.island.index);
+        if path.is_file() {
+            return Ok(Some(()));
+        }
+        let started = Instant::now();
+        let specimens: Vec<&Specimen> = finalists.iter().map(|(s, _)| s).collect();
+        let openings = self.playoff_openings();
+        let share = PlayoffShare {
+            index: part.island.index as usize,
+            count: part.island.count as usize,
+        };
+        let games = playoff_games(specimens.len(), openings.len());
+        self.progress.playoff_start(specimens.len(), games);
+        let stop = self.options.stop.as_deref();
+        let on_game = || self.progress.playoff_game();
+        let seed = self.config.seed;
+        let settings = &self.settings;
+        let played =
+            play_playoff_share(&specimens, &openings, settings, seed, share, stop, on_game);
+        let Some(results) = played else {
+            return Ok(None);
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let timing = csv_line(&timings_record("playoff", seconds, results.len() as u64));
+        append(&self.dir, TIMINGS_FILE, &timing)?;
+        let file = PlayoffGamesFile {
+            island: part.island.index,
+            results: results
+                .into_iter()
+                .map(super::islands::result_letter)
+                .collect(),
+        };
+        self.exchange(|| publish(&path, &file))?;
+        Ok(Some(()))
+    }
+
+    /// The ranking from every island's share of the playoff (waited for). Island 0 then writes
+    /// the merged files, `playoff.csv` and `best.json` at the top of the run folder; every
+    /// island saves its final checkpoint. `None` if the run was stopped.
+    fn finish_islands(
+        &self,
+        state: &mut State,
+        finalists: &[(Specimen, u32)],
+    ) -> Result<Option<RunSummary>> {
+        let part = self.part();
+        let specimens: Vec<&Specimen> = finalists.iter().map(|(s, _)| s).collect();
+        let openings = self.playoff_openings();
+        let total = playoff_games(specimens.len(), openings.len()) as usize;
+        let count = part.island.count as usize;
+        let mut shares = Vec::new();
+        for index in 0..part.island.count {
+            let path = files::playoff_games_file(part.top, index);
+            let awaited = Awaited {
+                path: &path,
+                writer: index,
+                what: "playoff games".to_string(),
+            };
+            let stop = self.options.stop.as_deref();
+            let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
+            let Some(file): Option<PlayoffGamesFile> = waited else {
+                return Ok(None);
+            };
+            let results: Option<Vec<GameResult>> = file
+                .results
+                .chars()
+                .map(super::islands::letter_result)
+                .collect();
+            let wanted = (total + count - 1 - index as usize) / count;
+            match results {
+                Some(results) if results.len() == wanted => shares.push(results),
+                _ => {
+                    return Err(Error::input(format!(
+                        "{}: not the {wanted} playoff results of island {index}; the file was \
+                         changed",
+                        path.display()
+                    )))
+                }
+            }
+        }
+        let standings = playoff_standings(&specimens, &openings, &shares);
+        if part.island.index == 0 {
+            files::merge_islands(part.top, part.island.count)?;
+            let sources: Vec<(&Specimen, u32)> =
+                finalists.iter().map(|(s, round)| (s, *round)).collect();
+            self.write_results(part.top, &sources, &standings)?;
+        }
+        self.checkpoint(state, Some(standings.clone()))?;
+        let best = &standings[0];
+        self.progress.note(&format!(
+            "playoff of all islands done: best specimen {} with {:.1} points from {} games",
+            best.id,
+            best.results.points(),
+            best.results.games()
+        ));
+        let exchanging = part.exchanging.load(Ordering::Relaxed) as f64 * 1e-9;
+        let total = part.opened.elapsed().as_secs_f64();
+        self.progress.note(&format!(
+            "{exchanging:.1} s of {total:.1} s ({:.1}%) spent writing, waiting for and reading \
+             the exchanged files",
+            100.0 * exchanging / total.max(1e-9)
+        ));
+        self.progress.finish();
+        Ok(Some(RunSummary {
+            dir: part.top.to_path_buf(),
+            name: self.config.name.clone(),
+            rounds: state.completed,
+            standings,
+        }))
+    }
+}
+
+/// The round of `id`'s last row in `specimens.csv` once the rounds are over: the last round,
+/// or the round in which the champion last survived if it came back for the playoff.
+fn source_round(state: &State, id: u64) -> u32 {
+    state
+        .champion
+        .as_ref()
+        .filter(|c| c.specimen.id == id)
+        .map_or(state.completed, |c| c.round)
+}
+
+/// The pool of worker threads of a run.
+fn thread_pool(options: &RunOptions) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))
+}
+
+/// Makes `out` the run folder of the island-model run whose resolved config is `text`, for one
+/// island's process: a new or empty folder gets the config; a folder with this config is
+/// joined (another island, or a restart, made it); anything else is refused before anything is
+/// written. Islands start at the same time, so this must not fail when another island is
+/// preparing the same folder.
+fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(Error::input(format!(
+            "output folder {} is a file",
+            out.display()
+        )));
+    }
+    let config_path = out.join(CONFIG_FILE);
+    if out.is_dir() && !config_path.exists() {
+        if let Some(name) = files::foreign_entry(out)?.filter(|name| !files::is_island_entry(name))
+        {
+            return Err(Error::input(format!(
+                "{} is not empty and is not a run folder (it holds {name}); give `--out` a \
+                 new or empty folder, or the folder of this island-model run",
+                out.display()
+            )));
+        }
+    }
+    std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
+    let another = || {
+        Err(Error::input(format!(
+            "{} holds another run (its {CONFIG_FILE} differs from this config); every island \
+             of a run must be started with the same config, and a new run needs a new folder",
+            out.display()
+        )))
+    };
+    match std::fs::read_to_string(&config_path) {
+        Ok(found) if found == text => Ok(()),
+        Ok(_) => another(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // Islands starting together may all write it (the same bytes); on shared storage
+            // two of them may even share a temporary name, so a failed write is fine as long
+            // as the file is there now with this config.
+            let written = write_atomically(&config_path, text.as_bytes());
+            match std::fs::read_to_string(&config_path) {
+                Ok(found) if found == text => Ok(()),
+                Ok(_) => another(),
+                Err(_) => written,
+            }
+        }
+        Err(e) => Err(Error::io("read", &config_path, &e)),
+    }
+}
+
+/// An island opened for work, or found finished.
+enum Opened<'a> {
+    /// Ready for its next round (or its playoff), holding its folder's lock.
+    Running(Box<Run<'a>>, State, RunLock),
+    /// Its playoff is saved.
+    Finished(RunSummary),
+}
+
+/// Opens island `island` of the run in `top`: locks `top/island-I/` (created if needed), then
+/// starts it or resumes it from its checkpoint, cutting what a killed process wrote after it.
+fn open_island<'a>(
+    top: &'a Path,
+    config: &'a Config,
+    text: &str,
+    island: Island,
+    options: &'a RunOptions,
+    mode: ProgressMode,
+) -> Result<Opened<'a>> {
+    let dir = files::island_dir(top, island.index);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
+    let lock = RunLock::acquire(&dir)?;
+    files::remove_island_temporaries(top, island.index)?;
+    let state = match Checkpoint::load(&dir)? {
+        None => State::initial(
+            config,
+            files::start_files(&dir)?,
+            island.seed(config.seed),
+            config.island_ids(island.index).start,
+        ),
+        Some(checkpoint) => {
+            if checkpoint.config != text {
+                return Err(Error::input(format!(
+                    "{}: island {} was started with another config; every island of a run \
+                     must be started with the same config",
+                    dir.join(files::CHECKPOINT_FILE).display(),
+                    island.index
+                )));
+            }
+            checkpoint.check(config, &dir, Some(island.index))?;
+            if let Some(standings) = checkpoint.playoff {
+                return Ok(Opened::Finished(RunSummary {
+                    dir: top.to_path_buf(),
+                    name: config.name.clone(),
+                    rounds: checkpoint.completed_rounds,
+                    standings,
+                }));
+            }
+            files::cut_to(&dir, &checkpoint.files, checkpoint.completed_rounds)?;
+            State {
+                completed: checkpoint.completed_rounds,
+                next_id: checkpoint.next_id,
+                population: checkpoint.population,
+                files: checkpoint.files,
+                champion: checkpoint.champion,
+            }
+        }
+    };
+    let part = IslandPart {
+        island,
+        top,
+        wait: options.island_timeout.unwrap_or(DEFAULT_WAIT),
+        opened: Instant::now(),
+        exchanging: AtomicU64::new(0),
+    };
+    let mut run = Run::new(
+        &dir,
+        config,
+        text.to_string(),
+        options,
+        state.completed,
+        Some(part),
+    )?;
+    run.progress = Progress::new(mode, config.tournament.rounds, state.completed)
+        .labelled(format!("island {}: ", island.index));
+    Ok(Opened::Running(Box::new(run), state, lock))
+}
+
+/// Runs (or resumes) every island of the run in `top` in this process, in step: the islands
+/// behind play their round together on the pool, then send and receive their migrants (always
+/// there already: nobody waits), then save. The files are those of the same islands run as
+/// separate processes, since each island does the same steps on the same files.
+fn islands_in_step(
+    top: &Path,
+    config: &Config,
+    text: String,
+    options: &RunOptions,
+) -> Result<RunOutcome> {
+    // One line per island and round: bars for several islands at once would fight.
+    let mode = match options.progress {
+        ProgressMode::Quiet => ProgressMode::Quiet,
+        _ => ProgressMode::Log,
+    };
+    let mut live: Vec<(Box<Run>, State, RunLock)> = Vec::new();
+    let mut finished = None;
+    for index in 0..config.islands.count {
+        let island = Island {
+            index,
+            count: config.islands.count,
+        };
+        match open_island(top, config, &text, island, options, mode)? {
+            Opened::Running(run, state, lock) => live.push((run, state, lock)),
+            Opened::Finished(summary) => finished = finished.or(Some(summary)),
+        }
+    }
+    if live.is_empty() {
+        let summary = finished.expect("at least one island");
+        return Ok(RunOutcome::AlreadyFinished(summary));
+    }
+    let rounds = config.tournament.rounds;
+    let behind = |live: &[(Box<Run>, State, RunLock)]| {
+        live.iter()
+            .map(|(_, s, _)| s.completed)
+            .min()
+            .unwrap_or(rounds)
+    };
+    let interrupted = |live: &[(Box<Run>, State, RunLock)]| {
+        Ok(RunOutcome::Interrupted {
+            dir: top.to_path_buf(),
+            completed_rounds: behind(live),
+        })
+    };
+    let pool = thread_pool(options)?;
+    pool.install(|| {
+        loop {
+            let round = behind(&live);
+            if round >= rounds {
+                break;
+            }
+            let Some(played): Option<Vec<Option<Played>>> = live
+                .par_iter()
+                .map(|(run, state, _)| {
+                    if state.completed == round {
+                        run.play_phase(state).map(|p| p.map(Some))
+                    } else {
+                        Ok(Some(None))
+                    }
+                })
+                .collect::<Result<Option<Vec<_>>>>()?
+            else {
+                return interrupted(&live);
+            };
+            for ((run, _, _), played) in live.iter().zip(&played) {
+                if let Some(played) = played {
+                    run.send_migrants(played)?;
+                }
+            }
+            for ((run, state, _), played) in live.iter_mut().zip(played) {
+                let Some(played) = played else { continue };
+                let Some(immigrants) = run.receive_migrants(&played)? else {
+                    return interrupted(&live);
+                };
+                run.finish_phase(state, played, immigrants)?;
+            }
+        }
+        for (run, state, _) in &live {
+            run.publish_finalists(state)?;
+        }
+        let Some(finalists) = live[0].0.gather_finalists()? else {
+            return interrupted(&live);
+        };
+        let shared: Option<Vec<()>> = live
+            .par_iter()
+            .map(|(run, _, _)| run.play_share(&finalists))
+            .collect::<Result<_>>()?;
+        if shared.is_none() {
+            return interrupted(&live);
+        }
+        let mut summary = None;
+        // Island 0 last: it merges what the others have saved.
+        for (run, state, _) in live.iter_mut().rev() {
+            match run.finish_islands(state, &finalists)? {
+                Some(s) => summary = Some(s),
+                None => return interrupted(&live),
+            }
+        }
+        Ok(RunOutcome::Finished(summary.expect("a live island")))
+    })
 }
 
 /// The opponent of every validation match.

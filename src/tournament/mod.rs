@@ -7,9 +7,13 @@ mod specimen;
 mod stats;
 mod weight_space;
 
-pub use bracket::{play_round, BracketParams, GameJob, GameRecord, GameReport, LevelSummary};
+pub use bracket::{
+    play_round, BracketParams, GameJob, GameRecord, GameReport, LevelSummary, RoundResult,
+};
 pub use evolution::{breed, initial_population, Crossover, EvolutionMode, EvolutionParams};
-pub use playoff::{play_playoff, playoff_games, Standing};
+pub use playoff::{
+    play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
+};
 pub use specimen::Specimen;
 pub use stats::RoundStats;
 pub use weight_space::{FeatureRanges, WeightSpace};

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::specimen::Specimen;
-use crate::game::{play_game, GameScore, GameSettings, Opening, Tally};
+use crate::game::{play_game, GameResult, GameScore, GameSettings, Opening, Tally};
 use crate::rng::{stream, tag};
 
 /// A finalist's line of the playoff ranking.
@@ -30,22 +30,18 @@ pub fn playoff_games(finalists: usize, openings: usize) -> u64 {
     (finalists * finalists.saturating_sub(1) * openings) as u64
 }
 
-/// Plays the round robin of `finalists`: every pair (i < j), every opening, both colours (i
-/// Black first), each game with its own stream `[PLAYOFF, id_i, id_j, opening, colour]` of
-/// `seed`; games run in parallel on rayon's current pool and `on_game` is called (from worker
-/// threads) after each. Returns the ranking ([`rank`]), or `None` if `cancel` was set: it is
-/// checked before each game starts, and a cancelled playoff has no result.
-pub fn play_playoff(
-    finalists: &[&Specimen],
-    openings: &[Opening],
-    settings: &GameSettings,
-    seed: u64,
-    cancel: Option<&AtomicBool>,
-    on_game: impl Fn() + Sync,
-) -> Option<Vec<Standing>> {
+/// One playoff game: black, white, the opening and the game's stream key.
+type PlayoffJob<'s, 'o> = (&'s Specimen, &'s Specimen, &'o Opening, [u64; 5]);
+
+/// Every game of the round robin, in a fixed order: every pair (i < j), every opening, both
+/// colours (i Black first).
+fn playoff_jobs<'s, 'o>(
+    finalists: &[&'s Specimen],
+    openings: &'o [Opening],
+) -> Vec<PlayoffJob<'s, 'o>> {
     let mut jobs = Vec::new();
-    for (i, first) in finalists.iter().enumerate() {
-        for second in &finalists[i + 1..] {
+    for (i, &first) in finalists.iter().enumerate() {
+        for &second in &finalists[i + 1..] {
             for (k, opening) in (0u64..).zip(openings) {
                 for colour in 0..2u64 {
                     let (black, white) = if colour == 0 {
@@ -59,9 +55,61 @@ pub fn play_playoff(
             }
         }
     }
+    jobs
+}
+
+/// Which games of a playoff one worker plays: game `g` (in the fixed order of the round robin)
+/// belongs to share `g % count`, so that islands on separate machines split the work evenly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayoffShare {
+    /// This worker's share, `0..count`.
+    pub index: usize,
+    /// Number of shares.
+    pub count: usize,
+}
+
+impl PlayoffShare {
+    /// The whole playoff, played by one worker.
+    pub const WHOLE: PlayoffShare = PlayoffShare { index: 0, count: 1 };
+}
+
+/// Plays the round robin of `finalists`: every pair (i < j), every opening, both colours (i
+/// Black first), each game with its own stream `[PLAYOFF, id_i, id_j, opening, colour]` of
+/// `seed`; games run in parallel on rayon's current pool and `on_game` is called (from worker
+/// threads) after each. Returns the ranking ([`rank`]), or `None` if `cancel` was set: it is
+/// checked before each game starts, and a cancelled playoff has no result.
+pub fn play_playoff(
+    finalists: &[&Specimen],
+    openings: &[Opening],
+    settings: &GameSettings,
+    seed: u64,
+    cancel: Option<&AtomicBool>,
+    on_game: impl Fn() + Sync,
+) -> Option<Vec<Standing>> {
+    let share = PlayoffShare::WHOLE;
+    let results = play_playoff_share(finalists, openings, settings, seed, share, cancel, on_game)?;
+    Some(playoff_standings(finalists, openings, &[results]))
+}
+
+/// Plays the games of `share` of the round robin [`play_playoff`] describes, in parallel on
+/// rayon's current pool, and returns their results in game order; `None` if `cancel` was set.
+pub fn play_playoff_share(
+    finalists: &[&Specimen],
+    openings: &[Opening],
+    settings: &GameSettings,
+    seed: u64,
+    share: PlayoffShare,
+    cancel: Option<&AtomicBool>,
+    on_game: impl Fn() + Sync,
+) -> Option<Vec<GameResult>> {
+    let jobs = playoff_jobs(finalists, openings);
+    let mine: Vec<_> = jobs
+        .iter()
+        .skip(share.index)
+        .step_by(share.count.max(1))
+        .collect();
     let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
-    let results: Vec<_> = jobs
-        .par_iter()
+    mine.par_iter()
         .map(|(black, white, opening, key)| {
             if cancelled() {
                 return None;
@@ -72,22 +120,41 @@ pub fn play_playoff(
             on_game();
             Some(record.result)
         })
-        .collect::<Option<_>>()?;
+        .collect()
+}
 
+/// The ranking of a playoff from the results of its shares (`shares[i]` is what
+/// [`play_playoff_share`] returned for share `i` of `shares.len()`).
+///
+/// # Panics
+/// If the shares do not hold exactly one result per game.
+pub fn playoff_standings(
+    finalists: &[&Specimen],
+    openings: &[Opening],
+    shares: &[Vec<GameResult>],
+) -> Vec<Standing> {
+    let jobs = playoff_jobs(finalists, openings);
+    let count = shares.len();
+    assert_eq!(
+        shares.iter().map(Vec::len).sum::<usize>(),
+        jobs.len(),
+        "one result per playoff game"
+    );
     let blank = |id| Standing {
         id,
         ..Standing::default()
     };
     let mut scores: BTreeMap<u64, Standing> =
         finalists.iter().map(|s| (s.id, blank(s.id))).collect();
-    for ((black, white, _, _), &result) in jobs.iter().zip(&results) {
+    for (g, (black, white, _, _)) in jobs.iter().enumerate() {
+        let result = shares[g % count][g / count];
         for (id, is_black) in [(black.id, true), (white.id, false)] {
             let s = scores.get_mut(&id).expect("a finalist");
             s.results.add(GameScore::for_a(result, is_black));
             s.half_points = s.results.half_points();
         }
     }
-    Some(rank(scores.into_values().collect()))
+    rank(scores.into_values().collect())
 }
 
 /// Orders the playoff table (points, then wins, then the lower id) and numbers the ranks.
@@ -166,5 +233,42 @@ mod tests {
         assert_eq!(table.len(), 3);
         assert!(table.iter().all(|s| s.results.games() == 4));
         assert_eq!(playoff_games(3, 1), 6);
+    }
+
+    #[test]
+    fn a_playoff_split_in_shares_ranks_as_the_whole() {
+        let specimens: Vec<Specimen> = (0..4)
+            .map(|id| {
+                let mut weights = crate::eval::WeightPair::material();
+                weights.opening.0[1] += 10 * id as i32;
+                Specimen {
+                    id: 10 + id,
+                    weights,
+                    parent_a: None,
+                    parent_b: None,
+                    born_round: 0,
+                }
+            })
+            .collect();
+        let finalists: Vec<&Specimen> = specimens.iter().collect();
+        let settings = GameSettings {
+            min_depth: 1,
+            max_depth: 2,
+            max_plies: 40,
+            no_progress_plies: 80,
+            endgame_pieces: 12,
+            tie_break: crate::game::TieBreak::Random,
+            ..GameSettings::default()
+        };
+        let openings = [Opening::start()];
+        let whole = play_playoff(&finalists, &openings, &settings, 3, None, || {}).unwrap();
+        let shares: Vec<Vec<GameResult>> = (0..3)
+            .map(|index| {
+                let share = PlayoffShare { index, count: 3 };
+                play_playoff_share(&finalists, &openings, &settings, 3, share, None, || {}).unwrap()
+            })
+            .collect();
+        assert_eq!(shares.iter().map(Vec::len).collect::<Vec<_>>(), [4, 4, 4]);
+        assert_eq!(playoff_standings(&finalists, &openings, &shares), whole);
     }
 }
