@@ -201,3 +201,32 @@ fn config_defaults_prints_a_config_that_tune_accepts() {
     assert_eq!(config, checkers_tuner::Config::new("my-run"));
     cmd().args(["config"]).assert().code(2);
 }
+
+#[test]
+fn tune_starts_with_a_summary_of_what_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("tiny.toml");
+    std::fs::write(
+        &config,
+        "name = \"tiny\"\n[population]\nsize = 4\n[tournament]\nrounds = 1\n\
+         playoff_openings = 1\n[search]\nmin_depth = 1\nmax_depth = 2\ndatabase_pieces = 0\n\
+         [validation]\nevery = 0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("run");
+    let assert = cmd()
+        .args(["tune", "--threads", "1"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    let first = stderr.lines().next().unwrap();
+    assert!(
+        first.contains("tiny.toml -> ")
+            && first.contains("population 4, 1 rounds, depth 1/2, openings 3-move")
+            && first.contains("no endgame database, 1 threads, seed 1"),
+        "{first}"
+    );
+}

@@ -61,6 +61,12 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .out
         .unwrap_or_else(|| Path::new("results").join(&config.name));
     let mut options = options(args.threads, args.quiet)?;
+    if !args.quiet {
+        eprintln!(
+            "{}",
+            startup_summary(&args.config, &out, &config, args.threads)
+        );
+    }
     let Some(choice) = args.island else {
         let outcome = checkers_tuner::tune(&config, &out, args.force, &options)?;
         return report(outcome, None);
@@ -81,6 +87,31 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         island.index
     );
     report(outcome, Some((island.index, again)))
+}
+
+/// One line saying what is about to run: config, folder and the settings that decide its cost.
+fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usize>) -> String {
+    let threads = threads.unwrap_or_else(rayon::current_num_threads);
+    let database = match config.search.database_pieces {
+        0 => "no endgame database".to_string(),
+        n => format!("{n}-piece endgame database"),
+    };
+    let islands = match config.islands.count {
+        1 => String::new(),
+        n => format!(" x {n} islands"),
+    };
+    format!(
+        "tune {} -> {}: population {}{islands}, {} rounds, depth {}/{}, openings {}, {database}, \
+         {threads} threads, seed {}",
+        path.display(),
+        out.display(),
+        config.population.size,
+        config.tournament.rounds,
+        config.search.min_depth,
+        config.search.max_depth,
+        config.tournament.openings,
+        config.seed
+    )
 }
 
 /// Runs `resume`.
