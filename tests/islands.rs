@@ -98,13 +98,22 @@ fn embedded(config: &Path, out: &Path, threads: usize) {
 /// One island's process, its index given by `env` (the scheduler's variables).
 fn island(config: &Path, out: &Path, threads: usize, env: &[(&str, String)]) -> StdCommand {
     let mut cmd = StdCommand::cargo_bin("checkers-tuner").unwrap();
-    cmd.args(["tune", "--quiet", "--island", "auto"])
-        .args(["--threads", &threads.to_string()])
-        .arg(config)
-        .arg("--out")
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    // A neighbour that failed must fail this island too, in seconds rather than the hour of
+    // the default timeout.
+    cmd.args([
+        "tune",
+        "--quiet",
+        "--island",
+        "auto",
+        "--island-timeout",
+        "120",
+    ])
+    .args(["--threads", &threads.to_string()])
+    .arg(config)
+    .arg("--out")
+    .arg(out)
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
     for (k, v) in env {
         cmd.env(k, v);
     }

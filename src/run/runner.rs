@@ -1135,7 +1135,10 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
     }
     let config_path = out.join(CONFIG_FILE);
     if out.is_dir() && !config_path.exists() {
-        if let Some(name) = files::foreign_entry(out)?.filter(|name| !files::is_island_entry(name))
+        // Another island may put the config in place between the two looks: it is checked
+        // below like one found at once, never taken for a foreign file.
+        if let Some(name) = files::foreign_entry(out)?
+            .filter(|name| !files::is_island_entry(name) && name != CONFIG_FILE)
         {
             return Err(Error::input(format!(
                 "{} is not empty and is not a run folder (it holds {name}); give `--out` a \
