@@ -25,9 +25,9 @@ use rayon::prelude::*;
 
 use crate::engine::{Bitboard, Color, Direction, Position};
 
-use super::file::EgdbError;
+use super::error::EgdbError;
 use super::index::{Material, MAX_DATABASE_PIECES};
-use super::probe::{ClassTable, EndgameDb};
+use super::probe::{checksum, ClassTable, EndgameDb};
 
 /// Largest distance a table byte can hold (the byte is the distance plus one).
 const MAX_DISTANCE: u32 = 254;
@@ -82,7 +82,7 @@ pub fn build(pieces: u32, progress: &(dyn Fn(u64) + Sync)) -> Result<EndgameDb, 
     for table in tables {
         data.extend_from_slice(&table);
     }
-    let checksum = super::file::checksum(&data);
+    let checksum = checksum(&data);
     Ok(EndgameDb {
         pieces,
         classes,

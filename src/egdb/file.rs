@@ -16,77 +16,19 @@
 //! atomically (a temporary file renamed over the old one), so a reader sees a whole file or
 //! none.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::atomic_file::write_atomically;
 
 use super::build::build;
+use super::error::{EgdbError, CACHE_ENV};
 use super::index::MAX_DATABASE_PIECES;
-use super::probe::EndgameDb;
+use super::probe::{checksum, EndgameDb};
 
 const MAGIC: &[u8; 8] = b"CKTEGDB\0";
 /// Bumped whenever the numbering or the byte meaning changes.
 const FORMAT_VERSION: u32 = 1;
 const HEADER_LEN: usize = 32;
-
-/// The environment variable that overrides the cache folder.
-pub const CACHE_ENV: &str = "CHECKERS_TUNER_CACHE";
-
-/// What can go wrong with a database.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EgdbError {
-    /// A piece count outside 1 to [`MAX_DATABASE_PIECES`].
-    Pieces(u32),
-    /// No database file for this piece count.
-    Missing(PathBuf),
-    /// A file that is not a whole database of this version (the reason says what is wrong).
-    Damaged(PathBuf, String),
-    /// The file could not be read or written.
-    Io(String),
-    /// No cache folder: neither `CHECKERS_TUNER_CACHE`, `XDG_CACHE_HOME` nor `HOME` is set.
-    NoCacheDir,
-    /// A distance too long for a table byte (never seen up to five pieces).
-    TooLong(u32),
-}
-
-impl fmt::Display for EgdbError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EgdbError::Pieces(n) => write!(
-                f,
-                "an endgame database of {n} pieces: expected 1 to {MAX_DATABASE_PIECES}"
-            ),
-            EgdbError::Missing(path) => write!(
-                f,
-                "no endgame database at {} (build it with `checkers-tuner egdb build`)",
-                path.display()
-            ),
-            EgdbError::Damaged(path, why) => {
-                write!(f, "endgame database {} is damaged: {why}", path.display())
-            }
-            EgdbError::Io(msg) => f.write_str(msg),
-            EgdbError::NoCacheDir => write!(
-                f,
-                "no cache folder for the endgame database: set {CACHE_ENV} (or HOME)"
-            ),
-            EgdbError::TooLong(d) => write!(f, "a distance above {d} plies: cannot be stored"),
-        }
-    }
-}
-
-impl std::error::Error for EgdbError {}
-
-impl From<EgdbError> for crate::error::Error {
-    fn from(e: EgdbError) -> crate::error::Error {
-        match e {
-            EgdbError::Pieces(_) | EgdbError::Missing(_) | EgdbError::NoCacheDir => {
-                crate::error::Error::input(e.to_string())
-            }
-            _ => crate::error::Error::failure(e.to_string()),
-        }
-    }
-}
 
 /// The folder the databases live in: `$CHECKERS_TUNER_CACHE/egdb` if that is set, else
 /// `$XDG_CACHE_HOME/checkers-tuner/egdb`, else `~/.cache/checkers-tuner/egdb`.
@@ -110,22 +52,6 @@ pub fn cache_dir() -> Result<PathBuf, EgdbError> {
 /// The file of the `pieces`-piece database in `dir`.
 pub fn database_path(dir: &Path, pieces: u32) -> PathBuf {
     dir.join(format!("egdb-{pieces}.bin"))
-}
-
-/// A 64-bit checksum of `bytes`: eight bytes at a time, each word mixed into the state by a
-/// multiply and a rotation, so that any changed, missing or swapped byte changes it.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        h = (h ^ w).wrapping_mul(K).rotate_left(29);
-    }
-    for &b in chunks.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(K).rotate_left(29);
-    }
-    h ^ (h >> 32)
 }
 
 impl EndgameDb {

@@ -16,11 +16,13 @@
 //! [`EndgameDb`] handle.
 
 mod build;
+mod error;
 mod file;
 mod index;
 mod probe;
 
 pub use build::build;
-pub use file::{cache_dir, database_path, open_or_build, EgdbError, Opened, CACHE_ENV};
+pub use error::{EgdbError, CACHE_ENV};
+pub use file::{cache_dir, database_path, open_or_build, Opened};
 pub use index::{Material, MAX_DATABASE_PIECES};
 pub use probe::{DbValue, EndgameDb};

@@ -174,3 +174,19 @@ impl EndgameDb {
         self.data[class.offset + material.index(pos)]
     }
 }
+
+/// A 64-bit checksum of `bytes`: eight bytes at a time, each word mixed into the state by a
+/// multiply and a rotation, so that any changed, missing or swapped byte changes it.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        h = (h ^ w).wrapping_mul(K).rotate_left(29);
+    }
+    for &b in chunks.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(K).rotate_left(29);
+    }
+    h ^ (h >> 32)
+}
