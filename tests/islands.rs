@@ -95,25 +95,25 @@ fn embedded(config: &Path, out: &Path, threads: usize) {
         .success();
 }
 
-/// One island's process, its index given by `env` (the scheduler's variables).
-fn island(config: &Path, out: &Path, threads: usize, env: &[(&str, String)]) -> StdCommand {
+/// One island's process, its index given by `env` (the scheduler's variables), waiting at most
+/// `timeout` seconds for a neighbour (a neighbour that failed fails this island too, in
+/// seconds rather than the default hour).
+fn island(
+    config: &Path,
+    out: &Path,
+    threads: usize,
+    env: &[(&str, String)],
+    timeout: u32,
+) -> StdCommand {
     let mut cmd = StdCommand::cargo_bin("checkers-tuner").unwrap();
-    // A neighbour that failed must fail this island too, in seconds rather than the hour of
-    // the default timeout.
-    cmd.args([
-        "tune",
-        "--quiet",
-        "--island",
-        "auto",
-        "--island-timeout",
-        "120",
-    ])
-    .args(["--threads", &threads.to_string()])
-    .arg(config)
-    .arg("--out")
-    .arg(out)
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
+    cmd.args(["tune", "--quiet", "--island", "auto"])
+        .args(["--island-timeout", &timeout.to_string()])
+        .args(["--threads", &threads.to_string()])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -165,7 +165,7 @@ fn three_islands_in_one_process_or_three_give_the_same_files() {
                 } else {
                     slurm(i)
                 };
-                island(&config, &out, threads, &env).spawn().unwrap()
+                island(&config, &out, threads, &env, 120).spawn().unwrap()
             })
             .collect();
         let outputs: Vec<Output> = children.into_iter().map(succeeded).collect();
@@ -217,15 +217,15 @@ fn a_killed_island_restarted_with_the_same_command_ends_with_the_same_files() {
     // SIGKILL island 1 at a real moment: once it has saved round 1, it is in round 2, which
     // ends with a migration.
     let out = tmp.path().join("killed");
-    let mut one = island(&config, &out, 1, &slurm(1)).spawn().unwrap();
+    let mut one = island(&config, &out, 1, &slurm(1), 120).spawn().unwrap();
     wait_for(&out.join("island-1").join("checkpoint.json"));
     one.kill().unwrap();
     one.wait().unwrap();
     let others: Vec<Child> = [0, 2]
         .iter()
-        .map(|&i| island(&config, &out, 1, &slurm(i)).spawn().unwrap())
+        .map(|&i| island(&config, &out, 1, &slurm(i), 120).spawn().unwrap())
         .collect();
-    succeeded(island(&config, &out, 1, &slurm(1)).spawn().unwrap());
+    succeeded(island(&config, &out, 1, &slurm(1), 120).spawn().unwrap());
     others.into_iter().for_each(|c| drop(succeeded(c)));
     assert_same_run(&reference, &out);
 
@@ -234,15 +234,15 @@ fn a_killed_island_restarted_with_the_same_command_ends_with_the_same_files() {
     let out = tmp.path().join("aborted");
     let others: Vec<Child> = [0, 1]
         .iter()
-        .map(|&i| island(&config, &out, 1, &slurm(i)).spawn().unwrap())
+        .map(|&i| island(&config, &out, 1, &slurm(i), 120).spawn().unwrap())
         .collect();
-    let crashed = island(&config, &out, 1, &slurm(2))
+    let crashed = island(&config, &out, 1, &slurm(2), 120)
         .env("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT", "2")
         .output()
         .unwrap();
     assert!(!crashed.status.success());
     assert!(out.join("migrants/epoch-1/island-2.json").is_file());
-    succeeded(island(&config, &out, 1, &slurm(2)).spawn().unwrap());
+    succeeded(island(&config, &out, 1, &slurm(2), 120).spawn().unwrap());
     others.into_iter().for_each(|c| drop(succeeded(c)));
     assert_same_run(&reference, &out);
 
@@ -269,9 +269,7 @@ fn a_neighbour_that_never_starts_times_out_naming_it_and_leaves_a_resumable_isla
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(tmp.path(), THREE);
     let out = tmp.path().join("alone");
-    let mut cmd = island(&config, &out, 1, &slurm(1));
-    cmd.args(["--island-timeout", "1"]);
-    let alone = cmd.output().unwrap();
+    let alone = island(&config, &out, 1, &slurm(1), 1).output().unwrap();
     assert_eq!(alone.status.code(), Some(1));
     let message = String::from_utf8_lossy(&alone.stderr);
     assert!(
@@ -282,7 +280,7 @@ fn a_neighbour_that_never_starts_times_out_naming_it_and_leaves_a_resumable_isla
     assert!(out.join("island-1/checkpoint.json").is_file());
     assert!(!out.join("rounds.csv").exists());
     let children: Vec<Child> = (0..3)
-        .map(|i| island(&config, &out, 1, &slurm(i)).spawn().unwrap())
+        .map(|i| island(&config, &out, 1, &slurm(i), 120).spawn().unwrap())
         .collect();
     children.into_iter().for_each(|c| drop(succeeded(c)));
     let reference = tmp.path().join("embedded");
@@ -327,7 +325,7 @@ fn islands_that_disagree_with_the_config_are_refused() {
     // island of another config by the run folder's config.
     let other = tmp.path().join("other.toml");
     fs::write(&other, THREE.replace("seed = 5", "seed = 6")).unwrap();
-    let mut first = island(&config, &out, 1, &slurm(0)).spawn().unwrap();
+    let mut first = island(&config, &out, 1, &slurm(0), 120).spawn().unwrap();
     wait_for(&out.join("island-0").join("checkpoint.json"));
     bin()
         .arg("tune")
