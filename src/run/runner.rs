@@ -848,6 +848,20 @@ impl<'a> Run<'a> {
     }
 
     /// Runs `f`, one of the island's exchanges through the run folder, and counts its time.
+    /// Waits for the file `path` that island `writer` writes (`what` it holds, for the
+    /// message), counting the wait as exchange time; `None` if the run was stopped.
+    fn await_file<T: for<'de> serde::Deserialize<'de>>(
+        &self,
+        path: &Path,
+        writer: u32,
+        what: String,
+    ) -> Result<Option<T>> {
+        let part = self.part();
+        let awaited = Awaited { path, writer, what };
+        let stop = self.options.stop.as_deref();
+        self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))
+    }
+
     fn exchange<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let started = Instant::now();
         let result = f();
@@ -905,14 +919,8 @@ impl<'a> Run<'a> {
         };
         let sender = part.island.sender();
         let path = files::migrants_file(part.top, epoch, sender);
-        let awaited = Awaited {
-            path: &path,
-            writer: sender,
-            what: format!("migrants of round {}", played.round),
-        };
-        let stop = self.options.stop.as_deref();
-        let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
-        let Some(file): Option<MigrantsFile> = waited else {
+        let what = format!("migrants of round {}", played.round);
+        let Some(file): Option<MigrantsFile> = self.await_file(&path, sender, what)? else {
             return Ok(None);
         };
         let here: Vec<u64> = played
@@ -969,13 +977,7 @@ impl<'a> Run<'a> {
         let mut all: BTreeMap<u64, (Specimen, u32)> = BTreeMap::new();
         for index in 0..part.island.count {
             let path = files::finalists_file(part.top, index);
-            let awaited = Awaited {
-                path: &path,
-                writer: index,
-                what: "finalists".to_string(),
-            };
-            let stop = self.options.stop.as_deref();
-            let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
+            let waited = self.await_file(&path, index, "finalists".to_string())?;
             let Some(file): Option<FinalistsFile> = waited else {
                 return Ok(None);
             };
@@ -1044,13 +1046,7 @@ impl<'a> Run<'a> {
         let mut shares = Vec::new();
         for index in 0..part.island.count {
             let path = files::playoff_games_file(part.top, index);
-            let awaited = Awaited {
-                path: &path,
-                writer: index,
-                what: "playoff games".to_string(),
-            };
-            let stop = self.options.stop.as_deref();
-            let waited = self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))?;
+            let waited = self.await_file(&path, index, "playoff games".to_string())?;
             let Some(file): Option<PlayoffGamesFile> = waited else {
                 return Ok(None);
             };
