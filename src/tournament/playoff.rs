@@ -202,16 +202,21 @@ mod tests {
         assert_eq!(table[0].results.points(), 3.5);
     }
 
+    /// A finalist of the first population with these weights.
+    fn finalist(id: u64, weights: crate::eval::WeightPair) -> Specimen {
+        Specimen {
+            id,
+            weights,
+            parent_a: None,
+            parent_b: None,
+            born_round: 0,
+        }
+    }
+
     #[test]
     fn a_cancelled_playoff_has_no_result() {
         let specimens: Vec<Specimen> = (0..3)
-            .map(|id| Specimen {
-                id,
-                weights: crate::eval::WeightPair::material(),
-                parent_a: None,
-                parent_b: None,
-                born_round: 0,
-            })
+            .map(|id| finalist(id, crate::eval::WeightPair::material()))
             .collect();
         let finalists: Vec<&Specimen> = specimens.iter().collect();
         let settings = GameSettings {
@@ -221,9 +226,7 @@ mod tests {
             no_progress_plies: 80,
             endgame_pieces: 12,
             tie_break: Default::default(),
-            time: None,
-            database: None,
-            database_adjudication: false,
+            ..GameSettings::default()
         };
         let openings = [Opening::start()];
         let stop = AtomicBool::new(true);
@@ -241,13 +244,7 @@ mod tests {
             .map(|id| {
                 let mut weights = crate::eval::WeightPair::material();
                 weights.opening.0[1] += 10 * id as i32;
-                Specimen {
-                    id: 10 + id,
-                    weights,
-                    parent_a: None,
-                    parent_b: None,
-                    born_round: 0,
-                }
+                finalist(10 + id, weights)
             })
             .collect();
         let finalists: Vec<&Specimen> = specimens.iter().collect();
