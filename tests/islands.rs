@@ -148,6 +148,19 @@ fn three_islands_in_one_process_or_three_give_the_same_files() {
     assert!(rounds.starts_with("island,round,population,"), "{rounds}");
     assert_eq!(rounds.lines().count(), 1 + 3 * 4);
     assert!(rounds.lines().nth(2).unwrap().starts_with("1,1,8,"));
+    // games.pdn holds the islands' games in the order of the merged games.csv.
+    let games = fs::read_to_string(reference.join("games.csv")).unwrap();
+    let pdn = checkers_tuner::read_pdn(&fs::read_to_string(reference.join("games.pdn")).unwrap())
+        .unwrap();
+    assert_eq!(pdn.len(), games.lines().count() - 1);
+    for (row, game) in games.lines().skip(1).zip(&pdn) {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(
+            game.tag("Event"),
+            Some(format!("three island {}", fields[0]).as_str())
+        );
+        assert_eq!(game.tag("Round"), Some(fields[1..5].join(".").as_str()));
+    }
     let embedded_2 = tmp.path().join("embedded-2");
     embedded(&config, &embedded_2, 2);
     assert_same_run(&reference, &embedded_2);
@@ -383,6 +396,7 @@ fn one_island_gives_the_files_of_a_run_without_islands() {
             "rounds.csv",
             "specimens.csv",
             "games.csv",
+            "games.pdn",
             "learning.csv",
             "playoff.csv",
             "best.json",
@@ -393,11 +407,7 @@ fn one_island_gives_the_files_of_a_run_without_islands() {
             assert!(want == have, "{name} differs from the fixture of main");
         }
         let left = snapshot(&out);
-        assert_eq!(
-            left.len(),
-            8,
-            "only a run's files: {:?}",
-            left.iter().map(|f| &f.0)
-        );
+        let names: Vec<&String> = left.iter().map(|f| &f.0).collect();
+        assert_eq!(left.len(), 9, "only a run's files: {names:?}");
     }
 }

@@ -46,10 +46,11 @@ database_pieces = 0
 "#;
 
 /// The files that must be byte-identical between two runs of the same config.
-const COMPARED: [&str; 6] = [
+const COMPARED: [&str; 7] = [
     "rounds.csv",
     "specimens.csv",
     "games.csv",
+    "games.pdn",
     "playoff.csv",
     "best.json",
     "checkpoint.json",
@@ -468,6 +469,25 @@ fn recorded_lengths_off_a_row_boundary_or_beyond_the_file_are_refused() {
     // Beyond the end of the file.
     c["files"]["games.csv"] = serde_json::json!(games.len() as u64 + 64);
     refused_with(&out, &c, &["games.csv", "cut short"]);
+
+    // games.pdn: inside a game, one game short, missing, beyond the end.
+    let mut c = good.clone();
+    let pdn_length = good["files"]["games.pdn"].as_u64().unwrap();
+    c["files"]["games.pdn"] = serde_json::json!(pdn_length - 5);
+    refused_with(&out, &c, &["games.pdn", "does not end a game"]);
+    let pdn = fs::read(out.join("games.pdn")).unwrap();
+    let last_game_start = pdn[..pdn_length as usize - 2]
+        .windows(2)
+        .rposition(|pair| pair == b"\n\n")
+        .and_then(|tags_end| pdn[..tags_end].windows(2).rposition(|pair| pair == b"\n\n"))
+        .unwrap() as u64
+        + 2;
+    c["files"]["games.pdn"] = serde_json::json!(last_game_start);
+    refused_with(&out, &c, &["games.pdn holds", "games.csv holds"]);
+    c["files"]["games.pdn"] = serde_json::json!(pdn.len() as u64 + 1);
+    refused_with(&out, &c, &["games.pdn", "cut short"]);
+    c["files"].as_object_mut().unwrap().remove("games.pdn");
+    refused_with(&out, &c, &["no length recorded for games.pdn"]);
 
     write_checkpoint(&out, &good);
     resume(&out).success();

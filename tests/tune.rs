@@ -10,14 +10,17 @@ use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use checkers_tuner::{feature_index, weights_from_run, FeatureRanges, WeightsFile};
+use checkers_tuner::{
+    feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, WeightsFile,
+};
 use predicates::str::contains;
 
 /// The files that must be byte-identical between two runs of the same config.
-const COMPARED: [&str; 6] = [
+const COMPARED: [&str; 7] = [
     "rounds.csv",
     "specimens.csv",
     "games.csv",
+    "games.pdn",
     "playoff.csv",
     "best.json",
     "checkpoint.json",
@@ -164,7 +167,7 @@ fn a_run_with_the_endgame_database_adjudicates_and_does_not_depend_on_the_thread
     let (config, one) = reference(tmp.path(), LONGER);
     let games = fs::read_to_string(one.join("games.csv")).unwrap();
     assert!(
-        games.lines().any(|l| l.ends_with(",database")),
+        games.lines().any(|l| l.contains(",database,")),
         "no game reached the database"
     );
     let two = tmp.path().join("two");
@@ -275,6 +278,10 @@ fn resume_cuts_rows_written_after_the_checkpoint_and_refuses_short_files() {
         ("specimens.csv", "2,9,1,2,2,0,1,0,0,5,5"),
         ("rounds.csv", "2,8,3,9,1,1,1,1,1,0,2,6,40.00,1.00,1.00\n"),
         ("timings.csv", "2,1.0"),
+        (
+            "games.pdn",
+            "[Event \"tiny\"]\n[Round \"2.0.0.1\"]\n\n1. 9-13 22-18 2. 10",
+        ),
     ] {
         let mut text = fs::read_to_string(out.join(name)).unwrap();
         text.push_str(junk);
@@ -438,6 +445,75 @@ impl Table {
     {
         row[self.col(name)].parse().unwrap()
     }
+}
+
+#[test]
+fn games_pdn_replays_every_game_of_games_csv_to_its_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, dir) = reference(tmp.path(), TINY);
+    let games = Table::read(&dir.join("games.csv"));
+    let pdn = read_pdn(&fs::read_to_string(dir.join("games.pdn")).unwrap()).unwrap();
+    assert_eq!(pdn.len(), games.rows.len());
+    assert!(games.rows.len() > 20, "a real run's worth of games");
+    let mut reasons = BTreeSet::new();
+    for (row, game) in games.rows.iter().zip(&pdn) {
+        let field = |name: &str| games.get::<String>(row, name);
+        let round = ["round", "level", "pair", "game"].map(field).join(".");
+        assert_eq!(game.tag("Round"), Some(round.as_str()));
+        assert_eq!(
+            game.tag("Black"),
+            Some(format!("specimen {}", field("black")).as_str())
+        );
+        assert_eq!(
+            game.tag("White"),
+            Some(format!("specimen {}", field("white")).as_str())
+        );
+        assert_eq!(game.tag("Opening"), Some(field("opening").as_str()));
+        assert_eq!(game.tag("Termination"), Some(field("reason").as_str()));
+        // From the initial position: the opening's moves, then the game's.
+        let opening: usize = game.tag("OpeningPlies").unwrap().parse().unwrap();
+        assert_eq!(opening, field("opening").split(' ').count());
+        let plies: usize = games.get(row, "plies");
+        assert_eq!(game.moves.len(), opening + plies);
+        let texts: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(texts[..opening].join(" "), field("opening"));
+        assert_eq!(texts[opening..].join(" "), field("moves"));
+        let result = match field("result").as_str() {
+            "black_win" => GameResult::BlackWin,
+            "white_win" => GameResult::WhiteWin,
+            _ => GameResult::Draw,
+        };
+        assert_eq!(game.result, Some(result));
+        // Replayed, the game ends as recorded.
+        let end = game.end_position();
+        match field("reason").as_str() {
+            "no_moves" => {
+                assert!(end.is_lost(), "round {round}: the loser has a move");
+                let winner = match end.side_to_move() {
+                    Color::Black => GameResult::WhiteWin,
+                    Color::White => GameResult::BlackWin,
+                };
+                assert_eq!(result, winner, "round {round}");
+            }
+            "ply_cap" => assert_eq!(plies, 60, "round {round}: TINY's max_plies"),
+            "repetition" => {
+                let mut pos = game.start;
+                let mut seen = vec![pos];
+                for mv in &game.moves {
+                    pos = pos.play(mv);
+                    seen.push(pos);
+                }
+                let count = seen.iter().filter(|&&p| p == end).count();
+                assert!(
+                    count >= 3,
+                    "round {round}: the end position occurs {count} times"
+                );
+            }
+            other => assert!(other == "no_progress", "round {round}: reason {other}"),
+        }
+        reasons.insert(field("reason"));
+    }
+    assert!(reasons.contains("no_moves"), "{reasons:?}");
 }
 
 #[test]

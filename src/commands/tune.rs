@@ -160,9 +160,7 @@ fn report(outcome: RunOutcome, island: Option<(u32, String)>) -> Result<()> {
         }
         RunOutcome::Finished(summary) => {
             println!("Run finished: files in {}", summary.dir.display());
-            println!(
-                "  rounds.csv specimens.csv games.csv learning.csv playoff.csv best.json timings.csv"
-            );
+            println!("  {}", summary.result_files().join(" "));
             print_best(&summary);
             Ok(())
         }

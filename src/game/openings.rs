@@ -12,7 +12,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::Position;
+use crate::engine::{Move, Position};
 use crate::error::{Error, Result};
 use crate::eval::Weights;
 use crate::search::{SearchLimits, Searcher};
@@ -56,26 +56,35 @@ impl Opening {
 
     /// Plays `moves` (e.g. `9-13 22-18 10-14`) from the initial position.
     pub fn from_moves(moves: &str) -> std::result::Result<Opening, String> {
-        let mut position = Position::start();
-        let mut names = Vec::new();
-        for text in moves.split_whitespace() {
-            let mv = position
-                .parse_move(text)
-                .map_err(|e| format!("move {}: {e}", names.len() + 1))?;
-            names.push(mv.to_string());
-            position = position.play(&mv);
-        }
-        if names.is_empty() {
+        let moves = opening_moves(moves)?;
+        if moves.is_empty() {
             return Err("no moves".to_string());
         }
+        let position = moves.iter().fold(Position::start(), |pos, mv| pos.play(mv));
         if position.is_lost() {
             return Err("the side to move has no move after these moves".to_string());
         }
+        let names: Vec<String> = moves.iter().map(Move::to_string).collect();
         Ok(Opening {
             name: names.join(" "),
             position,
         })
     }
+}
+
+/// The moves of an opening's name (`9-13 22-18 10-14`; `start` for none), each checked to be
+/// legal after the ones before it from the initial position.
+pub fn opening_moves(name: &str) -> std::result::Result<Vec<Move>, String> {
+    let mut position = Position::start();
+    let mut moves = Vec::new();
+    for text in name.split_whitespace().filter(|&text| text != "start") {
+        let mv = position
+            .parse_move(text)
+            .map_err(|e| format!("move {}: {e}", moves.len() + 1))?;
+        position = position.play(&mv);
+        moves.push(mv);
+    }
+    Ok(moves)
 }
 
 /// Parses a deck: one opening per line; blank lines and lines starting with `#` are skipped.

@@ -256,6 +256,14 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
 }
 
+impl GameRecord {
+    /// The moves in PDN notation, space-separated (`9-13 22-18 13x22`; empty for none).
+    pub fn move_text(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
+        moves.join(" ")
+    }
+}
+
 impl Default for GameSettings {
     /// The tuning defaults (`src/run/config.rs`): depth 6 to 12, 300 plies, 80 quiet plies,
     /// the endgame set at 12 pieces or fewer, first move; no endgame database (the caller

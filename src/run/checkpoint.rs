@@ -167,7 +167,7 @@ impl Checkpoint {
                 config.tournament.openings
             )));
         }
-        let recorded = files::check_recorded(dir, &self.files, done)?;
+        let recorded = files::check_recorded(dir, &self.files, done, config.tournament.games_pdn)?;
 
         // The population.
         let size = config.population.size;

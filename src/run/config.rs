@@ -167,6 +167,8 @@ pub struct TournamentConfig {
     /// End a game by the endgame database's value once it reaches a position the database
     /// holds (`reason = database`); only with `search.database_pieces` above 0.
     pub database_adjudication: bool,
+    /// Write every bracket game to `games.pdn` as well as to `games.csv`.
+    pub games_pdn: bool,
 }
 
 /// `[search]`: depths of the variable-depth alpha-beta and the evaluator's phase switch.
@@ -310,6 +312,7 @@ impl Default for TournamentConfig {
             no_progress_plies: 80,
             playoff_openings: 8,
             database_adjudication: true,
+            games_pdn: true,
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::FEATURE_NAMES;
 use crate::game::Tally;
-use crate::tournament::{GameRecord, RoundStats, Specimen};
+use crate::tournament::{BracketGame, RoundStats, Specimen};
 
 /// The resolved config.
 pub const CONFIG_FILE: &str = "config.toml";
@@ -26,6 +26,8 @@ pub const ROUNDS_FILE: &str = "rounds.csv";
 pub const SPECIMENS_FILE: &str = "specimens.csv";
 /// One row per game.
 pub const GAMES_FILE: &str = "games.csv";
+/// Every bracket game as PDN, in the order of `games.csv` (with `tournament.games_pdn`).
+pub const GAMES_PDN_FILE: &str = "games.pdn";
 /// The final ranking.
 pub const PLAYOFF_FILE: &str = "playoff.csv";
 /// The best specimen's weights.
@@ -45,12 +47,13 @@ pub const COUNTED_FILES: [&str; 4] = [ROUNDS_FILE, SPECIMENS_FILE, GAMES_FILE, L
 /// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
 /// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
 /// missing files.
-pub const RUN_FILES: [&str; 9] = [
+pub const RUN_FILES: [&str; 10] = [
     CHECKPOINT_FILE,
     CONFIG_FILE,
     ROUNDS_FILE,
     SPECIMENS_FILE,
     GAMES_FILE,
+    GAMES_PDN_FILE,
     PLAYOFF_FILE,
     BEST_FILE,
     TIMINGS_FILE,
@@ -231,16 +234,17 @@ fn header_line(name: &str) -> String {
     match name {
         ROUNDS_FILE => csv_line(&RoundStats::csv_header()),
         SPECIMENS_FILE => csv_line(&specimens_header()),
-        GAMES_FILE => csv_line(&GameRecord::csv_header()),
+        GAMES_FILE => csv_line(&BracketGame::csv_header()),
         TIMINGS_FILE => csv_line(&timings_header()),
         LEARNING_FILE => csv_line(&learning_header()),
         other => unreachable!("{other} is not an appended file"),
     }
 }
 
-/// Creates (or empties) every appended file with its header line only, and returns the lengths
-/// of the counted ones: the state of a run before its first round.
-pub fn start_files(dir: &Path) -> Result<FileLengths> {
+/// Creates (or empties) every appended file with its header line only, and `games.pdn` empty
+/// when `pdn`, and returns the lengths of the counted ones: the state of a run before its first
+/// round.
+pub fn start_files(dir: &Path, pdn: bool) -> Result<FileLengths> {
     let mut lengths = FileLengths::new();
     for name in COUNTED_FILES.into_iter().chain([TIMINGS_FILE]) {
         let path = dir.join(name);
@@ -252,6 +256,13 @@ pub fn start_files(dir: &Path) -> Result<FileLengths> {
         if name != TIMINGS_FILE {
             lengths.insert(name.to_string(), header.len() as u64);
         }
+    }
+    if pdn {
+        let path = dir.join(GAMES_PDN_FILE);
+        File::create(&path)
+            .and_then(|file| file.sync_all())
+            .map_err(|e| Error::io("create", &path, &e))?;
+        lengths.insert(GAMES_PDN_FILE.to_string(), 0);
     }
     sync_dir(dir);
     Ok(lengths)
@@ -270,12 +281,14 @@ pub struct RecordedRounds {
 /// rounds, without changing anything: each file exists, begins with its header and is at least
 /// as long as recorded; each length ends a row; up to it, `rounds.csv` holds exactly rounds 1 to
 /// `completed_rounds` in order, and `games.csv` and `specimens.csv` hold, round by round, as
-/// many rows as `rounds.csv` counts games and survivors. Anything else means the folder or the
-/// checkpoint was damaged: the run cannot continue identically (bad input).
+/// many rows as `rounds.csv` counts games and survivors; with `pdn`, `games.pdn` holds up to its
+/// recorded length whole games, as many as `games.csv` rows. Anything else means the folder or
+/// the checkpoint was damaged: the run cannot continue identically (bad input).
 pub fn check_recorded(
     dir: &Path,
     lengths: &FileLengths,
     completed_rounds: u32,
+    pdn: bool,
 ) -> Result<RecordedRounds> {
     let checkpoint = dir.join(CHECKPOINT_FILE);
     let damaged = |problem: String| {
@@ -400,6 +413,9 @@ pub fn check_recorded(
             )));
         }
     }
+    if pdn {
+        check_recorded_pdn(dir, lengths, rows[GAMES_FILE].len(), &damaged)?;
+    }
     Ok(last)
 }
 
@@ -407,9 +423,10 @@ pub fn check_recorded(
 /// round that was in progress (complete or half-written), and `timings.csv` to its header and
 /// `completed_rounds` rows. Everything is checked first ([`check_recorded`]), so a damaged
 /// folder is refused before any file is changed.
-pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32) -> Result<()> {
-    check_recorded(dir, lengths, completed_rounds)?;
-    for name in COUNTED_FILES {
+pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32, pdn: bool) -> Result<()> {
+    check_recorded(dir, lengths, completed_rounds, pdn)?;
+    let pdn_file = pdn.then_some(GAMES_PDN_FILE);
+    for name in COUNTED_FILES.into_iter().chain(pdn_file) {
         let path = dir.join(name);
         let want = lengths[name];
         let have = fs::metadata(&path)
@@ -427,6 +444,74 @@ pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32) -> Resul
         }
     }
     cut_timings(dir, completed_rounds)
+}
+
+/// Checks `games.pdn` against its recorded length: the file is at least that long, and up to it
+/// holds `games` whole games (each ends with a blank line).
+fn check_recorded_pdn(
+    dir: &Path,
+    lengths: &FileLengths,
+    games: usize,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<()> {
+    let path = dir.join(GAMES_PDN_FILE);
+    let Some(&want) = lengths.get(GAMES_PDN_FILE) else {
+        return Err(damaged(format!("no length recorded for {GAMES_PDN_FILE}")));
+    };
+    let bytes = match fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::input(format!(
+                "{}: missing; the run folder is incomplete, so the run cannot be resumed \
+                 (start again with `tune --force`)",
+                path.display()
+            )))
+        }
+        Err(e) => return Err(Error::io("read", &path, &e)),
+    };
+    let have = bytes.len() as u64;
+    if have < want {
+        return Err(Error::input(format!(
+            "{}: {have} bytes, but the checkpoint recorded {want}; the file was cut short \
+             since, so the run cannot be resumed (start again with `tune --force`)",
+            path.display()
+        )));
+    }
+    let recorded = &bytes[..want as usize];
+    if !recorded.is_empty() && !recorded.ends_with(b"\n\n") {
+        return Err(damaged(format!(
+            "the recorded length of {GAMES_PDN_FILE}, {want} bytes, does not end a game of it"
+        )));
+    }
+    let held = pdn_games(recorded).count();
+    if held != games {
+        return Err(damaged(format!(
+            "{GAMES_PDN_FILE} holds {held} game(s) up to its recorded length, but {GAMES_FILE} \
+             holds {games} row(s)"
+        )));
+    }
+    Ok(())
+}
+
+/// The games of a `games.pdn` as written by a run: each from its `[Event` line up to and
+/// including the blank line after its move text.
+fn pdn_games(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        // Tags, a blank line, the move text, a blank line: the second blank line ends it.
+        let end = rest
+            .windows(2)
+            .enumerate()
+            .filter(|(_, pair)| pair == b"\n\n")
+            .nth(1)
+            .map_or(rest.len(), |(at, _)| at + 2);
+        let (game, tail) = rest.split_at(end);
+        rest = tail;
+        Some(game)
+    })
 }
 
 /// Keeps the header and the first `rounds` complete rows of `timings.csv` (fewer if fewer were
@@ -575,13 +660,23 @@ pub fn clear_islands(top: &Path) -> Result<()> {
 /// Writes the merged appended files of an island-model run into `top`: each island's rows (its
 /// folder holds exactly its completed rounds) behind an `island` column, ordered by round, then
 /// island, so that the files do not depend on which island finished first. `timings.csv` ends
-/// with the islands' playoff rows.
+/// with the islands' playoff rows. `games.pdn`, when the islands wrote it, holds their games in
+/// the order of the merged `games.csv`.
 pub fn merge_islands(top: &Path, count: u32) -> Result<()> {
+    let pdn = island_dir(top, 0).join(GAMES_PDN_FILE).exists();
     for name in COUNTED_FILES.into_iter().chain([TIMINGS_FILE]) {
-        let mut rows: Vec<(u64, u32, csv::StringRecord)> = Vec::new();
+        let mut rows: Vec<(u64, u32, csv::StringRecord, &[u8])> = Vec::new();
+        let mut pdn_texts = Vec::new();
+        if name == GAMES_FILE && pdn {
+            for index in 0..count {
+                let path = island_dir(top, index).join(GAMES_PDN_FILE);
+                pdn_texts.push(fs::read(&path).map_err(|e| Error::io("read", &path, &e))?);
+            }
+        }
         for index in 0..count {
             let path = island_dir(top, index).join(name);
             let bytes = fs::read(&path).map_err(|e| Error::io("read", &path, &e))?;
+            let mut games = pdn_texts.get(index as usize).map(|text| pdn_games(text));
             for record in csv::ReaderBuilder::new()
                 .from_reader(&bytes[..])
                 .into_records()
@@ -593,19 +688,33 @@ pub fn merge_islands(top: &Path, count: u32) -> Result<()> {
                     .get(0)
                     .and_then(|r| r.parse().ok())
                     .unwrap_or(u64::MAX);
-                rows.push((round, index, record));
+                let game = match games.as_mut() {
+                    Some(games) => games.next().ok_or_else(|| {
+                        Error::failure(format!(
+                            "{}: fewer games than {name} has rows",
+                            island_dir(top, index).join(GAMES_PDN_FILE).display()
+                        ))
+                    })?,
+                    None => &[],
+                };
+                rows.push((round, index, record, game));
             }
         }
         // Stable: an island's rows of one round keep their order.
-        rows.sort_by_key(|&(round, index, _)| (round, index));
+        rows.sort_by_key(|&(round, index, _, _)| (round, index));
         let header = header_line(name);
         let mut text = format!("{ISLAND_COLUMN},{header}");
-        for (_, index, record) in &rows {
+        let mut games = Vec::new();
+        for (_, index, record, game) in &rows {
             let mut fields = vec![index.to_string()];
             fields.extend(record.iter().map(str::to_string));
             text.push_str(&csv_line(&fields));
+            games.extend_from_slice(game);
         }
         write_atomically(&top.join(name), text.as_bytes())?;
+        if name == GAMES_FILE && pdn {
+            write_atomically(&top.join(GAMES_PDN_FILE), &games)?;
+        }
     }
     Ok(())
 }
@@ -655,8 +764,9 @@ mod tests {
     #[test]
     fn cut_drops_extra_bytes_and_refuses_short_files() {
         let dir = tempfile::tempdir().unwrap();
-        let mut lengths = start_files(dir.path()).unwrap();
+        let mut lengths = start_files(dir.path(), true).unwrap();
         assert!(!lengths.contains_key(TIMINGS_FILE));
+        assert_eq!(lengths[GAMES_PDN_FILE], 0);
         let before = lengths.clone();
         append_counted(dir.path(), ROUNDS_FILE, "1,2,3\n", &mut lengths).unwrap();
         assert_eq!(lengths[ROUNDS_FILE], before[ROUNDS_FILE] + 6);
@@ -664,19 +774,62 @@ mod tests {
         let text = fs::read_to_string(&rounds).unwrap();
         assert!(text.starts_with("round,population,"));
         assert!(text.ends_with("\n1,2,3\n"));
-        cut_to(dir.path(), &before, 0).unwrap();
+        append_counted(
+            dir.path(),
+            GAMES_PDN_FILE,
+            "[Event \"x\"]\n\n*\n\n",
+            &mut lengths,
+        )
+        .unwrap();
+        cut_to(dir.path(), &before, 0, true).unwrap();
         assert_eq!(fs::metadata(&rounds).unwrap().len(), before[ROUNDS_FILE]);
+        assert_eq!(
+            fs::metadata(dir.path().join(GAMES_PDN_FILE)).unwrap().len(),
+            0
+        );
         let mut longer = before.clone();
         *longer.get_mut(GAMES_FILE).unwrap() += 1;
-        let err = cut_to(dir.path(), &longer, 0).unwrap_err();
+        let err = cut_to(dir.path(), &longer, 0, true).unwrap_err();
         assert!(err.to_string().contains("games.csv"), "{err}");
         assert_eq!(err.exit_code(), 2);
     }
 
     #[test]
+    fn recorded_pdn_games_must_be_whole_and_match_the_csv_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lengths = start_files(dir.path(), true).unwrap();
+        let game = "[Event \"x\"]\n[Round \"1\"]\n\n1. 9-13 *\n\n";
+        append_counted(
+            dir.path(),
+            GAMES_PDN_FILE,
+            &format!("{game}{game}"),
+            &mut lengths,
+        )
+        .unwrap();
+        let bytes = fs::read(dir.path().join(GAMES_PDN_FILE)).unwrap();
+        let games: Vec<&[u8]> = pdn_games(&bytes).collect();
+        assert_eq!(games, [game.as_bytes(), game.as_bytes()]);
+        // Two games against no games.csv row.
+        let err = check_recorded(dir.path(), &lengths, 0, true).unwrap_err();
+        assert!(err.to_string().contains("holds 2 game(s)"), "{err}");
+        // A length inside a game.
+        *lengths.get_mut(GAMES_PDN_FILE).unwrap() -= 3;
+        let err = check_recorded(dir.path(), &lengths, 0, true).unwrap_err();
+        assert!(err.to_string().contains("does not end a game"), "{err}");
+        // Asked for, but not recorded.
+        lengths.remove(GAMES_PDN_FILE);
+        let err = check_recorded(dir.path(), &lengths, 0, true).unwrap_err();
+        assert!(
+            err.to_string().contains("no length recorded for games.pdn"),
+            "{err}"
+        );
+        assert!(check_recorded(dir.path(), &lengths, 0, false).is_ok());
+    }
+
+    #[test]
     fn timings_are_cut_by_rows() {
         let dir = tempfile::tempdir().unwrap();
-        start_files(dir.path()).unwrap();
+        start_files(dir.path(), false).unwrap();
         let path = dir.path().join(TIMINGS_FILE);
         let header = fs::read_to_string(&path).unwrap();
         append(
@@ -701,7 +854,7 @@ mod tests {
         assert_eq!(fs::read_to_string(&path).unwrap(), header);
         // The counted files are checked before anything is cut.
         let lengths = start_files_lengths(dir.path());
-        let err = cut_to(dir.path(), &lengths, 1).unwrap_err();
+        let err = cut_to(dir.path(), &lengths, 1, false).unwrap_err();
         assert!(err.to_string().contains("1 completed round"), "{err}");
     }
 

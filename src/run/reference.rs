@@ -94,6 +94,11 @@ const KEY_DOCS: &[(&str, &str)] = &[
          such games on under the ordinary rules.",
     ),
     (
+        "tournament.games_pdn",
+        "Also write every bracket game to games.pdn (PDN, readable by checkers programs), in the \
+         order of games.csv; false leaves the file out.",
+    ),
+    (
         "search.min_depth",
         "Full-width search depth in plies (1 to 40).",
     ),

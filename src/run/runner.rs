@@ -27,8 +27,8 @@ use super::checkpoint::{openings_fingerprint, Champion, Checkpoint, Member, CHEC
 use super::config::{Config, OpeningsSource};
 use super::files::{
     self, append, append_counted, csv_line, learning_record, specimen_record, timings_record,
-    write_atomically, FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, LEARNING_FILE, PLAYOFF_FILE,
-    ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+    write_atomically, FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE,
+    LEARNING_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 use super::islands::{
     publish, wait_for, Awaited, FinalistsFile, Island, MigrantsFile, PlayoffGamesFile, DEFAULT_WAIT,
@@ -37,19 +37,21 @@ use super::lock::RunLock;
 use super::progress::{Progress, ProgressMode};
 use crate::egdb::EndgameDb;
 use crate::elo::MatchTally;
+use crate::engine::Position;
 use crate::error::{Error, Result};
 use crate::eval::{WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{
-    load_openings_file, play_game, three_move_deck, tough_deck, GameResult, GameSettings, Opening,
-    OpeningBook, Tally,
+    load_openings_file, opening_moves, play_game, three_move_deck, tough_deck, GameResult,
+    GameSettings, Opening, OpeningBook, Tally,
 };
 use crate::matchplay::play_match;
+use crate::pdn::PdnGame;
 use crate::rng::{stream, tag};
 use crate::tournament::{
     breed, initial_population, play_playoff, play_playoff_share, play_round, playoff_games,
-    playoff_standings, BracketParams, EvolutionParams, GameJob, GameReport, PlayoffShare,
-    RoundResult, Specimen, Standing,
+    playoff_standings, BracketGame, BracketParams, EvolutionParams, GameJob, GameReport,
+    PlayoffShare, RoundResult, Specimen, Standing,
 };
 
 /// How a run is executed: none of this changes its files (except `timings.csv`).
@@ -107,6 +109,16 @@ impl RunSummary {
     pub fn best(&self) -> &Standing {
         &self.standings[0]
     }
+
+    /// The result files in the run folder, in the order README.md lists them (the config and
+    /// the checkpoint left out).
+    pub fn result_files(&self) -> Vec<&'static str> {
+        files::RUN_FILES
+            .into_iter()
+            .filter(|&name| name != files::CONFIG_FILE && name != files::CHECKPOINT_FILE)
+            .filter(|name| self.dir.join(name).exists())
+            .collect()
+    }
 }
 
 /// How a call to [`tune`] or [`resume`] ended.
@@ -142,7 +154,7 @@ pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> R
     if !config.islands.is_single() {
         return islands_in_step(out, config, text, options);
     }
-    let lengths = files::start_files(out)?;
+    let lengths = files::start_files(out, config.tournament.games_pdn)?;
     let state = State::initial(config, lengths, config.seed, 0);
     Run::new(out, config, text, options, state.completed, None)?.go(state)
 }
@@ -231,7 +243,12 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
         return islands_in_step(dir, &config, text, options);
     }
     let state = match Checkpoint::load(dir)? {
-        None => State::initial(&config, files::start_files(dir)?, config.seed, 0),
+        None => State::initial(
+            &config,
+            files::start_files(dir, config.tournament.games_pdn)?,
+            config.seed,
+            0,
+        ),
         Some(checkpoint) => {
             if checkpoint.config != text {
                 return Err(Error::input(format!(
@@ -250,7 +267,12 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
                     standings,
                 }));
             }
-            files::cut_to(dir, &checkpoint.files, checkpoint.completed_rounds)?;
+            files::cut_to(
+                dir,
+                &checkpoint.files,
+                checkpoint.completed_rounds,
+                config.tournament.games_pdn,
+            )?;
             State {
                 completed: checkpoint.completed_rounds,
                 next_id: checkpoint.next_id,
@@ -487,10 +509,8 @@ impl<'a> Run<'a> {
         };
         self.progress.game_done(record.result, pair_done);
         GameReport {
-            result: record.result,
-            plies: record.plies,
-            reason: record.reason,
-            opening: opening.name.clone(),
+            opening: opening.name,
+            record,
         }
     }
 
@@ -652,8 +672,12 @@ impl<'a> Run<'a> {
         result.stats.newcomers = newcomers.len() as u64;
 
         let mut games_rows = String::new();
+        let mut games_pdn = String::new();
         for game in &result.games {
             games_rows.push_str(&csv_line(&game.to_csv_record()));
+            if config.tournament.games_pdn {
+                games_pdn.push_str(&self.game_pdn(game));
+            }
         }
         let mut specimen_rows = String::new();
         for member in &survivors {
@@ -680,6 +704,9 @@ impl<'a> Run<'a> {
         let mut lengths = state.files.clone();
         let dir = &self.dir;
         append_counted(dir, GAMES_FILE, &games_rows, &mut lengths)?;
+        if config.tournament.games_pdn {
+            append_counted(dir, GAMES_PDN_FILE, &games_pdn, &mut lengths)?;
+        }
         append_counted(dir, SPECIMENS_FILE, &specimen_rows, &mut lengths)?;
         append_counted(dir, ROUNDS_FILE, &round_row, &mut lengths)?;
         append_counted(dir, LEARNING_FILE, &learning_row, &mut lengths)?;
@@ -705,6 +732,32 @@ impl<'a> Run<'a> {
         self.checkpoint(state, None)?;
         self.progress.round_done(&result.stats, seconds);
         Ok(())
+    }
+
+    /// A bracket game as PDN (README.md, files of a run): from the initial position, the
+    /// opening's moves then the game's, so that any PDN reader can replay it; `Round` is
+    /// `round.level.pair.game` as in `games.csv`, the players are specimens by id.
+    fn game_pdn(&self, game: &BracketGame) -> String {
+        let mut moves = opening_moves(&game.opening).expect("a game's opening is legal");
+        let opening_plies = moves.len();
+        moves.extend_from_slice(&game.record.moves);
+        let event = match &self.island {
+            Some(part) => format!("{} island {}", self.config.name, part.island.index),
+            None => self.config.name.clone(),
+        };
+        let mut pdn = PdnGame::new(
+            &event,
+            &format!("{}.{}.{}.{}", game.round, game.level, game.pair, game.game),
+            &format!("specimen {}", game.black),
+            &format!("specimen {}", game.white),
+            Position::start(),
+            moves,
+            Some(game.record.result),
+        );
+        pdn.set_tag("Opening", &game.opening);
+        pdn.set_tag("OpeningPlies", &opening_plies.to_string());
+        pdn.set_tag("Termination", game.record.reason.label());
+        pdn.to_pdn()
     }
 
     /// A validation match of `specimen` against `material` on the validation deck, at the
@@ -1194,7 +1247,7 @@ fn open_island<'a>(
     let state = match Checkpoint::load(&dir)? {
         None => State::initial(
             config,
-            files::start_files(&dir)?,
+            files::start_files(&dir, config.tournament.games_pdn)?,
             island.seed(config.seed),
             config.island_ids(island.index).start,
         ),
@@ -1216,7 +1269,12 @@ fn open_island<'a>(
                     standings,
                 }));
             }
-            files::cut_to(&dir, &checkpoint.files, checkpoint.completed_rounds)?;
+            files::cut_to(
+                &dir,
+                &checkpoint.files,
+                checkpoint.completed_rounds,
+                config.tournament.games_pdn,
+            )?;
             State {
                 completed: checkpoint.completed_rounds,
                 next_id: checkpoint.next_id,

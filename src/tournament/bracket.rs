@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::specimen::Specimen;
 use super::stats::{diversity, OutcomeCounts, PairOutcome, RoundStats};
-use crate::game::{EndReason, GameResult, GameScore, Tally};
+use crate::game::{GameRecord, GameResult, GameScore, Tally};
 use crate::rng::{stream, tag};
 
 /// The `[tournament]` settings that shape a round's bracket.
@@ -95,26 +95,23 @@ impl GameJob<'_> {
 /// What the game function reports about a finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameReport {
-    /// Who won, from the board's point of view (Black or White), or a draw.
-    pub result: GameResult,
-    /// Plies played.
-    pub plies: u32,
-    /// Why the game ended.
-    pub reason: EndReason,
     /// The opening it started from, as written to `games.csv`.
     pub opening: String,
+    /// The game played from the opening's position; `Black` and `White` are the board's.
+    pub record: GameRecord,
 }
 
-/// One row of `games.csv`.
+/// One bracket game: where it stood in the round, who played it, and the game. One row of
+/// `games.csv` and one game of `games.pdn`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct BracketGame {
     /// The round number.
     pub round: u32,
     /// The bracket level, from 0.
     pub level: u32,
     /// The pair's index within its level, from 0.
     pub pair: u32,
-    /// 1 or 2.
+    /// The game's number within its pair (see [`GameJob::game`]).
     pub game: u32,
     /// Id of the specimen playing Black.
     pub black: u64,
@@ -122,24 +119,21 @@ pub struct GameRecord {
     pub white: u64,
     /// The opening the game started from.
     pub opening: String,
-    /// The result.
-    pub result: GameResult,
-    /// Plies played.
-    pub plies: u32,
-    /// Why it ended.
-    pub reason: EndReason,
+    /// The game itself.
+    pub record: GameRecord,
 }
 
-impl GameRecord {
+impl BracketGame {
     /// The `games.csv` header (README.md, files of a run).
     pub fn csv_header() -> Vec<&'static str> {
         vec![
             "round", "level", "pair", "game", "black", "white", "opening", "result", "plies",
-            "reason",
+            "reason", "moves",
         ]
     }
 
-    /// This game as a `games.csv` record, matching [`GameRecord::csv_header`].
+    /// This game as a `games.csv` record, matching [`BracketGame::csv_header`]. `moves` holds
+    /// the game's moves from the opening's position, space-separated (`9-13 22-18 …`).
     pub fn to_csv_record(&self) -> Vec<String> {
         vec![
             self.round.to_string(),
@@ -149,14 +143,15 @@ impl GameRecord {
             self.black.to_string(),
             self.white.to_string(),
             self.opening.clone(),
-            self.result.label().to_string(),
-            self.plies.to_string(),
-            self.reason.label().to_string(),
+            self.record.result.label().to_string(),
+            self.record.plies.to_string(),
+            self.record.reason.label().to_string(),
+            self.record.move_text(),
         ]
     }
 
-    fn new(job: &GameJob, report: GameReport) -> GameRecord {
-        GameRecord {
+    fn new(job: &GameJob, report: GameReport) -> BracketGame {
+        BracketGame {
             round: job.round,
             level: job.level,
             pair: job.pair,
@@ -164,9 +159,7 @@ impl GameRecord {
             black: job.black.id,
             white: job.white.id,
             opening: report.opening,
-            result: report.result,
-            plies: report.plies,
-            reason: report.reason,
+            record: report.record,
         }
     }
 }
@@ -192,7 +185,7 @@ pub struct RoundResult {
     /// The final pool, in ascending id order.
     pub survivors: Vec<Specimen>,
     /// Every game in play order (level, then pair, then game): the round's `games.csv` rows.
-    pub games: Vec<GameRecord>,
+    pub games: Vec<BracketGame>,
     /// One summary per level played.
     pub levels: Vec<LevelSummary>,
     /// The round's `rounds.csv` totals; `newcomers` is left 0 for the caller.
@@ -205,7 +198,7 @@ pub struct RoundResult {
 /// The games of one pair and who goes on.
 struct PairPlay<'a> {
     outcome: PairOutcome,
-    games: Vec<GameRecord>,
+    games: Vec<BracketGame>,
     advancing: Vec<&'a Specimen>,
 }
 
@@ -237,12 +230,12 @@ where
             ..job
         };
         let report = game(&this)?;
-        margin += match (report.result, first_black) {
+        margin += match (report.record.result, first_black) {
             (GameResult::Draw, _) => 0,
             (GameResult::BlackWin, true) | (GameResult::WhiteWin, false) => 2,
             _ => -2,
         };
-        games.push(GameRecord::new(&this, report));
+        games.push(BracketGame::new(&this, report));
     }
     let (outcome, winner) = match margin.cmp(&0) {
         std::cmp::Ordering::Greater => (PairOutcome::BlackWin, first),
@@ -272,8 +265,8 @@ where
 {
     let (first, second) = (job1.black, job1.white);
     let report1 = game(&job1)?;
-    let result1 = report1.result;
-    let mut games = vec![GameRecord::new(&job1, report1)];
+    let result1 = report1.record.result;
+    let mut games = vec![BracketGame::new(&job1, report1)];
     let (outcome, advancing) = match result1 {
         GameResult::BlackWin => (PairOutcome::BlackWin, vec![first]),
         GameResult::WhiteWin => (PairOutcome::WhiteWin, vec![second]),
@@ -285,8 +278,8 @@ where
                 ..job1
             };
             let report2 = game(&job2)?;
-            let result2 = report2.result;
-            games.push(GameRecord::new(&job2, report2));
+            let result2 = report2.record.result;
+            games.push(BracketGame::new(&job2, report2));
             match result2 {
                 GameResult::BlackWin => (PairOutcome::DrawThenBlackWin, vec![second]),
                 GameResult::WhiteWin => (PairOutcome::DrawThenWhiteWin, vec![first]),
@@ -390,12 +383,12 @@ where
                 summary.outcomes.record(play.outcome);
             }
             next.extend(play.advancing);
-            for record in play.games {
-                for (id, is_black) in [(record.black, true), (record.white, false)] {
-                    let score = GameScore::for_a(record.result, is_black);
+            for game in play.games {
+                for (id, is_black) in [(game.black, true), (game.white, false)] {
+                    let score = GameScore::for_a(game.record.result, is_black);
                     tallies.entry(id).or_default().add(score);
                 }
-                games.push(record);
+                games.push(game);
             }
         }
         next.extend(bye);
@@ -420,7 +413,10 @@ where
         population: n as u64,
         levels: level,
         survivors: survivors.len() as u64,
-        total_plies: games.iter().map(|g: &GameRecord| u64::from(g.plies)).sum(),
+        total_plies: games
+            .iter()
+            .map(|g: &BracketGame| u64::from(g.record.plies))
+            .sum(),
         diversity: diversity(population),
         survivor_diversity: diversity(&survivors),
         ..RoundStats::default()
@@ -442,6 +438,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::EndReason;
 
     /// [`play_round`] without cancellation.
     fn round<G: Fn(&GameJob) -> GameReport + Sync>(
@@ -475,13 +472,16 @@ mod tests {
 
     fn report(result: GameResult, plies: u32) -> GameReport {
         GameReport {
-            result,
-            plies,
-            reason: match result {
-                GameResult::Draw => EndReason::PlyCap,
-                _ => EndReason::NoMoves,
-            },
             opening: "9-13 22-18 10-14".to_string(),
+            record: GameRecord {
+                result,
+                plies,
+                reason: match result {
+                    GameResult::Draw => EndReason::PlyCap,
+                    _ => EndReason::NoMoves,
+                },
+                moves: Vec::new(),
+            },
         }
     }
 
@@ -734,11 +734,11 @@ mod tests {
         let pop = population(20);
         let r = round(&pop, 2, 77, &params(0.0, 5), mixed, |_| {});
         check_identities(&pop, &r);
-        let level0: Vec<&GameRecord> = r.games.iter().filter(|g| g.level == 0).collect();
+        let level0: Vec<&BracketGame> = r.games.iter().filter(|g| g.level == 0).collect();
         let mut expect = OutcomeCounts::default();
         for pair in 0..10 {
-            let gs: Vec<&&GameRecord> = level0.iter().filter(|g| g.pair == pair).collect();
-            let outcome = match (gs[0].result, gs.get(1).map(|g| g.result)) {
+            let gs: Vec<&&BracketGame> = level0.iter().filter(|g| g.pair == pair).collect();
+            let outcome = match (gs[0].record.result, gs.get(1).map(|g| g.record.result)) {
                 (GameResult::BlackWin, None) => PairOutcome::BlackWin,
                 (GameResult::WhiteWin, None) => PairOutcome::WhiteWin,
                 (GameResult::Draw, Some(GameResult::BlackWin)) => PairOutcome::DrawThenBlackWin,
@@ -882,9 +882,9 @@ mod tests {
         let pop = population(2);
         let r = round(&pop, 7, 1, &params(0.0, 2), all_draws, |_| {});
         let row = r.games[1].to_csv_record();
-        assert_eq!(row.len(), GameRecord::csv_header().len());
+        assert_eq!(row.len(), BracketGame::csv_header().len());
         assert_eq!(row[..4], ["7", "0", "0", "2"]);
-        assert_eq!(row[6..], ["9-13 22-18 10-14", "draw", "302", "ply_cap"]);
+        assert_eq!(row[6..], ["9-13 22-18 10-14", "draw", "302", "ply_cap", ""]);
         let job = GameJob {
             round: 7,
             level: 1,

@@ -8,7 +8,7 @@ mod stats;
 mod weight_space;
 
 pub use bracket::{
-    play_round, BracketParams, GameJob, GameRecord, GameReport, LevelSummary, RoundResult,
+    play_round, BracketGame, BracketParams, GameJob, GameReport, LevelSummary, RoundResult,
 };
 pub use evolution::{breed, initial_population, Crossover, EvolutionMode, EvolutionParams};
 pub use playoff::{
