@@ -60,10 +60,10 @@ pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame};
 pub use plot::plot_run;
 pub use run::{
     commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, Island, IslandChoice,
-    ProgressMode, RunOptions, RunOutcome, RunSummary, BEST_FILE,
+    ObserverFactory, RunObserver, RunOptions, RunOutcome, RunSummary, RunView, BEST_FILE,
 };
 pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
-pub use tournament::FeatureRanges;
+pub use tournament::{FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, Standing};

@@ -7,6 +7,7 @@ pub mod hub;
 pub mod matchplay;
 pub mod play;
 pub mod plot;
+mod progress;
 pub mod tune;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -7,12 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use checkers_tuner::{
-    Config, EndgameDbLoader, Error, IslandChoice, ProgressMode, Result, RunOptions, RunOutcome,
-    RunSummary, BEST_FILE,
+    Config, EndgameDbLoader, Error, IslandChoice, Result, RunOptions, RunOutcome, RunSummary,
+    BEST_FILE,
 };
 use clap::Args;
 
 use super::egdb::open_database;
+use super::progress::ProgressMode;
 use super::{ctrl_c_flag, INTERRUPTED_STATUS};
 
 /// Arguments of `tune`.
@@ -128,11 +129,12 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
     let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
     Ok(RunOptions {
         threads: threads.unwrap_or(0),
-        progress: if quiet {
+        observer: if quiet {
             ProgressMode::Quiet
         } else {
             ProgressMode::Auto
-        },
+        }
+        .factory(),
         stop: Some(ctrl_c_flag()),
         endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
             open_database(pieces).map(|db| db.expect("pieces above 0 give a database"))

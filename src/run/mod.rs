@@ -5,13 +5,13 @@ mod config;
 mod files;
 mod islands;
 mod lock;
-mod progress;
+mod observer;
 mod reference;
 mod runner;
 
 pub use config::Config;
 pub use files::BEST_FILE;
 pub use islands::{Island, IslandChoice};
-pub use progress::ProgressMode;
+pub use observer::{ObserverFactory, RunObserver, RunView};
 pub use reference::commented_defaults;
 pub use runner::{resume, tune, tune_island, EndgameDbLoader, RunOptions, RunOutcome, RunSummary};

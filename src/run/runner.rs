@@ -34,7 +34,7 @@ use super::islands::{
     publish, wait_for, Awaited, FinalistsFile, Island, MigrantsFile, PlayoffGamesFile, DEFAULT_WAIT,
 };
 use super::lock::RunLock;
-use super::progress::{Progress, ProgressMode};
+use super::observer::{ObserverFactory, RunObserver, RunView};
 use crate::egdb::EndgameDb;
 use crate::elo::MatchTally;
 use crate::engine::Position;
@@ -59,8 +59,8 @@ use crate::tournament::{
 pub struct RunOptions {
     /// Worker threads for the games; 0 for one per core.
     pub threads: usize,
-    /// Bars, log lines or nothing on stderr.
-    pub progress: ProgressMode,
+    /// Makes the observer that is told of the run's progress (`None`: nobody is told).
+    pub observer: Option<ObserverFactory>,
     /// Opens the endgame database of the given number of pieces (reading it, or building it
     /// at first use); called once the run folder is checked, when the config asks for a
     /// database (`search.database_pieces` above 0). Without it such a config is refused.
@@ -175,7 +175,7 @@ pub fn tune_island(
 ) -> Result<RunOutcome> {
     let text = config.to_toml();
     prepare_island_folder(out, &text)?;
-    let opened = open_island(out, config, &text, island, options, options.progress)?;
+    let opened = open_island(out, config, &text, island, options, false)?;
     let (run, mut state, _lock) = match opened {
         Opened::Running(run, state, lock) => (run, state, lock),
         Opened::Finished(summary) => return Ok(RunOutcome::AlreadyFinished(summary)),
@@ -354,6 +354,8 @@ struct IslandPart<'a> {
     /// the island model, reported at the end.
     opened: Instant,
     exchanging: AtomicU64,
+    /// Whether every island runs in this process, in step ([`islands_in_step`]).
+    in_step: bool,
 }
 
 /// What a round produced before it is saved: the bracket's result and what follows from it,
@@ -381,7 +383,7 @@ struct Run<'a> {
     /// The learning curve's openings (empty when validation is off).
     validation_deck: Vec<Opening>,
     settings: GameSettings,
-    progress: Progress,
+    progress: Box<dyn RunObserver>,
     /// The seed of the run's streams (an island's own, with islands).
     seed: u64,
     /// With islands: which one this is.
@@ -423,6 +425,12 @@ impl<'a> Run<'a> {
         island: Option<IslandPart<'a>>,
     ) -> Result<Run<'a>> {
         let index = island.as_ref().map(|part| part.island);
+        let view = RunView {
+            total_rounds: config.tournament.rounds,
+            completed,
+            island: index.map(|island| island.index),
+            islands_in_this_process: island.as_ref().is_some_and(|part| part.in_step),
+        };
         Ok(Run {
             dir: dir.to_path_buf(),
             config,
@@ -435,7 +443,7 @@ impl<'a> Run<'a> {
             openings: openings_fingerprint(config)?,
             validation_deck: validation_deck(config),
             settings: run_settings(config, options)?,
-            progress: Progress::new(options.progress, config.tournament.rounds, completed),
+            progress: ObserverFactory::make(options.observer.as_ref(), &view),
             seed: index.map_or(config.seed, |island| island.seed(config.seed)),
             island,
         })
@@ -1238,7 +1246,7 @@ fn open_island<'a>(
     text: &str,
     island: Island,
     options: &'a RunOptions,
-    mode: ProgressMode,
+    in_step: bool,
 ) -> Result<Opened<'a>> {
     let dir = files::island_dir(top, island.index);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
@@ -1290,8 +1298,9 @@ fn open_island<'a>(
         wait: options.island_timeout.unwrap_or(DEFAULT_WAIT),
         opened: Instant::now(),
         exchanging: AtomicU64::new(0),
+        in_step,
     };
-    let mut run = Run::new(
+    let run = Run::new(
         &dir,
         config,
         text.to_string(),
@@ -1299,8 +1308,6 @@ fn open_island<'a>(
         state.completed,
         Some(part),
     )?;
-    run.progress = Progress::new(mode, config.tournament.rounds, state.completed)
-        .labelled(format!("island {}: ", island.index));
     Ok(Opened::Running(Box::new(run), state, lock))
 }
 
@@ -1314,11 +1321,6 @@ fn islands_in_step(
     text: String,
     options: &RunOptions,
 ) -> Result<RunOutcome> {
-    // One line per island and round: bars for several islands at once would fight.
-    let mode = match options.progress {
-        ProgressMode::Quiet => ProgressMode::Quiet,
-        _ => ProgressMode::Log,
-    };
     let mut live: Vec<(Box<Run>, State, RunLock)> = Vec::new();
     let mut finished = None;
     for index in 0..config.islands.count {
@@ -1326,7 +1328,7 @@ fn islands_in_step(
             index,
             count: config.islands.count,
         };
-        match open_island(top, config, &text, island, options, mode)? {
+        match open_island(top, config, &text, island, options, true)? {
             Opened::Running(run, state, lock) => live.push((run, state, lock)),
             Opened::Finished(summary) => finished = finished.or(Some(summary)),
         }
@@ -1455,7 +1457,6 @@ mod tests {
         let flag = Arc::new(AtomicBool::new(true));
         let options = RunOptions {
             threads: 1,
-            progress: ProgressMode::Quiet,
             stop: Some(Arc::clone(&flag)),
             ..RunOptions::default()
         };

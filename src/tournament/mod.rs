@@ -15,5 +15,5 @@ pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };
 pub use specimen::Specimen;
-pub use stats::RoundStats;
+pub use stats::{OutcomeCounts, RoundStats};
 pub use weight_space::{FeatureRanges, WeightSpace};

@@ -1,18 +1,19 @@
-//! Progress of a run on stderr: indicatif bars on a terminal, one plain line per round
-//! otherwise, nothing with `--quiet`.
+//! How `tune` and `resume` show a run's progress on stderr: indicatif bars on a terminal, one
+//! plain line per round otherwise, nothing with `--quiet`. The run reports through the
+//! library's `RunObserver`; this is only its rendering.
 //!
 //! Games finish on rayon's worker threads, so per-game counts are atomics; everything else is
 //! reported from the thread that runs the round loop.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
+use checkers_tuner::{
+    GameResult, LevelSummary, ObserverFactory, RoundStats, RunObserver, RunView, Standing,
+};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-
-use crate::game::GameResult;
-use crate::tournament::Standing;
-use crate::tournament::{LevelSummary, RoundStats};
 
 /// How a run shows its progress.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,8 +21,6 @@ pub enum ProgressMode {
     /// Bars when stderr is a terminal, plain log lines otherwise.
     #[default]
     Auto,
-    /// Bars (drawn only if stderr is a terminal).
-    Bars,
     /// One plain line per round on stderr.
     Log,
     /// Nothing.
@@ -41,8 +40,31 @@ enum Display {
     Quiet,
 }
 
+impl ProgressMode {
+    /// The observer factory of this mode (`None` for [`ProgressMode::Quiet`]). Islands run in
+    /// one process get a log line each, labelled: bars for several islands at once would
+    /// fight.
+    pub fn factory(self) -> Option<ObserverFactory> {
+        if self == ProgressMode::Quiet {
+            return None;
+        }
+        Some(ObserverFactory(Arc::new(move |view: &RunView| {
+            let mode = if view.islands_in_this_process {
+                ProgressMode::Log
+            } else {
+                self
+            };
+            let progress = Progress::new(mode, view.total_rounds, view.completed);
+            Box::new(match view.island {
+                Some(index) => progress.labelled(format!("island {index}: ")),
+                None => progress,
+            }) as Box<dyn RunObserver>
+        })))
+    }
+}
+
 /// The progress display of one run (or one resumed part of it).
-pub(crate) struct Progress {
+struct Progress {
     display: Display,
     /// Put before every line ("island 2: "), empty for a run without islands.
     label: String,
@@ -56,14 +78,12 @@ pub(crate) struct Progress {
 
 impl Progress {
     /// A display for a run of `total_rounds` rounds of which `completed` are already done.
-    pub(crate) fn new(mode: ProgressMode, total_rounds: u32, completed: u32) -> Progress {
+    fn new(mode: ProgressMode, total_rounds: u32, completed: u32) -> Progress {
         let display = match mode {
             ProgressMode::Quiet => Display::Quiet,
             ProgressMode::Log => Display::Log,
             ProgressMode::Auto if !std::io::stderr().is_terminal() => Display::Log,
-            ProgressMode::Auto | ProgressMode::Bars => {
-                Display::Bars(Bars::new(total_rounds, completed))
-            }
+            ProgressMode::Auto => Display::Bars(Bars::new(total_rounds, completed)),
         };
         Progress {
             display,
@@ -78,19 +98,9 @@ impl Progress {
     }
 
     /// The same display with `label` before every line (one island among several).
-    pub(crate) fn labelled(mut self, label: String) -> Progress {
+    fn labelled(mut self, label: String) -> Progress {
         self.label = label;
         self
-    }
-
-    /// A line of information (not a per-round line): shown above the bars, or logged.
-    pub(crate) fn note(&self, line: &str) {
-        let line = format!("{}{line}", self.label);
-        match &self.display {
-            Display::Bars(bars) => bars.multi.suspend(|| eprintln!("{line}")),
-            Display::Log => eprintln!("{line}"),
-            Display::Quiet => {}
-        }
     }
 
     fn reset_counts(&self) {
@@ -98,17 +108,6 @@ impl Progress {
         self.games.store(0, Ordering::Relaxed);
         self.decisive.store(0, Ordering::Relaxed);
         self.draws.store(0, Ordering::Relaxed);
-    }
-
-    /// Round `round` starts over `population` specimens.
-    pub(crate) fn round_start(&self, round: u32, population: usize) {
-        self.round.store(round, Ordering::Relaxed);
-        self.reset_counts();
-        if let Display::Bars(bars) = &self.display {
-            bars.games.set_length((population / 2) as u64);
-            bars.games.set_position(0);
-            bars.games.set_message(self.game_message());
-        }
     }
 
     fn game_message(&self) -> String {
@@ -121,10 +120,33 @@ impl Progress {
             self.draws.load(Ordering::Relaxed),
         )
     }
+}
+
+impl RunObserver for Progress {
+    /// A line of information (not a per-round line): shown above the bars, or logged.
+    fn note(&self, line: &str) {
+        let line = format!("{}{line}", self.label);
+        match &self.display {
+            Display::Bars(bars) => bars.multi.suspend(|| eprintln!("{line}")),
+            Display::Log => eprintln!("{line}"),
+            Display::Quiet => {}
+        }
+    }
+
+    /// Round `round` starts over `population` specimens.
+    fn round_start(&self, round: u32, population: usize) {
+        self.round.store(round, Ordering::Relaxed);
+        self.reset_counts();
+        if let Display::Bars(bars) = &self.display {
+            bars.games.set_length((population / 2) as u64);
+            bars.games.set_position(0);
+            bars.games.set_message(self.game_message());
+        }
+    }
 
     /// A game of a pair finished (called from worker threads). `pair_done` is set when the
     /// pair needs no further game.
-    pub(crate) fn game_done(&self, result: GameResult, pair_done: bool) {
+    fn game_done(&self, result: GameResult, pair_done: bool) {
         self.games.fetch_add(1, Ordering::Relaxed);
         match result {
             GameResult::Draw => self.draws.fetch_add(1, Ordering::Relaxed),
@@ -140,7 +162,7 @@ impl Progress {
 
     /// A bracket level finished; the next one (if the round goes on) has `summary.advanced`
     /// specimens.
-    pub(crate) fn level_done(&self, summary: &LevelSummary) {
+    fn level_done(&self, summary: &LevelSummary) {
         self.level.store(summary.level + 1, Ordering::Relaxed);
         if let Display::Bars(bars) = &self.display {
             bars.games.set_length((summary.advanced / 2) as u64);
@@ -150,7 +172,7 @@ impl Progress {
     }
 
     /// A round is complete and saved.
-    pub(crate) fn round_done(&self, stats: &RoundStats, seconds: f64) {
+    fn round_done(&self, stats: &RoundStats, seconds: f64) {
         let games = stats.games();
         let rate = if seconds > 0.0 {
             games as f64 / seconds
@@ -184,7 +206,7 @@ impl Progress {
     }
 
     /// The playoff starts: `finalists` specimens, `games` games in all.
-    pub(crate) fn playoff_start(&self, finalists: usize, games: u64) {
+    fn playoff_start(&self, finalists: usize, games: u64) {
         self.reset_counts();
         let line = format!(
             "{}playoff: {finalists} finalists, {games} games",
@@ -203,14 +225,14 @@ impl Progress {
     }
 
     /// A playoff game finished (called from worker threads).
-    pub(crate) fn playoff_game(&self) {
+    fn playoff_game(&self) {
         if let Display::Bars(bars) = &self.display {
             bars.games.inc(1);
         }
     }
 
     /// The playoff is done; `best` is rank 1.
-    pub(crate) fn playoff_done(&self, best: &Standing, seconds: f64) {
+    fn playoff_done(&self, best: &Standing, seconds: f64) {
         self.note(&format!(
             "playoff done in {seconds:.1} s: best specimen {} with {:.1} points from {} games",
             best.id,
@@ -220,7 +242,7 @@ impl Progress {
     }
 
     /// Removes the bars, leaving the terminal clean for the final message.
-    pub(crate) fn finish(&self) {
+    fn finish(&self) {
         if let Display::Bars(bars) = &self.display {
             bars.games.finish_and_clear();
             bars.rounds.finish_and_clear();
