@@ -318,6 +318,7 @@ impl Engine {
         let weights = *Player {
             weights: &self.weights.weights,
             endgame_pieces: self.weights.endgame_pieces,
+            limits: None,
         }
         .phase_weights(&pos);
         let earlier = self.game.since_irreversible.clone();
