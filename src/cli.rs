@@ -22,7 +22,8 @@ enum Command {
     /// Writes a specimen's weights for other engines (json, csv, toml or a C header).
     Export(commands::export::ExportArgs),
     /// Plays A against B over paired openings and reports the score and Elo.
-    Match(commands::matchplay::MatchArgs),
+    // Boxed: its many options would make every variant as large.
+    Match(Box<commands::matchplay::MatchArgs>),
     /// Draws a run's round statistics as an SVG (or PNG) picture.
     Plot(commands::plot::PlotArgs),
     /// Counts the leaf nodes of the move tree to each depth 1..N: `depth nodes seconds`.
@@ -67,7 +68,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Tune(args) => commands::tune::tune(args),
         Command::Resume(args) => commands::tune::resume(args),
         Command::Export(args) => commands::export::run(args),
-        Command::Match(args) => commands::matchplay::run(args),
+        Command::Match(args) => commands::matchplay::run(*args),
         Command::Plot(args) => commands::plot::run(args),
         Command::Perft(args) => commands::engine::perft(args),
         Command::Moves(args) => commands::engine::moves(args),

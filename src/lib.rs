@@ -53,8 +53,8 @@ pub use game::{
     GameResult, GameScore, GameSettings, Opening, Player, Tally, TieBreak, TimeControl,
 };
 pub use matchplay::{
-    check_output_path, match_key, play_match, play_match_from, read_match_rows, summary_path,
-    write_file_atomically, MatchGame, MatchReport, PairReport,
+    check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_rows,
+    summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchReport, PairReport,
 };
 pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame};
 pub use plot::plot_run;

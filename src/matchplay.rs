@@ -5,6 +5,11 @@
 //! the pentanomial statistics of [`crate::elo`] count. Pairs are played in parallel but handed
 //! out and applied in opening order, so a match's results never depend on the thread count —
 //! including where an SPRT stops it.
+//!
+//! Every game keeps its moves: the per-game CSV holds them (column `moves`, from the opening's
+//! position) and [`match_pdn`] writes them as PDN. A PDN game starts from the standard
+//! position with the opening's moves first, as ballot games are recorded, so it needs no `FEN`
+//! tag; the ballot is also in its `Opening` tag.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -13,13 +18,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
-use crate::engine::Color;
+use crate::engine::{Color, Move, Position};
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
 use crate::game::{
     play_game_between, EndReason, GameResult, GameScore, GameSettings, Opening, Player,
 };
+use crate::pdn::PdnGame;
 use crate::rng::{stream, tag};
+use crate::search::SearchLimits;
 use crate::text::{excerpt, fingerprint};
 
 /// One game of a match, seen from A's side.
@@ -41,16 +48,23 @@ pub struct MatchGame {
     pub plies: u32,
     /// Why the game ended.
     pub reason: EndReason,
+    /// The moves played from the opening position, in order.
+    pub moves: Vec<Move>,
 }
+
+/// The header of the per-game CSV before it had the `moves` column: such a file is recognised
+/// to say why it cannot be continued.
+const HEADER_WITHOUT_MOVES: &str = "pair,game,opening,a_color,result,a_score,plies,reason\n";
 
 impl MatchGame {
     /// The CSV header of the per-game file.
-    pub const CSV_HEADER: [&'static str; 8] = [
-        "pair", "game", "opening", "a_color", "result", "a_score", "plies", "reason",
+    pub const CSV_HEADER: [&'static str; 9] = [
+        "pair", "game", "opening", "a_color", "result", "a_score", "plies", "reason", "moves",
     ];
 
-    /// The game's CSV row (pairs numbered from 1, as printed).
-    pub fn csv_record(&self) -> [String; 8] {
+    /// The game's CSV row (pairs numbered from 1, as printed; the moves space-separated, with
+    /// full capture paths).
+    pub fn csv_record(&self) -> [String; 9] {
         let color = match self.a_color {
             Color::Black => "black",
             Color::White => "white",
@@ -69,8 +83,77 @@ impl MatchGame {
             score.to_string(),
             self.plies.to_string(),
             self.reason.label().to_string(),
+            move_text(&self.moves),
         ]
     }
+
+    /// The game as PDN (see the module documentation): `Round` is `pair.game` (`3.2`: pair 3,
+    /// A playing White), `Black` and `White` the labels of the players who had those colours,
+    /// `Opening` the ballot and `Termination` the reason's CSV label. `opening` is the game's
+    /// own (`openings[self.pair]`).
+    pub fn pdn_game(&self, opening: &Opening, a_label: &str, b_label: &str) -> PdnGame {
+        let (black, white) = match self.a_color {
+            Color::Black => (a_label, b_label),
+            Color::White => (b_label, a_label),
+        };
+        // An opening made outside `Opening::from_moves` may not replay from the standard
+        // position: its game then starts from its position, with a FEN tag.
+        let (start, mut moves) = match opening_moves(opening) {
+            Some(moves) => (Position::start(), moves),
+            None => (opening.position, Vec::new()),
+        };
+        moves.extend_from_slice(&self.moves);
+        let mut game = PdnGame::new(
+            "checkers-tuner match",
+            &format!("{}.{}", self.pair + 1, self.game),
+            black,
+            white,
+            start,
+            moves,
+            Some(self.result),
+        );
+        game.set_tag("Opening", &opening.name);
+        game.set_tag("Termination", self.reason.label());
+        game
+    }
+}
+
+/// The moves of `opening` from the standard position, if its name replays to its position.
+fn opening_moves(opening: &Opening) -> Option<Vec<Move>> {
+    let mut pos = Position::start();
+    let mut moves = Vec::new();
+    if opening.name != Opening::start().name {
+        for text in opening.name.split_whitespace() {
+            let mv = pos.parse_move(text).ok()?;
+            pos = pos.play(&mv);
+            moves.push(mv);
+        }
+    }
+    (pos == opening.position).then_some(moves)
+}
+
+/// Moves as the CSV's `moves` column writes them: space-separated, full capture paths.
+fn move_text(moves: &[Move]) -> String {
+    let texts: Vec<String> = moves.iter().map(Move::to_string).collect();
+    texts.join(" ")
+}
+
+/// `games` as PDN text, one game after another in their order (see [`MatchGame::pdn_game`]);
+/// `openings` is the match's deck, which each game's `pair` indexes.
+///
+/// # Panics
+///
+/// If a game's `pair` is not an index of `openings`.
+pub fn match_pdn(
+    games: &[MatchGame],
+    openings: &[Opening],
+    a_label: &str,
+    b_label: &str,
+) -> String {
+    games
+        .iter()
+        .map(|g| g.pdn_game(&openings[g.pair], a_label, b_label).to_pdn())
+        .collect()
 }
 
 impl MatchGame {
@@ -85,8 +168,9 @@ impl MatchGame {
         csv_line(&MatchGame::CSV_HEADER)
     }
 
-    /// Reads back a row written by [`MatchGame::csv_record`]; `None` if a field is not one that
-    /// could have been written.
+    /// Reads back a row written by [`MatchGame::csv_record`], all but its moves (left empty),
+    /// which need the opening's position: [`MatchGame::read_moves`] reads them. `None` if a
+    /// field is not one that could have been written.
     fn from_csv_fields(fields: &csv::StringRecord) -> Option<MatchGame> {
         if fields.len() != MatchGame::CSV_HEADER.len() {
             return None;
@@ -113,7 +197,34 @@ impl MatchGame {
             a_score: GameScore::for_a(result, a_color == Color::Black),
             plies: fields[6].parse().ok()?,
             reason,
+            moves: Vec::new(),
         })
+    }
+
+    /// Plays the `moves` field of a row from `start`, the game's opening position; the
+    /// message says which move is not legal.
+    fn read_moves(&mut self, text: &str, start: &Position) -> std::result::Result<(), String> {
+        let mut pos = *start;
+        self.moves.clear();
+        for word in text.split_whitespace() {
+            let mv = pos.parse_move(word).map_err(|e| {
+                format!(
+                    "moves: move {} ({}): {e}",
+                    self.moves.len() + 1,
+                    excerpt(word)
+                )
+            })?;
+            pos = pos.play(&mv);
+            self.moves.push(mv);
+        }
+        if self.moves.len() != self.plies as usize {
+            return Err(format!(
+                "plies {} but {} moves",
+                self.plies,
+                self.moves.len()
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -140,10 +251,20 @@ pub struct MatchRows {
 /// Reads the per-game CSV `bytes` of an interrupted match over `openings` (named `origin` in
 /// messages) to continue it with [`play_match_from`]. Every complete row must be exactly the row
 /// this program writes for the next game (pair, game, the pair's opening, A's colour, a result
-/// and the score it gives A, plies, reason); a last line without its line break, or a pair's
-/// first game alone at the end, is left out. Anything else is bad input naming the line.
+/// and the score it gives A, plies, reason, and that many legal moves from the opening); a last
+/// line without its line break, or a pair's first game alone at the end, is left out. Anything
+/// else is bad input naming the line, and so is a file of an earlier version, without the
+/// `moves` column: its games cannot be written as PDN, and mixing rows of both kinds in one
+/// file would leave a CSV no reader takes.
 pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Result<MatchRows> {
     let header = MatchGame::csv_header_line();
+    if bytes.starts_with(HEADER_WITHOUT_MOVES.as_bytes()) {
+        return Err(Error::input(format!(
+            "{origin}: a match's games CSV of an earlier version, without the `moves` column; \
+             this version cannot continue it: finish that match with the version that started \
+             it, or start it again with another file"
+        )));
+    }
     if !bytes.starts_with(header.as_bytes()) {
         return Err(Error::input(format!(
             "{origin} line 1: not the header of a match's games CSV (`{}`)",
@@ -166,12 +287,17 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
             .records()
             .next()
             .and_then(|r| r.ok());
-        let game = record.as_ref().and_then(MatchGame::from_csv_fields);
-        let Some(game) = game.filter(|g| g.csv_line().as_bytes() == line) else {
-            return Err(bad(format!(
+        let not_a_row = || {
+            bad(format!(
                 "not a row of a match's games CSV: `{}`",
                 excerpt(&String::from_utf8_lossy(line))
-            )));
+            ))
+        };
+        let Some((mut game, moves)) = record
+            .as_ref()
+            .and_then(|r| Some((MatchGame::from_csv_fields(r)?, r.get(8)?)))
+        else {
+            return Err(not_a_row());
         };
         if expected_pair >= openings.len() {
             return Err(bad(format!(
@@ -203,6 +329,11 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
                 expected_pair + 1
             )));
         }
+        game.read_moves(moves, &openings[expected_pair].position)
+            .map_err(bad)?;
+        if game.csv_line().as_bytes() != line {
+            return Err(not_a_row());
+        }
         games.push(game);
         at += end + 1;
         if games.len().is_multiple_of(2) {
@@ -218,19 +349,51 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
     })
 }
 
+/// One side of a match: its weights file and, when it has depths of its own, those (in place
+/// of the settings' `min_depth`/`max_depth`; fixed-depth matches only).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatchPlayer<'a> {
+    /// Weights and endgame threshold.
+    pub file: &'a WeightsFile,
+    /// Its own depths; `None`: the settings'.
+    pub limits: Option<SearchLimits>,
+}
+
+impl<'a> From<&'a WeightsFile> for MatchPlayer<'a> {
+    /// A side with the settings' depths.
+    fn from(file: &'a WeightsFile) -> MatchPlayer<'a> {
+        MatchPlayer { file, limits: None }
+    }
+}
+
+impl MatchPlayer<'_> {
+    /// The side as a game's player.
+    fn player(&self) -> Player<'_> {
+        Player {
+            weights: &self.file.weights,
+            endgame_pieces: self.file.endgame_pieces,
+            limits: self.limits,
+        }
+    }
+}
+
 /// A fingerprint of everything that decides a match's games: both weight files (weights,
-/// endgame thresholds, sources), the openings, the settings (the endgame database included),
-/// the seed and the SPRT. Two
-/// commands with the same key play the same games, so one may continue the other's file.
+/// endgame thresholds, sources) and any depths of their own, the openings, the settings (the
+/// endgame database included), the seed and the SPRT. Two commands with the same key play the
+/// same games, so one may continue the other's file.
 pub fn match_key(
-    a: &WeightsFile,
-    b: &WeightsFile,
+    a: MatchPlayer<'_>,
+    b: MatchPlayer<'_>,
     openings: &[Opening],
     settings: &GameSettings,
     seed: u64,
     sprt: Option<&Sprt>,
 ) -> String {
-    let mut text = format!("a\n{}\nb\n{}\nopenings\n", a.to_json(), b.to_json());
+    let mut text = format!(
+        "a\n{}\nb\n{}\nopenings\n",
+        a.file.to_json(),
+        b.file.to_json()
+    );
     for o in openings {
         text.push_str(&o.name);
         text.push('\n');
@@ -257,6 +420,12 @@ pub fn match_key(
             db.checksum(),
             settings.database_adjudication
         );
+    }
+    // Likewise only sides with depths of their own add a line.
+    for (side, p) in [("a", a), ("b", b)] {
+        if let Some(l) = p.limits {
+            let _ = writeln!(text, "depth {side} {} {}", l.min_depth, l.max_depth);
+        }
     }
     if let Some(t) = sprt {
         let _ = writeln!(
@@ -413,8 +582,8 @@ pub fn write_file_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
 /// Plays the pair for opening `index`: A Black in game 1, then A White from the same position.
 /// Each game has its own stream `[tag::MATCH, index, game]`, used only by random tie-breaks.
 fn play_pair(
-    a: &WeightsFile,
-    b: &WeightsFile,
+    a: MatchPlayer<'_>,
+    b: MatchPlayer<'_>,
     opening: &Opening,
     index: usize,
     settings: &GameSettings,
@@ -427,8 +596,8 @@ fn play_pair(
             Color::White
         };
         let (black, white) = match a_color {
-            Color::Black => (player(a), player(b)),
-            Color::White => (player(b), player(a)),
+            Color::Black => (a.player(), b.player()),
+            Color::White => (b.player(), a.player()),
         };
         let mut rng = stream(seed, &[tag::MATCH, index as u64, u64::from(number)]);
         let record = play_game_between(black, white, &opening.position, settings, &mut rng);
@@ -441,17 +610,10 @@ fn play_pair(
             a_score: GameScore::for_a(record.result, a_color == Color::Black),
             plies: record.plies,
             reason: record.reason,
+            moves: record.moves,
         }
     };
     [game(1), game(2)]
-}
-
-/// A side of a game: its weights and its own endgame threshold.
-fn player(f: &WeightsFile) -> Player<'_> {
-    Player {
-        weights: &f.weights,
-        endgame_pieces: f.endgame_pieces,
-    }
 }
 
 /// Results applied so far, in opening order, and the pairs finished out of order.
@@ -478,7 +640,7 @@ impl<F> Progress<F> {
 
 /// Plays A against B: one pair per opening (A Black in game 1, White in game 2, same opening),
 /// each side with its own weights and its own `endgame_pieces` (`settings.endgame_pieces` is
-/// not used).
+/// not used), both at the settings' depths ([`play_match_from`] can give each its own).
 ///
 /// Pairs run on the current rayon pool. Workers take openings in order from a shared counter
 /// and results are applied strictly in opening order, so the report is the same for any thread
@@ -500,10 +662,21 @@ pub fn play_match<F>(
 where
     F: FnMut(&PairReport) + Send,
 {
-    play_match_from(a, b, openings, settings, seed, sprt, &[], None, on_pair)
+    play_match_from(
+        a.into(),
+        b.into(),
+        openings,
+        settings,
+        seed,
+        sprt,
+        &[],
+        None,
+        on_pair,
+    )
 }
 
-/// [`play_match`], continuing after the pairs already played and stoppable.
+/// [`play_match`], with sides that may search to depths of their own, continuing after the
+/// pairs already played, and stoppable.
 ///
 /// `previous` holds the games of the first pairs, already played with the same players,
 /// openings, settings, seed and SPRT (two games per pair, in opening order, as
@@ -515,8 +688,8 @@ where
 /// and the report ends there, with `pairs_played < pairs_total` (and no SPRT stop).
 #[allow(clippy::too_many_arguments)]
 pub fn play_match_from<F>(
-    a: &WeightsFile,
-    b: &WeightsFile,
+    a: MatchPlayer<'_>,
+    b: MatchPlayer<'_>,
     openings: &[Opening],
     settings: &GameSettings,
     seed: u64,

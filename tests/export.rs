@@ -521,6 +521,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
     let player = Player {
         weights: &file.weights,
         endgame_pieces: file.endgame_pieces,
+        limits: None,
     };
     let mut phases = [0, 0];
     for (pos, line) in positions.iter().zip(lines) {

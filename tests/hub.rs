@@ -1,7 +1,9 @@
 //! The `hub` command driven as a GUI drives it: lines written to its standard input, answers
-//! read from its standard output, one exchange at a time.
+//! read from its standard output, one exchange at a time. The endgame database's cache is a
+//! folder of the build (or a test's own), never the user's.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -19,9 +21,17 @@ struct Engine {
 
 const PATIENCE: Duration = Duration::from_secs(60);
 
+/// A cache without databases, so that the engine searches without one.
+const NO_DATABASES: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb");
+
 impl Engine {
     fn start(args: &[&str]) -> Engine {
+        Engine::start_with_cache(args, Path::new(NO_DATABASES))
+    }
+
+    fn start_with_cache(args: &[&str], cache: &Path) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_checkers-tuner"))
+            .env("CHECKERS_TUNER_CACHE", cache)
             .arg("hub")
             .args(args)
             .stdin(Stdio::piped())
@@ -297,6 +307,7 @@ fn the_end_of_input_ends_the_engine() {
 #[test]
 fn a_bad_weights_file_is_refused_at_start() {
     let out = Command::new(env!("CARGO_BIN_EXE_checkers-tuner"))
+        .env("CHECKERS_TUNER_CACHE", NO_DATABASES)
         .args(["hub", "--weights", "/no/such/weights.json"])
         .stdin(Stdio::null())
         .output()
@@ -305,4 +316,57 @@ fn a_bad_weights_file_is_refused_at_start() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.starts_with("Error: "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// The score of the last `info` line, in men.
+fn last_score(info: &[String]) -> f64 {
+    let line = info.last().expect("an info line");
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix("score="))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no score in {line:?}"))
+}
+
+#[test]
+fn the_endgame_database_turns_a_shallow_search_into_a_known_win() {
+    let cache = tempfile::tempdir().unwrap();
+    // Two kings against one: a win the depth-2 search cannot see by itself.
+    let pos = hub_pos("B:WK32:BK1,K5");
+    let score = |args: &[&str]| {
+        let mut engine = Engine::start_with_cache(args, cache.path());
+        assert!(engine.exchange(&format!("pos pos={pos}")).is_empty());
+        assert!(engine.exchange("level depth=2").is_empty());
+        let (info, mv) = engine.think();
+        assert!(
+            move_from_hub(&Position::from_fen("B:WK32:BK1,K5").unwrap(), &mv).is_ok(),
+            "{mv}"
+        );
+        assert_eq!(engine.quit().code(), Some(0));
+        last_score(&info)
+    };
+    // Built into the test's cache at start-up (3 pieces take well under a second).
+    let with = score(&["--database-pieces", "3"]);
+    assert!(
+        cache.path().read_dir().unwrap().next().is_some(),
+        "no database in the cache"
+    );
+    // Scan's win notation: 99.xx, xx = 100 - plies to the end.
+    assert!(with > 90.0 && with < 100.0, "score {with}");
+    let without = score(&["--database-pieces", "0"]);
+    assert!(without < 10.0, "score {without} without a database");
+    // Without the flag, the largest database in the cache is used, as by the other commands.
+    assert_eq!(score(&[]), with);
+}
+
+#[test]
+fn a_database_too_large_is_refused_at_start() {
+    let out = Command::new(env!("CARGO_BIN_EXE_checkers-tuner"))
+        .env("CHECKERS_TUNER_CACHE", NO_DATABASES)
+        .args(["hub", "--database-pieces", "99"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--database-pieces"), "{err}");
 }

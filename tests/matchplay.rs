@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use assert_cmd::Command;
 use checkers_tuner::{
-    parse_openings, play_match, play_match_from, read_match_rows, three_move_deck, Color,
-    GameResult, GameScore, GameSettings, MatchReport, Opening, PairReport, Sprt, SprtVerdict,
-    TieBreak, WeightPair, Weights, WeightsFile,
+    parse_openings, play_match, play_match_from, read_match_rows, read_pdn, three_move_deck, Color,
+    GameResult, GameScore, GameSettings, MatchGame, MatchReport, Opening, PairReport, Position,
+    Sprt, SprtVerdict, TieBreak, WeightPair, Weights, WeightsFile,
 };
 
 /// Four openings: in the first two material-vs-material at depth 2..4 is decisive (White
@@ -297,7 +297,7 @@ fn cli_match_is_deterministic_and_thread_independent() {
     assert_eq!(rows.len(), 9);
     assert_eq!(
         rows[0],
-        "pair,game,opening,a_color,result,a_score,plies,reason"
+        "pair,game,opening,a_color,result,a_score,plies,reason,moves"
     );
     assert!(
         rows[1].starts_with("1,1,10-14 24-19 6-10,black,white_win,0,"),
@@ -488,8 +488,8 @@ fn a_match_continued_from_its_first_pairs_gives_the_whole_report() {
     for k in 0..=4 {
         let mut seen = Vec::new();
         let report = play_match_from(
-            &a,
-            &b,
+            (&a).into(),
+            (&b).into(),
             &openings,
             &shallow(),
             2,
@@ -511,8 +511,8 @@ fn a_stop_request_ends_the_match_after_the_pairs_in_flight() {
     let stop = AtomicBool::new(false);
     let report = in_pool(1, || {
         play_match_from(
-            &m,
-            &m,
+            (&m).into(),
+            (&m).into(),
             &openings,
             &shallow(),
             1,
@@ -576,6 +576,32 @@ fn games_csv_rows_read_back_to_whole_pairs() {
     assert!(message("a,b\n").contains("line 1"));
     let five = format!("{text}{}", lines[1]);
     assert!(message(&five).contains("after the last of the 4 openings"));
+    // A move that is not legal from the pair's opening, or fewer moves than plies.
+    let first = lines[1].trim_end();
+    let (row, moves) = first.rsplit_once(',').unwrap();
+    let illegal = format!("{}{row},{}\n", lines[0], moves.replacen("-", "x", 1));
+    assert!(
+        message(&illegal).contains("line 2: moves: move 1"),
+        "{}",
+        message(&illegal)
+    );
+    let short = moves.rsplit_once(' ').unwrap().0;
+    let short = format!("{}{row},{short}\n", lines[0]);
+    assert!(
+        message(&short).contains("line 2: plies "),
+        "{}",
+        message(&short)
+    );
+    // A file of the version before the moves column: refused, saying why.
+    let old: String = text
+        .lines()
+        .map(|l| format!("{}\n", l.rsplit_once(',').unwrap().0))
+        .collect();
+    let m = message(&old);
+    assert!(
+        m.contains("earlier version") && m.contains("`moves`"),
+        "{m}"
+    );
 }
 
 /// The match of the continuation tests through the binary: the whole 3-move deck, shallow.
@@ -606,14 +632,17 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let whole = d.join("whole.csv");
-    let whole_stdout = run_ok(deck_match(&whole, &[]));
+    let pdn = |name: &str| d.join(name).to_str().unwrap().to_string();
+    let whole_stdout = run_ok(deck_match(&whole, &["--pdn", &pdn("whole.pdn")]));
     let whole_csv = std::fs::read(&whole).unwrap();
     let whole_summary = std::fs::read(d.join("whole.summary.txt")).unwrap();
+    let whole_pdn = std::fs::read_to_string(d.join("whole.pdn")).unwrap();
+    assert_eq!(read_pdn(&whole_pdn).unwrap().len(), 2 * 156);
 
     // Started with SIGINT ignored, as `nohup` or a script's background job would: Ctrl-C
     // (SIGINT) must still stop it.
     let part = d.join("part.csv");
-    let mut cmd = deck_match(&part, &[]);
+    let mut cmd = deck_match(&part, &["--pdn", &pdn("part.pdn")]);
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
@@ -652,6 +681,10 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     let part_lines = part_csv.iter().filter(|&&b| b == b'\n').count();
     assert_eq!(part_lines, 1 + 2 * played);
     assert!(whole_csv.starts_with(&part_csv));
+    // So are they in the PDN.
+    let part_pdn = std::fs::read_to_string(d.join("part.pdn")).unwrap();
+    assert_eq!(read_pdn(&part_pdn).unwrap().len(), 2 * played);
+    assert!(whole_pdn.starts_with(&part_pdn));
     let part_summary = std::fs::read_to_string(d.join("part.summary.txt")).unwrap();
     assert!(
         part_summary.starts_with("# match in progress"),
@@ -672,8 +705,12 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
         std::fs::copy(d.join(from), d.join(to)).unwrap();
     }
 
-    // The same command again continues to the very same files and output.
-    let again = run_ok(deck_match(&part, &[]));
+    // The same command again continues to the very same files and output, the PDN included
+    // even though it lost its last game and gained some garbage meanwhile.
+    let mut damaged = part_pdn[..part_pdn.len() - 40].to_string();
+    damaged.push_str("[Event \"from a killed writer");
+    std::fs::write(d.join("part.pdn"), damaged).unwrap();
+    let again = run_ok(deck_match(&part, &["--pdn", &pdn("part.pdn")]));
     assert_eq!(again, whole_stdout);
     assert!(
         std::fs::read(&part).unwrap() == whole_csv,
@@ -682,6 +719,10 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     assert_eq!(
         std::fs::read(d.join("part.summary.txt")).unwrap(),
         whole_summary
+    );
+    assert!(
+        std::fs::read_to_string(d.join("part.pdn")).unwrap() == whole_pdn,
+        "the PDN differs"
     );
 
     // Other settings are refused, and the unfinished files stay as they were.
@@ -705,8 +746,11 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     let mut text = std::fs::read(&cut).unwrap();
     text.extend_from_slice(&whole_csv[text.len()..text.len() + 30]);
     std::fs::write(&cut, &text).unwrap();
-    run_ok(deck_match(&cut, &[]));
+    // Continued with a PDN this time, though the first part was played without one: it holds
+    // every game all the same.
+    run_ok(deck_match(&cut, &["--pdn", &pdn("cut.pdn")]));
     assert!(std::fs::read(&cut).unwrap() == whole_csv);
+    assert!(std::fs::read_to_string(d.join("cut.pdn")).unwrap() == whole_pdn);
 }
 
 #[test]
@@ -789,7 +833,7 @@ fn timed_matches_search_against_the_clock_and_a_flag_falls() {
         "{stdout}"
     );
     assert_eq!(csv.lines().count(), 1 + 4);
-    assert!(!csv.contains(",time\n"), "{csv}");
+    assert!(!csv.contains(",time,"), "{csv}");
 
     // A clock of a microsecond runs out during the first search: the side to move after the
     // three ballot moves, White, loses every game on time, so A wins its Black game and loses
@@ -804,7 +848,7 @@ fn timed_matches_search_against_the_clock_and_a_flag_falls() {
     assert_eq!(rows.len(), 6);
     for row in &rows {
         assert!(
-            row.contains(",black_win,") && row.ends_with(",0,time"),
+            row.contains(",black_win,") && row.ends_with(",0,time,"),
             "{row}"
         );
     }
@@ -817,4 +861,228 @@ fn timed_matches_search_against_the_clock_and_a_flag_falls() {
     );
     let msg = bad_input(&["material", "material", "--movetime", "0"]);
     assert!(msg.contains("--movetime \"0\""), "{msg}");
+}
+
+// ----------------------------------------------------------------------------------------------
+// PDN output and per-player depths.
+// ----------------------------------------------------------------------------------------------
+
+/// Runs `match … --out OUT --pdn PDN --quiet` and returns (CSV, PDN).
+fn match_with_pdn(args: &[&str], out: &Path, pdn: &Path) -> (String, String) {
+    bin()
+        .arg("match")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .arg("--pdn")
+        .arg(pdn)
+        .arg("--quiet")
+        .assert()
+        .success();
+    (
+        std::fs::read_to_string(out).unwrap(),
+        std::fs::read_to_string(pdn).unwrap(),
+    )
+}
+
+#[test]
+fn cli_pdn_games_replay_to_the_csv_rows_for_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mobile = write(
+        d,
+        "mobile.toml",
+        &checkers_tuner::ExportFormat::Toml.render(&mobile_weights()),
+    );
+    let args = [
+        mobile.as_str(),
+        "material",
+        "--pairs",
+        "12",
+        "--min-depth",
+        "2",
+        "--max-depth",
+        "4",
+    ];
+    let (csv, pdn) = match_with_pdn(
+        &[&args[..], &["--threads", "1"]].concat(),
+        &d.join("one.csv"),
+        &d.join("one.pdn"),
+    );
+    let again = match_with_pdn(
+        &[&args[..], &["--threads", "2"]].concat(),
+        &d.join("two.csv"),
+        &d.join("two.pdn"),
+    );
+    assert!(
+        again == (csv.clone(), pdn.clone()),
+        "differs with 2 threads"
+    );
+
+    let games = read_pdn(&pdn).unwrap();
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    assert_eq!(games.len(), 24);
+    assert_eq!(rows.len(), games.len());
+    let mut reasons = std::collections::BTreeSet::new();
+    for (game, row) in games.iter().zip(&rows) {
+        let field = |name: &str| {
+            let i = MatchGame::CSV_HEADER
+                .iter()
+                .position(|&h| h == name)
+                .unwrap();
+            row[i].to_string()
+        };
+        let round = format!("{}.{}", field("pair"), field("game"));
+        assert_eq!(game.tag("Round"), Some(round.as_str()));
+        assert_eq!(game.tag("Event"), Some("checkers-tuner match"));
+        let (black, white) = match field("a_color").as_str() {
+            "black" => (mobile.as_str(), "material"),
+            _ => ("material", mobile.as_str()),
+        };
+        assert_eq!(
+            (game.tag("Black"), game.tag("White")),
+            (Some(black), Some(white))
+        );
+        assert_eq!(game.tag("Opening"), Some(field("opening").as_str()));
+        assert_eq!(game.tag("Termination"), Some(field("reason").as_str()));
+        // The 3-move ballots start from the standard position, the ballot's moves first.
+        assert_eq!(game.start, Position::start());
+        assert!(!pdn.contains("[FEN "));
+        let ballot: Vec<String> = field("opening").split(' ').map(String::from).collect();
+        let played: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(played[..3], ballot[..]);
+        assert_eq!(played[3..].join(" "), field("moves"));
+        assert_eq!(played.len() - 3, field("plies").parse::<usize>().unwrap());
+        let result = game.result.expect("every game has a result");
+        assert_eq!(result.label(), field("result"));
+        // Replayed, the end position bears the recorded reason out.
+        let end = game.end_position();
+        match field("reason").as_str() {
+            "no_moves" => {
+                assert!(end.legal_moves().is_empty(), "{round}");
+                let loser_won = match end.side_to_move() {
+                    Color::Black => GameResult::BlackWin,
+                    Color::White => GameResult::WhiteWin,
+                };
+                assert_ne!(result, loser_won, "{round}");
+                assert_ne!(result, GameResult::Draw, "{round}");
+            }
+            "repetition" => {
+                let mut pos = game.start;
+                let mut seen = vec![pos];
+                for mv in &game.moves {
+                    pos = pos.play(mv);
+                    seen.push(pos);
+                }
+                assert!(seen.iter().filter(|&&p| p == end).count() >= 3, "{round}");
+                assert_eq!(result, GameResult::Draw);
+            }
+            "no_progress" | "ply_cap" => assert_eq!(result, GameResult::Draw),
+            other => panic!("{round}: {other} in a match without clock or database"),
+        }
+        reasons.insert(field("reason"));
+    }
+    assert!(reasons.contains("no_moves"), "{reasons:?}");
+}
+
+#[test]
+fn a_deeper_search_wins_clearly_and_equal_own_depths_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let shared = ["--min-depth", "2", "--max-depth", "4", "--pairs", "20"];
+    let deeper = [&["material", "material"][..], &shared[..]].concat();
+    let (stdout, csv, summary) = match_cli(
+        &[&deeper[..], &["--depth-a", "4", "--depth-b", "1"]].concat(),
+        &d.join("deep.csv"),
+    );
+    // Both depths in the header (and so in the summary); MIN alone keeps the extension.
+    assert!(
+        stdout.contains("search: A depth 4..6, B depth 1..3,"),
+        "{stdout}"
+    );
+    assert_eq!(summary, stdout);
+    let score = |csv: &str| -> f64 {
+        let rows: Vec<&str> = csv.lines().skip(1).collect();
+        let points: f64 = rows
+            .iter()
+            .map(|r| r.split(',').nth(5).unwrap().parse::<f64>().unwrap())
+            .sum();
+        points / rows.len() as f64
+    };
+    // 40 games, deterministic: about 71% (no loss) at the time of writing.
+    let a = score(&csv);
+    assert!(a >= 0.65, "depth 4 against depth 1 scored {a}");
+    assert!(stdout.contains("  L 0  "), "{stdout}");
+    // The other way round, B is the deeper one.
+    let (_, csv, _) = match_cli(
+        &[&deeper[..], &["--depth-a", "1..3", "--depth-b", "4..6"]].concat(),
+        &d.join("shallow.csv"),
+    );
+    assert!(
+        score(&csv) <= 0.35,
+        "depth 1 against depth 4 scored {}",
+        score(&csv)
+    );
+
+    // Own depths equal to the shared ones are the match without them, files and all.
+    let plain = match_cli(&deeper, &d.join("plain.csv"));
+    let same = match_cli(
+        &[&deeper[..], &["--depth-a", "2", "--depth-b", "2..4"]].concat(),
+        &d.join("same.csv"),
+    );
+    assert_eq!(plain, same);
+}
+
+#[test]
+fn cli_bad_pdn_and_depth_arguments_exit_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let quick = ["material", "material", "--pairs", "1"];
+    let with = |extra: &[&str]| -> String {
+        let msg = bad_input(&[&quick[..], extra].concat());
+        assert!(
+            msg.starts_with("Error: ") && msg.lines().count() == 1,
+            "{msg}"
+        );
+        msg
+    };
+    let msg = with(&["--depth-a", "0"]);
+    assert!(msg.contains("--depth-a 0: must be between 1 and"), "{msg}");
+    let msg = with(&["--depth-b", "five"]);
+    assert!(
+        msg.contains("--depth-b \"five\": expected MIN or MIN..MAX"),
+        "{msg}"
+    );
+    let msg = with(&["--depth-a", "6..3"]);
+    assert!(
+        msg.contains("--depth-a 6 is greater than --depth-a capture depth 3"),
+        "{msg}"
+    );
+    let msg = with(&["--depth-b", "4..99"]);
+    assert!(msg.contains("--depth-b capture depth 99"), "{msg}");
+    let msg = with(&["--depth-a", "4", "--movetime", "0.1"]);
+    assert!(
+        msg.contains("--depth-a: per-player depths are for fixed-depth"),
+        "{msg}"
+    );
+    let nowhere = d.join("no-such-folder").join("g.pdn");
+    let msg = with(&["--pdn", nowhere.to_str().unwrap()]);
+    assert!(
+        msg.contains("--pdn") && msg.contains("does not exist"),
+        "{msg}"
+    );
+    let out = d.join("g.csv");
+    let msg = with(&[
+        "--out",
+        out.to_str().unwrap(),
+        "--pdn",
+        out.to_str().unwrap(),
+    ]);
+    assert!(msg.contains("the same file as --out"), "{msg}");
+    assert_eq!(
+        std::fs::read_dir(d).unwrap().count(),
+        0,
+        "a failed run wrote"
+    );
 }

@@ -128,6 +128,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let player = Player {
         weights: &file.weights,
         endgame_pieces: file.endgame_pieces,
+        limits: None,
     };
     let database = database_arg(args.database_pieces)?;
     let mut searcher = Searcher::default();
@@ -180,6 +181,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         let player = Player {
             weights: &BENCH_WEIGHTS,
             endgame_pieces: 12,
+            limits: None,
         };
         let mut searcher = Searcher::default();
         searcher.set_plain(args.plain);

@@ -20,9 +20,11 @@ use checkers_tuner::hub::{
 };
 use checkers_tuner::{
     GameHistory, Move, Player, Position, Result, SearchResult, Searcher, WeightsFile,
+    MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
+use super::egdb::database_arg;
 use super::engine::load_weights;
 
 /// Arguments of `hub`.
@@ -35,6 +37,12 @@ pub struct HubArgs {
     #[arg(long, default_value_t = DEFAULT_EXTENSION,
           value_parser = clap::value_parser!(u32).range(0..=MAX_EXTENSION as i64))]
     capture_extension: u32,
+    /// Score positions with at most this many pieces from the endgame database (built into
+    /// the cache at first use, before the engine answers); 0 for none; default: the largest
+    /// one already built.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
+    database_pieces: Option<u32>,
 }
 
 /// Captures are followed this many plies past the full-width depth by default (as `play`'s
@@ -142,6 +150,8 @@ struct Engine {
 /// Runs the command until `quit` or the end of standard input.
 pub fn run(args: HubArgs) -> Result<()> {
     let weights = load_weights(&args.weights)?;
+    let mut searcher = Box::new(Searcher::new(TT_BITS));
+    searcher.set_endgame_db(database_arg(args.database_pieces)?);
     let (events, inbox) = mpsc::channel();
     let reader = events.clone();
     thread::spawn(move || {
@@ -158,7 +168,7 @@ pub fn run(args: HubArgs) -> Result<()> {
         extension: args.capture_extension,
         game: Game::start(),
         level: DEFAULT_LEVEL,
-        searcher: Some(Box::new(Searcher::new(TT_BITS))),
+        searcher: Some(searcher),
         stop: None,
         events,
     };
@@ -308,6 +318,7 @@ impl Engine {
         let weights = *Player {
             weights: &self.weights.weights,
             endgame_pieces: self.weights.endgame_pieces,
+            limits: None,
         }
         .phase_weights(&pos);
         let earlier = self.game.since_irreversible.clone();

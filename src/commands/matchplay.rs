@@ -7,9 +7,10 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use checkers_tuner::{
-    check_output_path, load_openings_file, match_key, play_match_from, read_match_rows,
-    summary_path, three_move_deck, write_file_atomically, Error, GameSettings, MatchGame, Opening,
-    PairReport, Result, Sprt, TieBreak, TimeControl, WeightsFile, MAX_DATABASE_PIECES,
+    check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_rows,
+    summary_path, three_move_deck, write_file_atomically, Error, GameSettings, MatchGame,
+    MatchPlayer, Opening, PairReport, Result, SearchLimits, Sprt, TieBreak, TimeControl,
+    WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -38,6 +39,13 @@ pub struct MatchArgs {
     /// Depth up to which capture sequences are searched further.
     #[arg(long, default_value_t = GameSettings::default().max_depth, value_name = "D")]
     max_depth: u32,
+    /// A's own depths: full-width MIN and capture depth MAX (`4..10`); MIN alone keeps the
+    /// capture extension of --max-depth minus --min-depth. Fixed-depth matches only.
+    #[arg(long, value_name = "MIN[..MAX]")]
+    depth_a: Option<String>,
+    /// B's own depths, as --depth-a.
+    #[arg(long, value_name = "MIN[..MAX]")]
+    depth_b: Option<String>,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = GameSettings::default().max_plies, value_name = "N")]
     max_plies: u32,
@@ -65,6 +73,11 @@ pub struct MatchArgs {
     /// Write one row per game to FILE.csv and the printed summary to FILE.summary.txt.
     #[arg(long, value_name = "FILE.csv")]
     out: Option<PathBuf>,
+    /// Write every game as PDN to FILE as the games finish, in deck order (from the standard
+    /// position, the opening's moves first). A match continued from --out rewrites it from
+    /// the games the CSV holds, then goes on.
+    #[arg(long, value_name = "FILE")]
+    pdn: Option<PathBuf>,
     /// Play against the clock: BASE seconds per side for the game plus INC seconds per move
     /// (`10+0.1`), searching deeper while time allows (captures followed `max-depth -
     /// min-depth` plies beyond each depth). A side whose clock runs out loses. Timed games
@@ -104,20 +117,43 @@ const IN_PROGRESS: &str =
 /// Runs the command.
 pub fn run(args: MatchArgs) -> Result<()> {
     let settings = settings(&args)?;
+    let own_limits = [
+        own_limits(&args, &settings, "--depth-a", args.depth_a.as_deref())?,
+        own_limits(&args, &settings, "--depth-b", args.depth_b.as_deref())?,
+    ];
     let sprt: Option<Sprt> = args.sprt.as_deref().map(str::parse).transpose()?;
     if let Some(out) = &args.out {
         check_output_path(out, "--out")?;
         check_output_path(&summary_path(out), "--out summary")?;
     }
-    let a = WeightsFile::load_arg(&args.a)?;
-    let b = WeightsFile::load_arg(&args.b)?;
+    if let Some(pdn) = &args.pdn {
+        check_output_path(pdn, "--pdn")?;
+        if let Some(out) = &args.out {
+            if pdn == out || *pdn == summary_path(out) {
+                return Err(Error::input(format!(
+                    "--pdn {}: the same file as --out or its summary",
+                    pdn.display()
+                )));
+            }
+        }
+    }
+    let a_file = WeightsFile::load_arg(&args.a)?;
+    let b_file = WeightsFile::load_arg(&args.b)?;
+    let a = MatchPlayer {
+        file: &a_file,
+        limits: own_limits[0],
+    };
+    let b = MatchPlayer {
+        file: &b_file,
+        limits: own_limits[1],
+    };
     let (deck, deck_label) = openings(&args.openings)?;
     let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
-    let key = match_key(&a, &b, &openings, &settings, args.seed, sprt.as_ref());
+    let key = match_key(a, b, &openings, &settings, args.seed, sprt.as_ref());
 
     let mut lines = vec![
-        format!("A: {}", player_label(&args.a, &a)),
-        format!("B: {}", player_label(&args.b, &b)),
+        format!("A: {}", player_label(&args.a, &a_file)),
+        format!("B: {}", player_label(&args.b, &b_file)),
         format!(
             "openings: {openings_label}, {} = {} (A plays each opening with Black, then White)",
             count(openings.len(), "pair"),
@@ -126,7 +162,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         format!(
             "search: {}, draw at {} plies or after {} plies without progress, \
              tie-break {}, seed {}",
-            search_label(&settings),
+            search_label(&settings, own_limits),
             settings.max_plies,
             settings.no_progress_plies,
             tie_break_name(settings.tie_break),
@@ -162,6 +198,17 @@ pub fn run(args: MatchArgs) -> Result<()> {
     };
     let previous = out.as_mut().map(|o| std::mem::take(&mut o.previous));
     let previous = previous.unwrap_or_default();
+    let pdn_labels = [pdn_label(&args.a, a.limits), pdn_label(&args.b, b.limits)];
+    let mut pdn = match &args.pdn {
+        Some(path) => {
+            // The CSV is the checkpoint: a continued match's PDN is rebuilt from its games, so
+            // whatever a kill left in the PDN file (more games, fewer, or a game cut short)
+            // ends as an uninterrupted match's file.
+            let text = match_pdn(&previous, &openings, &pdn_labels[0], &pdn_labels[1]);
+            Some(Appender::create(path, text.as_bytes())?)
+        }
+        None => None,
+    };
     if !args.quiet && !previous.is_empty() {
         eprintln!(
             "continuing {} after {} of {} pairs",
@@ -180,8 +227,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
     progress.skip(previous.len() / 2);
     let mut play = || {
         play_match_from(
-            &a,
-            &b,
+            a,
+            b,
             &openings,
             &settings,
             args.seed,
@@ -190,11 +237,18 @@ pub fn run(args: MatchArgs) -> Result<()> {
             Some(&stop),
             |p| {
                 progress.pair(p);
+                let mut saved = true;
                 if let Some(o) = out.as_mut() {
-                    if !o.append(&p.games) {
-                        // Nothing more can be saved: stop as if interrupted, then report it.
-                        stop.store(true, Ordering::SeqCst);
-                    }
+                    let rows: String = p.games.iter().map(MatchGame::csv_line).collect();
+                    saved &= o.csv.append(&rows);
+                }
+                if let Some(f) = pdn.as_mut() {
+                    let text = match_pdn(&p.games, &openings, &pdn_labels[0], &pdn_labels[1]);
+                    saved &= f.append(&text);
+                }
+                if !saved {
+                    // Nothing more can be saved: stop as if interrupted, then report it.
+                    stop.store(true, Ordering::SeqCst);
                 }
             },
         )
@@ -204,7 +258,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
         None => play(),
     };
     progress.finish();
-    if let Some(err) = out.as_mut().and_then(|o| o.error.take()) {
+    let failed = out.as_mut().and_then(|o| o.csv.error.take());
+    if let Some(err) = failed.or_else(|| pdn.as_mut().and_then(|f| f.error.take())) {
         return Err(err);
     }
     let final_verdict = report.sprt.is_some_and(|s| s.verdict.is_final());
@@ -236,15 +291,18 @@ pub fn run(args: MatchArgs) -> Result<()> {
         } else {
             o.write_summary(&summary)?;
             if !args.quiet {
-                eprintln!("wrote {} and {}", o.path.display(), o.summary.display());
+                eprintln!("wrote {} and {}", o.csv.path.display(), o.summary.display());
             }
         }
+    }
+    if let (Some(f), false, false) = (&pdn, interrupted, args.quiet) {
+        eprintln!("wrote {}", f.path.display());
     }
     if interrupted {
         match &out {
             Some(o) => eprintln!(
                 "Interrupted: run the same command again to continue {}",
-                o.path.display()
+                o.csv.path.display()
             ),
             None => eprintln!("Interrupted."),
         }
@@ -258,16 +316,59 @@ fn in_progress(key: &str, text: &str) -> String {
     format!("{IN_PROGRESS}\nkey: {key}\n{text}")
 }
 
-/// `--out FILE.csv` and its summary, written as the match goes: the header, then the rows of
-/// each pair as soon as it is applied (in opening order), so a stopped match keeps its games.
-struct GamesFile {
+/// A file written as the match goes, one pair's text at a time (in opening order), so a
+/// stopped match keeps its games.
+struct Appender {
     path: PathBuf,
-    summary: PathBuf,
     file: File,
-    /// The games read back from an interrupted match's file, to continue after them.
-    previous: Vec<MatchGame>,
     /// The first write that failed; the match stops at it.
     error: Option<Error>,
+}
+
+impl Appender {
+    /// Starts `path` afresh with `initial`, written atomically.
+    fn create(path: &Path, initial: &[u8]) -> Result<Appender> {
+        write_file_atomically(path, initial)?;
+        Appender::continue_at(path, initial.len())
+    }
+
+    /// Opens `path` to append after its first `len` bytes, dropping the rest.
+    fn continue_at(path: &Path, len: usize) -> Result<Appender> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| Error::io("open", path, &e))?;
+        file.set_len(len as u64)
+            .map_err(|e| Error::io("truncate", path, &e))?;
+        Ok(Appender {
+            path: path.to_path_buf(),
+            file,
+            error: None,
+        })
+    }
+
+    /// Appends `text`; false (keeping the error) if it could not be written.
+    fn append(&mut self, text: &str) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        match self.file.write_all(text.as_bytes()) {
+            Ok(()) => true,
+            Err(e) => {
+                self.error = Some(Error::io("write", &self.path, &e));
+                false
+            }
+        }
+    }
+}
+
+/// `--out FILE.csv` and its summary: the header, then the rows of each pair as soon as it is
+/// applied.
+struct GamesFile {
+    csv: Appender,
+    summary: PathBuf,
+    /// The games read back from an interrupted match's file, to continue after them.
+    previous: Vec<MatchGame>,
 }
 
 impl GamesFile {
@@ -298,52 +399,23 @@ impl GamesFile {
             }
             _ => None,
         };
-        let (file, previous) = match continued {
-            Some(rows) => {
-                let file = OpenOptions::new()
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| Error::io("open", path, &e))?;
-                // Drop what a killed process left after the last whole pair.
-                file.set_len(rows.complete_len as u64)
-                    .map_err(|e| Error::io("truncate", path, &e))?;
-                (file, rows.games)
-            }
-            None => {
-                write_file_atomically(path, MatchGame::csv_header_line().as_bytes())?;
-                let file = OpenOptions::new()
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| Error::io("open", path, &e))?;
-                (file, Vec::new())
-            }
+        let (csv, previous) = match continued {
+            // Drop what a killed process left after the last whole pair.
+            Some(rows) => (Appender::continue_at(path, rows.complete_len)?, rows.games),
+            None => (
+                Appender::create(path, MatchGame::csv_header_line().as_bytes())?,
+                Vec::new(),
+            ),
         };
         let games_file = GamesFile {
-            path: path.to_path_buf(),
+            csv,
             summary,
-            file,
             previous,
-            error: None,
         };
         let mut text = header.join("\n");
         text.push('\n');
         games_file.write_summary(&in_progress(key, &text))?;
         Ok(games_file)
-    }
-
-    /// Appends a pair's rows; false (keeping the error) if they could not be written.
-    fn append(&mut self, games: &[MatchGame]) -> bool {
-        if self.error.is_some() {
-            return false;
-        }
-        let text: String = games.iter().map(MatchGame::csv_line).collect();
-        match self.file.write_all(text.as_bytes()) {
-            Ok(()) => true,
-            Err(e) => {
-                self.error = Some(Error::io("write", &self.path, &e));
-                false
-            }
-        }
     }
 
     fn write_summary(&self, text: &str) -> Result<()> {
@@ -399,6 +471,43 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
     })
 }
 
+/// A side's own depths from `--depth-a`/`--depth-b` (`flag`): `MIN..MAX`, or `MIN` with the
+/// shared capture extension. `None` when not given or equal to the shared depths, so that such
+/// a match keeps the key (and files) of one without the flag.
+fn own_limits(
+    args: &MatchArgs,
+    settings: &GameSettings,
+    flag: &str,
+    text: Option<&str>,
+) -> Result<Option<SearchLimits>> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    if args.tc.is_some() || args.movetime.is_some() {
+        return Err(Error::input(format!(
+            "{flag}: per-player depths are for fixed-depth matches; with --tc or --movetime \
+             both sides search as deep as their time allows"
+        )));
+    }
+    let number = |t: &str| t.trim().parse::<u32>().ok();
+    let (min, max) = match text.split_once("..") {
+        Some((min, max)) => (number(min), number(max)),
+        None => {
+            let min = number(text);
+            let extension = settings.max_depth - settings.min_depth;
+            (min, min.and_then(|m| m.checked_add(extension)))
+        }
+    };
+    let (Some(min), Some(max)) = (min, max) else {
+        return Err(Error::input(format!(
+            "{flag} {text:?}: expected MIN or MIN..MAX in plies, e.g. 4 or 4..10"
+        )));
+    };
+    let limits = SearchLimits::try_new(min, max)
+        .map_err(|e| Error::input(e.describe(flag, &format!("{flag} capture depth"))))?;
+    Ok((limits != settings.limits()).then_some(limits))
+}
+
 /// Longest time `--tc` and `--movetime` accept, in seconds (a day).
 const MAX_SECONDS: f64 = 86_400.0;
 
@@ -433,11 +542,17 @@ fn seconds_or_zero(text: &str) -> Option<Duration> {
     }
 }
 
-/// How the players search, for the header.
-fn search_label(settings: &GameSettings) -> String {
+/// How the players search, for the header: both depths when a side has its own.
+fn search_label(settings: &GameSettings, own: [Option<SearchLimits>; 2]) -> String {
     let captures = settings.max_depth - settings.min_depth;
+    let depth = |l: SearchLimits| format!("depth {}..{}", l.min_depth, l.max_depth);
     match settings.time {
-        None => format!("depth {}..{}", settings.min_depth, settings.max_depth),
+        None if own.iter().any(Option::is_some) => format!(
+            "A {}, B {}",
+            depth(own[0].unwrap_or(settings.limits())),
+            depth(own[1].unwrap_or(settings.limits()))
+        ),
+        None => depth(settings.limits()),
         Some(TimeControl::Clock { base, increment }) => format!(
             "clock {}+{} s per side, deepening while time allows (captures {captures} plies \
              further)",
@@ -525,6 +640,15 @@ fn tie_break_name(t: TieBreak) -> &'static str {
     match t {
         TieBreak::First => "first",
         TieBreak::Random => "random",
+    }
+}
+
+/// A player's name in the PDN's `Black` and `White` tags: the argument, and its depths when
+/// they are its own.
+fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
+    match limits {
+        Some(l) => format!("{arg} (depth {}..{})", l.min_depth, l.max_depth),
+        None => arg.to_string(),
     }
 }
 

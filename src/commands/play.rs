@@ -113,6 +113,7 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
     let engine = Player {
         weights: &file.weights,
         endgame_pieces: file.endgame_pieces,
+        limits: None,
     };
     let mut pos = start;
     let human = match args.color {

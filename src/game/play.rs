@@ -297,6 +297,10 @@ pub struct Player<'a> {
     pub weights: &'a WeightPair,
     /// Switch to the endgame set when this many pieces or fewer are left.
     pub endgame_pieces: u32,
+    /// Depths of this side's own, in place of the game's `min_depth`/`max_depth`: a match can
+    /// pit a deeper search against a shallower one. `None`: the game's. Not used by timed
+    /// games, whose depth is the clock's.
+    pub limits: Option<SearchLimits>,
 }
 
 impl Player<'_> {
@@ -330,6 +334,7 @@ pub fn play_game(
     let player = |weights| Player {
         weights,
         endgame_pieces: settings.endgame_pieces,
+        limits: None,
     };
     play_game_between(player(black), player(white), start, settings, rng)
 }
@@ -386,6 +391,7 @@ pub fn play_game_between(
             Color::White => white,
         };
         let weights = pair.phase_weights(&pos.position);
+        let limits = pair.limits.unwrap_or(limits);
         let tie_rng = match settings.tie_break {
             TieBreak::First => None,
             TieBreak::Random => Some(&mut *rng),
