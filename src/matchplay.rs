@@ -18,16 +18,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
-use crate::engine::{Color, Move, Position};
+use crate::engine::{Color, Position};
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
 use crate::game::{
-    play_game_between, EndReason, GameResult, GameScore, GameSettings, Opening, Player,
+    play_game_between, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening, Player,
 };
 use crate::pdn::PdnGame;
 use crate::rng::{stream, tag};
 use crate::search::SearchLimits;
-use crate::text::{excerpt, fingerprint};
+use crate::text::{csv_line, excerpt, fingerprint};
 
 /// One game of a match, seen from A's side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,16 +40,8 @@ pub struct MatchGame {
     pub opening: String,
     /// The colour A played.
     pub a_color: Color,
-    /// The game's result.
-    pub result: GameResult,
-    /// The result for A.
-    pub a_score: GameScore,
-    /// Plies played from the opening position.
-    pub plies: u32,
-    /// Why the game ended.
-    pub reason: EndReason,
-    /// The moves played from the opening position, in order.
-    pub moves: Vec<Move>,
+    /// The game, played from the opening's position.
+    pub record: GameRecord,
 }
 
 /// The header of the per-game CSV before it had the `moves` column: such a file is recognised
@@ -69,7 +61,7 @@ impl MatchGame {
             Color::Black => "black",
             Color::White => "white",
         };
-        let score = match self.a_score {
+        let score = match self.a_score() {
             GameScore::Win => "1",
             GameScore::Draw => "0.5",
             GameScore::Loss => "0",
@@ -79,12 +71,17 @@ impl MatchGame {
             self.game.to_string(),
             self.opening.clone(),
             color.to_string(),
-            self.result.label().to_string(),
+            self.record.result.label().to_string(),
             score.to_string(),
-            self.plies.to_string(),
-            self.reason.label().to_string(),
-            move_text(&self.moves),
+            self.record.plies.to_string(),
+            self.record.reason.label().to_string(),
+            self.record.move_text(),
         ]
+    }
+
+    /// The result for A.
+    pub fn a_score(&self) -> GameScore {
+        GameScore::for_a(self.record.result, self.a_color == Color::Black)
     }
 
     /// The game as PDN (see the module documentation): `Round` is `pair.game` (`3.2`: pair 3,
@@ -96,46 +93,15 @@ impl MatchGame {
             Color::Black => (a_label, b_label),
             Color::White => (b_label, a_label),
         };
-        // An opening made outside `Opening::from_moves` may not replay from the standard
-        // position: its game then starts from its position, with a FEN tag.
-        let (start, mut moves) = match opening_moves(opening) {
-            Some(moves) => (Position::start(), moves),
-            None => (opening.position, Vec::new()),
-        };
-        moves.extend_from_slice(&self.moves);
-        let mut game = PdnGame::new(
+        PdnGame::played(
             "checkers-tuner match",
             &format!("{}.{}", self.pair + 1, self.game),
             black,
             white,
-            start,
-            moves,
-            Some(self.result),
-        );
-        game.set_tag("Opening", &opening.name);
-        game.set_tag("Termination", self.reason.label());
-        game
+            opening,
+            &self.record,
+        )
     }
-}
-
-/// The moves of `opening` from the standard position, if its name replays to its position.
-fn opening_moves(opening: &Opening) -> Option<Vec<Move>> {
-    let mut pos = Position::start();
-    let mut moves = Vec::new();
-    if opening.name != Opening::start().name {
-        for text in opening.name.split_whitespace() {
-            let mv = pos.parse_move(text).ok()?;
-            pos = pos.play(&mv);
-            moves.push(mv);
-        }
-    }
-    (pos == opening.position).then_some(moves)
-}
-
-/// Moves as the CSV's `moves` column writes them: space-separated, full capture paths.
-fn move_text(moves: &[Move]) -> String {
-    let texts: Vec<String> = moves.iter().map(Move::to_string).collect();
-    texts.join(" ")
 }
 
 /// `games` as PDN text, one game after another in their order (see [`MatchGame::pdn_game`]);
@@ -193,11 +159,12 @@ impl MatchGame {
             game,
             opening: fields[2].to_string(),
             a_color,
-            result,
-            a_score: GameScore::for_a(result, a_color == Color::Black),
-            plies: fields[6].parse().ok()?,
-            reason,
-            moves: Vec::new(),
+            record: GameRecord {
+                result,
+                plies: fields[6].parse().ok()?,
+                reason,
+                moves: Vec::new(),
+            },
         })
     }
 
@@ -205,36 +172,28 @@ impl MatchGame {
     /// message says which move is not legal.
     fn read_moves(&mut self, text: &str, start: &Position) -> std::result::Result<(), String> {
         let mut pos = *start;
-        self.moves.clear();
+        let record = &mut self.record;
+        record.moves.clear();
         for word in text.split_whitespace() {
             let mv = pos.parse_move(word).map_err(|e| {
                 format!(
                     "moves: move {} ({}): {e}",
-                    self.moves.len() + 1,
+                    record.moves.len() + 1,
                     excerpt(word)
                 )
             })?;
             pos = pos.play(&mv);
-            self.moves.push(mv);
+            record.moves.push(mv);
         }
-        if self.moves.len() != self.plies as usize {
+        if record.moves.len() != record.plies as usize {
             return Err(format!(
                 "plies {} but {} moves",
-                self.plies,
-                self.moves.len()
+                record.plies,
+                record.moves.len()
             ));
         }
         Ok(())
     }
-}
-
-/// One CSV record as a line ending in `\n`, quoted where needed.
-fn csv_line<S: AsRef<[u8]>>(fields: &[S]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    // Writing to memory cannot fail, and every field is UTF-8.
-    let _ = w.write_record(fields);
-    let bytes = w.into_inner().unwrap_or_default();
-    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// The games of the complete pairs at the start of a per-game CSV, as an interrupted match
@@ -606,11 +565,7 @@ fn play_pair(
             game: number,
             opening: opening.name.clone(),
             a_color,
-            result: record.result,
-            a_score: GameScore::for_a(record.result, a_color == Color::Black),
-            plies: record.plies,
-            reason: record.reason,
-            moves: record.moves,
+            record,
         }
     };
     [game(1), game(2)]
@@ -630,7 +585,7 @@ struct Progress<F> {
 impl<F> Progress<F> {
     /// Counts the next pair in order and checks the SPRT after it.
     fn apply(&mut self, pair: &[MatchGame], sprt: Option<&Sprt>) {
-        self.tally.add_pair(pair[0].a_score, pair[1].a_score);
+        self.tally.add_pair(pair[0].a_score(), pair[1].a_score());
         self.games.extend(pair.iter().cloned());
         self.applied += 1;
         self.verdict = sprt.map(|t| t.verdict(&self.tally.pentanomial));

@@ -16,7 +16,7 @@
 use std::fmt;
 
 use crate::engine::{Color, Move, Position};
-use crate::game::GameResult;
+use crate::game::{GameRecord, GameResult, Opening};
 
 /// One game: its tags, start position, moves and result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +104,40 @@ impl PdnGame {
             moves,
             result,
         }
+    }
+
+    /// A game played from `opening`, with the four player tags: from the standard position
+    /// with the opening's moves first, as ballot games are recorded (no `FEN` tag needed), or,
+    /// for an opening whose name does not replay to its position, from that position. The
+    /// tags `Opening` (its name), `OpeningPlies` (how many of the moves are the opening's) and
+    /// `Termination` (why the game ended, as the CSV files write it) follow.
+    pub fn played(
+        event: &str,
+        round: &str,
+        black: &str,
+        white: &str,
+        opening: &Opening,
+        record: &GameRecord,
+    ) -> PdnGame {
+        let (start, mut moves) = match opening.moves_from_start() {
+            Some(moves) => (Position::start(), moves),
+            None => (opening.position, Vec::new()),
+        };
+        let opening_plies = moves.len();
+        moves.extend_from_slice(&record.moves);
+        let mut game = PdnGame::new(
+            event,
+            round,
+            black,
+            white,
+            start,
+            moves,
+            Some(record.result),
+        );
+        game.set_tag("Opening", &opening.name);
+        game.set_tag("OpeningPlies", &opening_plies.to_string());
+        game.set_tag("Termination", record.reason.label());
+        game
     }
 
     /// The value of a tag (`Result`, `GameType` and `FEN` are not kept as tags).

@@ -1,5 +1,6 @@
-//! Small helpers for text read from users' files: the byte-order mark, excerpts of input short
-//! enough to quote in a one-line error message, and fingerprints of contents.
+//! Small helpers for text read from users' files and written to them: the byte-order mark,
+//! excerpts of input short enough to quote in a one-line error message, fingerprints of
+//! contents, and CSV lines.
 
 /// The UTF-8 byte-order mark some editors write at the start of a file.
 const BOM: char = '\u{feff}';
@@ -37,6 +38,18 @@ pub(crate) fn fingerprint(bytes: &[u8]) -> String {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     format!("{hash:016x}")
+}
+
+/// One CSV line, quoted where needed, ending in `\n`.
+pub(crate) fn csv_line<S: AsRef<[u8]>>(fields: &[S]) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    writer
+        .write_record(fields)
+        .expect("writing to memory cannot fail");
+    let bytes = writer.into_inner().expect("writing to memory cannot fail");
+    String::from_utf8(bytes).expect("fields are UTF-8")
 }
 
 #[cfg(test)]

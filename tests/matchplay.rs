@@ -88,19 +88,19 @@ fn material_against_itself_scores_exactly_half_with_colours_paired() {
         assert_eq!(g1.opening, openings[i].name);
         assert_eq!(g2.opening, openings[i].name);
         assert_eq!(
-            (g1.result, g1.plies, g1.reason),
-            (g2.result, g2.plies, g2.reason)
+            (g1.record.result, g1.record.plies, g1.record.reason),
+            (g2.record.result, g2.record.plies, g2.record.reason)
         );
         assert_eq!(
-            g1.a_score.half_points() + g2.a_score.half_points(),
+            g1.a_score().half_points() + g2.a_score().half_points(),
             2,
             "pair {i}"
         );
     }
-    assert_eq!(report.games[0].result, GameResult::WhiteWin);
-    assert_eq!(report.games[0].a_score, GameScore::Loss);
-    assert_eq!(report.games[2].result, GameResult::BlackWin);
-    assert_eq!(report.games[2].a_score, GameScore::Win);
+    assert_eq!(report.games[0].record.result, GameResult::WhiteWin);
+    assert_eq!(report.games[0].a_score(), GameScore::Loss);
+    assert_eq!(report.games[2].record.result, GameResult::BlackWin);
+    assert_eq!(report.games[2].a_score(), GameScore::Win);
 
     // on_pair saw every pair once, in order, with running totals.
     assert_eq!(seen.len(), 4);
@@ -146,7 +146,7 @@ fn results_do_not_depend_on_the_thread_count() {
     };
     let r1 = run(1, random, 5);
     assert_eq!(run(2, random, 5), r1);
-    let moves = |r: &MatchReport| r.games.iter().map(|g| g.plies).collect::<Vec<_>>();
+    let moves = |r: &MatchReport| r.games.iter().map(|g| g.record.plies).collect::<Vec<_>>();
     assert!(
         (6..9).any(|s| moves(&run(2, random, s)) != moves(&r1)),
         "random tie-breaks ignore the seed"

@@ -4,8 +4,8 @@ mod openings;
 mod play;
 
 pub use openings::{
-    load_openings_file, opening_moves, parse_openings, three_move_deck, tough_deck, Opening,
-    OpeningBook, MAX_RANDOM_OPENING_PLIES,
+    load_openings_file, parse_openings, three_move_deck, tough_deck, Opening, OpeningBook,
+    MAX_RANDOM_OPENING_PLIES,
 };
 pub use play::{
     play_game, play_game_between, EndReason, GameRecord, GameResult, GameScore, GameSettings,

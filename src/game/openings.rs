@@ -54,6 +54,23 @@ impl Opening {
         }
     }
 
+    /// The opening a name gives: `start`, or moves as [`Opening::from_moves`] takes them.
+    pub fn from_name(name: &str) -> std::result::Result<Opening, String> {
+        if name == Opening::start().name {
+            Ok(Opening::start())
+        } else {
+            Opening::from_moves(name)
+        }
+    }
+
+    /// The opening's moves from the initial position, if its name replays to its position
+    /// (an opening made by this module always does).
+    pub fn moves_from_start(&self) -> Option<Vec<Move>> {
+        let moves = opening_moves(&self.name).ok()?;
+        let end = moves.iter().fold(Position::start(), |pos, mv| pos.play(mv));
+        (end == self.position).then_some(moves)
+    }
+
     /// Plays `moves` (e.g. `9-13 22-18 10-14`) from the initial position.
     pub fn from_moves(moves: &str) -> std::result::Result<Opening, String> {
         let moves = opening_moves(moves)?;
@@ -74,7 +91,7 @@ impl Opening {
 
 /// The moves of an opening's name (`9-13 22-18 10-14`; `start` for none), each checked to be
 /// legal after the ones before it from the initial position.
-pub fn opening_moves(name: &str) -> std::result::Result<Vec<Move>, String> {
+fn opening_moves(name: &str) -> std::result::Result<Vec<Move>, String> {
     let mut position = Position::start();
     let mut moves = Vec::new();
     for text in name.split_whitespace().filter(|&text| text != "start") {

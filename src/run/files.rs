@@ -16,6 +16,7 @@ use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::FEATURE_NAMES;
 use crate::game::Tally;
+use crate::text::csv_line;
 use crate::tournament::{BracketGame, RoundStats, Specimen};
 
 /// The resolved config.
@@ -116,18 +117,6 @@ pub fn clear_run(dir: &Path) -> Result<()> {
     }
     sync_dir(dir);
     clear_islands(dir)
-}
-
-/// One CSV line, quoted where needed, ending in `\n`.
-pub fn csv_line<S: AsRef<[u8]>>(fields: &[S]) -> String {
-    let mut writer = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    writer
-        .write_record(fields)
-        .expect("writing to memory cannot fail");
-    let bytes = writer.into_inner().expect("writing to memory cannot fail");
-    String::from_utf8(bytes).expect("fields are UTF-8")
 }
 
 /// The header of `specimens.csv` (README.md, files of a run).

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use super::checkpoint::{openings_fingerprint, Champion, Checkpoint, Member, CHECKPOINT_FORMAT};
 use super::config::{Config, OpeningsSource};
 use super::files::{
-    self, append, append_counted, csv_line, learning_record, specimen_record, timings_record,
+    self, append, append_counted, learning_record, specimen_record, timings_record,
     write_atomically, FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE,
     LEARNING_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
@@ -37,17 +37,17 @@ use super::lock::RunLock;
 use super::observer::{ObserverFactory, RunObserver, RunView};
 use crate::egdb::EndgameDb;
 use crate::elo::MatchTally;
-use crate::engine::Position;
 use crate::error::{Error, Result};
 use crate::eval::{WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{
-    load_openings_file, opening_moves, play_game, three_move_deck, tough_deck, GameResult,
-    GameSettings, Opening, OpeningBook, Tally,
+    load_openings_file, play_game, three_move_deck, tough_deck, GameResult, GameSettings, Opening,
+    OpeningBook, Tally,
 };
 use crate::matchplay::play_match;
 use crate::pdn::PdnGame;
 use crate::rng::{stream, tag};
+use crate::text::csv_line;
 use crate::tournament::{
     breed, initial_population, play_playoff, play_playoff_share, play_round, playoff_games,
     playoff_standings, BracketGame, BracketParams, EvolutionParams, GameJob, GameReport,
@@ -746,26 +746,20 @@ impl<'a> Run<'a> {
     /// opening's moves then the game's, so that any PDN reader can replay it; `Round` is
     /// `round.level.pair.game` as in `games.csv`, the players are specimens by id.
     fn game_pdn(&self, game: &BracketGame) -> String {
-        let mut moves = opening_moves(&game.opening).expect("a game's opening is legal");
-        let opening_plies = moves.len();
-        moves.extend_from_slice(&game.record.moves);
+        let opening = Opening::from_name(&game.opening).expect("a game's opening is legal");
         let event = match &self.island {
             Some(part) => format!("{} island {}", self.config.name, part.island.index),
             None => self.config.name.clone(),
         };
-        let mut pdn = PdnGame::new(
+        PdnGame::played(
             &event,
             &format!("{}.{}.{}.{}", game.round, game.level, game.pair, game.game),
             &format!("specimen {}", game.black),
             &format!("specimen {}", game.white),
-            Position::start(),
-            moves,
-            Some(game.record.result),
-        );
-        pdn.set_tag("Opening", &game.opening);
-        pdn.set_tag("OpeningPlies", &opening_plies.to_string());
-        pdn.set_tag("Termination", game.record.reason.label());
-        pdn.to_pdn()
+            &opening,
+            &game.record,
+        )
+        .to_pdn()
     }
 
     /// A validation match of `specimen` against `material` on the validation deck, at the
