@@ -289,35 +289,13 @@ pub fn check_recorded(
     };
     let mut rows: BTreeMap<&str, Vec<csv::StringRecord>> = BTreeMap::new();
     for name in COUNTED_FILES {
-        let path = dir.join(name);
-        let Some(&want) = lengths.get(name) else {
-            return Err(damaged(format!("no length recorded for {name}")));
-        };
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::input(format!(
-                    "{}: missing; the run folder is incomplete, so the run cannot be resumed \
-                     (start again with `tune --force`)",
-                    path.display()
-                )))
-            }
-            Err(e) => return Err(Error::io("read", &path, &e)),
-        };
-        let have = bytes.len() as u64;
-        if have < want {
-            return Err(Error::input(format!(
-                "{}: {have} bytes, but the checkpoint recorded {want}; the file was cut short \
-                 since, so the run cannot be resumed (start again with `tune --force`)",
-                path.display()
-            )));
-        }
+        let (bytes, want) = read_recorded(dir, name, lengths, &damaged)?;
         let header = header_line(name);
         if !bytes.starts_with(header.as_bytes()) {
             return Err(Error::input(format!(
                 "{}: line 1 is not the header of {name}; the file was changed, so the run \
                  cannot be resumed (start again with `tune --force`)",
-                path.display()
+                dir.join(name).display()
             )));
         }
         let want = want as usize;
@@ -435,17 +413,17 @@ pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32, pdn: boo
     cut_timings(dir, completed_rounds)
 }
 
-/// Checks `games.pdn` against its recorded length: the file is at least that long, and up to it
-/// holds `games` whole games (each ends with a blank line).
-fn check_recorded_pdn(
+/// The counted file `name` and the length the checkpoint recorded for it, once it is known to
+/// be at least that long.
+fn read_recorded(
     dir: &Path,
+    name: &str,
     lengths: &FileLengths,
-    games: usize,
     damaged: &dyn Fn(String) -> Error,
-) -> Result<()> {
-    let path = dir.join(GAMES_PDN_FILE);
-    let Some(&want) = lengths.get(GAMES_PDN_FILE) else {
-        return Err(damaged(format!("no length recorded for {GAMES_PDN_FILE}")));
+) -> Result<(Vec<u8>, u64)> {
+    let path = dir.join(name);
+    let Some(&want) = lengths.get(name) else {
+        return Err(damaged(format!("no length recorded for {name}")));
     };
     let bytes = match fs::read(&path) {
         Ok(bytes) => bytes,
@@ -466,6 +444,18 @@ fn check_recorded_pdn(
             path.display()
         )));
     }
+    Ok((bytes, want))
+}
+
+/// Checks `games.pdn` against its recorded length: the file is at least that long, and up to it
+/// holds `games` whole games (each ends with a blank line).
+fn check_recorded_pdn(
+    dir: &Path,
+    lengths: &FileLengths,
+    games: usize,
+    damaged: &dyn Fn(String) -> Error,
+) -> Result<()> {
+    let (bytes, want) = read_recorded(dir, GAMES_PDN_FILE, lengths, damaged)?;
     let recorded = &bytes[..want as usize];
     if !recorded.is_empty() && !recorded.ends_with(b"\n\n") {
         return Err(damaged(format!(
