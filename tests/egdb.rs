@@ -320,7 +320,15 @@ fn egdb_build_and_probe_through_the_binary() {
         .args(["egdb", "build", "--pieces", "3"])
         .assert()
         .success()
-        .stdout(contains("built 3 pieces"));
+        .stdout(contains("built 3 pieces"))
+        .stderr(contains("Building the 3-piece endgame database"));
+    // --quiet: the same build, nothing on stderr.
+    bin(cache.path())
+        .args(["egdb", "build", "--pieces", "3", "--force", "--quiet"])
+        .assert()
+        .success()
+        .stdout(contains("built 3 pieces"))
+        .stderr("");
     assert!(endgame_db_path(&cache.path().join("egdb"), 3).is_file());
     let db = EndgameDb::load(&endgame_db_path(&cache.path().join("egdb"), 3), 3).unwrap();
     for fen in [

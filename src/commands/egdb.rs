@@ -41,6 +41,9 @@ struct BuildArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = super::threads_arg)]
     threads: Option<usize>,
+    /// No progress on stderr: only the final line (or the error).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Arguments of `egdb probe`.
@@ -119,21 +122,26 @@ fn build(args: BuildArgs) -> Result<()> {
                 );
                 return Ok(());
             }
-            Err(EgdbError::Damaged(_, why)) => {
+            Err(EgdbError::Damaged(_, why)) if !args.quiet => {
                 eprintln!("{}: damaged ({why}); building it again", path.display());
             }
+            Err(EgdbError::Damaged(..)) => {}
             Err(EgdbError::Missing(_)) => {}
             Err(e) => return Err(e.into()),
         }
     }
     let pool = thread_pool(args.threads.unwrap_or(0))?;
-    eprintln!(
-        "Building the {}-piece endgame database into {} ({} on two cores)…",
-        args.pieces,
-        path.display(),
-        expected_time(args.pieces)
-    );
-    let bar = progress_bar(args.pieces);
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        eprintln!(
+            "Building the {}-piece endgame database into {} ({} on two cores)…",
+            args.pieces,
+            path.display(),
+            expected_time(args.pieces)
+        );
+        progress_bar(args.pieces)
+    };
     let started = Instant::now();
     let db = pool.install(|| build_endgame_db(args.pieces, &|n| bar.inc(n)))?;
     bar.finish_and_clear();
