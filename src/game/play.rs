@@ -265,9 +265,10 @@ impl GameRecord {
 }
 
 impl Default for GameSettings {
-    /// The tuning defaults (`src/run/config.rs`): depth 6 to 12, 300 plies, 80 quiet plies,
-    /// the endgame set at 12 pieces or fewer, first move; no endgame database (the caller
-    /// loads one), adjudication by it once there is one.
+    /// Depth 6 full-width with captures followed to depth 12, 300 plies, 80 quiet plies, the
+    /// endgame set at 12 pieces or fewer, ties broken by move-generation order (deterministic
+    /// without a random draw); no endgame database (the caller loads one), adjudication by it
+    /// once there is one. A run config's `[search]` and `[tournament]` defaults are these.
     fn default() -> GameSettings {
         GameSettings {
             min_depth: 6,

@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::eval::MAX_ABS_WEIGHT;
 use crate::game::{load_openings_file, GameSettings, TieBreak, MAX_RANDOM_OPENING_PLIES};
 use crate::search::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
-use crate::tournament::{Crossover, EvolutionMode, WeightSpace};
+use crate::tournament::{BracketParams, Crossover, EvolutionMode, EvolutionParams, WeightSpace};
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -296,37 +296,39 @@ impl Default for PopulationConfig {
 }
 
 impl Default for TournamentConfig {
-    /// 20 rounds, each down to a fifth of the population or two idle levels; games from the
-    /// 3-move deck (the start position alone makes most games between similar players
-    /// identical); 300 plies or 80 plies without progress end a game as a draw; 8 openings
-    /// per pair in the playoff.
+    /// 20 rounds, the bracket of [`BracketParams::default`] and the game rules of
+    /// [`GameSettings::default`] (300 plies, 80 plies without progress); games from the 3-move
+    /// deck (the start position alone makes most games between similar players identical);
+    /// 8 openings per pair in the playoff.
     fn default() -> Self {
+        let bracket = BracketParams::default();
+        let game = GameSettings::default();
         TournamentConfig {
             rounds: 20,
-            survival_fraction: 0.2,
-            stall_levels: 2,
+            survival_fraction: bracket.survival_fraction,
+            stall_levels: bracket.stall_levels,
             openings: OpeningsSource::ThreeMove,
             random_opening_balance: 50,
-            pairing_openings: 1,
-            max_plies: 300,
-            no_progress_plies: 80,
+            pairing_openings: bracket.pairing_openings,
+            max_plies: game.max_plies,
+            no_progress_plies: game.no_progress_plies,
             playoff_openings: 8,
-            database_adjudication: true,
+            database_adjudication: game.database_adjudication,
             games_pdn: true,
         }
     }
 }
 
 impl Default for SearchConfig {
-    /// Depth 6 full-width, captures followed to depth 12, endgame weights from 12 pieces on,
-    /// ties broken by move-generation order (deterministic without a random draw), the
+    /// The depths, endgame threshold and tie-break of [`GameSettings::default`], and the
     /// 5-piece endgame database.
     fn default() -> Self {
+        let game = GameSettings::default();
         SearchConfig {
-            min_depth: 6,
-            max_depth: 12,
-            endgame_pieces: 12,
-            tie_break: TieBreak::First,
+            min_depth: game.min_depth,
+            max_depth: game.max_depth,
+            endgame_pieces: game.endgame_pieces,
+            tie_break: game.tie_break,
             database_pieces: MAX_DATABASE_PIECES,
         }
     }
@@ -356,15 +358,15 @@ impl EvolutionConfig {
 }
 
 impl Default for EvolutionConfig {
-    /// Genetic mode with 10% random immigrants, uniform crossover, and each weight mutated
-    /// with probability 0.2 by a Gaussian step of σ = 8 (small against the −100..=100 range).
+    /// The breeding of [`EvolutionParams::default`], with a constant mutation step.
     fn default() -> Self {
+        let params = EvolutionParams::default();
         EvolutionConfig {
-            mode: EvolutionMode::Genetic,
-            immigrants: 0.1,
-            crossover: Crossover::Uniform,
-            mutation_rate: 0.2,
-            mutation_sigma: 8.0,
+            mode: params.mode,
+            immigrants: params.immigrants,
+            crossover: params.crossover,
+            mutation_rate: params.mutation_rate,
+            mutation_sigma: params.mutation_sigma,
             mutation_sigma_end: None,
         }
     }

@@ -29,7 +29,8 @@ pub struct BracketParams {
 }
 
 impl Default for BracketParams {
-    /// The defaults of `[tournament]` in `src/run/config.rs`.
+    /// A round goes down to a fifth of the population or two levels that eliminated nobody;
+    /// one opening per pair. The `[tournament]` section's defaults are these.
     fn default() -> Self {
         BracketParams {
             survival_fraction: 0.2,

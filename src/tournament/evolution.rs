@@ -53,7 +53,8 @@ pub struct EvolutionParams {
 
 impl Default for EvolutionParams {
     /// Genetic mode, 10% immigrants, uniform crossover, each weight mutated with probability
-    /// 0.2 by a step of σ = 8, in the default weight space.
+    /// 0.2 by a Gaussian step of σ = 8 (small against the weights' ranges), in the default
+    /// weight space. A run config's `[evolution]` defaults are these.
     fn default() -> Self {
         EvolutionParams {
             mode: EvolutionMode::Genetic,
