@@ -105,7 +105,7 @@ pub struct MatchArgs {
     )]
     sprt: Option<String>,
     /// No progress output on stderr.
-    #[arg(long)]
+    #[arg(short, long)]
     quiet: bool,
 }
 
