@@ -215,15 +215,23 @@ fn set_member(key: u64) -> u64 {
 /// kings stand (the only pieces that can move without an irreversible move).
 #[derive(Clone, Copy, Debug)]
 struct PathEntry {
+    /// The mixed key; 0 for a node too close to the full-width depth for any window below it
+    /// to hold it (see `Searcher::negamax`), where it is never read.
     member: u64,
     /// Black's and White's kings.
     kings: [Bitboard; 2],
 }
 
 impl PathEntry {
-    fn new(position: &Position, key: u64) -> PathEntry {
+    const EMPTY: PathEntry = PathEntry {
+        member: 0,
+        kings: [0; 2],
+    };
+
+    /// The entry of `position`, whose Zobrist key mixed by `set_member` is `member`.
+    fn new(position: &Position, member: u64) -> PathEntry {
         PathEntry {
-            member: set_member(key),
+            member,
             kings: [
                 position.kings_of(Color::Black),
                 position.kings_of(Color::White),
@@ -249,8 +257,8 @@ fn one_move_away(
         && (earlier[mover] ^ node[mover]).count_ones() == 2
 }
 
-/// How far each side's kings can still travel before a position `distance` plies back could
-/// recur, `quiet_plies` quiet plies at most below the node.
+/// How many moves each side's kings can still make before a position `distance` plies back
+/// could recur, `quiet_plies` quiet plies at most below the node.
 ///
 /// A repetition puts each side's kings back on the same squares, so back at the same sum of
 /// rows; a king's step changes its row by one, so each side makes an even number of moves in a
@@ -261,39 +269,58 @@ fn one_move_away(
 /// the position is out of play.
 #[derive(Clone, Copy, Debug)]
 struct RecurrenceBudget {
-    /// Whether a repetition fits in the plies left at all.
-    in_play: bool,
-    our_reach: Bitboard,
-    their_reach: Bitboard,
     our_moves: u32,
     their_moves: u32,
 }
 
 impl RecurrenceBudget {
-    const OUT_OF_PLAY: RecurrenceBudget = RecurrenceBudget {
-        in_play: false,
-        our_reach: 0,
-        their_reach: 0,
-        our_moves: 0,
-        their_moves: 0,
-    };
-
+    /// The budget, or `None` if the position is out of play.
     #[inline(always)]
-    fn new(distance: usize, quiet_plies: u32, ours: Bitboard, theirs: Bitboard) -> Self {
+    fn new(distance: usize, quiet_plies: u32) -> Option<Self> {
         let first = 4 - (distance % 4) as u32;
         if first > quiet_plies {
-            return RecurrenceBudget::OUT_OF_PLAY;
+            return None;
         }
         let longest = first + (quiet_plies - first) / 4 * 4;
-        let (our_moves, their_moves) = (longest.div_ceil(2), longest / 2);
-        RecurrenceBudget {
-            in_play: true,
-            our_reach: reach(ours, our_moves),
-            their_reach: reach(theirs, their_moves),
-            our_moves,
-            their_moves,
-        }
+        Some(RecurrenceBudget {
+            our_moves: longest.div_ceil(2),
+            their_moves: longest / 2,
+        })
     }
+
+    /// Whether the node's kings (`ours` of the side to move, `theirs`) could still get back to
+    /// an earlier position's (`earlier_ours`, `earlier_theirs`) within the budget.
+    #[inline(always)]
+    fn allows(
+        &self,
+        ours: Bitboard,
+        theirs: Bitboard,
+        earlier_ours: Bitboard,
+        earlier_theirs: Bitboard,
+    ) -> bool {
+        can_return(ours, earlier_ours, self.our_moves)
+            && can_return(theirs, earlier_theirs, self.their_moves)
+    }
+}
+
+/// Whether one side's kings `now` could stand on every square of `earlier` after `moves` moves
+/// in all (pieces in the way ignored): each square of `earlier` not held now costs a move and
+/// must lie within `moves` king steps of one of the kings.
+#[inline(always)]
+fn can_return(now: Bitboard, earlier: Bitboard, moves: u32) -> bool {
+    let mut missing = earlier & !now;
+    if missing.count_ones() > moves {
+        return false;
+    }
+    let radius = moves.min(7) as usize;
+    while missing != 0 {
+        // King distance is symmetric: looking from the square needs no pass over all kings.
+        if REACH[missing.trailing_zeros() as usize][radius] & now == 0 {
+            return false;
+        }
+        missing &= missing - 1;
+    }
+    true
 }
 
 /// `REACH[s][r]`: the squares at most `r` king steps from square `s` (bit index), pieces in
@@ -325,19 +352,6 @@ const fn reach_table() -> [[Bitboard; 8]; 32] {
         from += 1;
     }
     table
-}
-
-/// The squares that `kings` can reach in at most `steps` moves in all (pieces in the way
-/// ignored).
-#[inline(always)]
-fn reach(mut kings: Bitboard, steps: u32) -> Bitboard {
-    let radius = steps.min(7) as usize;
-    let mut out = 0;
-    while kings != 0 {
-        out |= REACH[kings.trailing_zeros() as usize][radius];
-        kings &= kings - 1;
-    }
-    out
 }
 
 /// What a search found.
@@ -389,10 +403,14 @@ pub struct Searcher {
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     /// The game's positions since the last irreversible move, then the nodes on the current
-    /// path: the node at `ply` is at index `history_len + ply`.
+    /// path: the node at `ply` is at index `history_len + ply`. Sized for the deepest search
+    /// and written in place; only nodes above the full-width depth are written, as only they
+    /// can be repeated.
     path: Vec<PathEntry>,
     history_len: usize,
-    /// Index in `path` where the node at each ply's set of earlier recurrable positions begins.
+    /// Index in `path` where the node at each ply's set of earlier recurrable positions begins
+    /// (like the stacks below, kept for nodes above the full-width depth only: the others have
+    /// no quiet children).
     window_start: [usize; MAX_PLY + 1],
     /// Indices in `path` of the earlier positions that a repetition could still reach from the
     /// node at each ply, as a stack: the node at `ply` owns `reachable[reach_start[ply]..
@@ -407,6 +425,9 @@ pub struct Searcher {
     /// like `reachable`, usually empty).
     one_move_away: Vec<u32>,
     one_move_end: [usize; MAX_PLY + 1],
+    /// Whether a quiet child of the node at each ply could be a draw by repetition or by the
+    /// no-progress count: most nodes have neither, and their children skip the check.
+    quiet_child_may_draw: [bool; MAX_PLY + 1],
     no_progress_plies: usize,
     /// The budget of the [`Searcher::search_timed`] call under way.
     budget: SearchBudget,
@@ -485,6 +506,7 @@ impl Searcher {
             reach_end: [0; MAX_PLY + 1],
             one_move_away: Vec::new(),
             one_move_end: [0; MAX_PLY + 1],
+            quiet_child_may_draw: [true; MAX_PLY + 1],
             no_progress_plies: usize::MAX,
             budget: SearchBudget::default(),
             next_check: u64::MAX,
@@ -706,37 +728,42 @@ impl Searcher {
     /// Loads the game's history and the root into the path; the capacity covers the deepest
     /// search, so the search itself never allocates.
     fn set_history(&mut self, history: &GameHistory<'_>, root: &HashedPosition) {
-        self.path.clear();
-        self.path.reserve(history.positions.len() + MAX_PLY + 1);
-        self.path.extend(
-            history
-                .positions
-                .iter()
-                .map(|p| PathEntry::new(p, p.zobrist())),
-        );
-        self.path.push(PathEntry::new(&root.position, root.hash));
         self.history_len = history.positions.len();
+        let window = self.history_len + MAX_PLY + 1;
+        // Room for the deepest search: the search writes its nodes in place, and reads only
+        // entries written since this call (stale ones beyond the history are never read).
+        if self.path.len() < window {
+            self.path.resize(window, PathEntry::EMPTY);
+        }
+        for (slot, p) in self.path.iter_mut().zip(history.positions) {
+            *slot = PathEntry::new(p, set_member(p.zobrist()));
+        }
+        self.path[self.history_len] = PathEntry::new(&root.position, set_member(root.hash));
         self.window_start[0] = 0;
         // The root keeps every earlier position; its children filter them. Room for one list
-        // per ply, each at most the window.
-        let window = self.history_len + MAX_PLY + 1;
-        self.reachable.clear();
-        self.reachable.reserve(window * (MAX_PLY + 1));
-        self.reachable.extend(0..self.history_len as u32);
+        // per ply, each at most the window (like the path, only written entries are read).
+        if self.reachable.len() < window * (MAX_PLY + 1) {
+            self.reachable.resize(window * (MAX_PLY + 1), 0);
+            self.one_move_away.resize(window * (MAX_PLY + 1), 0);
+        }
+        for (slot, i) in self.reachable.iter_mut().zip(0..self.history_len as u32) {
+            *slot = i;
+        }
         self.reach_start[0] = 0;
         self.reach_end[0] = self.history_len;
-        self.one_move_away.clear();
-        self.one_move_away.reserve(window * (MAX_PLY + 1));
         let root_index = self.history_len;
         let root_kings = self.path[root_index].kings;
         let us = root.position.side_to_move() as usize;
+        let mut moves_end = 0;
         for i in 0..root_index {
             if one_move_away(&self.path[i].kings, &root_kings, us, root_index - i) {
-                self.one_move_away.push(i as u32);
+                self.one_move_away[moves_end] = i as u32;
+                moves_end += 1;
             }
         }
-        self.one_move_end[0] = self.one_move_away.len();
+        self.one_move_end[0] = moves_end;
         self.no_progress_plies = history.no_progress_plies.map_or(usize::MAX, |n| n as usize);
+        self.quiet_child_may_draw[0] = moves_end > 0 || root_index + 1 >= self.no_progress_plies;
     }
 
     /// One iteration at the root: moves in generation order, a later move replaces the best only
@@ -791,24 +818,21 @@ impl Searcher {
     /// fire below it. Positions are equal under the draw rules when these agree (see the
     /// module documentation), and most earlier positions are out of reach: their kings stand
     /// further away than the moves left allow.
+    ///
+    /// For a node above the full-width depth that a quiet move reached; it also sets up the
+    /// node's own lists for its children.
     #[inline(always)]
     fn window_key(&mut self, pos: &Position, ply: u32, here: usize) -> u64 {
         let p = ply as usize;
         // This node's list goes right after its parent's (anything beyond belongs to siblings).
         let (parent_start, parent_end) = (self.reach_start[p - 1], self.reach_end[p - 1]);
-        self.reachable.truncate(parent_end);
         self.reach_start[p] = parent_end;
-        self.reach_end[p] = parent_end;
         let parent_moves_end = self.one_move_end[p - 1];
-        self.one_move_away.truncate(parent_moves_end);
-        self.one_move_end[p] = parent_moves_end;
+        let start = self.window_start[p - 1];
+        self.window_start[p] = start;
         // Below the full-width depth only captures are searched, and after a capture nothing
         // earlier can recur: a repetition must come from quiet moves within this many plies.
-        let quiet_plies_left = self.min_depth.saturating_sub(ply);
-        let start = self.window_start[p];
-        if quiet_plies_left == 0 || start == here {
-            return 0;
-        }
+        let quiet_plies_left = self.min_depth - ply;
         let count = here - start;
         let mut key = 0u64;
         if count + quiet_plies_left as usize >= self.no_progress_plies {
@@ -817,42 +841,75 @@ impl Searcher {
         let us = pos.side_to_move() as usize;
         let ours = pos.kings_of(pos.side_to_move());
         let theirs = pos.kings_of(pos.side_to_move().opponent());
-        // What each side can still do, by the earlier position's distance modulo 4 (see
-        // `RecurrenceBudget`), worked out the first time a distance class comes up.
-        let mut budgets: [Option<RecurrenceBudget>; 4] = [None; 4];
-        for j in parent_start..=parent_end {
-            // The parent's list, then the parent itself.
-            let i = if j < parent_end {
-                self.reachable[j] as usize
-            } else {
-                here - 1
-            };
-            let class = (here - i) % 4;
-            let budget = *budgets[class].get_or_insert_with(|| {
-                RecurrenceBudget::new(here - i, quiet_plies_left, ours, theirs)
-            });
+        // The parent's list, and the room after it where this node's goes.
+        let (parents, ours_list) = self.reachable.split_at_mut(parent_end);
+        let mut kept = 0;
+        let mut moves_end = parent_moves_end;
+        for &index in &parents[parent_start..] {
+            let i = index as usize;
             let earlier = &self.path[i];
             let (x_ours, x_theirs) = (earlier.kings[us], earlier.kings[1 - us]);
-            // Each king square of the earlier position must be reachable, and each one not
-            // already held costs its side a move.
-            if budget.in_play
-                && x_ours & !budget.our_reach == 0
-                && x_theirs & !budget.their_reach == 0
-                && (x_ours & !ours).count_ones() <= budget.our_moves
-                && (x_theirs & !theirs).count_ones() <= budget.their_moves
+            if RecurrenceBudget::new(here - i, quiet_plies_left)
+                .is_some_and(|budget| budget.allows(ours, theirs, x_ours, x_theirs))
             {
                 key = key.wrapping_add(earlier.member);
-                self.reachable.push(i as u32);
+                ours_list[kept] = index;
+                kept += 1;
                 let node_kings = [ours, theirs];
                 let earlier_kings = [x_ours, x_theirs];
                 if one_move_away(&earlier_kings, &node_kings, 0, here - i) {
-                    self.one_move_away.push(i as u32);
+                    self.one_move_away[moves_end] = i as u32;
+                    moves_end += 1;
                 }
             }
         }
-        self.reach_end[p] = self.reachable.len();
-        self.one_move_end[p] = self.one_move_away.len();
+        // The parent is one king step away (the move here was quiet), so it stays in reach
+        // whenever a cycle back to it fits in the quiet plies left: 3, 7, … more plies, and
+        // with 3 the side to move has 2 moves, the other side the 1 that undoes its step. At
+        // distance 1 it is never one move away from a child (that takes 3 plies mod 4).
+        if quiet_plies_left >= 3 {
+            key = key.wrapping_add(self.path[here - 1].member);
+            ours_list[kept] = (here - 1) as u32;
+            kept += 1;
+        }
+        self.reach_end[p] = parent_end + kept;
+        self.one_move_end[p] = moves_end;
+        // A quiet child is a draw if the quiet plies run out there; only then, or if one of
+        // this node's window positions is a king move away, do its children look closer.
+        self.quiet_child_may_draw[p] =
+            count + 1 >= self.no_progress_plies || moves_end > parent_moves_end;
         key
+    }
+
+    /// Sets up the draw-rule state of a node above the full-width depth (at `ply`, index
+    /// `here` of the path) that an irreversible move reached: nothing before it can recur, so
+    /// its window is empty and its table key needs none.
+    #[inline(always)]
+    fn empty_window(&mut self, ply: u32, here: usize) {
+        let p = ply as usize;
+        self.window_start[p] = here;
+        let parent_end = self.reach_end[p - 1];
+        self.reach_start[p] = parent_end;
+        self.reach_end[p] = parent_end;
+        self.one_move_end[p] = self.one_move_end[p - 1];
+        self.quiet_child_may_draw[p] = self.no_progress_plies <= 1;
+    }
+
+    /// Whether `child`, reached from its parent by a quiet move at index `here` of the path (`p`
+    /// plies below the root), is a draw by the rules: it repeats a position the parent could
+    /// still reach, or the quiet plies have run out.
+    #[inline(always)]
+    fn repeats(&self, child: &Position, p: usize, here: usize) -> bool {
+        // Every earlier position in the window has the same men (no man has moved since), so
+        // the same kings and the same side to move (an even distance back) make the same
+        // position: no key is needed, and most nodes are leaves that never need one.
+        let kings = [child.kings_of(Color::Black), child.kings_of(Color::White)];
+        let moves_start = if p >= 2 { self.one_move_end[p - 2] } else { 0 };
+        let candidates = &self.one_move_away[moves_start..self.one_move_end[p - 1]];
+        candidates
+            .iter()
+            .any(|&i| self.path[i as usize].kings == kings)
+            || here - self.window_start[p - 1] >= self.no_progress_plies
     }
 
     /// Remaining full-width plies and remaining plies to the hard limit, packed for the table.
@@ -891,24 +948,9 @@ impl Searcher {
         let here = self.history_len + p;
         // Only a quiet move (a king's step) can lead back to an earlier position; after any
         // other move the set of recurrable positions starts afresh.
-        if parent.position.is_irreversible(mv) {
-            self.window_start[p] = here;
-        } else {
-            let start = self.window_start[p - 1];
-            // Only a position the parent could still reach can be repeated here. Every earlier
-            // position in the window has the same men (no man has moved since), so the same
-            // kings and the same side to move (an even distance back) make the same position:
-            // no key is needed, and most nodes are leaves that never need one.
-            let kings = [child.kings_of(Color::Black), child.kings_of(Color::White)];
-            let moves_start = if p >= 2 { self.one_move_end[p - 2] } else { 0 };
-            let candidates = &self.one_move_away[moves_start..self.one_move_end[p - 1]];
-            let repeated = candidates
-                .iter()
-                .any(|&i| self.path[i as usize].kings == kings);
-            if repeated || here - start >= self.no_progress_plies {
-                return 0;
-            }
-            self.window_start[p] = start;
+        let irreversible = parent.position.is_irreversible(mv);
+        if !irreversible && self.quiet_child_may_draw[p - 1] && self.repeats(&child, p, here) {
+            return 0;
         }
         if let Some(db) = self.egdb {
             if let Some(value) = db.probe(pos) {
@@ -930,9 +972,21 @@ impl Searcher {
         // Beyond the full-width depth only captures are searched: nothing below this node can
         // repeat anything, so it needs neither a place on the path nor a window in its key.
         let tt_key = if ply < self.min_depth {
-            self.path.truncate(here);
-            self.path.push(PathEntry::new(&node.position, node.hash));
-            node.hash ^ self.window_key(pos, ply, here)
+            // Repeating a position takes a cycle of at least 4 quiet plies, and quiet plies
+            // stop at the full-width depth: a node closer to it than that is in no window
+            // below it, and its set-hash member is never read.
+            let member = if self.min_depth - ply >= 4 {
+                set_member(node.hash)
+            } else {
+                0
+            };
+            self.path[here] = PathEntry::new(&node.position, member);
+            if irreversible {
+                self.empty_window(ply, here);
+                node.hash
+            } else {
+                node.hash ^ self.window_key(pos, ply, here)
+            }
         } else {
             node.hash
         };
