@@ -639,10 +639,9 @@ pub fn clear_islands(top: &Path) -> Result<()> {
 /// Writes the merged appended files of an island-model run into `top`: each island's rows (its
 /// folder holds exactly its completed rounds) behind an `island` column, ordered by round, then
 /// island, so that the files do not depend on which island finished first. `timings.csv` ends
-/// with the islands' playoff rows. `games.pdn`, when the islands wrote it, holds their games in
-/// the order of the merged `games.csv`.
-pub fn merge_islands(top: &Path, count: u32) -> Result<()> {
-    let pdn = island_dir(top, 0).join(GAMES_PDN_FILE).exists();
+/// with the islands' playoff rows. With `pdn` (the islands wrote `games.pdn`), `games.pdn`
+/// holds their games in the order of the merged `games.csv`.
+pub fn merge_islands(top: &Path, count: u32, pdn: bool) -> Result<()> {
     for name in COUNTED_FILES.into_iter().chain([TIMINGS_FILE]) {
         let mut rows: Vec<(u64, u32, csv::StringRecord, &[u8])> = Vec::new();
         let mut pdn_texts = Vec::new();

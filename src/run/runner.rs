@@ -1124,7 +1124,11 @@ impl<'a> Run<'a> {
         }
         let standings = playoff_standings(&specimens, &openings, &shares);
         if part.island.index == 0 {
-            files::merge_islands(part.top, part.island.count)?;
+            files::merge_islands(
+                part.top,
+                part.island.count,
+                self.config.tournament.games_pdn,
+            )?;
             let sources: Vec<(&Specimen, u32)> =
                 finalists.iter().map(|(s, round)| (s, *round)).collect();
             self.write_results(part.top, &sources, &standings)?;
