@@ -223,9 +223,6 @@ mod tests {
             min_depth: 1,
             max_depth: 2,
             max_plies: 20,
-            no_progress_plies: 80,
-            endgame_pieces: 12,
-            tie_break: Default::default(),
             ..GameSettings::default()
         };
         let openings = [Opening::start()];
@@ -252,8 +249,6 @@ mod tests {
             min_depth: 1,
             max_depth: 2,
             max_plies: 40,
-            no_progress_plies: 80,
-            endgame_pieces: 12,
             tie_break: crate::game::TieBreak::Random,
             ..GameSettings::default()
         };
