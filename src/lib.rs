@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 mod atomic_file;
+mod bounded;
 mod egdb;
 mod elo;
 mod engine;
@@ -50,7 +51,8 @@ pub use eval::{
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
 pub use game::{
     load_openings_file, parse_openings, play_game, three_move_deck, EndReason, GameRecord,
-    GameResult, GameScore, GameSettings, Opening, Player, Tally, TieBreak, TimeControl,
+    GameResult, GameScore, GameSettings, Opening, Player, SearchParams, Tally, TieBreak,
+    TimeControl,
 };
 pub use matchplay::{
     check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_rows,

@@ -360,11 +360,11 @@ pub fn match_key(
     let _ = write!(
         text,
         "settings {} {} {} {} {:?}\nseed {seed}\n",
-        settings.min_depth,
-        settings.max_depth,
+        settings.search.min_depth,
+        settings.search.max_depth,
         settings.max_plies,
         settings.no_progress_plies,
-        settings.tie_break
+        settings.search.tie_break
     );
     // Fixed-depth matches keep the key they always had.
     if let Some(time) = settings.time {
@@ -594,7 +594,7 @@ impl<F> Progress<F> {
 }
 
 /// Plays A against B: one pair per opening (A Black in game 1, White in game 2, same opening),
-/// each side with its own weights and its own `endgame_pieces` (`settings.endgame_pieces` is
+/// each side with its own weights and its own `endgame_pieces` (`settings.search.endgame_pieces` is
 /// not used), both at the settings' depths ([`play_match_from`] can give each its own).
 ///
 /// Pairs run on the current rayon pool. Workers take openings in order from a shared counter

@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use checkers_tuner::{
     build_endgame_db, endgame_db_path, open_or_build_endgame_db, play_game, Color, DbValue,
     EgdbError, EndReason, EndgameDb, GameResult, GameSettings, Material, Opened, Position,
-    SearchLimits, Searcher, WeightPair, WIN,
+    SearchLimits, SearchParams, Searcher, WeightPair, WIN,
 };
 use predicates::str::contains;
 use rand::seq::SliceRandom;
@@ -225,8 +225,11 @@ fn the_search_scores_database_positions_exactly_and_converts_a_won_ending() {
     // A game from First Position, played on without adjudication, is won by White with the
     // database in the search (given room beyond the 80-ply rule: the win takes 81 plies).
     let settings = GameSettings {
-        min_depth: 2,
-        max_depth: 4,
+        search: SearchParams {
+            min_depth: 2,
+            max_depth: 4,
+            ..SearchParams::default()
+        },
         no_progress_plies: 200,
         database: Some(db),
         database_adjudication: false,

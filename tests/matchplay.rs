@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use checkers_tuner::{
     parse_openings, play_match, play_match_from, read_match_rows, read_pdn, three_move_deck, Color,
     GameResult, GameScore, GameSettings, MatchGame, MatchReport, Opening, PairReport, Position,
-    Sprt, SprtVerdict, TieBreak, WeightPair, Weights, WeightsFile,
+    SearchParams, Sprt, SprtVerdict, TieBreak, WeightPair, Weights, WeightsFile,
 };
 
 /// Four openings: in the first two material-vs-material at depth 2..4 is decisive (White
@@ -27,8 +27,11 @@ fn four_openings() -> Vec<Opening> {
 
 fn shallow() -> GameSettings {
     GameSettings {
-        min_depth: 2,
-        max_depth: 4,
+        search: SearchParams {
+            min_depth: 2,
+            max_depth: 4,
+            ..SearchParams::default()
+        },
         ..GameSettings::default()
     }
 }
@@ -141,7 +144,10 @@ fn results_do_not_depend_on_the_thread_count() {
     // Random tie-breaks draw from per-game streams: still independent of threads, and the
     // seed matters.
     let random = GameSettings {
-        tie_break: TieBreak::Random,
+        search: SearchParams {
+            tie_break: TieBreak::Random,
+            ..shallow().search
+        },
         ..shallow()
     };
     let r1 = run(1, random, 5);

@@ -3,7 +3,7 @@
 use assert_cmd::Command;
 use checkers_tuner::{
     play_game, read_pdn, three_move_deck, EndReason, GameResult, GameSettings, PdnGame, Position,
-    TieBreak, WeightPair, Weights,
+    SearchParams, TieBreak, WeightPair, Weights,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -39,12 +39,15 @@ fn reason_text(reason: EndReason) -> &'static str {
 fn played_games_read_back_and_replay_to_their_result() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let settings = GameSettings {
-        min_depth: 3,
-        max_depth: 7,
+        search: SearchParams {
+            min_depth: 3,
+            max_depth: 7,
+            endgame_pieces: 10,
+            tie_break: TieBreak::Random,
+            ..SearchParams::default()
+        },
         max_plies: 150,
         no_progress_plies: 40,
-        endgame_pieces: 10,
-        tie_break: TieBreak::Random,
         time: None,
         database: None,
         database_adjudication: false,

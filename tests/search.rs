@@ -2,7 +2,7 @@
 
 use checkers_tuner::{
     evaluate, features, play_game, Color, EndReason, GameHistory, GameResult, GameSettings, Move,
-    Position, SearchLimits, Searcher, TieBreak, WeightPair, Weights, WIN,
+    Position, SearchLimits, SearchParams, Searcher, TieBreak, WeightPair, Weights, WIN,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -355,12 +355,15 @@ fn wins_a_won_king_endgame_within_the_ply_cap() {
         endgame: Weights([100, 150, 0, -10, 0, 0, 0, 0, -5, 0]),
     };
     let settings = GameSettings {
-        min_depth: 8,
-        max_depth: 14,
+        search: SearchParams {
+            min_depth: 8,
+            max_depth: 14,
+            endgame_pieces: 12,
+            tie_break: TieBreak::First,
+            ..SearchParams::default()
+        },
         max_plies: 200,
         no_progress_plies: 200,
-        endgame_pieces: 12,
-        tie_break: TieBreak::First,
         time: None,
         database: None,
         database_adjudication: false,
@@ -379,12 +382,15 @@ fn material_against_itself_ends_by_a_draw_rule_and_repeats_exactly() {
         endgame: MATERIAL,
     };
     let settings = GameSettings {
-        min_depth: 4,
-        max_depth: 8,
+        search: SearchParams {
+            min_depth: 4,
+            max_depth: 8,
+            endgame_pieces: 12,
+            tie_break: TieBreak::First,
+            ..SearchParams::default()
+        },
         max_plies: 300,
         no_progress_plies: 80,
-        endgame_pieces: 12,
-        tie_break: TieBreak::First,
         time: None,
         database: None,
         database_adjudication: false,

@@ -203,21 +203,34 @@ pub fn open_database(pieces: u32) -> Result<Option<&'static EndgameDb>> {
     open_in(&dir, pieces).map(|db| Some(db.leak()))
 }
 
-/// The database of a `--database-pieces` argument: that many pieces (0: none), or by default
-/// the largest database already in the cache (none if there is none: nothing is built unasked).
-pub fn database_arg(pieces: Option<u32>) -> Result<Option<&'static EndgameDb>> {
-    if let Some(pieces) = pieces {
-        return open_database(pieces);
-    }
-    let Ok(dir) = endgame_cache_dir() else {
-        return Ok(None);
-    };
-    match (1..=MAX_DATABASE_PIECES)
-        .rev()
-        .find(|&n| endgame_db_path(&dir, n).is_file())
-    {
-        Some(n) => open_database(n),
-        None => Ok(None),
+/// The `--database-pieces` option of the commands that search with the endgame database.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct DatabaseArg {
+    /// Search with the endgame database of this many pieces (built into the cache at first
+    /// use); 0 for none; default: the largest one already built.
+    #[arg(long = "database-pieces", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
+    pieces: Option<u32>,
+}
+
+impl DatabaseArg {
+    /// The database asked for: that many pieces (0: none; built when missing), or by default
+    /// the largest database already in the cache (none if there is none: nothing is built
+    /// unasked).
+    pub fn open(&self) -> Result<Option<&'static EndgameDb>> {
+        if let Some(pieces) = self.pieces {
+            return open_database(pieces);
+        }
+        let Ok(dir) = endgame_cache_dir() else {
+            return Ok(None);
+        };
+        match (1..=MAX_DATABASE_PIECES)
+            .rev()
+            .find(|&n| endgame_db_path(&dir, n).is_file())
+        {
+            Some(n) => open_database(n),
+            None => Ok(None),
+        }
     }
 }
 

@@ -3,12 +3,12 @@
 use std::time::Instant;
 
 use checkers_tuner::{
-    perft_parallel, Error, Player, Position, Result, SearchLimits, Searcher, WeightPair,
-    WeightsFile, MAX_DATABASE_PIECES,
+    perft_parallel, Error, Player, Position, Result, SearchLimits, SearchParams, Searcher,
+    WeightPair, WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
-use super::egdb::database_arg;
+use super::egdb::{open_database, DatabaseArg};
 use super::{parse_fen, thread_pool};
 
 /// Deepest `perft --depth`: depth 20 already runs for days.
@@ -46,16 +46,14 @@ pub struct AnalyseArgs {
     #[arg(long, default_value = "material")]
     weights: String,
     /// Full-width search depth in plies.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = SearchParams::default().min_depth)]
     min_depth: u32,
     /// Depth to which captures are followed.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = SearchParams::default().max_depth)]
     max_depth: u32,
-    /// Score positions with at most this many pieces from the endgame database (built into
-    /// the cache at first use); 0 for none; default: the largest one already built.
-    #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
-    database_pieces: Option<u32>,
+    /// The endgame database to search with.
+    #[command(flatten)]
+    database: DatabaseArg,
 }
 
 /// Arguments of `bench`.
@@ -130,7 +128,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
         endgame_pieces: file.endgame_pieces,
         limits: None,
     };
-    let database = database_arg(args.database_pieces)?;
+    let database = args.database.open()?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
@@ -169,7 +167,7 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
-    let database = database_arg(Some(args.database_pieces.unwrap_or(0)))?;
+    let database = open_database(args.database_pieces.unwrap_or(0))?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for (name, fen, min, max) in BENCH_POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are legal");

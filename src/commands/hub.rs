@@ -20,11 +20,10 @@ use checkers_tuner::hub::{
 };
 use checkers_tuner::{
     GameHistory, Move, Player, Position, Result, SearchResult, Searcher, WeightsFile,
-    MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
-use super::egdb::database_arg;
+use super::egdb::DatabaseArg;
 use super::engine::load_weights;
 
 /// Arguments of `hub`.
@@ -37,12 +36,9 @@ pub struct HubArgs {
     #[arg(long, default_value_t = DEFAULT_EXTENSION,
           value_parser = clap::value_parser!(u32).range(0..=MAX_EXTENSION as i64))]
     capture_extension: u32,
-    /// Score positions with at most this many pieces from the endgame database (built into
-    /// the cache at first use, before the engine answers); 0 for none; default: the largest
-    /// one already built.
-    #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
-    database_pieces: Option<u32>,
+    /// The endgame database to search with.
+    #[command(flatten)]
+    database: DatabaseArg,
 }
 
 /// Captures are followed this many plies past the full-width depth by default (as `play`'s
@@ -151,7 +147,7 @@ struct Engine {
 pub fn run(args: HubArgs) -> Result<()> {
     let weights = load_weights(&args.weights)?;
     let mut searcher = Box::new(Searcher::new(TT_BITS));
-    searcher.set_endgame_db(database_arg(args.database_pieces)?);
+    searcher.set_endgame_db(args.database.open()?);
     let (events, inbox) = mpsc::channel();
     let reader = events.clone();
     thread::spawn(move || {

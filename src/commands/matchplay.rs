@@ -8,15 +8,14 @@ use std::time::{Duration, Instant};
 
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_rows,
-    summary_path, three_move_deck, write_file_atomically, Error, GameSettings, MatchGame,
-    MatchPlayer, Opening, PairReport, Result, SearchLimits, Sprt, TieBreak, TimeControl,
-    WeightsFile, MAX_DATABASE_PIECES,
+    summary_path, three_move_deck, write_file_atomically, EndgameDb, Error, GameSettings,
+    MatchGame, MatchPlayer, Opening, PairReport, Result, SearchLimits, SearchParams, Sprt,
+    TieBreak, TimeControl, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::egdb::database_arg;
-use super::engine::search_limits;
+use super::egdb::DatabaseArg;
 use super::{ctrl_c_flag, thread_pool, INTERRUPTED_STATUS};
 
 /// Plain progress lines (stderr not a terminal) come every this many pairs, and after the last.
@@ -33,12 +32,9 @@ pub struct MatchArgs {
     /// per line (e.g. `9-13 22-18 10-14`). A plays each opening once with each colour.
     #[arg(long, default_value = "3-move", value_name = "start|3-move|FILE")]
     openings: String,
-    /// Full-width search depth in plies (both sides).
-    #[arg(long, default_value_t = GameSettings::default().min_depth, value_name = "D")]
-    min_depth: u32,
-    /// Depth up to which capture sequences are searched further.
-    #[arg(long, default_value_t = GameSettings::default().max_depth, value_name = "D")]
-    max_depth: u32,
+    /// Both sides' depths and tie-break.
+    #[command(flatten)]
+    search: SearchParams,
     /// A's own depths: full-width MIN and capture depth MAX (`4..10`); MIN alone keeps the
     /// capture extension of --max-depth minus --min-depth. Fixed-depth matches only.
     #[arg(long, value_name = "MIN[..MAX]")]
@@ -52,15 +48,10 @@ pub struct MatchArgs {
     /// Draw after this many plies without a capture or a man moving.
     #[arg(long, default_value_t = GameSettings::default().no_progress_plies, value_name = "N")]
     no_progress_plies: u32,
-    /// How equal-valued moves are chosen: `first` or `random` (drawn from the seed).
-    #[arg(long, default_value = "first", value_name = "first|random")]
-    tie_break: String,
-    /// Score positions with at most this many pieces from the endgame database (built into
-    /// the cache at first use) and end games there by its value; 0 for no database; default:
-    /// the largest one already built.
-    #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
-    database_pieces: Option<u32>,
+    /// The endgame database; games end there by its value unless
+    /// --no-database-adjudication.
+    #[command(flatten)]
+    database: DatabaseArg,
     /// With a database, play games on to their end instead of ending them by its value.
     #[arg(long)]
     no_database_adjudication: bool,
@@ -165,7 +156,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             search_label(&settings, own_limits),
             settings.max_plies,
             settings.no_progress_plies,
-            tie_break_name(settings.tie_break),
+            tie_break_name(settings.search.tie_break),
             args.seed
         ),
         match settings.database {
@@ -434,7 +425,9 @@ fn count(n: usize, noun: &str) -> String {
 
 /// The search settings from the arguments, checked.
 fn settings(args: &MatchArgs) -> Result<GameSettings> {
-    search_limits(args.min_depth, args.max_depth)?;
+    args.search
+        .try_limits()
+        .map_err(|e| Error::input(e.describe("--min-depth", "--max-depth")))?;
     if args.max_plies == 0 {
         return Err(Error::input("--max-plies: must be at least 1"));
     }
@@ -444,30 +437,22 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
             args.no_progress_plies
         )));
     }
-    let tie_break = match args.tie_break.as_str() {
-        "first" => TieBreak::First,
-        "random" => TieBreak::Random,
-        other => {
-            return Err(Error::input(format!(
-                "--tie-break {other:?}: expected `first` or `random`"
-            )))
-        }
-    };
     let time = match (&args.tc, &args.movetime) {
         (Some(tc), _) => Some(parse_tc(tc)?),
         (None, Some(t)) => Some(TimeControl::MoveTime(seconds("--movetime", t)?)),
         (None, None) => None,
     };
+    let database = args.database.open()?;
     Ok(GameSettings {
-        min_depth: args.min_depth,
-        max_depth: args.max_depth,
+        search: SearchParams {
+            database_pieces: database.map_or(0, EndgameDb::pieces),
+            ..args.search
+        },
         max_plies: args.max_plies,
         no_progress_plies: args.no_progress_plies,
-        tie_break,
         time,
-        database: database_arg(args.database_pieces)?,
+        database,
         database_adjudication: !args.no_database_adjudication,
-        ..GameSettings::default()
     })
 }
 
@@ -494,7 +479,7 @@ fn own_limits(
         Some((min, max)) => (number(min), number(max)),
         None => {
             let min = number(text);
-            let extension = settings.max_depth - settings.min_depth;
+            let extension = settings.search.max_depth - settings.search.min_depth;
             (min, min.and_then(|m| m.checked_add(extension)))
         }
     };
@@ -544,7 +529,7 @@ fn seconds_or_zero(text: &str) -> Option<Duration> {
 
 /// How the players search, for the header: both depths when a side has its own.
 fn search_label(settings: &GameSettings, own: [Option<SearchLimits>; 2]) -> String {
-    let captures = settings.max_depth - settings.min_depth;
+    let captures = settings.search.max_depth - settings.search.min_depth;
     let depth = |l: SearchLimits| format!("depth {}..{}", l.min_depth, l.max_depth);
     match settings.time {
         None if own.iter().any(Option::is_some) => format!(
@@ -596,7 +581,7 @@ fn select_pairs(
         )));
     }
     if args.repeat > 1 {
-        if settings.tie_break != TieBreak::Random {
+        if settings.search.tie_break != TieBreak::Random {
             return Err(Error::input(format!(
                 "--repeat {}: with --tie-break first every repeat replays the same games; add \
                  --tie-break random (each repeat then draws its ties from streams of its own)",

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
     check_output_path, write_file_atomically, Color, DbValue, Error, GameHistory, GameResult, Move,
-    PdnGame, Player, Position, Result, Searcher, MAX_DATABASE_PIECES,
+    PdnGame, Player, Position, Result, Searcher,
 };
 use clap::{Args, ValueEnum};
 
-use super::egdb::database_arg;
+use super::egdb::DatabaseArg;
 use super::engine::{load_weights, search_limits};
 use super::parse_fen;
 
@@ -40,12 +40,9 @@ pub struct PlayArgs {
     /// Start from this position (PDN FEN) instead of the initial one.
     #[arg(long)]
     fen: Option<String>,
-    /// End the game by the endgame database's value once at most this many pieces are left
-    /// (the engine also searches with it; built into the cache at first use); 0 for none;
-    /// default: the largest one already built.
-    #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
-    database_pieces: Option<u32>,
+    /// The endgame database to search with.
+    #[command(flatten)]
+    database: DatabaseArg,
     /// Write the game as PDN to this file when it ends (also on quit, with result `*`).
     #[arg(long, value_name = "FILE")]
     pdn: Option<PathBuf>,
@@ -120,7 +117,7 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
-    let database = database_arg(args.database_pieces)?;
+    let database = args.database.open()?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     // Keys of the positions since the last irreversible move, before the current one.

@@ -6,11 +6,14 @@
 //! illegal move is reported with its file and line before any game starts.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::engine::{Move, Position};
 use crate::error::{Error, Result};
@@ -247,6 +250,99 @@ pub fn load_openings_file(path: &Path) -> Result<Vec<Opening>> {
         ))
     })?;
     parse_openings(&text, &path.display().to_string())
+}
+
+/// Where the games of a run start. Written in TOML as `"start"`, `"3-move"`, `"tough"`,
+/// `"random:N"` or a path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OpeningsSource {
+    /// The initial position only.
+    Start,
+    /// The 156 openings of the ACF 3-move ballot deck.
+    ThreeMove,
+    /// The 50 ballots of the computer tough deck.
+    Tough,
+    /// `N` random plies from the start, drawn for each pair from the pair's own stream.
+    Random(u32),
+    /// A file of openings, one per line, in the ballot deck's form. After loading, the path is
+    /// absolute (it was relative to the config file's folder).
+    File(PathBuf),
+}
+
+impl OpeningsSource {
+    /// The openings of this source: the start position alone, a shipped deck, a file's, or
+    /// random openings level within `balance`.
+    pub fn book(&self, balance: i32) -> Result<OpeningBook> {
+        Ok(match self {
+            OpeningsSource::Start => OpeningBook::Deck(vec![Opening::start()]),
+            OpeningsSource::ThreeMove => OpeningBook::Deck(three_move_deck()),
+            OpeningsSource::Tough => OpeningBook::Deck(tough_deck()),
+            OpeningsSource::File(path) => OpeningBook::Deck(load_openings_file(path)?),
+            &OpeningsSource::Random(plies) => OpeningBook::Random { plies, balance },
+        })
+    }
+}
+
+impl fmt::Display for OpeningsSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsSource::Start => f.write_str("start"),
+            OpeningsSource::ThreeMove => f.write_str("3-move"),
+            OpeningsSource::Tough => f.write_str("tough"),
+            OpeningsSource::Random(plies) => write!(f, "random:{plies}"),
+            OpeningsSource::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+impl Serialize for OpeningsSource {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            OpeningsSource::File(path) => match path.to_str() {
+                Some(text) => serializer.serialize_str(text),
+                None => Err(serde::ser::Error::custom(format!(
+                    "openings path {} is not valid UTF-8",
+                    path.display()
+                ))),
+            },
+            other => serializer.serialize_str(&other.to_string()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for OpeningsSource {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SourceVisitor;
+        impl Visitor<'_> for SourceVisitor {
+            type Value = OpeningsSource;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "\"start\", \"3-move\", \"tough\", \"random:N\" or the path of a file of openings",
+                )
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OpeningsSource, E> {
+                match v {
+                    "start" => Ok(OpeningsSource::Start),
+                    "3-move" => Ok(OpeningsSource::ThreeMove),
+                    "tough" => Ok(OpeningsSource::Tough),
+                    random if random.starts_with("random:") => {
+                        match random["random:".len()..].parse::<u32>() {
+                            Ok(plies) if (1..=MAX_RANDOM_OPENING_PLIES).contains(&plies) => {
+                                Ok(OpeningsSource::Random(plies))
+                            }
+                            _ => Err(E::custom(format!(
+                                "{v:?}: expected random:N with N (random plies from the start) \
+                                 from 1 to {MAX_RANDOM_OPENING_PLIES}"
+                            ))),
+                        }
+                    }
+                    "" => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                    path => Ok(OpeningsSource::File(PathBuf::from(path))),
+                }
+            }
+        }
+        deserializer.deserialize_str(SourceVisitor)
+    }
 }
 
 #[cfg(test)]

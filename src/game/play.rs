@@ -5,88 +5,11 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::egdb::{DbValue, EndgameDb};
+use super::settings::{GameSettings, TieBreak, TimeControl};
+use crate::egdb::DbValue;
 use crate::engine::{Color, HashedPosition, Move, Position};
-use crate::eval::{WeightPair, Weights, DEFAULT_ENDGAME_PIECES};
-use crate::search::{GameHistory, SearchBudget, SearchLimits, Searcher, MAX_SEARCH_DEPTH};
-
-/// How a search breaks ties between moves of equal value.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TieBreak {
-    /// The first move in move-generation order.
-    #[default]
-    First,
-    /// A move drawn by the game's own seeded generator.
-    Random,
-}
-
-/// Search depths and draw rules shared by both players of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameSettings {
-    /// Full-width search depth in plies.
-    pub min_depth: u32,
-    /// Depth up to which positions with a capture are searched further.
-    pub max_depth: u32,
-    /// Adjudicate a draw after this many plies.
-    pub max_plies: u32,
-    /// Draw after this many plies in a row without a capture and without a man moving.
-    pub no_progress_plies: u32,
-    /// Switch to the endgame set when this many pieces or fewer are left.
-    pub endgame_pieces: u32,
-    /// How equal-valued moves are chosen.
-    pub tie_break: TieBreak,
-    /// The endgame database both players search with (`None`: none). Not part of the
-    /// serialised settings: a run's config names it by its piece count.
-    #[serde(skip)]
-    pub database: Option<&'static EndgameDb>,
-    /// End a game by the database's value as soon as it reaches a position the database holds
-    /// (`EndReason::Database`); only with a `database`.
-    pub database_adjudication: bool,
-    /// Search against the clock instead of to `min_depth` (captures still followed
-    /// `max_depth - min_depth` plies further); `None` for fixed depths. A timed game depends on
-    /// the machine's speed: the same inputs can give different games.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time: Option<TimeControl>,
-}
-
-/// How much time each side has to think.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum TimeControl {
-    /// A clock per side: `base` for the game, `increment` added after each move. A side whose
-    /// clock runs out loses.
-    Clock {
-        /// Time on each clock at the start.
-        base: Duration,
-        /// Added to the mover's clock after each move.
-        increment: Duration,
-    },
-    /// A fixed time for every move (no clock, no loss on time).
-    MoveTime(Duration),
-}
-
-impl TimeControl {
-    /// The search budget for a move with `left` on the mover's clock: deepen until the soft
-    /// deadline, abandon an iteration at the hard one.
-    fn budget(&self, left: Duration, extension: u32, now: Instant) -> SearchBudget {
-        let (soft, hard) = match *self {
-            TimeControl::MoveTime(t) => (t / 2, t),
-            TimeControl::Clock { increment, .. } => {
-                // About a 25th of what is left plus most of the increment, and never more than a
-                // third of the clock, so a long game cannot run it down.
-                let share = left / 25 + increment * 3 / 4;
-                (share / 2, share.min(left / 3))
-            }
-        };
-        SearchBudget {
-            depth: MAX_SEARCH_DEPTH,
-            extension,
-            deadline: Some(now + hard),
-            soft_deadline: Some(now + soft),
-            ..SearchBudget::default()
-        }
-    }
-}
+use crate::eval::{WeightPair, Weights};
+use crate::search::{GameHistory, SearchLimits, Searcher};
 
 /// The result of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -264,33 +187,6 @@ impl GameRecord {
     }
 }
 
-impl Default for GameSettings {
-    /// Depth 6 full-width with captures followed to depth 12, 300 plies, 80 quiet plies, the
-    /// endgame set at 12 pieces or fewer, ties broken by move-generation order (deterministic
-    /// without a random draw); no endgame database (the caller loads one), adjudication by it
-    /// once there is one. A run config's `[search]` and `[tournament]` defaults are these.
-    fn default() -> GameSettings {
-        GameSettings {
-            min_depth: 6,
-            max_depth: 12,
-            max_plies: 300,
-            no_progress_plies: 80,
-            endgame_pieces: DEFAULT_ENDGAME_PIECES,
-            tie_break: TieBreak::First,
-            time: None,
-            database: None,
-            database_adjudication: true,
-        }
-    }
-}
-
-impl GameSettings {
-    /// The search limits both players use.
-    pub fn limits(&self) -> SearchLimits {
-        SearchLimits::new(self.min_depth, self.max_depth)
-    }
-}
-
 /// One side of a game: its weights and the piece count at which it switches to its endgame set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Player<'a> {
@@ -324,7 +220,7 @@ fn side_lost(side: Color) -> GameResult {
 }
 
 /// Plays one game from `start` between `black` and `white`, both switching to their endgame set
-/// at `settings.endgame_pieces`. See `play_game_between`.
+/// at `settings.search.endgame_pieces`. See `play_game_between`.
 pub fn play_game(
     black: &WeightPair,
     white: &WeightPair,
@@ -334,7 +230,7 @@ pub fn play_game(
 ) -> GameRecord {
     let player = |weights| Player {
         weights,
-        endgame_pieces: settings.endgame_pieces,
+        endgame_pieces: settings.search.endgame_pieces,
         limits: None,
     };
     play_game_between(player(black), player(white), start, settings, rng)
@@ -393,7 +289,7 @@ pub fn play_game_between(
         };
         let weights = pair.phase_weights(&pos.position);
         let limits = pair.limits.unwrap_or(limits);
-        let tie_rng = match settings.tie_break {
+        let tie_rng = match settings.search.tie_break {
             TieBreak::First => None,
             TieBreak::Random => Some(&mut *rng),
         };

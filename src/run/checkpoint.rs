@@ -8,10 +8,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::{Config, OpeningsSource};
+use super::config::Config;
 use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
+use crate::game::OpeningsSource;
 use crate::text::{fingerprint, strip_bom};
 use crate::tournament::{Specimen, Standing};
 

@@ -12,18 +12,17 @@
 //! 4. relations between keys, the run name, the weight space and the openings file are checked
 //!    last.
 
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
-use crate::egdb::MAX_DATABASE_PIECES;
+use crate::bounded::{int_in, U32_MAX};
 use crate::error::Error;
-use crate::eval::MAX_ABS_WEIGHT;
-use crate::game::{load_openings_file, GameSettings, TieBreak, MAX_RANDOM_OPENING_PLIES};
-use crate::search::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
-use crate::tournament::{BracketParams, Crossover, EvolutionMode, EvolutionParams, WeightSpace};
+use crate::game::{
+    load_openings_file, GameSettings, OpeningsSource, SearchParams, MAX_RANDOM_OPENING_PLIES,
+};
+use crate::search::LimitsError;
+use crate::tournament::{EvolutionParams, TournamentParams, WeightSpace};
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,13 +44,13 @@ pub struct Config {
     pub weights: WeightSpace,
     /// How each round's single-elimination tournament and the final playoff are played.
     #[serde(default)]
-    pub tournament: TournamentConfig,
+    pub tournament: TournamentParams,
     /// Search depths and the evaluator's phase switch, shared by every game of the run.
     #[serde(default)]
-    pub search: SearchConfig,
+    pub search: SearchParams,
     /// How newcomers are made after each round.
     #[serde(default)]
-    pub evolution: EvolutionConfig,
+    pub evolution: EvolutionParams,
     /// The learning curve: validation matches against `material` every few rounds.
     #[serde(default)]
     pub validation: ValidationConfig,
@@ -132,107 +131,6 @@ pub struct PopulationConfig {
     pub size: usize,
 }
 
-/// `[tournament]`: the rounds of single elimination and the final playoff.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TournamentConfig {
-    /// Number of rounds before the playoff.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
-    pub rounds: u32,
-    /// A round ends once the pool has no more than this share of the population.
-    #[serde(deserialize_with = "open_fraction")]
-    pub survival_fraction: f64,
-    /// A round also ends after this many consecutive bracket levels that eliminated nobody.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
-    pub stall_levels: u32,
-    /// Where every game starts.
-    pub openings: OpeningsSource,
-    /// With `openings = "random:N"`: the largest absolute score (hundredths of a man) a shallow
-    /// material search may give a random opening; more lopsided ones are drawn again.
-    #[serde(deserialize_with = "int_in::<_, i32, 0, { MAX_ABS_WEIGHT as i64 }>")]
-    pub random_opening_balance: i32,
-    /// Openings each pair plays: 1 for one game replayed with colours switched after a draw,
-    /// k > 1 for a mini-match of k openings × both colours (the higher score goes on).
-    #[serde(deserialize_with = "int_in::<_, u32, 1, 64>")]
-    pub pairing_openings: u32,
-    /// A game still running after this many plies is a draw.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
-    pub max_plies: u32,
-    /// A game is a draw after this many plies in a row without a capture or a man's move.
-    #[serde(deserialize_with = "int_in::<_, u32, 2, U32_MAX>")]
-    pub no_progress_plies: u32,
-    /// Number of openings each pair of finalists plays (both colours) in the playoff.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
-    pub playoff_openings: u32,
-    /// End a game by the endgame database's value once it reaches a position the database
-    /// holds (`reason = database`); only with `search.database_pieces` above 0.
-    pub database_adjudication: bool,
-    /// Write every bracket game to `games.pdn` as well as to `games.csv`.
-    pub games_pdn: bool,
-}
-
-/// `[search]`: depths of the variable-depth alpha-beta and the evaluator's phase switch.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SearchConfig {
-    /// Full-width depth in plies.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>")]
-    pub min_depth: u32,
-    /// Depth up to which positions with a capture are searched further.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>")]
-    pub max_depth: u32,
-    /// A player switches to its endgame weights when this many pieces or fewer are left.
-    #[serde(deserialize_with = "int_in::<_, u32, 0, { MAX_ENDGAME_PIECES as i64 }>")]
-    pub endgame_pieces: u32,
-    /// How moves of equal value are chosen.
-    pub tie_break: TieBreak,
-    /// Positions with at most this many pieces are scored exactly from the endgame database
-    /// (built into the cache folder at first use); 0 for no database.
-    #[serde(deserialize_with = "int_in::<_, u32, 0, { MAX_DATABASE_PIECES as i64 }>")]
-    pub database_pieces: u32,
-}
-
-/// `[evolution]`: how the population is refilled after each round.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct EvolutionConfig {
-    /// Fresh random newcomers, or children of the survivors.
-    pub mode: EvolutionMode,
-    /// In genetic mode, the share of newcomers that are random immigrants.
-    #[serde(deserialize_with = "fraction")]
-    pub immigrants: f64,
-    /// How a child's weights are taken from its two parents.
-    pub crossover: Crossover,
-    /// Probability that each weight of a child is mutated.
-    #[serde(deserialize_with = "fraction")]
-    pub mutation_rate: f64,
-    /// Standard deviation of a mutation's Gaussian step (after the first round).
-    #[serde(deserialize_with = "non_negative")]
-    pub mutation_sigma: f64,
-    /// Standard deviation after the last round that breeds, reached geometrically from
-    /// `mutation_sigma` (`None`: the same step all run long). Small late steps let a converged
-    /// population settle instead of drifting on the noise of single games.
-    #[serde(deserialize_with = "optional_non_negative")]
-    pub mutation_sigma_end: Option<f64>,
-}
-
-/// Where the games of a run start. Written in TOML as `"start"`, `"3-move"`, `"tough"`,
-/// `"random:N"` or a path.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum OpeningsSource {
-    /// The initial position only.
-    Start,
-    /// The 156 openings of the ACF 3-move ballot deck.
-    ThreeMove,
-    /// The 50 ballots of the computer tough deck.
-    Tough,
-    /// `N` random plies from the start, drawn for each pair from the pair's own stream.
-    Random(u32),
-    /// A file of openings, one per line, in the ballot deck's form. After loading, the path is
-    /// absolute (it was relative to the config file's folder).
-    File(PathBuf),
-}
-
 // ---------------------------------------------------------------------------------------------
 // Defaults. These are the only place default values are written down.
 // ---------------------------------------------------------------------------------------------
@@ -252,9 +150,9 @@ impl Config {
             seed: DEFAULT_SEED,
             population: PopulationConfig::default(),
             weights: WeightSpace::default(),
-            tournament: TournamentConfig::default(),
-            search: SearchConfig::default(),
-            evolution: EvolutionConfig::default(),
+            tournament: TournamentParams::default(),
+            search: SearchParams::default(),
+            evolution: EvolutionParams::default(),
             validation: ValidationConfig::default(),
             islands: IslandsConfig::default(),
         }
@@ -295,160 +193,9 @@ impl Default for PopulationConfig {
     }
 }
 
-impl Default for TournamentConfig {
-    /// 20 rounds, the bracket of [`BracketParams::default`] and the game rules of
-    /// [`GameSettings::default`] (300 plies, 80 plies without progress); games from the 3-move
-    /// deck (the start position alone makes most games between similar players identical);
-    /// 8 openings per pair in the playoff.
-    fn default() -> Self {
-        let bracket = BracketParams::default();
-        let game = GameSettings::default();
-        TournamentConfig {
-            rounds: 20,
-            survival_fraction: bracket.survival_fraction,
-            stall_levels: bracket.stall_levels,
-            openings: OpeningsSource::ThreeMove,
-            random_opening_balance: 50,
-            pairing_openings: bracket.pairing_openings,
-            max_plies: game.max_plies,
-            no_progress_plies: game.no_progress_plies,
-            playoff_openings: 8,
-            database_adjudication: game.database_adjudication,
-            games_pdn: true,
-        }
-    }
-}
-
-impl Default for SearchConfig {
-    /// The depths, endgame threshold and tie-break of [`GameSettings::default`], and the
-    /// 5-piece endgame database.
-    fn default() -> Self {
-        let game = GameSettings::default();
-        SearchConfig {
-            min_depth: game.min_depth,
-            max_depth: game.max_depth,
-            endgame_pieces: game.endgame_pieces,
-            tie_break: game.tie_break,
-            database_pieces: MAX_DATABASE_PIECES,
-        }
-    }
-}
-
-impl EvolutionConfig {
-    /// The mutation step for the newcomers bred after `round` of a run of `rounds`: from
-    /// `mutation_sigma` after round 1 to `mutation_sigma_end` after round `rounds - 1`, the last
-    /// that breeds (geometrically, or linearly when either end is 0).
-    pub fn mutation_sigma_after(&self, round: u32, rounds: u32) -> f64 {
-        let Some(end) = self.mutation_sigma_end else {
-            return self.mutation_sigma;
-        };
-        let last = rounds.saturating_sub(1).max(1);
-        let progress = if last > 1 {
-            f64::from(round.clamp(1, last) - 1) / f64::from(last - 1)
-        } else {
-            0.0
-        };
-        let start = self.mutation_sigma;
-        if start > 0.0 && end > 0.0 {
-            start * (end / start).powf(progress)
-        } else {
-            start + (end - start) * progress
-        }
-    }
-}
-
-impl Default for EvolutionConfig {
-    /// The breeding of [`EvolutionParams::default`], with a constant mutation step.
-    fn default() -> Self {
-        let params = EvolutionParams::default();
-        EvolutionConfig {
-            mode: params.mode,
-            immigrants: params.immigrants,
-            crossover: params.crossover,
-            mutation_rate: params.mutation_rate,
-            mutation_sigma: params.mutation_sigma,
-            mutation_sigma_end: None,
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Limits checked on load.
 // ---------------------------------------------------------------------------------------------
-
-/// A board holds at most 24 pieces, so a larger endgame threshold is a mistake.
-const MAX_ENDGAME_PIECES: u32 = 24;
-
-const U32_MAX: i64 = u32::MAX as i64;
-
-/// Reads an integer key and checks it against `MIN..=MAX` before it is typed, so that
-/// `rounds = -3` reads "must be at least 1, got -3" rather than "expected u32".
-fn int_in<'de, D, T, const MIN: i64, const MAX: i64>(deserializer: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: TryFrom<i64>,
-{
-    let v = i64::deserialize(deserializer)?;
-    let wrong = |bound: &str| de::Error::custom(format!("must be {bound}, got {v}"));
-    if v < MIN {
-        return Err(wrong(&format!("at least {MIN}")));
-    }
-    if v > MAX {
-        return Err(wrong(&format!("at most {MAX}")));
-    }
-    T::try_from(v).map_err(|_| wrong(&format!("at most {MAX}")))
-}
-
-/// Reads a number key (an integer is taken as a number) that must be finite and lie between
-/// `min` and `max`, each bound excluded when its flag is set.
-fn real_in<'de, D: Deserializer<'de>>(
-    deserializer: D,
-    (min, min_open): (f64, bool),
-    (max, max_open): (f64, bool),
-) -> Result<f64, D::Error> {
-    let v = f64::deserialize(deserializer)?;
-    let above_min = if min_open { v > min } else { v >= min };
-    let below_max = if max_open { v < max } else { v <= max };
-    if v.is_finite() && above_min && below_max {
-        return Ok(v);
-    }
-    let lower = if min_open {
-        format!("greater than {min}")
-    } else {
-        format!("at least {min}")
-    };
-    let wanted = if max.is_infinite() {
-        format!("a finite number {lower}")
-    } else if !min_open && !max_open {
-        format!("between {min} and {max}")
-    } else {
-        let upper = if max_open { "less than" } else { "at most" };
-        format!("{lower} and {upper} {max}")
-    };
-    Err(de::Error::custom(format!("must be {wanted}, got {v}")))
-}
-
-/// A share strictly between 0 and 1.
-fn open_fraction<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-    real_in(deserializer, (0.0, true), (1.0, true))
-}
-
-/// A probability or share from 0 to 1.
-fn fraction<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-    real_in(deserializer, (0.0, false), (1.0, false))
-}
-
-/// A finite number of at least 0.
-fn non_negative<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-    real_in(deserializer, (0.0, false), (f64::INFINITY, true))
-}
-
-/// A finite number of at least 0, for a key that may be left out.
-fn optional_non_negative<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<f64>, D::Error> {
-    non_negative(deserializer).map(Some)
-}
 
 // ---------------------------------------------------------------------------------------------
 // Loading.
@@ -517,9 +264,7 @@ impl Config {
         }
         let search = &self.search;
         // Each depth's own bounds were checked as it was read: only their order is left.
-        if let Err(LimitsError::Order { .. }) =
-            SearchLimits::try_new(search.min_depth, search.max_depth)
-        {
+        if let Err(LimitsError::Order { .. }) = search.try_limits() {
             return Err(report.pair(
                 layout,
                 ("search.min_depth", search.min_depth.into()),
@@ -635,12 +380,9 @@ impl Config {
     /// `search.database_pieces` above 0) is the caller's to load into `database`.
     pub fn game_settings(&self) -> GameSettings {
         GameSettings {
-            min_depth: self.search.min_depth,
-            max_depth: self.search.max_depth,
+            search: self.search,
             max_plies: self.tournament.max_plies,
             no_progress_plies: self.tournament.no_progress_plies,
-            endgame_pieces: self.search.endgame_pieces,
-            tie_break: self.search.tie_break,
             time: None,
             database: None,
             database_adjudication: self.tournament.database_adjudication,
@@ -736,7 +478,7 @@ fn plain_message(message: &str) -> String {
     ] {
         text = text.replace(rust, plain);
     }
-    // "expected struct SearchConfig": the user wrote a value where a `[search]` table goes.
+    // "expected struct SearchParams": the user wrote a value where a `[search]` table goes.
     if let Some(at) = text.find("expected struct ") {
         let name_end = text[at + 16..]
             .find(|c: char| !c.is_alphanumeric())
@@ -840,75 +582,19 @@ fn value_keys(prefix: &str, value: &toml_edit::Value, entries: &mut Vec<Entry>) 
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Openings source as a TOML string.
-// ---------------------------------------------------------------------------------------------
-
-impl fmt::Display for OpeningsSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpeningsSource::Start => f.write_str("start"),
-            OpeningsSource::ThreeMove => f.write_str("3-move"),
-            OpeningsSource::Tough => f.write_str("tough"),
-            OpeningsSource::Random(plies) => write!(f, "random:{plies}"),
-            OpeningsSource::File(path) => write!(f, "{}", path.display()),
-        }
-    }
-}
-
-impl Serialize for OpeningsSource {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            OpeningsSource::File(path) => match path.to_str() {
-                Some(text) => serializer.serialize_str(text),
-                None => Err(serde::ser::Error::custom(format!(
-                    "openings path {} is not valid UTF-8",
-                    path.display()
-                ))),
-            },
-            other => serializer.serialize_str(&other.to_string()),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for OpeningsSource {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SourceVisitor;
-        impl Visitor<'_> for SourceVisitor {
-            type Value = OpeningsSource;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(
-                    "\"start\", \"3-move\", \"tough\", \"random:N\" or the path of a file of openings",
-                )
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<OpeningsSource, E> {
-                match v {
-                    "start" => Ok(OpeningsSource::Start),
-                    "3-move" => Ok(OpeningsSource::ThreeMove),
-                    "tough" => Ok(OpeningsSource::Tough),
-                    random if random.starts_with("random:") => {
-                        match random["random:".len()..].parse::<u32>() {
-                            Ok(plies) if (1..=MAX_RANDOM_OPENING_PLIES).contains(&plies) => {
-                                Ok(OpeningsSource::Random(plies))
-                            }
-                            _ => Err(E::custom(format!(
-                                "{v:?}: expected random:N with N (random plies from the start) \
-                                 from 1 to {MAX_RANDOM_OPENING_PLIES}"
-                            ))),
-                        }
-                    }
-                    "" => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
-                    path => Ok(OpeningsSource::File(PathBuf::from(path))),
-                }
-            }
-        }
-        deserializer.deserialize_str(SourceVisitor)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::TieBreak;
+
+    /// The name an enum setting is written with in TOML (`"genetic"`, `"blend"`).
+    fn written<T: Serialize>(value: T) -> String {
+        serde_json::to_value(value)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
 
     fn parse(text: &str) -> Result<Config, Error> {
         Config::from_str_named(text, "configs/x.toml")
@@ -996,9 +682,9 @@ mod tests {
         assert_eq!((s.min_depth, s.max_depth, s.endgame_pieces), (6, 12, 12));
         assert_eq!(s.tie_break, TieBreak::First);
         let e = &config.evolution;
-        assert_eq!(e.mode, EvolutionMode::Genetic);
+        assert_eq!(written(e.mode), "genetic");
         assert_eq!(e.immigrants, 0.1);
-        assert_eq!(e.crossover, Crossover::Uniform);
+        assert_eq!(written(e.crossover), "uniform");
         assert_eq!((e.mutation_rate, e.mutation_sigma), (0.2, 8.0));
     }
 
@@ -1015,14 +701,14 @@ mod tests {
         for (step, expected) in steps.iter().zip([8.0, 4.0, 2.0, 1.0]) {
             assert!((step - expected).abs() < 1e-9, "{steps:?}");
         }
-        let to_zero = EvolutionConfig {
+        let to_zero = EvolutionParams {
             mutation_sigma_end: Some(0.0),
-            ..e.clone()
+            ..*e
         };
         assert!((to_zero.mutation_sigma_after(3, 5) - 8.0 / 3.0).abs() < 1e-9);
         assert_eq!(to_zero.mutation_sigma_after(4, 5), 0.0);
         // Without an end the step stays put.
-        assert_eq!(EvolutionConfig::default().mutation_sigma_after(4, 5), 8.0);
+        assert_eq!(EvolutionParams::default().mutation_sigma_after(4, 5), 8.0);
         assert!(
             parse("name = \"r\"\n[evolution]\nmutation_sigma_end = -1\n")
                 .unwrap_err()
@@ -1043,14 +729,17 @@ mod tests {
         assert_eq!(config.search.min_depth, 3);
         assert_eq!(config.search.max_depth, 12);
         assert_eq!(config.search.tie_break, TieBreak::Random);
-        assert_eq!(config.evolution.mode, EvolutionMode::Random);
-        assert_eq!(config.evolution.crossover, Crossover::Blend);
+        assert_eq!(written(config.evolution.mode), "random");
+        assert_eq!(written(config.evolution.crossover), "blend");
         assert_eq!(config.evolution.mutation_sigma, 3.0);
         assert_eq!(config.evolution.mutation_rate, 0.2);
         assert_eq!(config.tournament.openings, OpeningsSource::Start);
         let settings = config.game_settings();
-        assert_eq!((settings.min_depth, settings.max_depth), (3, 12));
-        assert_eq!(settings.tie_break, TieBreak::Random);
+        assert_eq!(
+            (settings.search.min_depth, settings.search.max_depth),
+            (3, 12)
+        );
+        assert_eq!(settings.search.tie_break, TieBreak::Random);
     }
 
     #[test]
@@ -1425,7 +1114,7 @@ mod tests {
         assert_eq!((quick.search.min_depth, quick.search.max_depth), (6, 12));
         assert_eq!(quick.tournament.max_plies, 200);
         assert_eq!(quick.tournament.playoff_openings, 4);
-        assert_eq!(quick.evolution.mode, EvolutionMode::Genetic);
+        assert_eq!(written(quick.evolution.mode), "genetic");
         let islands =
             Config::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/islands.toml")).unwrap();
         assert_eq!(islands.islands.count, 4);
@@ -1441,7 +1130,7 @@ mod tests {
         assert_eq!(original.tournament.rounds, 20);
         assert_eq!(original.tournament.survival_fraction, 0.2);
         assert_eq!(original.tournament.openings, OpeningsSource::Start);
-        assert_eq!(original.evolution.mode, EvolutionMode::Random);
+        assert_eq!(written(original.evolution.mode), "random");
         assert_eq!(original.weights, WeightSpace::uniform(-100, 100));
         assert_eq!(original.validation.every, 0);
         assert_eq!(
@@ -1462,7 +1151,7 @@ mod tests {
             OpeningsSource::Random(_)
         ));
         assert!(overnight.validation.every > 0);
-        assert_eq!(overnight.evolution.mode, EvolutionMode::Genetic);
+        assert_eq!(written(overnight.evolution.mode), "genetic");
         assert_eq!(
             (overnight.search.min_depth, overnight.search.max_depth),
             (6, 12)

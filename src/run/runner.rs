@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::checkpoint::{openings_fingerprint, Champion, Checkpoint, Member, CHECKPOINT_FORMAT};
-use super::config::{Config, OpeningsSource};
+use super::config::Config;
 use super::files::{
     self, append, append_counted, learning_record, specimen_record, timings_record,
     write_atomically, FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE,
@@ -40,18 +40,15 @@ use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::{WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
-use crate::game::{
-    load_openings_file, play_game, three_move_deck, tough_deck, GameResult, GameSettings, Opening,
-    OpeningBook, Tally,
-};
+use crate::game::{play_game, GameResult, GameSettings, Opening, OpeningBook, Tally};
 use crate::matchplay::play_match;
 use crate::pdn::PdnGame;
 use crate::rng::{stream, tag};
 use crate::text::csv_line;
 use crate::tournament::{
     breed, initial_population, play_playoff, play_playoff_share, play_round, playoff_games,
-    playoff_standings, BracketGame, BracketParams, EvolutionParams, GameJob, GameReport,
-    PlayoffShare, RoundResult, Specimen, Standing,
+    playoff_standings, BracketGame, GameJob, GameReport, PlayoffShare, RoundResult, Specimen,
+    Standing,
 };
 
 /// How a run is executed: none of this changes its files (except `timings.csv`).
@@ -294,18 +291,6 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
     run.go(state)
 }
 
-/// The openings of a source: the start position alone, a shipped deck, a file's, or random
-/// openings level within `balance`.
-pub fn opening_book(source: &OpeningsSource, balance: i32) -> Result<OpeningBook> {
-    Ok(match source {
-        OpeningsSource::Start => OpeningBook::Deck(vec![Opening::start()]),
-        OpeningsSource::ThreeMove => OpeningBook::Deck(three_move_deck()),
-        OpeningsSource::Tough => OpeningBook::Deck(tough_deck()),
-        OpeningsSource::File(path) => OpeningBook::Deck(load_openings_file(path)?),
-        &OpeningsSource::Random(plies) => OpeningBook::Random { plies, balance },
-    })
-}
-
 /// Where a run stands between rounds.
 struct State {
     /// Rounds completed.
@@ -436,10 +421,10 @@ impl<'a> Run<'a> {
             config,
             config_text,
             options,
-            book: opening_book(
-                &config.tournament.openings,
-                config.tournament.random_opening_balance,
-            )?,
+            book: config
+                .tournament
+                .openings
+                .book(config.tournament.random_opening_balance)?,
             openings: openings_fingerprint(config)?,
             validation_deck: validation_deck(config),
             settings: run_settings(config, options)?,
@@ -546,16 +531,11 @@ impl<'a> Run<'a> {
             .iter()
             .map(|m| m.specimen.clone())
             .collect();
-        let params = BracketParams {
-            survival_fraction: config.tournament.survival_fraction,
-            stall_levels: config.tournament.stall_levels,
-            pairing_openings: config.tournament.pairing_openings,
-        };
         let played = play_round(
             &specimens,
             round,
             self.seed,
-            &params,
+            &config.tournament,
             self.options.stop.as_deref(),
             |job: &GameJob| self.bracket_game(job),
             |summary| self.progress.level_done(summary),
@@ -671,7 +651,10 @@ impl<'a> Run<'a> {
             breed(
                 &result.survivors,
                 count,
-                &self.evolution_params(round),
+                &config
+                    .evolution
+                    .after_round(round, config.tournament.rounds),
+                &config.weights,
                 self.seed,
                 round,
                 &mut next_id,
@@ -785,20 +768,6 @@ impl<'a> Run<'a> {
             |_| {},
         )
         .tally
-    }
-
-    /// The breeding settings after `round`.
-    fn evolution_params(&self, round: u32) -> EvolutionParams {
-        let e = &self.config.evolution;
-        let mutation_sigma = e.mutation_sigma_after(round, self.config.tournament.rounds);
-        EvolutionParams {
-            mode: e.mode,
-            immigrants: e.immigrants,
-            crossover: e.crossover,
-            mutation_rate: e.mutation_rate,
-            mutation_sigma,
-            space: self.config.weights,
-        }
     }
 
     fn checkpoint(&self, state: &State, playoff: Option<Vec<Standing>>) -> Result<()> {

@@ -7,38 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
+use super::settings::TournamentParams;
 use super::specimen::Specimen;
 use super::stats::{diversity, OutcomeCounts, PairOutcome, RoundStats};
 use crate::game::{GameRecord, GameResult, GameScore, Tally};
 use crate::rng::{stream, tag};
-
-/// The `[tournament]` settings that shape a round's bracket.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BracketParams {
-    /// The round ends once the pool is no larger than this share of the population.
-    pub survival_fraction: f64,
-    /// The round ends after this many consecutive levels that eliminated nobody (at least 1;
-    /// 0 is treated as 1).
-    pub stall_levels: u32,
-    /// Openings a pair plays. 1: one game, replayed with colours switched after a draw (a
-    /// second draw sends both on). k > 1: a mini-match of k openings × both colours; the higher
-    /// score goes on, and a level score is decided by lot (never both).
-    pub pairing_openings: u32,
-}
-
-impl Default for BracketParams {
-    /// A round goes down to a fifth of the population or two levels that eliminated nobody;
-    /// one opening per pair. The `[tournament]` section's defaults are these.
-    fn default() -> Self {
-        BracketParams {
-            survival_fraction: 0.2,
-            stall_levels: 2,
-            pairing_openings: 1,
-        }
-    }
-}
 
 /// One game to play, handed to the game function.
 ///
@@ -315,7 +289,7 @@ pub fn play_round<G>(
     population: &[Specimen],
     round: u32,
     seed: u64,
-    params: &BracketParams,
+    params: &TournamentParams,
     cancel: Option<&AtomicBool>,
     game: G,
     mut on_level: impl FnMut(&LevelSummary),
@@ -446,7 +420,7 @@ mod tests {
         pop: &[Specimen],
         number: u32,
         seed: u64,
-        params: &BracketParams,
+        params: &TournamentParams,
         game: G,
         on_level: impl FnMut(&LevelSummary),
     ) -> RoundResult {
@@ -512,17 +486,18 @@ mod tests {
         report(result, (b * 7 + w * 3) as u32 % 90 + 20)
     }
 
-    fn params(survival_fraction: f64, stall_levels: u32) -> BracketParams {
-        BracketParams {
+    fn params(survival_fraction: f64, stall_levels: u32) -> TournamentParams {
+        TournamentParams {
             survival_fraction,
             stall_levels,
             pairing_openings: 1,
+            ..TournamentParams::default()
         }
     }
 
     #[test]
     fn mini_matches_play_k_openings_with_both_colours_and_send_exactly_one_on() {
-        let mini = BracketParams {
+        let mini = TournamentParams {
             pairing_openings: 3,
             ..params(0.0, 9)
         };
@@ -570,7 +545,7 @@ mod tests {
             };
             report(result, 40)
         }
-        let mini = BracketParams {
+        let mini = TournamentParams {
             pairing_openings: 2,
             ..params(0.0, 9)
         };

@@ -5,6 +5,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::specimen::Specimen;
+use crate::bounded::{fraction, non_negative, optional_non_negative};
 use crate::eval::{WeightPair, Weights, FEATURE_COUNT};
 use crate::rng::{stream, tag};
 
@@ -33,28 +34,34 @@ pub enum Crossover {
     Blend,
 }
 
-/// The `[evolution]` settings plus the space the weights live in.
+/// `[evolution]`: how the population is refilled after each round. The one owner of these
+/// settings: the run config's section, with its defaults and bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct EvolutionParams {
-    /// Random or genetic newcomers.
+    /// Fresh random newcomers, or children of the survivors.
     pub mode: EvolutionMode,
-    /// Share of the newcomers that are random immigrants in genetic mode (0..=1).
+    /// In genetic mode, the share of newcomers that are random immigrants.
+    #[serde(deserialize_with = "fraction")]
     pub immigrants: f64,
-    /// Crossover operator in genetic mode.
+    /// How a child's weights are taken from its two parents.
     pub crossover: Crossover,
-    /// Probability that a child's weight is mutated.
+    /// Probability that each weight of a child is mutated.
+    #[serde(deserialize_with = "fraction")]
     pub mutation_rate: f64,
-    /// Standard deviation of a mutation step.
+    /// Standard deviation of a mutation's Gaussian step (after the first round).
+    #[serde(deserialize_with = "non_negative")]
     pub mutation_sigma: f64,
-    /// The range of every weight, and how fresh specimens (immigrants, `random` newcomers)
-    /// are drawn.
-    pub space: WeightSpace,
+    /// Standard deviation after the last round that breeds, reached geometrically from
+    /// `mutation_sigma` (`None`: the same step all run long). Small late steps let a converged
+    /// population settle instead of drifting on the noise of single games.
+    #[serde(deserialize_with = "optional_non_negative")]
+    pub mutation_sigma_end: Option<f64>,
 }
 
 impl Default for EvolutionParams {
     /// Genetic mode, 10% immigrants, uniform crossover, each weight mutated with probability
-    /// 0.2 by a Gaussian step of σ = 8 (small against the weights' ranges), in the default
-    /// weight space. A run config's `[evolution]` defaults are these.
+    /// 0.2 by a Gaussian step of σ = 8 (small against the weights' ranges) all run long.
     fn default() -> Self {
         EvolutionParams {
             mode: EvolutionMode::Genetic,
@@ -62,7 +69,40 @@ impl Default for EvolutionParams {
             crossover: Crossover::Uniform,
             mutation_rate: 0.2,
             mutation_sigma: 8.0,
-            space: WeightSpace::default(),
+            mutation_sigma_end: None,
+        }
+    }
+}
+
+impl EvolutionParams {
+    /// These settings for the newcomers bred after `round` of a run of `rounds`: the mutation
+    /// step of [`EvolutionParams::mutation_sigma_after`], held constant.
+    pub fn after_round(&self, round: u32, rounds: u32) -> EvolutionParams {
+        EvolutionParams {
+            mutation_sigma: self.mutation_sigma_after(round, rounds),
+            mutation_sigma_end: None,
+            ..*self
+        }
+    }
+
+    /// The mutation step for the newcomers bred after `round` of a run of `rounds`: from
+    /// `mutation_sigma` after round 1 to `mutation_sigma_end` after round `rounds - 1`, the last
+    /// that breeds (geometrically, or linearly when either end is 0).
+    pub fn mutation_sigma_after(&self, round: u32, rounds: u32) -> f64 {
+        let Some(end) = self.mutation_sigma_end else {
+            return self.mutation_sigma;
+        };
+        let last = rounds.saturating_sub(1).max(1);
+        let progress = if last > 1 {
+            f64::from(round.clamp(1, last) - 1) / f64::from(last - 1)
+        } else {
+            0.0
+        };
+        let start = self.mutation_sigma;
+        if start > 0.0 && end > 0.0 {
+            start * (end / start).powf(progress)
+        } else {
+            start + (end - start) * progress
         }
     }
 }
@@ -92,11 +132,13 @@ pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Speci
 /// In genetic mode `round(immigrants × count)` newcomers are random immigrants and the rest are
 /// children of two distinct survivors chosen uniformly; with a single survivor the children are
 /// mutated clones of it (`parent_b` is `None`), and with none every newcomer is an immigrant.
-/// Immigrants carry no parents, in either mode.
+/// Immigrants carry no parents, in either mode. Every weight stays in `space`. The mutation
+/// step is `params.mutation_sigma`: pass [`EvolutionParams::after_round`] for a schedule.
 pub fn breed(
     survivors: &[Specimen],
     count: usize,
     params: &EvolutionParams,
+    space: &WeightSpace,
     seed: u64,
     round: u32,
     next_id: &mut u64,
@@ -142,11 +184,11 @@ pub fn breed(
                 *w = mutate(&mut rng, *w, params);
             }
         }
-        let weights = params.space.clamp(&weights);
+        let weights = space.clamp(&weights);
         out.push(new_specimen(weights, Some(a.id), b.map(|b| b.id)));
     }
     for _ in children..count {
-        let weights = params.space.fresh(&mut rng);
+        let weights = space.fresh(&mut rng);
         out.push(new_specimen(weights, None, None));
     }
     out
@@ -212,9 +254,13 @@ mod tests {
             crossover,
             mutation_rate: 0.5,
             mutation_sigma: 30.0,
-            space: WeightSpace::uniform(-20, 20),
             ..EvolutionParams::default()
         }
+    }
+
+    /// The space of the tests' [`genetic`] settings.
+    fn narrow() -> WeightSpace {
+        WeightSpace::uniform(-20, 20)
     }
 
     fn initial_population(n: usize, min: i32, max: i32, seed: u64) -> Vec<Specimen> {
@@ -245,7 +291,7 @@ mod tests {
             ..genetic(Crossover::Uniform)
         };
         let mut next_id = 4;
-        let kids = breed(&survivors, 16, &params, 1, 3, &mut next_id);
+        let kids = breed(&survivors, 16, &params, &narrow(), 1, 3, &mut next_id);
         assert_eq!(kids.len(), 16);
         assert_eq!(next_id, 20);
         for (k, s) in kids.iter().enumerate() {
@@ -268,7 +314,7 @@ mod tests {
                 ..genetic(crossover)
             };
             let mut next_id = 200;
-            let kids = breed(&survivors, 20, &params, 9, 5, &mut next_id);
+            let kids = breed(&survivors, 20, &params, &narrow(), 9, 5, &mut next_id);
             assert_eq!(kids.len(), 20);
             assert_eq!(next_id, 220);
             let ids: Vec<u64> = kids.iter().map(|s| s.id).collect();
@@ -296,10 +342,10 @@ mod tests {
         let params = EvolutionParams {
             immigrants: 0.0,
             mutation_rate: 0.0,
-            space: WeightSpace::uniform(-100, 100),
             ..genetic(Crossover::Uniform)
         };
-        let kids = breed(&survivors, 10, &params, 3, 0, &mut 2);
+        let space = WeightSpace::uniform(-100, 100);
+        let kids = breed(&survivors, 10, &params, &space, 3, 0, &mut 2);
         let mut from = [false; 2];
         for kid in &kids {
             let parents = [&survivors[0], &survivors[1]];
@@ -329,10 +375,10 @@ mod tests {
         let params = EvolutionParams {
             immigrants: 0.0,
             mutation_rate: 0.0,
-            space: WeightSpace::uniform(-1000, 1000),
             ..genetic(Crossover::Blend)
         };
-        let kids = breed(&survivors, 10, &params, 4, 0, &mut 2);
+        let space = WeightSpace::uniform(-1000, 1000);
+        let kids = breed(&survivors, 10, &params, &space, 4, 0, &mut 2);
         let (a, b) = (
             &survivors[0].weights.opening.0,
             &survivors[1].weights.opening.0,
@@ -363,14 +409,14 @@ mod tests {
             ..genetic(Crossover::Blend)
         };
         let mut next_id = 1;
-        let kids = breed(&survivors, 6, &params, 5, 2, &mut next_id);
+        let kids = breed(&survivors, 6, &params, &narrow(), 5, 2, &mut next_id);
         assert_eq!(kids.len(), 6);
         for kid in &kids {
             assert_eq!((kid.parent_a, kid.parent_b), (Some(0), None));
             assert_ne!(kid.weights, survivors[0].weights, "mutated");
         }
         // No survivors at all: every newcomer is an immigrant.
-        let kids = breed(&[], 3, &params, 5, 2, &mut next_id);
+        let kids = breed(&[], 3, &params, &narrow(), 5, 2, &mut next_id);
         assert!(kids.iter().all(|s| s.parent_a.is_none()));
         assert_eq!(next_id, 10);
     }
@@ -379,7 +425,7 @@ mod tests {
     fn breeding_is_deterministic_per_seed_and_round() {
         let survivors = initial_population(6, -100, 100, 6);
         let params = genetic(Crossover::Uniform);
-        let run = |seed, round| breed(&survivors, 12, &params, seed, round, &mut 6);
+        let run = |seed, round| breed(&survivors, 12, &params, &narrow(), seed, round, &mut 6);
         assert_eq!(run(7, 1), run(7, 1));
         let weights = |v: Vec<Specimen>| v.into_iter().map(|s| s.weights).collect::<Vec<_>>();
         assert_ne!(weights(run(7, 1)), weights(run(7, 2)));
@@ -394,10 +440,9 @@ mod tests {
             mutation_rate: 1.0,
             mutation_sigma: 200.0,
             immigrants: 0.3,
-            space,
             ..EvolutionParams::default()
         };
-        let kids = breed(&survivors, 40, &params, 12, 1, &mut 8);
+        let kids = breed(&survivors, 40, &params, &space, 12, 1, &mut 8);
         assert!(kids.iter().all(|k| space.contains(&k.weights)));
         // Huge mutations reach both ends of the kings range; pawns never move.
         let kings: Vec<i32> = kids.iter().map(|k| k.weights.endgame.0[1]).collect();

@@ -3,17 +3,17 @@
 mod bracket;
 mod evolution;
 mod playoff;
+mod settings;
 mod specimen;
 mod stats;
 mod weight_space;
 
-pub use bracket::{
-    play_round, BracketGame, BracketParams, GameJob, GameReport, LevelSummary, RoundResult,
-};
-pub use evolution::{breed, initial_population, Crossover, EvolutionMode, EvolutionParams};
+pub use bracket::{play_round, BracketGame, GameJob, GameReport, LevelSummary, RoundResult};
+pub use evolution::{breed, initial_population, EvolutionParams};
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };
+pub use settings::TournamentParams;
 pub use specimen::Specimen;
 pub use stats::{OutcomeCounts, RoundStats};
 pub use weight_space::{FeatureRanges, WeightSpace};

@@ -174,6 +174,7 @@ pub fn rank(mut standings: Vec<Standing>) -> Vec<Standing> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::SearchParams;
 
     fn standing(id: u64, wins: u64, draws: u64, losses: u64) -> Standing {
         Standing {
@@ -220,8 +221,11 @@ mod tests {
             .collect();
         let finalists: Vec<&Specimen> = specimens.iter().collect();
         let settings = GameSettings {
-            min_depth: 1,
-            max_depth: 2,
+            search: SearchParams {
+                min_depth: 1,
+                max_depth: 2,
+                ..SearchParams::default()
+            },
             max_plies: 20,
             ..GameSettings::default()
         };
@@ -246,10 +250,13 @@ mod tests {
             .collect();
         let finalists: Vec<&Specimen> = specimens.iter().collect();
         let settings = GameSettings {
-            min_depth: 1,
-            max_depth: 2,
+            search: SearchParams {
+                min_depth: 1,
+                max_depth: 2,
+                tie_break: crate::game::TieBreak::Random,
+                ..SearchParams::default()
+            },
             max_plies: 40,
-            tie_break: crate::game::TieBreak::Random,
             ..GameSettings::default()
         };
         let openings = [Opening::start()];

@@ -1,0 +1,175 @@
+//! How a game is played: each side's search, the draw rules, the clock.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bounded::int_in;
+use crate::egdb::{EndgameDb, MAX_DATABASE_PIECES};
+use crate::eval::DEFAULT_ENDGAME_PIECES;
+use crate::search::{LimitsError, SearchBudget, SearchLimits, MAX_SEARCH_DEPTH};
+
+/// How a search breaks ties between moves of equal value.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum TieBreak {
+    /// The first move in move-generation order.
+    #[default]
+    First,
+    /// A move drawn by the game's own seeded generator.
+    Random,
+}
+
+/// `[search]`: how each player searches. The one owner of these settings: the run config's
+/// section (with its bounds) and `match`'s search options (`--min-depth`, `--max-depth`,
+/// `--tie-break`; the endgame switch comes from each weights file there, and the database from
+/// `--database-pieces`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchParams {
+    /// Full-width search depth in plies.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>")]
+    #[arg(long, default_value_t = DEFAULT_MIN_DEPTH, value_name = "D")]
+    pub min_depth: u32,
+    /// Depth up to which capture sequences are searched further.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>")]
+    #[arg(long, default_value_t = DEFAULT_MAX_DEPTH, value_name = "D")]
+    pub max_depth: u32,
+    /// A player switches to its endgame weights when this many pieces or fewer are left.
+    #[serde(deserialize_with = "int_in::<_, u32, 0, { MAX_ENDGAME_PIECES as i64 }>")]
+    #[arg(skip = DEFAULT_ENDGAME_PIECES)]
+    pub endgame_pieces: u32,
+    /// How equal-valued moves are chosen: `first` in generation order, or `random` (drawn from
+    /// the game's seeded stream).
+    #[arg(long, value_enum, default_value_t = TieBreak::First, value_name = "first|random",
+          hide_possible_values = true)]
+    pub tie_break: TieBreak,
+    /// Positions with at most this many pieces are scored exactly from the endgame database
+    /// (built into the cache folder at first use); 0 for no database.
+    #[serde(deserialize_with = "int_in::<_, u32, 0, { MAX_DATABASE_PIECES as i64 }>")]
+    #[arg(skip = MAX_DATABASE_PIECES)]
+    pub database_pieces: u32,
+}
+
+/// Default full-width depth: games take tens of milliseconds.
+const DEFAULT_MIN_DEPTH: u32 = 6;
+/// Default capture depth.
+const DEFAULT_MAX_DEPTH: u32 = 12;
+/// A board holds at most 24 pieces, so a larger endgame threshold is a mistake.
+const MAX_ENDGAME_PIECES: u32 = 24;
+
+impl Default for SearchParams {
+    /// Depth 6 full-width with captures followed to depth 12, the endgame set at 12 pieces or
+    /// fewer, ties broken by move-generation order (deterministic without a random draw), and
+    /// the 5-piece endgame database.
+    fn default() -> Self {
+        SearchParams {
+            min_depth: DEFAULT_MIN_DEPTH,
+            max_depth: DEFAULT_MAX_DEPTH,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            tie_break: TieBreak::First,
+            database_pieces: MAX_DATABASE_PIECES,
+        }
+    }
+}
+
+impl SearchParams {
+    /// The depths as search limits, or why they are not (each depth from 1 to
+    /// [`MAX_SEARCH_DEPTH`], the full-width one not above the capture one): the one check of
+    /// the depth pair, for the config and the command line alike.
+    pub fn try_limits(&self) -> Result<SearchLimits, LimitsError> {
+        SearchLimits::try_new(self.min_depth, self.max_depth)
+    }
+
+    /// The depths as search limits, for settings already checked by
+    /// [`SearchParams::try_limits`].
+    pub fn limits(&self) -> SearchLimits {
+        SearchLimits::new(self.min_depth, self.max_depth)
+    }
+}
+
+/// Search depths and draw rules shared by both players of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSettings {
+    /// How each player searches: depths, endgame switch, tie-break, database size.
+    pub search: SearchParams,
+    /// Adjudicate a draw after this many plies.
+    pub max_plies: u32,
+    /// Draw after this many plies in a row without a capture and without a man moving.
+    pub no_progress_plies: u32,
+    /// The endgame database both players search with (`None`: none), the one
+    /// `search.database_pieces` names. Not serialised: the piece count names it.
+    #[serde(skip)]
+    pub database: Option<&'static EndgameDb>,
+    /// End a game by the database's value as soon as it reaches a position the database holds
+    /// (`EndReason::Database`); only with a `database`.
+    pub database_adjudication: bool,
+    /// Search against the clock instead of to `min_depth` (captures still followed
+    /// `max_depth - min_depth` plies further); `None` for fixed depths. A timed game depends on
+    /// the machine's speed: the same inputs can give different games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TimeControl>,
+}
+
+/// How much time each side has to think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TimeControl {
+    /// A clock per side: `base` for the game, `increment` added after each move. A side whose
+    /// clock runs out loses.
+    Clock {
+        /// Time on each clock at the start.
+        base: Duration,
+        /// Added to the mover's clock after each move.
+        increment: Duration,
+    },
+    /// A fixed time for every move (no clock, no loss on time).
+    MoveTime(Duration),
+}
+
+impl TimeControl {
+    /// The search budget for a move with `left` on the mover's clock: deepen until the soft
+    /// deadline, abandon an iteration at the hard one.
+    pub(super) fn budget(&self, left: Duration, extension: u32, now: Instant) -> SearchBudget {
+        let (soft, hard) = match *self {
+            TimeControl::MoveTime(t) => (t / 2, t),
+            TimeControl::Clock { increment, .. } => {
+                // About a 25th of what is left plus most of the increment, and never more than a
+                // third of the clock, so a long game cannot run it down.
+                let share = left / 25 + increment * 3 / 4;
+                (share / 2, share.min(left / 3))
+            }
+        };
+        SearchBudget {
+            depth: MAX_SEARCH_DEPTH,
+            extension,
+            deadline: Some(now + hard),
+            soft_deadline: Some(now + soft),
+            ..SearchBudget::default()
+        }
+    }
+}
+
+impl Default for GameSettings {
+    /// The search of [`SearchParams::default`], 300 plies, 80 quiet plies; no endgame database
+    /// (the caller loads one), adjudication by it once there is one. A run config's
+    /// `[tournament]` defaults for these rules are these.
+    fn default() -> GameSettings {
+        GameSettings {
+            search: SearchParams::default(),
+            max_plies: 300,
+            no_progress_plies: 80,
+            time: None,
+            database: None,
+            database_adjudication: true,
+        }
+    }
+}
+
+impl GameSettings {
+    /// The search limits both players use.
+    pub fn limits(&self) -> SearchLimits {
+        self.search.limits()
+    }
+}

@@ -1,0 +1,72 @@
+//! The `[tournament]` settings of a run.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bounded::{int_in, open_fraction, U32_MAX};
+use crate::eval::MAX_ABS_WEIGHT;
+use crate::game::{GameSettings, OpeningsSource};
+
+/// `[tournament]`: the rounds of single elimination, the games' openings and draw rules, and the
+/// final playoff. The one owner of these settings: the run config's section, with its defaults
+/// and bounds; a round's bracket reads its shape from it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TournamentParams {
+    /// Number of rounds before the playoff.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    pub rounds: u32,
+    /// A round ends once the pool has no more than this share of the population.
+    #[serde(deserialize_with = "open_fraction")]
+    pub survival_fraction: f64,
+    /// A round also ends after this many consecutive bracket levels that eliminated nobody.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    pub stall_levels: u32,
+    /// Where every game starts.
+    pub openings: OpeningsSource,
+    /// With `openings = "random:N"`: the largest absolute score (hundredths of a man) a shallow
+    /// material search may give a random opening; more lopsided ones are drawn again.
+    #[serde(deserialize_with = "int_in::<_, i32, 0, { MAX_ABS_WEIGHT as i64 }>")]
+    pub random_opening_balance: i32,
+    /// Openings each pair plays: 1 for one game replayed with colours switched after a draw,
+    /// k > 1 for a mini-match of k openings × both colours (the higher score goes on).
+    #[serde(deserialize_with = "int_in::<_, u32, 1, 64>")]
+    pub pairing_openings: u32,
+    /// A game still running after this many plies is a draw.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    pub max_plies: u32,
+    /// A game is a draw after this many plies in a row without a capture or a man's move.
+    #[serde(deserialize_with = "int_in::<_, u32, 2, U32_MAX>")]
+    pub no_progress_plies: u32,
+    /// Number of openings each pair of finalists plays (both colours) in the playoff.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    pub playoff_openings: u32,
+    /// End a game by the endgame database's value once it reaches a position the database
+    /// holds (`reason = database`); only with `search.database_pieces` above 0.
+    pub database_adjudication: bool,
+    /// Write every bracket game to `games.pdn` as well as to `games.csv`.
+    pub games_pdn: bool,
+}
+
+impl Default for TournamentParams {
+    /// 20 rounds, a round down to a fifth of the population or two levels that eliminated
+    /// nobody, one opening per pair, the game rules of
+    /// [`GameSettings::default`] (300 plies, 80 plies without progress); games from the 3-move
+    /// deck (the start position alone makes most games between similar players identical);
+    /// 8 openings per pair in the playoff.
+    fn default() -> Self {
+        let game = GameSettings::default();
+        TournamentParams {
+            rounds: 20,
+            survival_fraction: 0.2,
+            stall_levels: 2,
+            openings: OpeningsSource::ThreeMove,
+            random_opening_balance: 50,
+            pairing_openings: 1,
+            max_plies: game.max_plies,
+            no_progress_plies: game.no_progress_plies,
+            playoff_openings: 8,
+            database_adjudication: game.database_adjudication,
+            games_pdn: true,
+        }
+    }
+}
