@@ -383,7 +383,7 @@ pub fn match_key(
     // Likewise only sides with depths of their own add a line.
     for (side, p) in [("a", a), ("b", b)] {
         if let Some(l) = p.limits {
-            let _ = writeln!(text, "depth {side} {} {}", l.min_depth, l.max_depth);
+            let _ = writeln!(text, "depth {side} {} {}", l.min_depth(), l.max_depth());
         }
     }
     if let Some(t) = sprt {

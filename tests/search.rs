@@ -451,7 +451,7 @@ fn evaluation_is_colour_symmetric_through_perft_4() {
 fn search_limits_try_new_owns_the_depth_rule() {
     use checkers_tuner::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
     let ok = SearchLimits::try_new(6, 12).unwrap();
-    assert_eq!((ok.min_depth, ok.max_depth), (6, 12));
+    assert_eq!((ok.min_depth(), ok.max_depth()), (6, 12));
     assert_eq!(SearchLimits::try_new(0, 4), Err(LimitsError::MinDepth(0)));
     let over = MAX_SEARCH_DEPTH + 1;
     assert_eq!(
@@ -463,6 +463,9 @@ fn search_limits_try_new_owns_the_depth_rule() {
         order.describe("--min-depth", "--max-depth"),
         "--min-depth 5 is greater than --max-depth 3: expected min <= max"
     );
-    // `new` clamps instead: for values already checked.
-    assert_eq!(SearchLimits::new(5, 3).max_depth, 5);
+    // `new` refuses the same depths, by a panic (they are the code's own, not a user's).
+    assert_eq!(SearchLimits::new(5, 7), SearchLimits::try_new(5, 7).unwrap());
+    for (min, max) in [(5, 3), (0, 4), (4, over)] {
+        assert!(std::panic::catch_unwind(|| SearchLimits::new(min, max)).is_err());
+    }
 }

@@ -530,7 +530,7 @@ fn seconds_or_zero(text: &str) -> Option<Duration> {
 /// How the players search, for the header: both depths when a side has its own.
 fn search_label(settings: &GameSettings, own: [Option<SearchLimits>; 2]) -> String {
     let captures = settings.search.max_depth - settings.search.min_depth;
-    let depth = |l: SearchLimits| format!("depth {}..{}", l.min_depth, l.max_depth);
+    let depth = |l: SearchLimits| format!("depth {}..{}", l.min_depth(), l.max_depth());
     match settings.time {
         None if own.iter().any(Option::is_some) => format!(
             "A {}, B {}",
@@ -632,7 +632,7 @@ fn tie_break_name(t: TieBreak) -> &'static str {
 /// they are its own.
 fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
     match limits {
-        Some(l) => format!("{arg} (depth {}..{})", l.min_depth, l.max_depth),
+        Some(l) => format!("{arg} (depth {}..{})", l.min_depth(), l.max_depth()),
         None => arg.to_string(),
     }
 }

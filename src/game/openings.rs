@@ -31,10 +31,7 @@ const TOUGH_DECK: &str = include_str!("../../data/tough_deck.txt");
 pub const MAX_RANDOM_OPENING_PLIES: u32 = 40;
 
 /// The shallow search that judges a random opening: full width 4, captures to 8, material.
-const BALANCE_LIMITS: SearchLimits = SearchLimits {
-    min_depth: 4,
-    max_depth: 8,
-};
+const BALANCE_LIMITS: SearchLimits = SearchLimits::new(4, 8);
 
 /// Attempts at a level random opening before the last one drawn is taken as it is.
 const BALANCE_ATTEMPTS: u32 = 1_000;

@@ -303,7 +303,7 @@ pub fn play_game_between(
             Some(control) => {
                 let started = Instant::now();
                 let left = clocks[side as usize];
-                let budget = control.budget(left, limits.max_depth - limits.min_depth, started);
+                let budget = control.budget(left, limits.max_depth() - limits.min_depth(), started);
                 let found =
                     searcher.search_timed(&pos.position, &history, weights, &budget, |_| {});
                 if let TimeControl::Clock { increment, .. } = control {

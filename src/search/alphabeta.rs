@@ -61,13 +61,12 @@ pub const MAX_PLY: usize = 64;
 /// single game would take days.
 pub const MAX_SEARCH_DEPTH: u32 = 40;
 
-/// How deep to search.
+/// How deep to search: `1 <= min_depth <= max_depth <= MAX_SEARCH_DEPTH`, always (the fields
+/// are private, and both constructors refuse anything else).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchLimits {
-    /// Full-width depth in plies (at least 1).
-    pub min_depth: u32,
-    /// Captures are followed until this depth (at least `min_depth`).
-    pub max_depth: u32,
+    min_depth: u32,
+    max_depth: u32,
 }
 
 /// Why [`SearchLimits::try_new`] refused a pair of depths.
@@ -128,16 +127,30 @@ impl SearchLimits {
         })
     }
 
-    /// Limits for depths already checked by [`SearchLimits::try_new`] (the config and the
-    /// command line check theirs) or chosen by the code itself: nothing is refused, and values
-    /// outside the rule are clamped (`max_depth` raised to `min_depth`, both capped below
-    /// `MAX_PLY`) rather than reported.
-    pub fn new(min_depth: u32, max_depth: u32) -> SearchLimits {
-        let min_depth = min_depth.clamp(1, MAX_PLY as u32 - 2);
+    /// Limits for depths the code itself chose, or already checked by
+    /// [`SearchLimits::try_new`] (the config and the command line check theirs).
+    ///
+    /// # Panics
+    /// If the depths break the rule of [`SearchLimits::try_new`]: a bug in the caller.
+    pub const fn new(min_depth: u32, max_depth: u32) -> SearchLimits {
+        assert!(
+            1 <= min_depth && min_depth <= max_depth && max_depth <= MAX_SEARCH_DEPTH,
+            "search depths must satisfy 1 <= min_depth <= max_depth <= MAX_SEARCH_DEPTH"
+        );
         SearchLimits {
             min_depth,
-            max_depth: max_depth.clamp(min_depth, MAX_PLY as u32 - 2),
+            max_depth,
         }
+    }
+
+    /// Full-width depth in plies (at least 1).
+    pub const fn min_depth(&self) -> u32 {
+        self.min_depth
+    }
+
+    /// Captures are followed until this depth (at least `min_depth`).
+    pub const fn max_depth(&self) -> u32 {
+        self.max_depth
     }
 }
 
@@ -563,7 +576,6 @@ impl Searcher {
         limits: SearchLimits,
         mut tie_rng: Option<&mut ChaCha8Rng>,
     ) -> SearchResult {
-        let limits = SearchLimits::new(limits.min_depth, limits.max_depth);
         if self.context != Some((*weights, limits)) {
             // Stored values belong to other weights: keep nothing.
             self.tt.clear();
