@@ -175,7 +175,34 @@ impl Pentanomial {
 
     /// Elo, its 95% interval and LOS from these pairs.
     pub fn estimate(&self) -> EloEstimate {
-        EloEstimate::from_pentanomial(self)
+        let Some((mean, variance)) = self.mean_and_variance() else {
+            return EloEstimate {
+                pairs: 0,
+                score: 0.5,
+                elo: 0.0,
+                lower: f64::NEG_INFINITY,
+                upper: f64::INFINITY,
+                los: 0.5,
+            };
+        };
+        let se = (variance / self.pairs() as f64).sqrt();
+        let los = if se > 0.0 {
+            normal_cdf((mean - 0.5) / se)
+        } else if mean > 0.5 {
+            1.0
+        } else if mean < 0.5 {
+            0.0
+        } else {
+            0.5
+        };
+        EloEstimate {
+            pairs: self.pairs(),
+            score: mean,
+            elo: logistic_elo(mean),
+            lower: logistic_elo(mean - Z_95 * se),
+            upper: logistic_elo(mean + Z_95 * se),
+            los,
+        }
     }
 }
 
@@ -235,38 +262,6 @@ pub struct EloEstimate {
 }
 
 impl EloEstimate {
-    /// The estimate from a pentanomial.
-    pub fn from_pentanomial(p: &Pentanomial) -> EloEstimate {
-        let Some((mean, variance)) = p.mean_and_variance() else {
-            return EloEstimate {
-                pairs: 0,
-                score: 0.5,
-                elo: 0.0,
-                lower: f64::NEG_INFINITY,
-                upper: f64::INFINITY,
-                los: 0.5,
-            };
-        };
-        let se = (variance / p.pairs() as f64).sqrt();
-        let los = if se > 0.0 {
-            normal_cdf((mean - 0.5) / se)
-        } else if mean > 0.5 {
-            1.0
-        } else if mean < 0.5 {
-            0.0
-        } else {
-            0.5
-        };
-        EloEstimate {
-            pairs: p.pairs(),
-            score: mean,
-            elo: logistic_elo(mean),
-            lower: logistic_elo(mean - Z_95 * se),
-            upper: logistic_elo(mean + Z_95 * se),
-            los,
-        }
-    }
-
     /// Half the interval's width, fishtest's "±" figure: 0 for a collapsed interval, +∞ when an
     /// end is unbounded.
     pub fn margin(&self) -> f64 {
@@ -281,10 +276,7 @@ impl EloEstimate {
     /// `Elo n/a (no game pairs)` without pairs; with fewer than [`MIN_PAIRS_FOR_INTERVAL`]
     /// pairs, the estimate alone and why there is no interval.
     pub fn summary_line(&self) -> String {
-        if self.pairs == 0 {
-            return "Elo n/a (no game pairs)".to_string();
-        }
-        if self.pairs < MIN_PAIRS_FOR_INTERVAL {
+        if self.pairs > 0 && self.pairs < MIN_PAIRS_FOR_INTERVAL {
             return format!(
                 "Elo {} (too few games for an interval: {} pairs, {} needed)",
                 signed(self.elo),
@@ -621,17 +613,16 @@ impl FromStr for Sprt {
         if parts.len() != 2 && parts.len() != 4 {
             return Err(Error::input(format!("--sprt: {EXPECTED}, got \"{s}\"")));
         }
-        let mut numbers = Vec::with_capacity(parts.len());
-        for part in &parts {
-            match part.parse::<f64>() {
-                Ok(x) => numbers.push(x),
-                Err(_) => {
-                    return Err(Error::input(format!(
+        let numbers = parts
+            .iter()
+            .map(|part| {
+                part.parse::<f64>().map_err(|_| {
+                    Error::input(format!(
                         "--sprt: \"{part}\" is not a number; {EXPECTED}, got \"{s}\""
-                    )))
-                }
-            }
-        }
+                    ))
+                })
+            })
+            .collect::<Result<Vec<f64>>>()?;
         match numbers[..] {
             [elo0, elo1] => Sprt::new(elo0, elo1),
             [elo0, elo1, alpha, beta] => Sprt::with_error_rates(elo0, elo1, alpha, beta),

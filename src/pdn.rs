@@ -198,19 +198,16 @@ impl PdnGame {
             pos = pos.play(mv);
         }
         tokens.push(pdn_result(self.result).to_string());
-        let mut line = String::new();
+        let mut width = 0;
         for token in tokens {
-            if !line.is_empty() && line.len() + 1 + token.len() > LINE_WIDTH {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
+            if width > 0 {
+                let wrap = width + 1 + token.len() > LINE_WIDTH;
+                out.push(if wrap { '\n' } else { ' ' });
+                width = if wrap { 0 } else { width + 1 };
             }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&token);
+            out.push_str(&token);
+            width += token.len();
         }
-        out.push_str(&line);
         out.push_str("\n\n");
         out
     }
@@ -341,6 +338,13 @@ impl Lexer {
         self.chars.get(self.at).copied()
     }
 
+    /// Steps over the characters for which `keep` holds.
+    fn skip_while(&mut self, keep: impl Fn(char) -> bool) {
+        while self.peek().is_some_and(&keep) {
+            self.at += 1;
+        }
+    }
+
     /// Steps back over the tag just read (it starts the next game).
     fn unread_tag(&mut self) {
         while self.at > 0 {
@@ -362,19 +366,12 @@ impl Lexer {
                 '(' => self.skip_until('(', ')')?,
                 '%' if self.at == 0 || self.chars[self.at - 1] == '\n' => {
                     // An escape line: ignored to its end.
-                    while self.peek().is_some_and(|c| c != '\n') {
-                        self.at += 1;
-                    }
+                    self.skip_while(|c| c != '\n');
                 }
                 '[' => return self.tag().map(Some),
                 _ => {
                     let begin = self.at;
-                    while self
-                        .peek()
-                        .is_some_and(|c| !c.is_whitespace() && !"{([".contains(c))
-                    {
-                        self.at += 1;
-                    }
+                    self.skip_while(|c| !c.is_whitespace() && !"{([".contains(c));
                     let word: String = self.chars[begin..self.at].iter().collect();
                     if word.starts_with('$') {
                         continue;
@@ -406,16 +403,9 @@ impl Lexer {
     fn tag(&mut self) -> Result<Token, String> {
         self.at += 1;
         let begin = self.at;
-        while self
-            .peek()
-            .is_some_and(|c| !c.is_whitespace() && c != '"' && c != ']')
-        {
-            self.at += 1;
-        }
+        self.skip_while(|c| !c.is_whitespace() && c != '"' && c != ']');
         let name: String = self.chars[begin..self.at].iter().collect();
-        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
-            self.at += 1;
-        }
+        self.skip_while(|c| c == ' ' || c == '\t');
         if name.is_empty() || self.peek() != Some('"') {
             return Err(format!("tag [{name} …] has no quoted value"));
         }
@@ -438,9 +428,7 @@ impl Lexer {
                 }
             }
         }
-        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
-            self.at += 1;
-        }
+        self.skip_while(|c| c == ' ' || c == '\t');
         if self.peek() != Some(']') {
             return Err(format!("tag {name} is not closed by ]"));
         }

@@ -4,8 +4,9 @@
 //! `assets/DejaVuSans-LICENSE.txt`) through plotters' pure-Rust `ab_glyph` backend, so drawing
 //! needs no system font library (fontconfig, freetype) on the machine.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,53 +33,56 @@ const LEARNING_HEIGHT: u32 = 420;
 
 /// The picture's height: taller when the run has a learning curve to show.
 fn height(data: &RunData) -> u32 {
-    if data.learning.is_empty() {
-        HEIGHT
-    } else {
-        HEIGHT + LEARNING_HEIGHT
-    }
+    HEIGHT
+        + if data.learning.is_empty() {
+            0
+        } else {
+            LEARNING_HEIGHT
+        }
 }
 /// Width of the column right of each panel that holds its legend; plotters' own legends sit
 /// inside the plotting area, where they would hide bars and lines.
 const LEGEND_WIDTH: u32 = 250;
 
+/// A colour written as `0xRRGGBB`.
+const fn rgb(hex: u32) -> RGBColor {
+    RGBColor((hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
+}
+
 /// The five pair outcomes of `rounds.csv`, in stacking order (bottom first): column, legend
 /// label, colour. Black/white decisive games are dark/light grey, the draw-then-win outcomes
 /// dark/light blue, so the colour of the side that won is visible at a glance.
 const OUTCOMES: [(&str, &str, RGBColor); 5] = [
-    ("black_wins", "black wins", RGBColor(0x33, 0x33, 0x33)),
-    ("white_wins", "white wins", RGBColor(0xbd, 0xbd, 0xbd)),
+    ("black_wins", "black wins", rgb(0x333333)),
+    ("white_wins", "white wins", rgb(0xbdbdbd)),
     (
         "draw_then_black_win",
         "draw, then black wins",
-        RGBColor(0x1f, 0x5f, 0xa8),
+        rgb(0x1f5fa8),
     ),
     (
         "draw_then_white_win",
         "draw, then white wins",
-        RGBColor(0x9e, 0xca, 0xe1),
+        rgb(0x9ecae1),
     ),
-    ("double_draws", "double draw", RGBColor(0xff, 0x7f, 0x0e)),
+    ("double_draws", "double draw", rgb(0xff7f0e)),
 ];
 
 /// One colour per feature (matplotlib's "tab10"), in [`FEATURE_NAMES`] order.
-const FEATURE_COLOURS: [RGBColor; 10] = [
-    RGBColor(0x1f, 0x77, 0xb4),
-    RGBColor(0xff, 0x7f, 0x0e),
-    RGBColor(0x2c, 0xa0, 0x2c),
-    RGBColor(0xd6, 0x27, 0x28),
-    RGBColor(0x94, 0x67, 0xbd),
-    RGBColor(0x8c, 0x56, 0x4b),
-    RGBColor(0xe3, 0x77, 0xc2),
-    RGBColor(0x7f, 0x7f, 0x7f),
-    RGBColor(0xbc, 0xbd, 0x22),
-    RGBColor(0x17, 0xbe, 0xcf),
+const FEATURE_COLOURS: [u32; 10] = [
+    0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22,
+    0x17becf,
 ];
 
-const DRAW_RATE_COLOUR: RGBColor = RGBColor(0x1f, 0x5f, 0xa8);
-const DOUBLE_DRAW_COLOUR: RGBColor = RGBColor(0xff, 0x7f, 0x0e);
-const PLIES_COLOUR: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
+/// The learning curves, one colour per island (repeating after eight); red for a run without
+/// islands, which has island 0 only.
+const ISLAND_COLOURS: [u32; 8] = [
+    0xd62728, 0x1f77b4, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf,
+];
 
+const DRAW_RATE_COLOUR: RGBColor = rgb(0x1f5fa8);
+const DOUBLE_DRAW_COLOUR: RGBColor = rgb(0xff7f0e);
+const PLIES_COLOUR: RGBColor = rgb(0x2ca02c);
 /// Draws the round statistics of the run in `run_dir` into `out`: PNG when `out` ends in `.png`,
 /// SVG when it ends in `.svg` (any case); any other name is refused before anything is read.
 ///
@@ -164,14 +168,9 @@ struct Best {
 }
 
 impl Best {
-    /// True when `self` ranks above `other` as a round's best survivor.
-    fn beats(&self, other: &Best) -> bool {
+    /// What ranks a round's best survivor highest: see [`plot_run`].
+    fn rank(&self) -> (u64, u64, std::cmp::Reverse<u64>) {
         (self.rounds_survived, self.wins, std::cmp::Reverse(self.id))
-            > (
-                other.rounds_survived,
-                other.wins,
-                std::cmp::Reverse(other.id),
-            )
     }
 }
 
@@ -203,20 +202,16 @@ fn read_run(run_dir: &Path) -> Result<RunData, Error> {
             run_dir.display()
         )));
     }
-    let name = run_name(run_dir)?;
-    let rounds = read_rounds(&run_dir.join("rounds.csv"))?;
-    let best = read_best(&run_dir.join("specimens.csv"))?;
     let learning_path = run_dir.join("learning.csv");
-    let learning = if learning_path.exists() {
-        read_learning(&learning_path)?
-    } else {
-        Vec::new()
-    };
     Ok(RunData {
-        name,
-        rounds,
-        best,
-        learning,
+        name: run_name(run_dir)?,
+        rounds: read_rounds(&run_dir.join("rounds.csv"))?,
+        best: read_best(&run_dir.join("specimens.csv"))?,
+        learning: if learning_path.exists() {
+            read_learning(&learning_path)?
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -254,6 +249,19 @@ struct Columns {
     index: HashMap<String, usize>,
 }
 
+/// A column found in the header: where it is, and its name for messages.
+struct Column {
+    index: usize,
+    name: String,
+}
+
+impl Column {
+    /// The trimmed text of this field of `record` (empty when the row is short).
+    fn raw<'r>(&self, record: &'r csv::StringRecord) -> &'r str {
+        record.get(self.index).unwrap_or("")
+    }
+}
+
 impl Columns {
     /// Opens `path` and reads its header line.
     fn open(path: &Path) -> Result<(Columns, csv::Reader<File>), Error> {
@@ -280,45 +288,48 @@ impl Columns {
         Ok((columns, reader))
     }
 
-    /// Where column `name` is.
-    fn get(&self, name: &str) -> Result<usize, Error> {
-        self.index.get(name).copied().ok_or_else(|| {
+    /// Column `name`.
+    fn get(&self, name: &str) -> Result<Column, Error> {
+        let index = self.index.get(name).copied().ok_or_else(|| {
             Error::input(format!(
                 "{}: missing column `{name}` in the header line",
                 self.path.display()
             ))
-        })
+        })?;
+        let name = name.to_owned();
+        Ok(Column { index, name })
     }
 
-    /// The trimmed text of the field at `idx` (empty when the row is short).
-    fn raw(record: &csv::StringRecord, idx: usize) -> &str {
-        record.get(idx).unwrap_or("")
-    }
-
-    /// The field at `idx` (column `name`) parsed as `T`; `expected` describes a valid value.
+    /// The field of `record` in `column` parsed as `T`; `expected` describes a valid value.
     fn parse<T: FromStr>(
         &self,
         record: &csv::StringRecord,
-        idx: usize,
-        name: &str,
+        column: &Column,
         expected: &str,
     ) -> Result<T, Error> {
-        let raw = Self::raw(record, idx);
-        raw.parse()
-            .map_err(|_| self.bad_value(record, name, raw, expected))
+        column
+            .raw(record)
+            .parse()
+            .map_err(|_| self.bad_value(record, column, expected))
     }
 
-    fn bad_value(
+    /// The field of an optional column, parsed as [`Columns::parse`] does; 0 without the column.
+    fn parse_or_zero(
         &self,
         record: &csv::StringRecord,
-        name: &str,
-        raw: &str,
+        column: Option<&Column>,
         expected: &str,
-    ) -> Error {
+    ) -> Result<u64, Error> {
+        column.map_or(Ok(0), |c| self.parse(record, c, expected))
+    }
+
+    fn bad_value(&self, record: &csv::StringRecord, column: &Column, expected: &str) -> Error {
         Error::input(format!(
-            "{} line {}, column `{name}`: `{raw}` is not {expected}",
+            "{} line {}, column `{}`: `{}` is not {expected}",
             self.path.display(),
-            line_of(record)
+            line_of(record),
+            column.name,
+            column.raw(record)
         ))
     }
 }
@@ -342,10 +353,10 @@ const NUMBER: &str = "a finite number";
 fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
     let (cols, mut reader) = Columns::open(path)?;
     let round_col = cols.get("round")?;
-    let mut outcome_cols = [0usize; 5];
-    for (slot, (name, _, _)) in outcome_cols.iter_mut().zip(OUTCOMES.iter()) {
-        *slot = cols.get(name)?;
-    }
+    let outcome_cols = OUTCOMES
+        .iter()
+        .map(|(name, _, _)| cols.get(name))
+        .collect::<Result<Vec<_>, _>>()?;
     let plies_col = cols.get("mean_plies")?;
     // An island-model run has one row per island and round: the picture shows their sum.
     let island_col = cols.get("island").ok();
@@ -354,17 +365,13 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
         None => None,
     };
 
-    let mut rows: Vec<RoundStats> = Vec::new();
+    // Per round: its sums, and for an island-model run (plies of all games, games) for the mean.
+    let mut rounds: BTreeMap<i64, (RoundStats, f64, u64)> = BTreeMap::new();
     let mut seen: HashMap<(u64, i64), u64> = HashMap::new();
-    // Per round of an island-model run: (plies of all games, games), for the mean.
-    let mut plies: HashMap<i64, (f64, u64)> = HashMap::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(path, &e))?;
-        let round: i64 = cols.parse(&record, round_col, "round", INTEGER)?;
-        let island: u64 = match island_col {
-            Some(col) => cols.parse(&record, col, "island", COUNT)?,
-            None => 0,
-        };
+        let round: i64 = cols.parse(&record, &round_col, INTEGER)?;
+        let island = cols.parse_or_zero(&record, island_col.as_ref(), COUNT)?;
         if let Some(first) = seen.insert((island, round), line_of(&record)) {
             let whose = match island_col {
                 Some(_) => format!("island {island}'s "),
@@ -377,48 +384,44 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
             )));
         }
         let mut outcomes = [0u64; 5];
-        for (k, (name, _, _)) in OUTCOMES.iter().enumerate() {
-            outcomes[k] = cols.parse(&record, outcome_cols[k], name, COUNT)?;
+        for (count, col) in outcomes.iter_mut().zip(&outcome_cols) {
+            *count = cols.parse(&record, col, COUNT)?;
         }
         // A round without games has no mean; the writer may leave it empty or write NaN.
-        let raw_plies = Columns::raw(&record, plies_col);
-        let mean_plies = if raw_plies.is_empty() {
+        let mean_plies = if plies_col.raw(&record).is_empty() {
             None
         } else {
-            let v: f64 = cols.parse(&record, plies_col, "mean_plies", NUMBER)?;
+            let v: f64 = cols.parse(&record, &plies_col, NUMBER)?;
             v.is_finite().then_some(v)
         };
-        if let Some(games_col) = games_col {
-            let games: u64 = cols.parse(&record, games_col, "games", COUNT)?;
-            let sum = plies.entry(round).or_insert((0.0, 0));
-            sum.0 += mean_plies.unwrap_or(0.0) * games as f64;
-            sum.1 += games;
-            if let Some(row) = rows.iter_mut().find(|r| r.round == round) {
-                for (total, add) in row.outcomes.iter_mut().zip(outcomes) {
-                    *total += add;
-                }
-                continue;
-            }
-        }
-        rows.push(RoundStats {
-            round,
-            outcomes,
-            mean_plies,
+        let games = match &games_col {
+            Some(col) => Some(cols.parse::<u64>(&record, col, COUNT)?),
+            None => None,
+        };
+        let (row, plies_sum, games_sum) = rounds.entry(round).or_insert_with(|| {
+            let row = RoundStats {
+                round,
+                outcomes: [0; 5],
+                mean_plies,
+            };
+            (row, 0.0, 0)
         });
-    }
-    for row in &mut rows {
-        if let Some(&(sum, games)) = plies.get(&row.round) {
-            row.mean_plies = (games > 0).then(|| sum / games as f64);
+        for (total, add) in row.outcomes.iter_mut().zip(outcomes) {
+            *total += add;
+        }
+        if let Some(games) = games {
+            *plies_sum += mean_plies.unwrap_or(0.0) * games as f64;
+            *games_sum += games;
+            row.mean_plies = (*games_sum > 0).then(|| *plies_sum / *games_sum as f64);
         }
     }
-    if rows.is_empty() {
+    if rounds.is_empty() {
         return Err(Error::input(format!(
             "{}: no rounds recorded yet, nothing to plot",
             path.display()
         )));
     }
-    rows.sort_by_key(|r| r.round);
-    Ok(rows)
+    Ok(rounds.into_values().map(|(row, _, _)| row).collect())
 }
 
 fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
@@ -431,14 +434,11 @@ fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(path, &e))?;
         rows.push(Validation {
-            island: match island_col {
-                Some(col) => cols.parse(&record, col, "island", COUNT)?,
-                None => 0,
-            },
-            round: cols.parse(&record, round, "round", INTEGER)?,
-            elo: cols.parse(&record, elo, "elo", NUMBER)?,
-            low: cols.parse(&record, low, "elo_low", NUMBER)?,
-            high: cols.parse(&record, high, "elo_high", NUMBER)?,
+            island: cols.parse_or_zero(&record, island_col.as_ref(), COUNT)?,
+            round: cols.parse(&record, &round, INTEGER)?,
+            elo: cols.parse(&record, &elo, NUMBER)?,
+            low: cols.parse(&record, &low, NUMBER)?,
+            high: cols.parse(&record, &high, NUMBER)?,
         });
     }
     rows.sort_by_key(|v| (v.island, v.round));
@@ -447,52 +447,54 @@ fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
 
 fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
     let (cols, mut reader) = Columns::open(path)?;
-    let round_col = cols.get("round")?;
-    let id_col = cols.get("id")?;
-    let survived_col = cols.get("rounds_survived")?;
-    let wins_col = cols.get("wins")?;
-    let open_names = FEATURE_NAMES.map(|f| format!("open_{f}"));
-    let end_names = FEATURE_NAMES.map(|f| format!("end_{f}"));
-    let mut open_cols = [0usize; 10];
-    let mut end_cols = [0usize; 10];
-    for i in 0..10 {
-        open_cols[i] = cols.get(&open_names[i])?;
-        end_cols[i] = cols.get(&end_names[i])?;
-    }
+    let [round_col, id_col, survived_col, wins_col] =
+        ["round", "id", "rounds_survived", "wins"].map(|name| cols.get(name));
+    let (round_col, id_col, survived_col, wins_col) =
+        (round_col?, id_col?, survived_col?, wins_col?);
+    // Per feature: its opening and its endgame column.
+    let weight_cols = FEATURE_NAMES
+        .iter()
+        .map(|f| {
+            Ok([
+                cols.get(&format!("open_{f}"))?,
+                cols.get(&format!("end_{f}"))?,
+            ])
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
 
-    let mut best: HashMap<i64, Best> = HashMap::new();
+    let mut best: BTreeMap<i64, Best> = BTreeMap::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(path, &e))?;
-        let weights = |idx: &[usize; 10], names: &[String; 10]| -> Result<[f64; 10], Error> {
-            let mut w = [0f64; 10];
-            for i in 0..10 {
-                let v: f64 = cols.parse(&record, idx[i], &names[i], NUMBER)?;
-                if !v.is_finite() {
-                    let raw = Columns::raw(&record, idx[i]);
-                    return Err(cols.bad_value(&record, &names[i], raw, NUMBER));
+        let round = cols.parse(&record, &round_col, INTEGER)?;
+        let id = cols.parse(&record, &id_col, COUNT)?;
+        let rounds_survived = cols.parse(&record, &survived_col, COUNT)?;
+        let wins = cols.parse(&record, &wins_col, COUNT)?;
+        let mut sets = [[0f64; 10]; 2];
+        for (set, weights) in sets.iter_mut().enumerate() {
+            for (w, pair) in weights.iter_mut().zip(&weight_cols) {
+                *w = cols.parse(&record, &pair[set], NUMBER)?;
+                if !w.is_finite() {
+                    return Err(cols.bad_value(&record, &pair[set], NUMBER));
                 }
-                w[i] = v;
-            }
-            Ok(w)
-        };
-        let candidate = Best {
-            round: cols.parse(&record, round_col, "round", INTEGER)?,
-            id: cols.parse(&record, id_col, "id", COUNT)?,
-            rounds_survived: cols.parse(&record, survived_col, "rounds_survived", COUNT)?,
-            wins: cols.parse(&record, wins_col, "wins", COUNT)?,
-            opening: weights(&open_cols, &open_names)?,
-            endgame: weights(&end_cols, &end_names)?,
-        };
-        match best.get(&candidate.round) {
-            Some(current) if !candidate.beats(current) => {}
-            _ => {
-                best.insert(candidate.round, candidate);
             }
         }
+        let [opening, endgame] = sets;
+        let candidate = Best {
+            round,
+            id,
+            rounds_survived,
+            wins,
+            opening,
+            endgame,
+        };
+        if best
+            .get(&round)
+            .is_none_or(|current| candidate.rank() > current.rank())
+        {
+            best.insert(round, candidate);
+        }
     }
-    let mut best: Vec<Best> = best.into_values().collect();
-    best.sort_by_key(|b| b.round);
-    Ok(best)
+    Ok(best.into_values().collect())
 }
 
 /// Registers the shipped font with plotters once per process.
@@ -578,31 +580,27 @@ fn segments(points: impl IntoIterator<Item = (i64, Option<f64>)>) -> Vec<Vec<(f6
     let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
     let mut last: Option<i64> = None;
     for (round, value) in points {
-        match value {
-            Some(v) => {
-                if last != Some(round - 1) || out.is_empty() {
-                    out.push(Vec::new());
-                }
-                out.last_mut()
-                    .expect("pushed above")
-                    .push((round as f64, v));
-                last = Some(round);
-            }
-            None => last = None,
+        match (value, out.last_mut()) {
+            (Some(v), Some(segment)) if last == Some(round - 1) => segment.push((round as f64, v)),
+            (Some(v), _) => out.push(vec![(round as f64, v)]),
+            (None, _) => {}
         }
+        last = value.map(|_| round);
     }
     out
 }
 
-/// A line with a dot on every point.
+/// A line with a dot on every point, drawn on `area` in its own coordinates.
 fn draw_line<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
-    chart: &mut ChartContext<'_, DB, CT>,
+    area: &DrawingArea<DB, CT>,
     points: &[Vec<(f64, f64)>],
     colour: RGBColor,
 ) -> DrawResult<DB> {
-    for seg in points {
-        chart.draw_series(LineSeries::new(seg.iter().copied(), colour.stroke_width(2)))?;
-        chart.draw_series(seg.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
+    for segment in points {
+        area.draw(&PathElement::new(segment.clone(), colour.stroke_width(2)))?;
+        for &p in segment {
+            area.draw(&Circle::new(p, 3, colour.filled()))?;
+        }
     }
     Ok(())
 }
@@ -617,52 +615,36 @@ enum Mark {
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
-    entries: &[(&str, Mark)],
+    entries: &[(impl AsRef<str>, Mark)],
     notes: &[&str],
 ) -> DrawResult<DB> {
     let x0 = 12;
-    let mut y = 60;
-    let left = Pos::new(HPos::Left, VPos::Center);
-    area.draw(&Text::new(
-        title.to_owned(),
-        (x0, y),
-        (FAMILY, 17).into_font().color(&BLACK).pos(left),
-    ))?;
-    y += 28;
+    let text = |text: &str, x: i32, y: i32, size: u32, colour: RGBColor| {
+        let style = (FAMILY, size).into_font().color(&colour);
+        let left = Pos::new(HPos::Left, VPos::Center);
+        area.draw(&Text::new(text.to_owned(), (x, y), style.pos(left)))
+    };
+    text(title, x0, 60, 17, BLACK)?;
+    let mut y = 88;
     for (label, mark) in entries {
         match mark {
             Mark::Swatch(c) => {
-                area.draw(&Rectangle::new([(x0, y - 8), (x0 + 26, y + 8)], c.filled()))?;
-                area.draw(&Rectangle::new(
-                    [(x0, y - 8), (x0 + 26, y + 8)],
-                    RGBColor(0x77, 0x77, 0x77).stroke_width(1),
-                ))?;
+                let corners = [(x0, y - 8), (x0 + 26, y + 8)];
+                area.draw(&Rectangle::new(corners, c.filled()))?;
+                area.draw(&Rectangle::new(corners, rgb(0x777777).stroke_width(1)))?;
             }
             Mark::Line(c) => {
-                area.draw(&PathElement::new(
-                    vec![(x0, y), (x0 + 26, y)],
-                    c.stroke_width(3),
-                ))?;
+                let stroke = vec![(x0, y), (x0 + 26, y)];
+                area.draw(&PathElement::new(stroke, c.stroke_width(3)))?;
                 area.draw(&Circle::new((x0 + 13, y), 4, c.filled()))?;
             }
         }
-        area.draw(&Text::new(
-            (*label).to_owned(),
-            (x0 + 36, y),
-            (FAMILY, 15).into_font().color(&BLACK).pos(left),
-        ))?;
+        text(label.as_ref(), x0 + 36, y, 15, BLACK)?;
         y += 25;
     }
     y += 12;
     for note in notes {
-        area.draw(&Text::new(
-            (*note).to_owned(),
-            (x0, y),
-            (FAMILY, 13)
-                .into_font()
-                .color(&RGBColor(0x44, 0x44, 0x44))
-                .pos(left),
-        ))?;
+        text(note, x0, y, 13, rgb(0x444444))?;
         y += 18;
     }
     Ok(())
@@ -688,20 +670,11 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     let (a, rest) = body.split_vertically(h * 34 / 100);
     let (b, c) = rest.split_vertically(h * 27 / 100);
 
-    let first = data
-        .rounds
-        .iter()
-        .map(|r| r.round)
-        .chain(data.best.iter().map(|b| b.round))
-        .min()
-        .unwrap_or(0);
-    let last = data
-        .rounds
-        .iter()
-        .map(|r| r.round)
-        .chain(data.best.iter().map(|b| b.round))
-        .max()
-        .unwrap_or(0);
+    let rounds = || {
+        let best = data.best.iter().map(|b| b.round);
+        data.rounds.iter().map(|r| r.round).chain(best)
+    };
+    let (first, last) = (rounds().min().unwrap_or(0), rounds().max().unwrap_or(0));
     let x_range = (first as f64 - 0.5)..(last as f64 + 0.5);
     let x_labels = ((last - first + 2) as usize).min(20);
 
@@ -714,11 +687,36 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     Ok(())
 }
 
-/// The axes of a panel with rounds across and integer values up.
+/// A panel's plotting area and, right of it, its legend column.
+fn split_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let (w, _) = area.dim_in_pixel();
+    area.split_horizontally(w - LEGEND_WIDTH)
+}
+
+/// A chart on `area` with its caption and room for the round axis and `y_label_width` pixels of
+/// value labels.
+fn chart_on<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    caption: &str,
+    y_label_width: u32,
+) -> ChartBuilder<'a, 'static, DB> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .caption(caption, (FAMILY, 20).into_font().color(&BLACK))
+        .margin(10)
+        .x_label_area_size(45)
+        .y_label_area_size(y_label_width);
+    builder
+}
+
+/// The axes of a panel with rounds across and values up, labelled by `y_label`.
 fn draw_round_axes<DB: DrawingBackend>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     y_desc: &str,
     x_labels: usize,
+    y_label: &dyn Fn(&f64) -> String,
 ) -> DrawResult<DB> {
     chart
         .configure_mesh()
@@ -726,48 +724,31 @@ fn draw_round_axes<DB: DrawingBackend>(
         .y_desc(y_desc)
         .x_labels(x_labels)
         .x_label_formatter(&integer_label)
-        .y_label_formatter(&integer_label)
+        .y_label_formatter(y_label)
         .label_style((FAMILY, 14))
         .axis_desc_style((FAMILY, 16))
-        .light_line_style(light_grid())
-        .bold_line_style(bold_grid())
+        // Light grid lines between the labelled ones only add clutter here: invisible.
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(rgb(0xcccccc))
         .draw()
 }
 
 /// A faint horizontal line at 0 across the panel.
-fn draw_zero_line<DB: DrawingBackend>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    x_range: &std::ops::Range<f64>,
+fn draw_zero_line<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    area: &DrawingArea<DB, CT>,
+    x_range: &Range<f64>,
 ) -> DrawResult<DB> {
-    chart.draw_series(LineSeries::new(
-        [(x_range.start, 0.0), (x_range.end, 0.0)],
-        BLACK.mix(0.5).stroke_width(1),
-    ))?;
-    Ok(())
+    let ends = vec![(x_range.start, 0.0), (x_range.end, 0.0)];
+    area.draw(&PathElement::new(ends, BLACK.mix(0.5).stroke_width(1)))
 }
-
-const ELO_COLOUR: RGBColor = RGBColor(0xd6, 0x27, 0x28);
-
-/// The learning curves of an island-model run, one colour per island (repeating after eight).
-const ISLAND_COLOURS: [RGBColor; 8] = [
-    RGBColor(0xd6, 0x27, 0x28),
-    RGBColor(0x1f, 0x77, 0xb4),
-    RGBColor(0x2c, 0xa0, 0x2c),
-    RGBColor(0xff, 0x7f, 0x0e),
-    RGBColor(0x94, 0x67, 0xbd),
-    RGBColor(0x8c, 0x56, 0x4b),
-    RGBColor(0xe3, 0x77, 0xc2),
-    RGBColor(0x17, 0xbe, 0xcf),
-];
 
 fn panel_learning<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
-    x_range: std::ops::Range<f64>,
+    x_range: Range<f64>,
     x_labels: usize,
 ) -> DrawResult<DB> {
-    let (w, _) = area.dim_in_pixel();
-    let (plot_area, legend_area) = area.split_horizontally(w - LEGEND_WIDTH);
+    let (plot_area, legend_area) = split_legend(area);
     // Infinite interval ends (a clean sweep) are drawn to the edge of a finite scale.
     let finite = |v: f64| v.is_finite().then_some(v);
     let values = data
@@ -779,45 +760,33 @@ fn panel_learning<DB: DrawingBackend>(
     let pad = ((hi - lo) * 0.05).max(10.0);
     let y_range = (lo - pad)..(hi + pad);
     let clamp = |v: f64| v.clamp(y_range.start, y_range.end);
-    let mut chart = ChartBuilder::on(&plot_area)
-        .caption(
-            "(e) learning curve: validated survivor against material",
-            (FAMILY, 20).into_font().color(&BLACK),
-        )
-        .margin(10)
-        .x_label_area_size(45)
-        .y_label_area_size(70)
-        .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-    draw_round_axes(&mut chart, "Elo", x_labels)?;
-    draw_zero_line(&mut chart, &x_range)?;
+    let mut chart = chart_on(
+        &plot_area,
+        "(e) learning curve: validated survivor against material",
+        70,
+    )
+    .build_cartesian_2d(x_range.clone(), y_range.clone())?;
+    draw_round_axes(&mut chart, "Elo", x_labels, &integer_label)?;
+    draw_zero_line(chart.plotting_area(), &x_range)?;
+    let bar_colour = rgb(ISLAND_COLOURS[0]).mix(0.5).stroke_width(2);
     chart.draw_series(data.learning.iter().map(|v| {
         let x = v.round as f64;
-        PathElement::new(
-            [(x, clamp(v.low)), (x, clamp(v.high))],
-            ELO_COLOUR.mix(0.5).stroke_width(2),
-        )
+        PathElement::new([(x, clamp(v.low)), (x, clamp(v.high))], bar_colour)
     }))?;
     // One line per island of an island-model run (rows are sorted by island, then round).
     let islands = data.learning.last().map_or(0, |v| v.island) + 1;
-    let colour = |island: u64| match islands {
-        1 => ELO_COLOUR,
-        _ => ISLAND_COLOURS[island as usize % ISLAND_COLOURS.len()],
-    };
-    let mut names = Vec::new();
+    let mut entries = Vec::new();
     for island in 0..islands {
+        let colour = rgb(ISLAND_COLOURS[island as usize % ISLAND_COLOURS.len()]);
         let rows = data.learning.iter().filter(|v| v.island == island);
         let points = segments(rows.map(|v| (v.round, finite(v.elo))));
-        draw_line(&mut chart, &points, colour(island))?;
-        names.push(match islands {
+        draw_line(chart.plotting_area(), &points, colour)?;
+        let label = match islands {
             1 => "Elo (bar: 95% interval)".to_string(),
             _ => format!("island {island}"),
-        });
+        };
+        entries.push((label, Mark::Line(colour)));
     }
-    let entries: Vec<(&str, Mark)> = names
-        .iter()
-        .enumerate()
-        .map(|(island, name)| (name.as_str(), Mark::Line(colour(island as u64))))
-        .collect();
     draw_legend(
         &legend_area,
         "learning.csv",
@@ -831,40 +800,17 @@ fn panel_learning<DB: DrawingBackend>(
     )
 }
 
-/// Light grid lines between the labelled ones only add clutter here; keep them invisible.
-fn light_grid() -> RGBAColor {
-    WHITE.mix(0.0)
-}
-
-fn bold_grid() -> RGBColor {
-    RGBColor(0xcc, 0xcc, 0xcc)
-}
-
 fn panel_outcomes<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
-    x_range: std::ops::Range<f64>,
+    x_range: Range<f64>,
     x_labels: usize,
 ) -> DrawResult<DB> {
-    let (w, _) = area.dim_in_pixel();
-    let (plot_area, legend_area) = area.split_horizontally(w - LEGEND_WIDTH);
-    let max_pairs = data
-        .rounds
-        .iter()
-        .map(RoundStats::pairs)
-        .max()
-        .unwrap_or(0)
-        .max(1);
-    let mut chart = ChartBuilder::on(&plot_area)
-        .caption(
-            "(a) outcome of every pair, per round",
-            (FAMILY, 20).into_font().color(&BLACK),
-        )
-        .margin(10)
-        .x_label_area_size(45)
-        .y_label_area_size(70)
-        .build_cartesian_2d(x_range, 0f64..max_pairs as f64 * 1.05)?;
-    draw_round_axes(&mut chart, "pairs", x_labels)?;
+    let (plot_area, legend_area) = split_legend(area);
+    let max_pairs = data.rounds.iter().map(RoundStats::pairs).max().unwrap_or(0);
+    let mut chart = chart_on(&plot_area, "(a) outcome of every pair, per round", 70)
+        .build_cartesian_2d(x_range, 0f64..max_pairs.max(1) as f64 * 1.05)?;
+    draw_round_axes(&mut chart, "pairs", x_labels, &integer_label)?;
     for (k, (_, _, colour)) in OUTCOMES.iter().enumerate() {
         chart.draw_series(data.rounds.iter().filter(|r| r.outcomes[k] > 0).map(|r| {
             let base: u64 = r.outcomes[..k].iter().sum();
@@ -896,39 +842,20 @@ fn panel_outcomes<DB: DrawingBackend>(
 fn panel_draws<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
-    x_range: std::ops::Range<f64>,
+    x_range: Range<f64>,
     x_labels: usize,
 ) -> DrawResult<DB> {
-    let (w, _) = area.dim_in_pixel();
-    let (plot_area, legend_area) = area.split_horizontally(w - LEGEND_WIDTH);
+    let (plot_area, legend_area) = split_legend(area);
     let max_plies = data
         .rounds
         .iter()
         .filter_map(|r| r.mean_plies)
         .fold(1f64, f64::max);
-    let mut chart = ChartBuilder::on(&plot_area)
-        .caption(
-            "(b) draw rates and game length per round",
-            (FAMILY, 20).into_font().color(&BLACK),
-        )
-        .margin(10)
-        .x_label_area_size(45)
-        .y_label_area_size(70)
+    let mut chart = chart_on(&plot_area, "(b) draw rates and game length per round", 70)
         .right_y_label_area_size(70)
         .build_cartesian_2d(x_range.clone(), 0f64..1.0)?
         .set_secondary_coord(x_range, 0f64..max_plies * 1.1);
-    chart
-        .configure_mesh()
-        .x_desc("round")
-        .y_desc("share of pairs")
-        .x_labels(x_labels)
-        .x_label_formatter(&integer_label)
-        .y_label_formatter(&percent_label)
-        .label_style((FAMILY, 14))
-        .axis_desc_style((FAMILY, 16))
-        .light_line_style(light_grid())
-        .bold_line_style(bold_grid())
-        .draw()?;
+    draw_round_axes(&mut chart, "share of pairs", x_labels, &percent_label)?;
     chart
         .configure_secondary_axes()
         .y_desc("mean plies per game")
@@ -945,19 +872,10 @@ fn panel_draws<DB: DrawingBackend>(
     };
     let first_drawn = rate(|r| r.outcomes[2] + r.outcomes[3] + r.outcomes[4]);
     let double = rate(|r| r.outcomes[4]);
-    draw_line(&mut chart, &first_drawn, DRAW_RATE_COLOUR)?;
-    draw_line(&mut chart, &double, DOUBLE_DRAW_COLOUR)?;
+    draw_line(chart.plotting_area(), &first_drawn, DRAW_RATE_COLOUR)?;
+    draw_line(chart.plotting_area(), &double, DOUBLE_DRAW_COLOUR)?;
     let plies = segments(data.rounds.iter().map(|r| (r.round, r.mean_plies)));
-    for seg in &plies {
-        chart.draw_secondary_series(LineSeries::new(
-            seg.iter().copied(),
-            PLIES_COLOUR.stroke_width(2),
-        ))?;
-        chart.draw_secondary_series(
-            seg.iter()
-                .map(|&p| Circle::new(p, 3, PLIES_COLOUR.filled())),
-        )?;
-    }
+    draw_line(chart.secondary_plotting_area(), &plies, PLIES_COLOUR)?;
     draw_legend(
         &legend_area,
         "per round",
@@ -975,17 +893,13 @@ fn panel_draws<DB: DrawingBackend>(
     )
 }
 
-/// Picks one of a specimen's two weight sets.
-type WeightSet = fn(&Best) -> &[f64; 10];
-
 fn panel_weights<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
-    x_range: std::ops::Range<f64>,
+    x_range: Range<f64>,
     x_labels: usize,
 ) -> DrawResult<DB> {
-    let (w, _) = area.dim_in_pixel();
-    let (plots, legend_area) = area.split_horizontally(w - LEGEND_WIDTH);
+    let (plots, legend_area) = split_legend(area);
     let (pw, _) = plots.dim_in_pixel();
     let (open_area, end_area) = plots.split_horizontally(pw / 2);
 
@@ -993,37 +907,30 @@ fn panel_weights<DB: DrawingBackend>(
     let (lo, hi) = data
         .best
         .iter()
-        .flat_map(|b| b.opening.iter().chain(b.endgame.iter()))
+        .flat_map(|b| b.opening.iter().chain(&b.endgame))
         .fold((0f64, 0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let pad = ((hi - lo) * 0.05).max(1.0);
     let y_range = (lo - pad)..(hi + pad);
 
-    let sets: [(&DrawingArea<DB, Shift>, &str, WeightSet); 2] = [
-        (&open_area, "(c) best survivor's opening weights", |b| {
-            &b.opening
-        }),
-        (&end_area, "(d) best survivor's endgame weights", |b| {
-            &b.endgame
-        }),
+    let captions = [
+        "(c) best survivor's opening weights",
+        "(d) best survivor's endgame weights",
     ];
-    for (sub, caption, set) in sets {
-        let mut chart = ChartBuilder::on(sub)
-            .caption(caption, (FAMILY, 20).into_font().color(&BLACK))
-            .margin(10)
-            .x_label_area_size(45)
-            .y_label_area_size(60)
-            .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-        draw_round_axes(&mut chart, "weight", x_labels.min(12))?;
-        draw_zero_line(&mut chart, &x_range)?;
-        for (i, colour) in FEATURE_COLOURS.iter().enumerate() {
-            let points = segments(data.best.iter().map(|b| (b.round, Some(set(b)[i]))));
-            draw_line(&mut chart, &points, *colour)?;
+    for (set, (sub, caption)) in [open_area, end_area].iter().zip(captions).enumerate() {
+        let mut chart =
+            chart_on(sub, caption, 60).build_cartesian_2d(x_range.clone(), y_range.clone())?;
+        draw_round_axes(&mut chart, "weight", x_labels.min(12), &integer_label)?;
+        draw_zero_line(chart.plotting_area(), &x_range)?;
+        for (i, &colour) in FEATURE_COLOURS.iter().enumerate() {
+            let weight = |b: &Best| [b.opening[i], b.endgame[i]][set];
+            let points = segments(data.best.iter().map(|b| (b.round, Some(weight(b)))));
+            draw_line(chart.plotting_area(), &points, rgb(colour))?;
         }
     }
     let entries: Vec<(&str, Mark)> = FEATURE_NAMES
         .iter()
-        .zip(FEATURE_COLOURS.iter())
-        .map(|(name, colour)| (*name, Mark::Line(*colour)))
+        .zip(FEATURE_COLOURS)
+        .map(|(name, colour)| (*name, Mark::Line(rgb(colour))))
         .collect();
     draw_legend(
         &legend_area,
