@@ -12,46 +12,44 @@ use crate::eval::{
     FEATURE_NAMES, PERSPECTIVE,
 };
 
-/// `header`, then a line `{set}{joint}{feature}{separator}{weight}` per weight, opening set
-/// first: the CSV and OpenBench formats.
-fn weight_lines(file: &WeightsFile, header: &str, joint: &str, separator: &str) -> String {
-    let mut out = header.to_string();
-    for (set, w) in sets(&file.weights) {
-        for (name, value) in w.named() {
-            let _ = writeln!(out, "{set}{joint}{name}{separator}{value}");
-        }
-    }
-    out
+/// Turns a weights file into the text of one output format.
+pub trait Exporter {
+    /// The complete file text, ending with a newline.
+    fn render(&self, file: &WeightsFile) -> String;
 }
 
-/// The TOML format: `[opening]` and `[endgame]` tables keyed by feature name.
-fn render_toml(file: &WeightsFile) -> String {
-    let mut out = format!(
-        "# English-checkers evaluation weights (checkers-tuner).\n\
-         # eval = sum over features of weight * (own count - opponent count),\n\
-         # from the side to move; the endgame set applies from `endgame_pieces`\n\
-         # pieces left on the board (both colours) down.\n\
-         endgame_pieces = {}\n\
-         perspective = {}\n",
-        file.endgame_pieces,
-        toml_str(PERSPECTIVE)
-    );
-    for (set, w) in sets(&file.weights) {
-        let _ = writeln!(out, "\n[{set}]");
-        for (name, value) in w.named() {
-            let _ = writeln!(out, "{name} = {value}");
+/// The weights-file JSON of README.md (the same text as [`WeightsFile::to_json`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JsonExporter;
+
+/// `set,feature,weight` rows, opening set first. Carries the weights only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CsvExporter;
+
+/// A readable TOML file: `[opening]` and `[endgame]` tables keyed by feature name.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TomlExporter;
+
+/// A C header with the two weight arrays, a comment block defining the evaluation, and a plain
+/// reference implementation of the features, the phase switch and the evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CHeaderExporter;
+
+/// `name, value` lines, one per weight (`opening_pawns, 100`): the form in which OpenBench's
+/// SPSA tuner reports and reads back integer parameters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpenBenchExporter;
+
+impl Exporter for OpenBenchExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        let mut out = String::new();
+        for (set, w) in sets(&file.weights) {
+            for (name, value) in w.named() {
+                let _ = writeln!(out, "{set}_{name}, {value}");
+            }
         }
+        out
     }
-    if let Some(s) = &file.source {
-        let _ = write!(
-            out,
-            "\n[source]\nrun = {}\nid = {}\nround = {}\n",
-            toml_str(&s.run),
-            s.id,
-            s.round
-        );
-    }
-    out
 }
 
 /// The C header's reference evaluation: square-by-square code that follows the README's
@@ -163,6 +161,52 @@ static inline int checkers_evaluate(uint32_t black, uint32_t white, uint32_t kin
 }
 "#;
 
+impl Exporter for JsonExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        file.to_json()
+    }
+}
+
+impl Exporter for CsvExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        let mut out = String::from("set,feature,weight\n");
+        for (set, w) in sets(&file.weights) {
+            for (name, value) in w.named() {
+                let _ = writeln!(out, "{set},{name},{value}");
+            }
+        }
+        out
+    }
+}
+
+impl Exporter for TomlExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        let mut out = String::new();
+        out.push_str("# English-checkers evaluation weights (checkers-tuner).\n");
+        out.push_str("# eval = sum over features of weight * (own count - opponent count),\n");
+        out.push_str("# from the side to move; the endgame set applies from `endgame_pieces`\n");
+        out.push_str("# pieces left on the board (both colours) down.\n");
+        let _ = writeln!(out, "endgame_pieces = {}", file.endgame_pieces);
+        let _ = writeln!(out, "perspective = {}", toml_str(PERSPECTIVE));
+        for (set, w) in sets(&file.weights) {
+            let _ = writeln!(out, "\n[{set}]");
+            for (name, value) in w.named() {
+                let _ = writeln!(out, "{name} = {value}");
+            }
+        }
+        if let Some(s) = &file.source {
+            let _ = write!(
+                out,
+                "\n[source]\nrun = {}\nid = {}\nround = {}\n",
+                toml_str(&s.run),
+                s.id,
+                s.round
+            );
+        }
+        out
+    }
+}
+
 /// One line per feature, as in docs/features.md, for the C header's comment block.
 const FEATURE_DEFINITIONS: [&str; FEATURE_COUNT] = [
     "its men",
@@ -177,88 +221,87 @@ const FEATURE_DEFINITIONS: [&str; FEATURE_COUNT] = [
     "single jumps its pieces could make ((piece, direction) pairs)",
 ];
 
-/// The C header format.
-fn render_c_header(file: &WeightsFile) -> String {
-    let guard = "CHECKERS_TUNER_WEIGHTS_H";
-    let mut out = String::new();
-    out.push_str("/*\n * English-checkers evaluation weights, exported by checkers-tuner.\n");
-    match &file.source {
-        Some(s) => {
-            let _ = writeln!(
-                out,
-                " * Source: run \"{}\", specimen {}, round {}.",
-                c_comment_safe(&s.run),
-                s.id,
-                s.round
-            );
+impl Exporter for CHeaderExporter {
+    fn render(&self, file: &WeightsFile) -> String {
+        let guard = "CHECKERS_TUNER_WEIGHTS_H";
+        let mut out = String::new();
+        out.push_str("/*\n * English-checkers evaluation weights, exported by checkers-tuner.\n");
+        match &file.source {
+            Some(s) => {
+                let _ = writeln!(
+                    out,
+                    " * Source: run \"{}\", specimen {}, round {}.",
+                    c_comment_safe(&s.run),
+                    s.id,
+                    s.round
+                );
+            }
+            None => out.push_str(" * Source: not from a tuning run (hand-made or built-in).\n"),
         }
-        None => out.push_str(" * Source: not from a tuning run (hand-made or built-in).\n"),
-    }
-    let _ = write!(
-        out,
-        " *\n\
-         \x20* Squares are numbered 1-32 in the standard way: Black starts on 1-12 and moves\n\
-         \x20* towards 32, White starts on 21-32 and moves towards 1.\n\
-         \x20*\n\
-         \x20* Perspective: {PERSPECTIVE}.\n\
-         \x20*   eval = sum_i w_i * (f_i(us) - f_i(them))\n\
-         \x20* where \"us\" is the side to move and f_i counts feature i for one side.\n\
-         \x20*\n\
-         \x20* Phase: use CHECKERS_OPENING_WEIGHTS while more than CHECKERS_ENDGAME_PIECES\n\
-         \x20* pieces (both colours, men and kings) are on the board, and\n\
-         \x20* CHECKERS_ENDGAME_WEIGHTS once CHECKERS_ENDGAME_PIECES or fewer are left. The set\n\
-         \x20* is chosen once per search from the root (game) position, not per node.\n\
-         \x20*\n\
-         \x20* Features, counted for one side:\n"
-    );
-    for (i, (name, def)) in FEATURE_NAMES.iter().zip(FEATURE_DEFINITIONS).enumerate() {
-        let _ = writeln!(out, " * {:>2} {name:<18} {def}", i + 1);
-    }
-    out.push_str(" */\n");
-    let _ = write!(out, "#ifndef {guard}\n#define {guard}\n\n");
-    let _ = writeln!(out, "#define CHECKERS_FEATURE_COUNT {FEATURE_COUNT}");
-    let _ = writeln!(
-        out,
-        "#define CHECKERS_ENDGAME_PIECES {}\n",
-        file.endgame_pieces
-    );
-    out.push_str("/* Indices into the weight arrays. */\nenum checkers_feature {\n");
-    for (i, name) in FEATURE_NAMES.iter().enumerate() {
-        let sep = if i + 1 < FEATURE_COUNT { "," } else { "" };
-        let _ = writeln!(out, "    CHECKERS_{} = {i}{sep}", name.to_ascii_uppercase());
-    }
-    out.push_str("};\n");
-    let arrays = [
-        ("CHECKERS_OPENING_WEIGHTS", &file.weights.opening),
-        ("CHECKERS_ENDGAME_WEIGHTS", &file.weights.endgame),
-    ];
-    for (array, w) in arrays {
-        let _ = writeln!(out, "\nstatic const int {array}[{FEATURE_COUNT}] = {{");
-        for (i, (name, value)) in w.named().enumerate() {
+        let _ = write!(
+            out,
+            " *\n\
+             \x20* Squares are numbered 1-32 in the standard way: Black starts on 1-12 and moves\n\
+             \x20* towards 32, White starts on 21-32 and moves towards 1.\n\
+             \x20*\n\
+             \x20* Perspective: {PERSPECTIVE}.\n\
+             \x20*   eval = sum_i w_i * (f_i(us) - f_i(them))\n\
+             \x20* where \"us\" is the side to move and f_i counts feature i for one side.\n\
+             \x20*\n\
+             \x20* Phase: use CHECKERS_OPENING_WEIGHTS while more than CHECKERS_ENDGAME_PIECES\n\
+             \x20* pieces (both colours, men and kings) are on the board, and\n\
+             \x20* CHECKERS_ENDGAME_WEIGHTS once CHECKERS_ENDGAME_PIECES or fewer are left. The set\n\
+             \x20* is chosen once per search from the root (game) position, not per node.\n\
+             \x20*\n\
+             \x20* Features, counted for one side:\n"
+        );
+        for (i, (name, def)) in FEATURE_NAMES.iter().zip(FEATURE_DEFINITIONS).enumerate() {
+            let _ = writeln!(out, " * {:>2} {name:<18} {def}", i + 1);
+        }
+        out.push_str(" */\n");
+        let _ = write!(out, "#ifndef {guard}\n#define {guard}\n\n");
+        let _ = writeln!(out, "#define CHECKERS_FEATURE_COUNT {FEATURE_COUNT}");
+        let _ = writeln!(
+            out,
+            "#define CHECKERS_ENDGAME_PIECES {}\n",
+            file.endgame_pieces
+        );
+        out.push_str("/* Indices into the weight arrays. */\nenum checkers_feature {\n");
+        for (i, name) in FEATURE_NAMES.iter().enumerate() {
             let sep = if i + 1 < FEATURE_COUNT { "," } else { "" };
-            let _ = writeln!(out, "    {}{sep} /* {name} */", c_int(value));
+            let _ = writeln!(out, "    CHECKERS_{} = {i}{sep}", name.to_ascii_uppercase());
         }
         out.push_str("};\n");
+        let arrays = [
+            ("CHECKERS_OPENING_WEIGHTS", &file.weights.opening),
+            ("CHECKERS_ENDGAME_WEIGHTS", &file.weights.endgame),
+        ];
+        for (array, w) in arrays {
+            let _ = writeln!(out, "\nstatic const int {array}[{FEATURE_COUNT}] = {{");
+            for (i, (name, value)) in w.named().enumerate() {
+                let sep = if i + 1 < FEATURE_COUNT { "," } else { "" };
+                let _ = writeln!(out, "    {}{sep} /* {name} */", c_int(value));
+            }
+            out.push_str("};\n");
+        }
+        out.push_str(C_REFERENCE_EVALUATION);
+        let _ = writeln!(out, "\n#endif /* {guard} */");
+        out
     }
-    out.push_str(C_REFERENCE_EVALUATION);
-    let _ = writeln!(out, "\n#endif /* {guard} */");
-    out
 }
 
 /// The output formats of `export --format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExportFormat {
-    /// The weights-file JSON of README.md (the same text as [`WeightsFile::to_json`]).
+    /// The weights-file JSON (README.md, weights file).
     Json,
-    /// `set,feature,weight` rows, opening set first. Carries the weights only.
+    /// `set,feature,weight` CSV.
     Csv,
-    /// A readable TOML file: `[opening]` and `[endgame]` tables keyed by feature name.
+    /// Readable TOML.
     Toml,
-    /// A C header with the two weight arrays, a comment block defining the evaluation, and a
-    /// plain reference implementation of the features, the phase switch and the evaluation.
+    /// A C header.
     C,
-    /// `name, value` lines, one per weight (`opening_pawns, 100`): the form in which OpenBench's
-    /// SPSA tuner reports and reads back integer parameters.
+    /// OpenBench / SPSA `name, value` lines.
     OpenBench,
 }
 
@@ -292,15 +335,20 @@ impl ExportFormat {
         }
     }
 
-    /// The file text of `file` in this format, ending with a newline.
-    pub fn render(self, file: &WeightsFile) -> String {
+    /// The exporter that writes this format.
+    pub fn exporter(self) -> Box<dyn Exporter> {
         match self {
-            ExportFormat::Json => file.to_json(),
-            ExportFormat::Csv => weight_lines(file, "set,feature,weight\n", ",", ","),
-            ExportFormat::Toml => render_toml(file),
-            ExportFormat::C => render_c_header(file),
-            ExportFormat::OpenBench => weight_lines(file, "", "_", ", "),
+            ExportFormat::Json => Box::new(JsonExporter),
+            ExportFormat::Csv => Box::new(CsvExporter),
+            ExportFormat::Toml => Box::new(TomlExporter),
+            ExportFormat::C => Box::new(CHeaderExporter),
+            ExportFormat::OpenBench => Box::new(OpenBenchExporter),
         }
+    }
+
+    /// The file text of `file` in this format.
+    pub fn render(self, file: &WeightsFile) -> String {
+        self.exporter().render(file)
     }
 }
 
@@ -331,8 +379,13 @@ impl FromStr for ExportFormat {
 /// Writes `file` in `format` to `out` atomically: the text goes to a temporary file in the same
 /// folder, which is then renamed over `out`, so a reader never sees a half-written file.
 pub fn export_to_file(file: &WeightsFile, format: ExportFormat, out: &Path) -> Result<()> {
+    write_atomically(out, format.render(file).as_bytes())
+}
+
+/// Checks that `out` can be an output file, then writes it atomically.
+fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
     crate::atomic_file::check_output_path(out, "output file")?;
-    crate::atomic_file::write_atomically(out, format.render(file).as_bytes())
+    crate::atomic_file::write_atomically(out, bytes)
 }
 
 /// The `(name, set)` pairs in file order.
@@ -461,7 +514,8 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
     }
     let mut last = None;
     for row in &specimens.rows {
-        if specimens.parse::<u64>(row, sid_col, "a specimen id (an integer)")? == id {
+        let row_id: u64 = specimens.parse(row, sid_col, "a specimen id (an integer)")?;
+        if row_id == id {
             last = Some(row);
         }
     }
@@ -479,11 +533,14 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
             *value = specimens.parse(row, col, "an integer weight")?;
         }
     }
-    let [opening, endgame] = sets;
+    let pair = WeightPair {
+        opening: sets[0],
+        endgame: sets[1],
+    };
 
     let (run, endgame_pieces) = read_run_config(&run_dir.join("config.toml"))?;
     Ok(WeightsFile {
-        weights: WeightPair { opening, endgame },
+        weights: pair,
         endgame_pieces,
         source: Some(WeightsSource { run, id, round }),
     })
