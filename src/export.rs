@@ -2,8 +2,7 @@
 //! [`WeightsFile`], and the choice of a specimen from a finished run folder.
 
 use std::fmt::Write as _;
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
@@ -11,6 +10,7 @@ use crate::eval::{
     WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT,
     FEATURE_NAMES, PERSPECTIVE,
 };
+use crate::run_folder::{read_config_table, CsvTable, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE};
 
 /// Turns a weights file into the text of one output format.
 pub trait Exporter {
@@ -415,76 +415,16 @@ fn c_comment_safe(s: &str) -> String {
         .collect()
 }
 
-/// A CSV file of a run folder, read with headers, for [`weights_from_run`].
-struct RunCsv {
-    path: PathBuf,
-    headers: csv::StringRecord,
-    rows: Vec<csv::StringRecord>,
-}
-
-impl RunCsv {
-    fn read(path: PathBuf) -> Result<RunCsv> {
-        if !path.is_file() {
-            return Err(Error::Input(format!(
-                "{}: file not found (is this a finished run folder?)",
-                path.display()
-            )));
-        }
-        let csv_err = |e: csv::Error| {
-            let at = e
-                .position()
-                .map(|p| format!("line {}: ", p.line()))
-                .unwrap_or_default();
-            Error::Input(format!("{}: {at}not valid CSV ({e})", path.display()))
-        };
-        let mut reader = csv::ReaderBuilder::new()
-            .trim(csv::Trim::All)
-            .from_path(&path)
-            .map_err(csv_err)?;
-        let headers = reader.headers().map_err(csv_err)?.clone();
-        let rows = reader
-            .records()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(csv_err)?;
-        Ok(RunCsv {
-            path,
-            headers,
-            rows,
-        })
-    }
-
-    fn column(&self, name: &str) -> Result<usize> {
-        self.headers.iter().position(|h| h == name).ok_or_else(|| {
-            Error::Input(format!(
-                "{}: missing column `{name}` in the header",
-                self.path.display()
-            ))
-        })
-    }
-
-    fn parse<T: FromStr>(&self, row: &csv::StringRecord, col: usize, what: &str) -> Result<T> {
-        let text = row.get(col).unwrap_or("");
-        text.parse().map_err(|_| {
-            let line = row.position().map_or(0, |p| p.line());
-            Error::Input(format!(
-                "{}: line {line}: column `{}` is `{text}`, expected {what}",
-                self.path.display(),
-                &self.headers[col]
-            ))
-        })
-    }
-}
-
 /// The specimen at `rank` (1 = best) of a finished run's playoff: its weights from its last row
 /// in `specimens.csv`, the run's name and endgame threshold from `config.toml`.
 pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
-    let playoff = RunCsv::read(run_dir.join("playoff.csv"))?;
+    let playoff = CsvTable::read(&run_dir.join(PLAYOFF_FILE))?;
     let rank_col = playoff.column("rank")?;
     let id_col = playoff.column("id")?;
-    let mut ranked = Vec::with_capacity(playoff.rows.len());
-    for row in &playoff.rows {
-        let r: u64 = playoff.parse(row, rank_col, "a rank (a positive integer)")?;
-        let id: u64 = playoff.parse(row, id_col, "a specimen id (an integer)")?;
+    let mut ranked = Vec::with_capacity(playoff.rows().len());
+    for row in playoff.rows() {
+        let r: u64 = playoff.parse(row, &rank_col, "a rank (a positive integer)")?;
+        let id: u64 = playoff.parse(row, &id_col, "a specimen id (an integer)")?;
         ranked.push((r, id));
     }
     // Sorting (stably) by the rank column makes --rank K mean "the K-th best" even if the file's
@@ -498,23 +438,23 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         };
         return Err(Error::Input(format!(
             "--rank {rank} is out of range: {} {exist}",
-            playoff.path.display()
+            playoff.path().display()
         )));
     }
     let id = ranked[rank - 1].1;
 
-    let specimens = RunCsv::read(run_dir.join("specimens.csv"))?;
+    let specimens = CsvTable::read(&run_dir.join(SPECIMENS_FILE))?;
     let round_col = specimens.column("round")?;
     let sid_col = specimens.column("id")?;
-    let mut cols = [[0usize; FEATURE_COUNT]; 2];
-    for (set, prefix) in ["open", "end"].iter().enumerate() {
-        for (i, name) in FEATURE_NAMES.iter().enumerate() {
-            cols[set][i] = specimens.column(&format!("{prefix}_{name}"))?;
+    let mut cols = Vec::with_capacity(2 * FEATURE_COUNT);
+    for prefix in ["open", "end"] {
+        for name in FEATURE_NAMES {
+            cols.push(specimens.column(&format!("{prefix}_{name}"))?);
         }
     }
     let mut last = None;
-    for row in &specimens.rows {
-        let row_id: u64 = specimens.parse(row, sid_col, "a specimen id (an integer)")?;
+    for row in specimens.rows() {
+        let row_id: u64 = specimens.parse(row, &sid_col, "a specimen id (an integer)")?;
         if row_id == id {
             last = Some(row);
         }
@@ -522,14 +462,14 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
     let row = last.ok_or_else(|| {
         Error::Input(format!(
             "{}: no row for specimen {id} (rank {rank} in {})",
-            specimens.path.display(),
-            playoff.path.display()
+            specimens.path().display(),
+            playoff.path().display()
         ))
     })?;
-    let round: u32 = specimens.parse(row, round_col, "a round number")?;
+    let round: u32 = specimens.parse(row, &round_col, "a round number")?;
     let mut sets = [Weights::default(); 2];
-    for (w, set_cols) in sets.iter_mut().zip(&cols) {
-        for (value, &col) in w.0.iter_mut().zip(set_cols) {
+    for (w, set_cols) in sets.iter_mut().zip(cols.chunks(FEATURE_COUNT)) {
+        for (value, col) in w.0.iter_mut().zip(set_cols) {
             *value = specimens.parse(row, col, "an integer weight")?;
         }
     }
@@ -538,7 +478,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         endgame: sets[1],
     };
 
-    let (run, endgame_pieces) = read_run_config(&run_dir.join("config.toml"))?;
+    let (run, endgame_pieces) = read_run_config(run_dir)?;
     Ok(WeightsFile {
         weights: pair,
         endgame_pieces,
@@ -547,28 +487,22 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
 }
 
 /// The run's `name` and `[search] endgame_pieces` (default 12) from its resolved config.
-fn read_run_config(path: &Path) -> Result<(String, u32)> {
-    let bad = |msg: String| Error::Input(format!("{}: {msg}", path.display()));
-    let text = fs::read_to_string(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => {
-            bad("file not found (is this a finished run folder?)".into())
-        }
-        _ => bad(format!("cannot read it ({e})")),
-    })?;
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| bad(format!("not TOML ({})", e.message().trim_end())))?;
+fn read_run_config(run_dir: &Path) -> Result<(String, u32)> {
+    let path = run_dir.join(CONFIG_FILE);
+    let bad = |msg: &str| Error::Input(format!("{}: {msg}", path.display()));
+    let table = read_config_table(run_dir)?
+        .ok_or_else(|| bad("file not found (is this a finished run folder?)"))?;
     let name = match table.get("name") {
         Some(toml::Value::String(s)) => s.clone(),
-        Some(_) => return Err(bad("`name` must be a string".into())),
-        None => return Err(bad("missing key `name`".into())),
+        Some(_) => return Err(bad("`name` must be a string")),
+        None => return Err(bad("missing key `name`")),
     };
     let pieces = match table.get("search").and_then(|s| s.get("endgame_pieces")) {
         None => DEFAULT_ENDGAME_PIECES,
         Some(toml::Value::Integer(n)) if (0..=24).contains(n) => *n as u32,
         Some(_) => {
             return Err(bad(
-                "`search.endgame_pieces` must be an integer from 0 to 24".into(),
+                "`search.endgame_pieces` must be an integer from 0 to 24",
             ))
         }
     };

@@ -29,6 +29,7 @@ mod pdn;
 mod plot;
 mod rng;
 mod run;
+mod run_folder;
 mod search;
 mod text;
 mod tournament;

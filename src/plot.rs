@@ -5,10 +5,8 @@
 //! needs no system font library (fontconfig, freetype) on the machine.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use plotters::coord::types::RangedCoordf64;
@@ -18,6 +16,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::error::Error;
 use crate::eval::FEATURE_NAMES;
+use crate::run_folder::{
+    line_of, read_config_table, Column, CsvTable, LEARNING_FILE, ROUNDS_FILE, SPECIMENS_FILE,
+};
 
 /// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
 /// quotes) keeps the binary small; characters outside it are laid out as blanks.
@@ -202,11 +203,11 @@ fn read_run(run_dir: &Path) -> Result<RunData, Error> {
             run_dir.display()
         )));
     }
-    let learning_path = run_dir.join("learning.csv");
+    let learning_path = run_dir.join(LEARNING_FILE);
     Ok(RunData {
         name: run_name(run_dir)?,
-        rounds: read_rounds(&run_dir.join("rounds.csv"))?,
-        best: read_best(&run_dir.join("specimens.csv"))?,
+        rounds: read_rounds(&run_dir.join(ROUNDS_FILE))?,
+        best: read_best(&run_dir.join(SPECIMENS_FILE))?,
         learning: if learning_path.exists() {
             read_learning(&learning_path)?
         } else {
@@ -223,127 +224,19 @@ fn run_name(run_dir: &Path) -> Result<String, Error> {
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| run_dir.display().to_string())
     };
-    let path = run_dir.join("config.toml");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(folder_name()),
-        Err(e) => return Err(Error::input(format!("cannot read {}: {e}", path.display()))),
-    };
-    let value: toml::Value = toml::from_str(&text).map_err(|e: toml::de::Error| {
-        Error::input(format!(
-            "{}: not a valid TOML file: {}",
-            path.display(),
-            e.message()
-        ))
-    })?;
-    Ok(value
-        .get("name")
-        .and_then(|v| v.as_str())
-        .map(str::to_owned)
+    Ok(read_config_table(run_dir)?
+        .and_then(|table| table.get("name")?.as_str().map(str::to_owned))
         .unwrap_or_else(folder_name))
 }
 
-/// The header of a CSV file: where each named column is, for reading rows by name.
-struct Columns {
-    path: PathBuf,
-    index: HashMap<String, usize>,
-}
-
-/// A column found in the header: where it is, and its name for messages.
-struct Column {
-    index: usize,
-    name: String,
-}
-
-impl Column {
-    /// The trimmed text of this field of `record` (empty when the row is short).
-    fn raw<'r>(&self, record: &'r csv::StringRecord) -> &'r str {
-        record.get(self.index).unwrap_or("")
-    }
-}
-
-impl Columns {
-    /// Opens `path` and reads its header line.
-    fn open(path: &Path) -> Result<(Columns, csv::Reader<File>), Error> {
-        let file = File::open(path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Error::input(format!("{} is missing", path.display()))
-            } else {
-                Error::input(format!("cannot read {}: {e}", path.display()))
-            }
-        })?;
-        let mut reader = csv::ReaderBuilder::new()
-            .trim(csv::Trim::All)
-            .from_reader(file);
-        let headers = reader.headers().map_err(|e| csv_error(path, &e))?;
-        let mut index = HashMap::new();
-        for (i, h) in headers.iter().enumerate() {
-            // A repeated header keeps its first place, as a reader by position would see it.
-            index.entry(h.to_owned()).or_insert(i);
-        }
-        let columns = Columns {
-            path: path.to_owned(),
-            index,
-        };
-        Ok((columns, reader))
-    }
-
-    /// Column `name`.
-    fn get(&self, name: &str) -> Result<Column, Error> {
-        let index = self.index.get(name).copied().ok_or_else(|| {
-            Error::input(format!(
-                "{}: missing column `{name}` in the header line",
-                self.path.display()
-            ))
-        })?;
-        let name = name.to_owned();
-        Ok(Column { index, name })
-    }
-
-    /// The field of `record` in `column` parsed as `T`; `expected` describes a valid value.
-    fn parse<T: FromStr>(
-        &self,
-        record: &csv::StringRecord,
-        column: &Column,
-        expected: &str,
-    ) -> Result<T, Error> {
-        column
-            .raw(record)
-            .parse()
-            .map_err(|_| self.bad_value(record, column, expected))
-    }
-
-    /// The field of an optional column, parsed as [`Columns::parse`] does; 0 without the column.
-    fn parse_or_zero(
-        &self,
-        record: &csv::StringRecord,
-        column: Option<&Column>,
-        expected: &str,
-    ) -> Result<u64, Error> {
-        column.map_or(Ok(0), |c| self.parse(record, c, expected))
-    }
-
-    fn bad_value(&self, record: &csv::StringRecord, column: &Column, expected: &str) -> Error {
-        Error::input(format!(
-            "{} line {}, column `{}`: `{}` is not {expected}",
-            self.path.display(),
-            line_of(record),
-            column.name,
-            column.raw(record)
-        ))
-    }
-}
-
-fn line_of(record: &csv::StringRecord) -> u64 {
-    record.position().map_or(0, |p| p.line())
-}
-
-fn csv_error(path: &Path, e: &csv::Error) -> Error {
-    let at = e
-        .position()
-        .map(|p| format!(" line {}", p.line()))
-        .unwrap_or_default();
-    Error::input(format!("{}{at}: {e}", path.display()))
+/// The field of an optional column, parsed as [`CsvTable::parse`] does; 0 without the column.
+fn parse_or_zero(
+    cols: &CsvTable,
+    record: &csv::StringRecord,
+    column: Option<&Column>,
+    expected: &str,
+) -> Result<u64, Error> {
+    column.map_or(Ok(0), |c| cols.parse(record, c, expected))
 }
 
 const INTEGER: &str = "an integer";
@@ -351,28 +244,27 @@ const COUNT: &str = "a non-negative integer";
 const NUMBER: &str = "a finite number";
 
 fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
-    let (cols, mut reader) = Columns::open(path)?;
-    let round_col = cols.get("round")?;
+    let cols = CsvTable::read(path)?;
+    let round_col = cols.column("round")?;
     let outcome_cols = OUTCOMES
         .iter()
-        .map(|(name, _, _)| cols.get(name))
+        .map(|(name, _, _)| cols.column(name))
         .collect::<Result<Vec<_>, _>>()?;
-    let plies_col = cols.get("mean_plies")?;
+    let plies_col = cols.column("mean_plies")?;
     // An island-model run has one row per island and round: the picture shows their sum.
-    let island_col = cols.get("island").ok();
+    let island_col = cols.optional("island");
     let games_col = match island_col {
-        Some(_) => Some(cols.get("games")?),
+        Some(_) => Some(cols.column("games")?),
         None => None,
     };
 
     // Per round: its sums, and for an island-model run (plies of all games, games) for the mean.
     let mut rounds: BTreeMap<i64, (RoundStats, f64, u64)> = BTreeMap::new();
     let mut seen: HashMap<(u64, i64), u64> = HashMap::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| csv_error(path, &e))?;
-        let round: i64 = cols.parse(&record, &round_col, INTEGER)?;
-        let island = cols.parse_or_zero(&record, island_col.as_ref(), COUNT)?;
-        if let Some(first) = seen.insert((island, round), line_of(&record)) {
+    for record in cols.rows() {
+        let round: i64 = cols.parse(record, &round_col, INTEGER)?;
+        let island = parse_or_zero(&cols, record, island_col.as_ref(), COUNT)?;
+        if let Some(first) = seen.insert((island, round), line_of(record)) {
             let whose = match island_col {
                 Some(_) => format!("island {island}'s "),
                 None => String::new(),
@@ -380,22 +272,22 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
             return Err(Error::input(format!(
                 "{} line {}, column `round`: {whose}round {round} already appears on line {first}",
                 path.display(),
-                line_of(&record)
+                line_of(record)
             )));
         }
         let mut outcomes = [0u64; 5];
         for (count, col) in outcomes.iter_mut().zip(&outcome_cols) {
-            *count = cols.parse(&record, col, COUNT)?;
+            *count = cols.parse(record, col, COUNT)?;
         }
         // A round without games has no mean; the writer may leave it empty or write NaN.
-        let mean_plies = if plies_col.raw(&record).is_empty() {
+        let mean_plies = if plies_col.raw(record).is_empty() {
             None
         } else {
-            let v: f64 = cols.parse(&record, &plies_col, NUMBER)?;
+            let v: f64 = cols.parse(record, &plies_col, NUMBER)?;
             v.is_finite().then_some(v)
         };
         let games = match &games_col {
-            Some(col) => Some(cols.parse::<u64>(&record, col, COUNT)?),
+            Some(col) => Some(cols.parse::<u64>(record, col, COUNT)?),
             None => None,
         };
         let (row, plies_sum, games_sum) = rounds.entry(round).or_insert_with(|| {
@@ -425,20 +317,19 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
 }
 
 fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
-    let (cols, mut reader) = Columns::open(path)?;
+    let cols = CsvTable::read(path)?;
     let [round, elo, low, high] =
-        ["round", "elo", "elo_low", "elo_high"].map(|name| cols.get(name));
+        ["round", "elo", "elo_low", "elo_high"].map(|name| cols.column(name));
     let (round, elo, low, high) = (round?, elo?, low?, high?);
-    let island_col = cols.get("island").ok();
+    let island_col = cols.optional("island");
     let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| csv_error(path, &e))?;
+    for record in cols.rows() {
         rows.push(Validation {
-            island: cols.parse_or_zero(&record, island_col.as_ref(), COUNT)?,
-            round: cols.parse(&record, &round, INTEGER)?,
-            elo: cols.parse(&record, &elo, NUMBER)?,
-            low: cols.parse(&record, &low, NUMBER)?,
-            high: cols.parse(&record, &high, NUMBER)?,
+            island: parse_or_zero(&cols, record, island_col.as_ref(), COUNT)?,
+            round: cols.parse(record, &round, INTEGER)?,
+            elo: cols.parse(record, &elo, NUMBER)?,
+            low: cols.parse(record, &low, NUMBER)?,
+            high: cols.parse(record, &high, NUMBER)?,
         });
     }
     rows.sort_by_key(|v| (v.island, v.round));
@@ -446,9 +337,9 @@ fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
 }
 
 fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
-    let (cols, mut reader) = Columns::open(path)?;
+    let cols = CsvTable::read(path)?;
     let [round_col, id_col, survived_col, wins_col] =
-        ["round", "id", "rounds_survived", "wins"].map(|name| cols.get(name));
+        ["round", "id", "rounds_survived", "wins"].map(|name| cols.column(name));
     let (round_col, id_col, survived_col, wins_col) =
         (round_col?, id_col?, survived_col?, wins_col?);
     // Per feature: its opening and its endgame column.
@@ -456,25 +347,24 @@ fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
         .iter()
         .map(|f| {
             Ok([
-                cols.get(&format!("open_{f}"))?,
-                cols.get(&format!("end_{f}"))?,
+                cols.column(&format!("open_{f}"))?,
+                cols.column(&format!("end_{f}"))?,
             ])
         })
         .collect::<Result<Vec<_>, Error>>()?;
 
     let mut best: BTreeMap<i64, Best> = BTreeMap::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| csv_error(path, &e))?;
-        let round = cols.parse(&record, &round_col, INTEGER)?;
-        let id = cols.parse(&record, &id_col, COUNT)?;
-        let rounds_survived = cols.parse(&record, &survived_col, COUNT)?;
-        let wins = cols.parse(&record, &wins_col, COUNT)?;
+    for record in cols.rows() {
+        let round = cols.parse(record, &round_col, INTEGER)?;
+        let id = cols.parse(record, &id_col, COUNT)?;
+        let rounds_survived = cols.parse(record, &survived_col, COUNT)?;
+        let wins = cols.parse(record, &wins_col, COUNT)?;
         let mut sets = [[0f64; 10]; 2];
         for (set, weights) in sets.iter_mut().enumerate() {
             for (w, pair) in weights.iter_mut().zip(&weight_cols) {
-                *w = cols.parse(&record, &pair[set], NUMBER)?;
+                *w = cols.parse(record, &pair[set], NUMBER)?;
                 if !w.is_finite() {
-                    return Err(cols.bad_value(&record, &pair[set], NUMBER));
+                    return Err(cols.invalid(record, &pair[set], NUMBER));
                 }
             }
         }

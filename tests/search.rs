@@ -464,7 +464,10 @@ fn search_limits_try_new_owns_the_depth_rule() {
         "--min-depth 5 is greater than --max-depth 3: expected min <= max"
     );
     // `new` refuses the same depths, by a panic (they are the code's own, not a user's).
-    assert_eq!(SearchLimits::new(5, 7), SearchLimits::try_new(5, 7).unwrap());
+    assert_eq!(
+        SearchLimits::new(5, 7),
+        SearchLimits::try_new(5, 7).unwrap()
+    );
     for (min, max) in [(5, 3), (0, 4), (4, over)] {
         assert!(std::panic::catch_unwind(|| SearchLimits::new(min, max)).is_err());
     }

@@ -1,6 +1,6 @@
-//! The files of a run folder (README.md, files of a run): their names, headers and rows, appends
-//! that reach the disk before the checkpoint that counts them, cuts back to a checkpoint, and
-//! atomic writes.
+//! What a run writes into its folder (README.md, files of a run; the names are
+//! `crate::run_folder`'s): headers and rows, appends that reach the disk before the checkpoint
+//! that counts them, checks and cuts back to a checkpoint, and atomic writes.
 //!
 //! Every number is written by `to_string` or a fixed `{:.N}` format, so that the same run always
 //! gives the same bytes; only `timings.csv` holds wall-clock figures.
@@ -19,26 +19,10 @@ use crate::game::Tally;
 use crate::text::csv_line;
 use crate::tournament::{BracketGame, RoundStats, Specimen};
 
-/// The resolved config.
-pub const CONFIG_FILE: &str = "config.toml";
-/// One row per round.
-pub const ROUNDS_FILE: &str = "rounds.csv";
-/// One row per survivor per round.
-pub const SPECIMENS_FILE: &str = "specimens.csv";
-/// One row per game.
-pub const GAMES_FILE: &str = "games.csv";
-/// Every bracket game as PDN, in the order of `games.csv` (with `tournament.games_pdn`).
-pub const GAMES_PDN_FILE: &str = "games.pdn";
-/// The final ranking.
-pub const PLAYOFF_FILE: &str = "playoff.csv";
-/// The best specimen's weights.
-pub const BEST_FILE: &str = "best.json";
-/// Wall-clock figures per round (the one file that differs between identical runs).
-pub const TIMINGS_FILE: &str = "timings.csv";
-/// The state after the last completed round.
-pub const CHECKPOINT_FILE: &str = "checkpoint.json";
-/// The learning curve: validation matches of a round's top survivor.
-pub const LEARNING_FILE: &str = "learning.csv";
+pub use crate::run_folder::{
+    BEST_FILE, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE, LEARNING_FILE,
+    PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+};
 
 /// The files appended round by round whose byte lengths every checkpoint records. `timings.csv`
 /// is appended too, but its length varies with the clock; it is cut by lines instead, so that

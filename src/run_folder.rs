@@ -1,0 +1,219 @@
+//! The run folder (README.md, files of a run): the names of the files a run writes, and the one
+//! reader of its CSV files and of the run's name, which `plot` and `export` share. The run
+//! writes, checks and cuts these files through `run/files.rs`, which builds on the same names.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+
+/// The resolved config.
+pub const CONFIG_FILE: &str = "config.toml";
+/// One row per round.
+pub const ROUNDS_FILE: &str = "rounds.csv";
+/// One row per survivor per round.
+pub const SPECIMENS_FILE: &str = "specimens.csv";
+/// One row per game.
+pub const GAMES_FILE: &str = "games.csv";
+/// Every bracket game as PDN, in the order of `games.csv` (with `tournament.games_pdn`).
+pub const GAMES_PDN_FILE: &str = "games.pdn";
+/// The final ranking.
+pub const PLAYOFF_FILE: &str = "playoff.csv";
+/// The best specimen's weights.
+pub const BEST_FILE: &str = "best.json";
+/// Wall-clock figures per round (the one file that differs between identical runs).
+pub const TIMINGS_FILE: &str = "timings.csv";
+/// The state after the last completed round.
+pub const CHECKPOINT_FILE: &str = "checkpoint.json";
+/// The learning curve: validation matches of a round's top survivor.
+pub const LEARNING_FILE: &str = "learning.csv";
+
+/// A CSV file of a run folder, read whole, whose columns are found by name (so that the
+/// reader does not depend on column order, and an island-model run's extra `island` column is
+/// just one more column).
+pub struct CsvTable {
+    path: PathBuf,
+    index: HashMap<String, usize>,
+    rows: Vec<csv::StringRecord>,
+}
+
+/// A column found in a [`CsvTable`]'s header: where it is, and its name for messages.
+pub struct Column {
+    index: usize,
+    name: String,
+}
+
+impl Column {
+    /// The (trimmed) text of this field of `record`; empty when the row is short.
+    pub fn raw<'r>(&self, record: &'r csv::StringRecord) -> &'r str {
+        record.get(self.index).unwrap_or("")
+    }
+}
+
+impl CsvTable {
+    /// Reads the CSV file at `path` with its header line. A missing or unreadable file, or text
+    /// that is not CSV, is bad input naming the file (and the line).
+    pub fn read(path: &Path) -> Result<CsvTable> {
+        let file = std::fs::File::open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::input(format!(
+                    "{}: file not found (is this a run folder?)",
+                    path.display()
+                ))
+            } else {
+                Error::input(format!("cannot read {}: {e}", path.display()))
+            }
+        })?;
+        let not_csv = |e: csv::Error| {
+            let at = e
+                .position()
+                .map(|p| format!(" line {}", p.line()))
+                .unwrap_or_default();
+            Error::input(format!("{}{at}: not valid CSV ({e})", path.display()))
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .from_reader(file);
+        let mut index = HashMap::new();
+        for (i, name) in reader.headers().map_err(not_csv)?.iter().enumerate() {
+            // A repeated header keeps its first place, as a reader by position would see it.
+            index.entry(name.to_owned()).or_insert(i);
+        }
+        let rows = reader
+            .records()
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(not_csv)?;
+        Ok(CsvTable {
+            path: path.to_owned(),
+            index,
+            rows,
+        })
+    }
+
+    /// The file read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The rows after the header.
+    pub fn rows(&self) -> &[csv::StringRecord] {
+        &self.rows
+    }
+
+    /// Column `name`, or bad input naming the file and the column.
+    pub fn column(&self, name: &str) -> Result<Column> {
+        self.optional(name).ok_or_else(|| {
+            Error::input(format!(
+                "{}: missing column `{name}` in the header line",
+                self.path.display()
+            ))
+        })
+    }
+
+    /// Column `name`, if the header has it.
+    pub fn optional(&self, name: &str) -> Option<Column> {
+        let index = *self.index.get(name)?;
+        Some(Column {
+            index,
+            name: name.to_owned(),
+        })
+    }
+
+    /// The field of `record` in `column` parsed as `T`, or bad input naming the file, the
+    /// line, the column and what a valid value is (`expected`).
+    pub fn parse<T: FromStr>(
+        &self,
+        record: &csv::StringRecord,
+        column: &Column,
+        expected: &str,
+    ) -> Result<T> {
+        column
+            .raw(record)
+            .parse()
+            .map_err(|_| self.invalid(record, column, expected))
+    }
+
+    /// The error for a field of `record` in `column` that is not `expected`.
+    pub fn invalid(&self, record: &csv::StringRecord, column: &Column, expected: &str) -> Error {
+        Error::input(format!(
+            "{} line {}, column `{}`: `{}` is not {expected}",
+            self.path.display(),
+            line_of(record),
+            column.name,
+            column.raw(record)
+        ))
+    }
+}
+
+/// The line of the file `record` was read from (1 is the header).
+pub fn line_of(record: &csv::StringRecord) -> u64 {
+    record.position().map_or(0, |p| p.line())
+}
+
+/// The run's resolved config (`config.toml`) as a TOML table; `None` when the folder has none
+/// (a run folder from before its first write, or a hand-made one).
+pub fn read_config_table(run_dir: &Path) -> Result<Option<toml::Table>> {
+    let path = run_dir.join(CONFIG_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::input(format!("cannot read {}: {e}", path.display()))),
+    };
+    let text = crate::text::strip_bom(&text);
+    text.parse().map(Some).map_err(|e: toml::de::Error| {
+        Error::input(format!(
+            "{}: not TOML ({})",
+            path.display(),
+            e.message().trim_end()
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(result: Result<impl std::fmt::Debug>) -> String {
+        match result {
+            Err(Error::Input(message)) => message,
+            other => panic!("expected bad input, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn columns_are_found_by_name_and_fields_checked_with_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(ROUNDS_FILE);
+        std::fs::write(&path, "\u{feff}id, round\n3, 1\n4, x\n").unwrap();
+        let table = CsvTable::read(&path).unwrap();
+        let round = table.column("round").unwrap();
+        assert!(table.optional("island").is_none());
+        let rows = table.rows();
+        assert_eq!(
+            table.parse::<u32>(&rows[0], &round, "an integer").unwrap(),
+            1
+        );
+        let bad = message(table.parse::<u32>(&rows[1], &round, "an integer"));
+        assert!(
+            bad.ends_with("rounds.csv line 3, column `round`: `x` is not an integer"),
+            "{bad}"
+        );
+        let missing = message(table.column("games").map(|_| ()));
+        assert!(missing.contains("missing column `games`"), "{missing}");
+        let absent = message(CsvTable::read(&dir.path().join(GAMES_FILE)).map(|_| ()));
+        assert!(absent.contains("games.csv: file not found"), "{absent}");
+    }
+
+    #[test]
+    fn the_config_table_is_none_without_a_config_and_bad_toml_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(read_config_table(dir.path()).unwrap().is_none());
+        std::fs::write(dir.path().join(CONFIG_FILE), "name = \"r\"\n").unwrap();
+        let table = read_config_table(dir.path()).unwrap().unwrap();
+        assert_eq!(table["name"].as_str(), Some("r"));
+        std::fs::write(dir.path().join(CONFIG_FILE), "name = \n").unwrap();
+        let bad = message(read_config_table(dir.path()));
+        assert!(bad.contains("config.toml: not TOML"), "{bad}");
+    }
+}
