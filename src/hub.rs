@@ -151,16 +151,8 @@ pub fn position_from_hub(text: &str) -> Result<Position, HubError> {
     for (i, &c) in chars[1..].iter().enumerate() {
         let square = sq(32 - i as u8);
         match c {
-            'w' => black |= square,
-            'W' => {
-                black |= square;
-                kings |= square;
-            }
-            'b' => white |= square,
-            'B' => {
-                white |= square;
-                kings |= square;
-            }
+            'w' | 'W' => black |= square,
+            'b' | 'B' => white |= square,
             'e' => {}
             other => {
                 return err(format!(
@@ -169,31 +161,34 @@ pub fn position_from_hub(text: &str) -> Result<Position, HubError> {
                 ))
             }
         }
+        if c.is_ascii_uppercase() {
+            kings |= square;
+        }
     }
     Position::from_parts(black, white, kings, side).map_err(|e| HubError(e.to_string()))
 }
 
 /// Writes a position in the Hub format (see the module documentation).
 pub fn position_to_hub(pos: &Position) -> String {
-    let mut out = String::with_capacity(33);
-    out.push(match pos.side_to_move() {
+    let side = match pos.side_to_move() {
         Color::Black => 'W',
         Color::White => 'B',
-    });
-    for i in 0..32u8 {
+    };
+    let squares = (0..32u8).map(|i| {
         let square = sq(32 - i);
-        let king = pos.kings() & square != 0;
-        out.push(
-            match (pos.black() & square != 0, pos.white() & square != 0, king) {
-                (true, _, false) => 'w',
-                (true, _, true) => 'W',
-                (_, true, false) => 'b',
-                (_, true, true) => 'B',
-                _ => 'e',
-            },
-        );
-    }
-    out
+        let man = match (pos.black() & square != 0, pos.white() & square != 0) {
+            (true, _) => 'w',
+            (_, true) => 'b',
+            _ => 'e',
+        };
+        // Kings only stand on occupied squares.
+        if pos.kings() & square != 0 {
+            man.to_ascii_uppercase()
+        } else {
+            man
+        }
+    });
+    std::iter::once(side).chain(squares).collect()
 }
 
 /// Writes a move in the Hub format: `9-13`, or `from x to x` the captured squares ascending.
@@ -303,41 +298,35 @@ impl HubLevel {
                 },
             }
         };
+        // A whole number from 1 to `max`; `expected` says so in the message.
+        let whole = |key: &str, max: u64, expected: &str| -> Result<Option<u64>, HubError> {
+            match line.get(key) {
+                None => Ok(None),
+                Some(v) => match v.parse::<u64>() {
+                    Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
+                    _ => err(format!(
+                        "level {key}={v:?}: expected a whole number{expected}"
+                    )),
+                },
+            }
+        };
+        let one_or_more = ", 1 or more";
         if line.has("infinite") {
             return Ok(HubLevel::Infinite);
         }
-        if let Some(v) = line.get("depth") {
-            return match v.parse::<u32>() {
-                Ok(d) if (1..=MAX_HUB_DEPTH).contains(&d) => Ok(HubLevel::Depth(d)),
-                _ => err(format!(
-                    "level depth={v:?}: expected a whole number from 1 to {MAX_HUB_DEPTH}"
-                )),
-            };
+        let max_depth = format!(" from 1 to {MAX_HUB_DEPTH}");
+        if let Some(d) = whole("depth", MAX_HUB_DEPTH.into(), &max_depth)? {
+            return Ok(HubLevel::Depth(d as u32));
         }
-        if let Some(v) = line.get("nodes") {
-            return match v.parse::<u64>() {
-                Ok(n) if n >= 1 => Ok(HubLevel::Nodes(n)),
-                _ => err(format!(
-                    "level nodes={v:?}: expected a whole number, 1 or more"
-                )),
-            };
+        if let Some(n) = whole("nodes", u64::MAX, one_or_more)? {
+            return Ok(HubLevel::Nodes(n));
         }
         if let Some(s) = seconds("move-time")? {
             return Ok(HubLevel::MoveTime(s));
         }
         if let Some(time) = seconds("time")? {
             let inc = seconds("inc")?.unwrap_or(0.0);
-            let moves = match line.get("moves") {
-                None => None,
-                Some(v) => match v.parse::<u32>() {
-                    Ok(m) if m >= 1 => Some(m),
-                    _ => {
-                        return err(format!(
-                            "level moves={v:?}: expected a whole number, 1 or more"
-                        ))
-                    }
-                },
-            };
+            let moves = whole("moves", u32::MAX.into(), one_or_more)?.map(|m| m as u32);
             return Ok(HubLevel::Time { time, inc, moves });
         }
         err("level needs one of depth=, nodes=, move-time=, time= (with inc=, moves=) or infinite")

@@ -57,10 +57,6 @@ impl MatchGame {
     /// The game's CSV row (pairs numbered from 1, as printed; the moves space-separated, with
     /// full capture paths).
     pub fn csv_record(&self) -> [String; 9] {
-        let color = match self.a_color {
-            Color::Black => "black",
-            Color::White => "white",
-        };
         let score = match self.a_score() {
             GameScore::Win => "1",
             GameScore::Draw => "0.5",
@@ -70,7 +66,7 @@ impl MatchGame {
             (self.pair + 1).to_string(),
             self.game.to_string(),
             self.opening.clone(),
-            color.to_string(),
+            color_label(self.a_color).to_string(),
             self.record.result.label().to_string(),
             score.to_string(),
             self.record.plies.to_string(),
@@ -102,27 +98,7 @@ impl MatchGame {
             &self.record,
         )
     }
-}
 
-/// `games` as PDN text, one game after another in their order (see [`MatchGame::pdn_game`]);
-/// `openings` is the match's deck, which each game's `pair` indexes.
-///
-/// # Panics
-///
-/// If a game's `pair` is not an index of `openings`.
-pub fn match_pdn(
-    games: &[MatchGame],
-    openings: &[Opening],
-    a_label: &str,
-    b_label: &str,
-) -> String {
-    games
-        .iter()
-        .map(|g| g.pdn_game(&openings[g.pair], a_label, b_label).to_pdn())
-        .collect()
-}
-
-impl MatchGame {
     /// The game's CSV row as text, ending in `\n`: exactly the line [`MatchReport::csv_text`]
     /// writes for it.
     pub fn csv_line(&self) -> String {
@@ -143,11 +119,9 @@ impl MatchGame {
         }
         let pair: usize = fields[0].parse().ok()?;
         let game: u8 = fields[1].parse().ok()?;
-        let a_color = match &fields[3] {
-            "black" => Color::Black,
-            "white" => Color::White,
-            _ => return None,
-        };
+        let a_color = [Color::Black, Color::White]
+            .into_iter()
+            .find(|&c| color_label(c) == &fields[3])?;
         let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw]
             .into_iter()
             .find(|&r| r.label() == &fields[4])?;
@@ -196,6 +170,41 @@ impl MatchGame {
     }
 }
 
+/// `games` as PDN text, one game after another in their order (see [`MatchGame::pdn_game`]);
+/// `openings` is the match's deck, which each game's `pair` indexes.
+///
+/// # Panics
+///
+/// If a game's `pair` is not an index of `openings`.
+pub fn match_pdn(
+    games: &[MatchGame],
+    openings: &[Opening],
+    a_label: &str,
+    b_label: &str,
+) -> String {
+    games
+        .iter()
+        .map(|g| g.pdn_game(&openings[g.pair], a_label, b_label).to_pdn())
+        .collect()
+}
+
+/// A's colour in game `game` (1 or 2) of a pair.
+fn a_color(game: u8) -> Color {
+    if game == 1 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// A colour as the per-game CSV writes it.
+fn color_label(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
 /// The games of the complete pairs at the start of a per-game CSV, as an interrupted match
 /// left it.
 #[derive(Clone, Debug, PartialEq)]
@@ -238,7 +247,7 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
         line_number += 1;
         let line = &bytes[at..at + end + 1];
         let expected_pair = games.len() / 2;
-        let expected_game = games.len() % 2 + 1;
+        let expected_game = games.len() as u8 % 2 + 1;
         let bad = |what: String| Error::input(format!("{origin} line {line_number}: {what}"));
         let record = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -264,18 +273,12 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
                 openings.len()
             )));
         }
-        let a_color = if expected_game == 1 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        if (game.pair, usize::from(game.game), game.a_color)
-            != (expected_pair, expected_game, a_color)
-        {
+        let a_color = a_color(expected_game);
+        if (game.pair, game.game, game.a_color) != (expected_pair, expected_game, a_color) {
             return Err(bad(format!(
                 "expected pair {} game {expected_game} (A {}), found pair {} game {}",
                 expected_pair + 1,
-                if expected_game == 1 { "black" } else { "white" },
+                color_label(a_color),
                 game.pair + 1,
                 game.game
             )));
@@ -329,9 +332,8 @@ impl MatchPlayer<'_> {
     /// The side as a game's player.
     fn player(&self) -> Player<'_> {
         Player {
-            weights: &self.file.weights,
-            endgame_pieces: self.file.endgame_pieces,
             limits: self.limits,
+            ..self.file.player()
         }
     }
 }
@@ -492,20 +494,10 @@ impl MatchReport {
 
     /// The per-game CSV: [`MatchGame::CSV_HEADER`], then one row per game.
     pub fn csv_text(&self) -> Result<String> {
-        let mut text = MatchGame::csv_header_line();
-        for g in &self.games {
-            text.push_str(&g.csv_line());
-        }
-        Ok(text)
-    }
-
-    /// Writes the per-game CSV to `csv_path` and `summary` to [`summary_path`]`(csv_path)`,
-    /// each atomically (a temporary file renamed into place). Returns the summary's path.
-    pub fn write_files(&self, csv_path: &Path, summary: &str) -> Result<PathBuf> {
-        let summary_file = summary_path(csv_path);
-        write_file_atomically(csv_path, self.csv_text()?.as_bytes())?;
-        write_file_atomically(&summary_file, summary.as_bytes())?;
-        Ok(summary_file)
+        let rows = self.games.iter().map(MatchGame::csv_line);
+        Ok(std::iter::once(MatchGame::csv_header_line())
+            .chain(rows)
+            .collect())
     }
 }
 
@@ -549,11 +541,7 @@ fn play_pair(
     seed: u64,
 ) -> [MatchGame; 2] {
     let game = |number: u8| {
-        let a_color = if number == 1 {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let a_color = a_color(number);
         let (black, white) = match a_color {
             Color::Black => (a.player(), b.player()),
             Color::White => (b.player(), a.player()),
@@ -730,9 +718,6 @@ fn apply_ready<F: FnMut(&PairReport)>(p: &mut Progress<F>, total: usize, sprt: O
             sprt: p.verdict,
         };
         (p.on_pair)(&report);
-    }
-    if p.stopped {
-        p.finished.clear();
     }
 }
 

@@ -3,8 +3,8 @@
 use std::time::Instant;
 
 use checkers_tuner::{
-    perft_parallel, Error, Player, Position, Result, SearchLimits, SearchParams, Searcher,
-    WeightPair, WeightsFile, MAX_DATABASE_PIECES,
+    perft_parallel, Error, GameHistory, Move, Position, Result, SearchLimits, SearchParams,
+    Searcher, WeightPair, WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
@@ -79,9 +79,42 @@ pub fn search_limits(min_depth: u32, max_depth: u32) -> Result<SearchLimits> {
         .map_err(|e| Error::input(e.describe("--min-depth", "--max-depth")))
 }
 
-/// Loads a `--weights` argument (`material` or a file).
-pub fn load_weights(arg: &str) -> Result<WeightsFile> {
-    WeightsFile::load_arg(arg)
+/// A game as the engine sees it (`play`, `hub`): the position to search and the positions since
+/// the last irreversible move before it, so that the search avoids (or seeks) repetitions.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The current position.
+    pub position: Position,
+    /// The positions since the last irreversible move, before the current one.
+    pub since_irreversible: Vec<Position>,
+}
+
+impl Game {
+    /// A game starting at `position`.
+    pub fn new(position: Position) -> Game {
+        Game {
+            position,
+            since_irreversible: Vec::new(),
+        }
+    }
+
+    /// Plays `mv`, keeping the history up to date.
+    pub fn play(&mut self, mv: &Move) {
+        if self.position.is_irreversible(mv) {
+            self.since_irreversible.clear();
+        } else {
+            self.since_irreversible.push(self.position);
+        }
+        self.position = self.position.play(mv);
+    }
+
+    /// The history for the search, with the no-progress rule `no_progress_plies`.
+    pub fn history(&self, no_progress_plies: Option<u32>) -> GameHistory<'_> {
+        GameHistory {
+            positions: &self.since_irreversible,
+            no_progress_plies,
+        }
+    }
 }
 
 /// Runs `moves`.
@@ -122,12 +155,8 @@ pub fn perft(args: PerftArgs) -> Result<()> {
 pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let pos = parse_fen(&args.fen)?;
     let limits = search_limits(args.min_depth, args.max_depth)?;
-    let file = load_weights(&args.weights)?;
-    let player = Player {
-        weights: &file.weights,
-        endgame_pieces: file.endgame_pieces,
-        limits: None,
-    };
+    let file = WeightsFile::load_arg(&args.weights)?;
+    let player = file.player();
     let database = args.database.open()?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
@@ -168,6 +197,8 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
     let database = open_database(args.database_pieces.unwrap_or(0))?;
+    let file = WeightsFile::new(BENCH_WEIGHTS);
+    let player = file.player();
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for (name, fen, min, max) in BENCH_POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are legal");
@@ -176,11 +207,6 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             None => (min, max),
         };
         let limits = search_limits(min, max)?;
-        let player = Player {
-            weights: &BENCH_WEIGHTS,
-            endgame_pieces: 12,
-            limits: None,
-        };
         let mut searcher = Searcher::default();
         searcher.set_plain(args.plain);
         searcher.set_endgame_db(database);

@@ -18,13 +18,11 @@ use checkers_tuner::hub::{
     move_from_hub, move_to_hub, parse_line, position_from_hub, quote, score_to_hub, HubLevel,
     HubLine,
 };
-use checkers_tuner::{
-    GameHistory, Move, Player, Position, Result, SearchResult, Searcher, WeightsFile,
-};
+use checkers_tuner::{Position, Result, SearchResult, Searcher, WeightsFile};
 use clap::Args;
 
 use super::egdb::DatabaseArg;
-use super::engine::load_weights;
+use super::engine::Game;
 
 /// Arguments of `hub`.
 #[derive(Args, Debug)]
@@ -83,51 +81,23 @@ fn send_error(message: &str) {
     send(&format!("error message={}", quote(message)));
 }
 
-/// The game as the GUI last set it: the position to search and the positions since
-/// the last irreversible move before it.
-struct Game {
-    position: Position,
-    since_irreversible: Vec<Position>,
-}
-
-impl Game {
-    fn start() -> Game {
-        Game {
-            position: Position::start(),
-            since_irreversible: Vec::new(),
-        }
+/// The game of a `pos` line: the position, then the moves played from it.
+fn game_from_line(line: &HubLine) -> std::result::Result<Game, String> {
+    let text = line
+        .get("pos")
+        .ok_or("pos needs pos=<side and 32 squares>")?;
+    let mut game = Game::new(position_from_hub(text).map_err(|e| format!("pos: {e}"))?);
+    for (k, text) in line
+        .get("moves")
+        .unwrap_or("")
+        .split_whitespace()
+        .enumerate()
+    {
+        let mv = move_from_hub(&game.position, text)
+            .map_err(|e| format!("pos: move {} of moves=: {e}", k + 1))?;
+        game.play(&mv);
     }
-
-    /// The game of a `pos` line: the position, then the moves played from it.
-    fn from_line(line: &HubLine) -> std::result::Result<Game, String> {
-        let text = line
-            .get("pos")
-            .ok_or("pos needs pos=<side and 32 squares>")?;
-        let mut game = Game {
-            position: position_from_hub(text).map_err(|e| format!("pos: {e}"))?,
-            since_irreversible: Vec::new(),
-        };
-        for (k, text) in line
-            .get("moves")
-            .unwrap_or("")
-            .split_whitespace()
-            .enumerate()
-        {
-            let mv = move_from_hub(&game.position, text)
-                .map_err(|e| format!("pos: move {} of moves=: {e}", k + 1))?;
-            game.play(&mv);
-        }
-        Ok(game)
-    }
-
-    fn play(&mut self, mv: &Move) {
-        if self.position.is_irreversible(mv) {
-            self.since_irreversible.clear();
-        } else {
-            self.since_irreversible.push(self.position);
-        }
-        self.position = self.position.play(mv);
-    }
+    Ok(game)
 }
 
 /// The engine's state between commands.
@@ -145,7 +115,7 @@ struct Engine {
 
 /// Runs the command until `quit` or the end of standard input.
 pub fn run(args: HubArgs) -> Result<()> {
-    let weights = load_weights(&args.weights)?;
+    let weights = WeightsFile::load_arg(&args.weights)?;
     let mut searcher = Box::new(Searcher::new(TT_BITS));
     searcher.set_endgame_db(args.database.open()?);
     let (events, inbox) = mpsc::channel();
@@ -162,7 +132,7 @@ pub fn run(args: HubArgs) -> Result<()> {
     let mut engine = Engine {
         weights,
         extension: args.capture_extension,
-        game: Game::start(),
+        game: Game::new(Position::start()),
         level: DEFAULT_LEVEL,
         searcher: Some(searcher),
         stop: None,
@@ -248,8 +218,8 @@ impl Engine {
             }
             "set-param" => self.set_param(&line),
             "init" => send("ready"),
-            "new-game" => self.game = Game::start(),
-            "pos" => match Game::from_line(&line) {
+            "new-game" => self.game = Game::new(Position::start()),
+            "pos" => match game_from_line(&line) {
                 Ok(game) => self.game = game,
                 Err(e) => send_error(&e),
             },
@@ -311,19 +281,11 @@ impl Engine {
             budget.depth = 1;
         }
         self.stop = Some(stop);
-        let weights = *Player {
-            weights: &self.weights.weights,
-            endgame_pieces: self.weights.endgame_pieces,
-            limits: None,
-        }
-        .phase_weights(&pos);
-        let earlier = self.game.since_irreversible.clone();
+        let weights = *self.weights.player().phase_weights(&pos);
+        let game = self.game.clone();
         let events = self.events.clone();
         thread::spawn(move || {
-            let history = GameHistory {
-                positions: &earlier,
-                no_progress_plies: Some(NO_PROGRESS_PLIES),
-            };
+            let history = game.history(Some(NO_PROGRESS_PLIES));
             let found = searcher.search_timed(&pos, &history, &weights, &budget, |r| {
                 send(&info_line(r, started))
             });

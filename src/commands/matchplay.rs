@@ -128,23 +128,21 @@ pub fn run(args: MatchArgs) -> Result<()> {
             }
         }
     }
-    let a_file = WeightsFile::load_arg(&args.a)?;
-    let b_file = WeightsFile::load_arg(&args.b)?;
-    let a = MatchPlayer {
-        file: &a_file,
-        limits: own_limits[0],
-    };
-    let b = MatchPlayer {
-        file: &b_file,
-        limits: own_limits[1],
-    };
+    let files = [
+        WeightsFile::load_arg(&args.a)?,
+        WeightsFile::load_arg(&args.b)?,
+    ];
+    let [a, b] = [0, 1].map(|i| MatchPlayer {
+        file: &files[i],
+        limits: own_limits[i],
+    });
     let (deck, deck_label) = openings(&args.openings)?;
     let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
     let key = match_key(a, b, &openings, &settings, args.seed, sprt.as_ref());
 
     let mut lines = vec![
-        format!("A: {}", player_label(&args.a, &a_file)),
-        format!("B: {}", player_label(&args.b, &b_file)),
+        format!("A: {}", player_label(&args.a, a.file)),
+        format!("B: {}", player_label(&args.b, b.file)),
         format!(
             "openings: {openings_label}, {} = {} (A plays each opening with Black, then White)",
             count(openings.len(), "pair"),
@@ -172,34 +170,33 @@ pub fn run(args: MatchArgs) -> Result<()> {
             None => "endgame database: none".to_string(),
         },
     ];
-    if let Some(t) = &sprt {
-        lines.push(format!(
+    lines.extend(sprt.map(|t| {
+        format!(
             "sprt: H0 elo {} against H1 elo {}, alpha {}, beta {} (stops at the first pair that \
              ends the test)",
             t.elo0(),
             t.elo1(),
             t.alpha(),
             t.beta()
-        ));
-    }
+        )
+    }));
     // The games file: started, or continued when it holds this very match, interrupted.
-    let mut out = match &args.out {
-        Some(path) => Some(GamesFile::open(path, &key, &openings, &lines)?),
-        None => None,
-    };
-    let previous = out.as_mut().map(|o| std::mem::take(&mut o.previous));
-    let previous = previous.unwrap_or_default();
+    let mut out = (args.out.as_deref())
+        .map(|path| GamesFile::open(path, &key, &openings, &lines))
+        .transpose()?;
+    let previous = (out.as_mut())
+        .map(|o| std::mem::take(&mut o.previous))
+        .unwrap_or_default();
     let pdn_labels = [pdn_label(&args.a, a.limits), pdn_label(&args.b, b.limits)];
-    let mut pdn = match &args.pdn {
-        Some(path) => {
-            // The CSV is the checkpoint: a continued match's PDN is rebuilt from its games, so
-            // whatever a kill left in the PDN file (more games, fewer, or a game cut short)
-            // ends as an uninterrupted match's file.
+    // The CSV is the checkpoint: a continued match's PDN is rebuilt from its games, so whatever
+    // a kill left in the PDN file (more games, fewer, or a game cut short) ends as an
+    // uninterrupted match's file.
+    let mut pdn = (args.pdn.as_deref())
+        .map(|path| {
             let text = match_pdn(&previous, &openings, &pdn_labels[0], &pdn_labels[1]);
-            Some(Appender::create(path, text.as_bytes())?)
-        }
-        None => None,
-    };
+            Appender::create(path, text.as_bytes())
+        })
+        .transpose()?;
     if !args.quiet && !previous.is_empty() {
         eprintln!(
             "continuing {} after {} of {} pairs",
@@ -214,8 +211,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
 
     let stop = ctrl_c_flag();
     let started = Instant::now();
-    let mut progress = Progress::new(args.quiet, openings.len(), sprt);
-    progress.skip(previous.len() / 2);
+    let mut progress = Progress::new(args.quiet, previous.len() / 2, openings.len(), sprt);
     let mut play = || {
         play_match_from(
             a,
@@ -274,8 +270,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    let mut summary = lines.join("\n");
-    summary.push('\n');
+    let summary = lines.join("\n") + "\n";
     if let Some(o) = &out {
         if interrupted {
             o.write_summary(&in_progress(&key, &summary))?;
@@ -371,11 +366,10 @@ impl GamesFile {
         let marked = std::fs::read(&summary)
             .ok()
             .filter(|text| text.starts_with(format!("{IN_PROGRESS}\n").as_bytes()));
-        let continued = match marked {
+        let (csv, previous) = match marked {
             Some(text) if path.is_file() => {
                 let text = String::from_utf8_lossy(&text);
-                let recorded = text.lines().nth(1).unwrap_or("");
-                if recorded != format!("key: {key}") {
+                if text.lines().nth(1) != Some(&format!("key: {key}")) {
                     return Err(Error::input(format!(
                         "--out {}: it holds an unfinished match with other players, openings or \
                          settings (see {}); run that match's command again to finish it, or \
@@ -386,14 +380,10 @@ impl GamesFile {
                 }
                 let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
                 let rows = read_match_rows(&bytes, &path.display().to_string(), openings)?;
-                Some(rows)
+                // Drop what a killed process left after the last whole pair.
+                (Appender::continue_at(path, rows.complete_len)?, rows.games)
             }
-            _ => None,
-        };
-        let (csv, previous) = match continued {
-            // Drop what a killed process left after the last whole pair.
-            Some(rows) => (Appender::continue_at(path, rows.complete_len)?, rows.games),
-            None => (
+            _ => (
                 Appender::create(path, MatchGame::csv_header_line().as_bytes())?,
                 Vec::new(),
             ),
@@ -403,9 +393,7 @@ impl GamesFile {
             summary,
             previous,
         };
-        let mut text = header.join("\n");
-        text.push('\n');
-        games_file.write_summary(&in_progress(key, &text))?;
+        games_file.write_summary(&in_progress(key, &(header.join("\n") + "\n")))?;
         Ok(games_file)
     }
 
@@ -439,7 +427,7 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
     }
     let time = match (&args.tc, &args.movetime) {
         (Some(tc), _) => Some(parse_tc(tc)?),
-        (None, Some(t)) => Some(TimeControl::MoveTime(seconds("--movetime", t)?)),
+        (None, Some(t)) => Some(TimeControl::MoveTime(seconds("--movetime", t, false)?)),
         (None, None) => None,
     };
     let database = args.database.open()?;
@@ -504,33 +492,26 @@ fn parse_tc(text: &str) -> Result<TimeControl> {
             "--tc {text:?}: expected BASE+INC in seconds, e.g. 10+0.1 (a base above 0)"
         ))
     };
-    let base = seconds("--tc", base).map_err(|_| bad())?;
-    let increment = seconds_or_zero(increment).ok_or_else(bad)?;
+    let base = seconds("--tc", base, false).map_err(|_| bad())?;
+    let increment = seconds("--tc", increment, true).map_err(|_| bad())?;
     Ok(TimeControl::Clock { base, increment })
 }
 
-/// A positive number of seconds, at most [`MAX_SECONDS`].
-fn seconds(flag: &str, text: &str) -> Result<Duration> {
+/// A number of seconds above 0 (or 0 too, with `zero`), at most [`MAX_SECONDS`].
+fn seconds(flag: &str, text: &str, zero: bool) -> Result<Duration> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s > 0.0 && s <= MAX_SECONDS => Ok(Duration::from_secs_f64(s)),
+        Ok(s) if (s > 0.0 || zero && s == 0.0) && s <= MAX_SECONDS => {
+            Ok(Duration::from_secs_f64(s))
+        }
         _ => Err(Error::input(format!(
             "{flag} {text:?}: expected a number of seconds above 0 and at most {MAX_SECONDS}"
         ))),
     }
 }
 
-/// Zero or a positive number of seconds, at most [`MAX_SECONDS`].
-fn seconds_or_zero(text: &str) -> Option<Duration> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if (0.0..=MAX_SECONDS).contains(&s) => Some(Duration::from_secs_f64(s)),
-        _ => None,
-    }
-}
-
 /// How the players search, for the header: both depths when a side has its own.
 fn search_label(settings: &GameSettings, own: [Option<SearchLimits>; 2]) -> String {
     let captures = settings.search.max_depth - settings.search.min_depth;
-    let depth = |l: SearchLimits| format!("depth {}..{}", l.min_depth(), l.max_depth());
     match settings.time {
         None if own.iter().any(Option::is_some) => format!(
             "A {}, B {}",
@@ -612,9 +593,9 @@ fn openings(arg: &str) -> Result<(Vec<Opening>, String)> {
 fn looks_like_three_move(name: &str) -> bool {
     let letters: String = name
         .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect::<String>()
-        .to_ascii_lowercase();
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
     matches!(
         letters.as_str(),
         "3move" | "threemove" | "3moves" | "threemoves" | "3mv"
@@ -628,29 +609,29 @@ fn tie_break_name(t: TieBreak) -> &'static str {
     }
 }
 
+/// `depth MIN..MAX`.
+fn depth(l: SearchLimits) -> String {
+    format!("depth {}..{}", l.min_depth(), l.max_depth())
+}
+
 /// A player's name in the PDN's `Black` and `White` tags: the argument, and its depths when
 /// they are its own.
 fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
     match limits {
-        Some(l) => format!("{arg} (depth {}..{})", l.min_depth(), l.max_depth()),
+        Some(l) => format!("{arg} ({})", depth(l)),
         None => arg.to_string(),
     }
 }
 
 /// `material` or the file name, its endgame threshold and where it came from.
 fn player_label(arg: &str, file: &WeightsFile) -> String {
-    let mut label = format!(
-        "{arg} (endgame set from {} pieces down",
+    let source = file.source.as_ref().map_or(String::new(), |s| {
+        format!("; run {:?}, specimen {}, round {}", s.run, s.id, s.round)
+    });
+    format!(
+        "{arg} (endgame set from {} pieces down{source})",
         file.endgame_pieces
-    );
-    if let Some(s) = &file.source {
-        label.push_str(&format!(
-            "; run {:?}, specimen {}, round {}",
-            s.run, s.id, s.round
-        ));
-    }
-    label.push(')');
-    label
+    )
 }
 
 /// Progress on stderr: a bar on a terminal, a line every few pairs otherwise, nothing with
@@ -662,7 +643,9 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(quiet: bool, pairs: usize, sprt: Option<Sprt>) -> Progress {
+    /// Progress over `pairs`, of which the first `done` (read back from an interrupted match's
+    /// file) count as done.
+    fn new(quiet: bool, done: usize, pairs: usize, sprt: Option<Sprt>) -> Progress {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar =
                 ProgressBar::with_draw_target(Some(pairs as u64), ProgressDrawTarget::stderr());
@@ -671,16 +654,10 @@ impl Progress {
             {
                 bar.set_style(style);
             }
+            bar.set_position(done as u64);
             bar
         });
         Progress { quiet, bar, sprt }
-    }
-
-    /// Pairs read back from an interrupted match's file count as done.
-    fn skip(&mut self, pairs: usize) {
-        if let Some(bar) = &self.bar {
-            bar.set_position(pairs as u64);
-        }
     }
 
     fn pair(&mut self, p: &PairReport) {

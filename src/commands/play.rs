@@ -4,13 +4,13 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, write_file_atomically, Color, DbValue, Error, GameHistory, GameResult, Move,
-    PdnGame, Player, Position, Result, Searcher,
+    check_output_path, write_file_atomically, Color, DbValue, Error, GameResult, Move, PdnGame,
+    Position, Result, Searcher, WeightsFile,
 };
 use clap::{Args, ValueEnum};
 
 use super::egdb::DatabaseArg;
-use super::engine::{load_weights, search_limits};
+use super::engine::{search_limits, Game};
 use super::parse_fen;
 
 /// The colour the person plays.
@@ -70,7 +70,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
 }
 
 /// How a game in the terminal ended: the result and why, or `None` if the person left it.
-type Outcome = Option<(GameResult, &'static str)>;
+type Outcome = Option<(GameResult, String)>;
 
 /// Writes the game to `path` as one PDN game.
 fn write_pdn(
@@ -92,11 +92,11 @@ fn write_pdn(
         white,
         start,
         moves,
-        outcome.map(|(result, _)| result),
+        outcome.as_ref().map(|(result, _)| *result),
     );
     game.set_tag(
         "Termination",
-        outcome.map_or("unfinished (quit)", |(_, why)| why),
+        outcome.as_ref().map_or("unfinished (quit)", |(_, why)| why),
     );
     write_file_atomically(path, game.to_pdn().as_bytes())?;
     println!("game written to {}", path.display());
@@ -106,13 +106,8 @@ fn write_pdn(
 /// Plays the game in the terminal, recording the moves in `moves`.
 fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Result<Outcome> {
     let limits = search_limits(args.min_depth, args.max_depth)?;
-    let file = load_weights(&args.weights)?;
-    let engine = Player {
-        weights: &file.weights,
-        endgame_pieces: file.endgame_pieces,
-        limits: None,
-    };
-    let mut pos = start;
+    let file = WeightsFile::load_arg(&args.weights)?;
+    let engine = file.player();
     let human = match args.color {
         Side::Black => Color::Black,
         Side::White => Color::White,
@@ -120,67 +115,52 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
     let database = args.database.open()?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
-    // Keys of the positions since the last irreversible move, before the current one.
-    let mut since_irreversible: Vec<Position> = Vec::new();
+    let mut game = Game::new(start);
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     let out_err = |e: io::Error| Error::failure(format!("cannot write to the terminal: {e}"));
+    let verdict = |winner: Color| {
+        if winner == human {
+            "you win"
+        } else {
+            "the engine wins"
+        }
+    };
     println!("You play {human:?}. {HELP}");
     loop {
+        let pos = game.position;
+        let side = pos.side_to_move();
         let moves = pos.legal_moves();
         if moves.is_empty() {
             print!("{}", pos.to_diagram());
-            let winner = pos.side_to_move().opponent();
-            println!(
-                "{:?} has no move: {}.",
-                pos.side_to_move(),
-                if winner == human {
-                    "you win"
-                } else {
-                    "the engine wins"
-                }
-            );
-            let (result, why) = match winner {
-                Color::Black => (GameResult::BlackWin, "White has no move"),
-                Color::White => (GameResult::WhiteWin, "Black has no move"),
-            };
-            return Ok(Some((result, why)));
+            let winner = side.opponent();
+            println!("{side:?} has no move: {}.", verdict(winner));
+            return Ok(Some((won_by(winner), format!("{side:?} has no move"))));
         }
         if let Some(value) = database.and_then(|db| db.probe(&pos)) {
             print!("{}", pos.to_diagram());
-            let side = pos.side_to_move();
-            let (result, why) = match value {
-                DbValue::Draw => (GameResult::Draw, "endgame database: a draw"),
-                DbValue::Win(_) if side == Color::Black => {
-                    (GameResult::BlackWin, "endgame database: Black wins")
-                }
-                DbValue::Loss(_) if side == Color::White => {
-                    (GameResult::BlackWin, "endgame database: Black wins")
-                }
-                _ => (GameResult::WhiteWin, "endgame database: White wins"),
+            let (line, winner) = match value {
+                DbValue::Win(d) => (
+                    format!("{side:?} to move wins in {d} plies with best play"),
+                    Some(side),
+                ),
+                DbValue::Loss(d) => (
+                    format!("{side:?} to move loses in {d} plies with best play"),
+                    Some(side.opponent()),
+                ),
+                DbValue::Draw => ("a draw with best play".to_string(), None),
             };
-            let verdict = match result {
-                GameResult::Draw => "a draw".to_string(),
-                _ if (result == GameResult::BlackWin) == (human == Color::Black) => {
-                    "you win".to_string()
-                }
-                _ => "the engine wins".to_string(),
-            };
-            let line = match value {
-                DbValue::Win(d) => format!("{side:?} to move wins in {d} plies with best play"),
-                DbValue::Loss(d) => format!("{side:?} to move loses in {d} plies with best play"),
-                DbValue::Draw => "a draw with best play".to_string(),
-            };
-            println!("Endgame database: {line}; the game ends here: {verdict}.");
-            return Ok(Some((result, why)));
+            println!(
+                "Endgame database: {line}; the game ends here: {}.",
+                winner.map_or("a draw", verdict)
+            );
+            return Ok(Some(match winner {
+                Some(w) => (won_by(w), format!("endgame database: {w:?} wins")),
+                None => (GameResult::Draw, "endgame database: a draw".to_string()),
+            }));
         }
-        if pos.side_to_move() != human {
-            // The engine sees the positions since the last irreversible move, so it avoids
-            // (or seeks) repetitions as in a tuning game.
-            let history = GameHistory {
-                positions: &since_irreversible,
-                no_progress_plies: None,
-            };
+        if side != human {
+            let history = game.history(None);
             let found =
                 searcher.search_in_game(&pos, &history, engine.phase_weights(&pos), limits, None);
             let mv = found.best_move.expect("a side with moves gets a move");
@@ -189,7 +169,7 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
                 found.score, found.nodes
             );
             moves_played.push(mv);
-            pos = played(pos, &mv, &mut since_irreversible);
+            game.play(&mv);
             continue;
         }
         print!("{}", pos.to_diagram());
@@ -227,8 +207,8 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
             }
             "undo" => {
                 match take_back(&start, human, moves_played) {
-                    Some((back, history)) => {
-                        (pos, since_irreversible) = (back, history);
+                    Some(back) => {
+                        game = back;
                         println!("Took back your last move.");
                     }
                     None => println!("There is no move of yours to take back."),
@@ -245,10 +225,18 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
         match chosen {
             Ok(mv) => {
                 moves_played.push(mv);
-                pos = played(pos, &mv, &mut since_irreversible);
+                game.play(&mv);
             }
             Err(msg) => println!("{msg}. {HELP}"),
         }
+    }
+}
+
+/// The result of a game that `winner` won.
+fn won_by(winner: Color) -> GameResult {
+    match winner {
+        Color::Black => GameResult::BlackWin,
+        Color::White => GameResult::WhiteWin,
     }
 }
 
@@ -258,51 +246,29 @@ fn move_list(start: &Position, moves: &[Move]) -> String {
     if moves.is_empty() {
         return "no moves yet".to_string();
     }
-    let mut text = String::new();
-    let mut pos = *start;
-    for (i, mv) in moves.iter().enumerate() {
-        let number = (i + usize::from(start.side_to_move() == Color::White)) / 2 + 1;
-        match pos.side_to_move() {
-            Color::Black => text.push_str(&format!("{number}. {mv} ")),
-            Color::White if i == 0 => text.push_str(&format!("{number}. ... {mv} ")),
-            Color::White => text.push_str(&format!("{mv} ")),
-        }
-        pos = pos.play(mv);
-    }
-    text.trim_end().to_string()
+    // Plies counted from Black's first move: the sides alternate, Black on even plies.
+    let first_ply = usize::from(start.side_to_move() == Color::White);
+    let words: Vec<String> = (first_ply..)
+        .zip(moves)
+        .map(|(ply, mv)| match (ply % 2, ply == first_ply) {
+            (0, _) => format!("{}. {mv}", ply / 2 + 1),
+            (_, true) => format!("{}. ... {mv}", ply / 2 + 1),
+            _ => mv.to_string(),
+        })
+        .collect();
+    words.join(" ")
 }
 
-/// Takes back the person's last move (and the engine's replies after it): the position where
-/// the person is to move again and its history, or `None` if the person has not moved yet.
-fn take_back(
-    start: &Position,
-    human: Color,
-    moves: &mut Vec<Move>,
-) -> Option<(Position, Vec<Position>)> {
-    // The side to move before each move, to find the person's last one.
-    let mut movers = Vec::with_capacity(moves.len());
-    let mut pos = *start;
-    for mv in moves.iter() {
-        movers.push(pos.side_to_move());
-        pos = pos.play(mv);
-    }
-    let last = movers.iter().rposition(|&side| side == human)?;
+/// Takes back the person's last move (and the engine's replies after it): the game where the
+/// person is to move again, or `None` if the person has not moved yet.
+fn take_back(start: &Position, human: Color, moves: &mut Vec<Move>) -> Option<Game> {
+    // The sides alternate: the person's moves are every other one from their first.
+    let first = usize::from(start.side_to_move() != human);
+    let last = (first..moves.len()).step_by(2).next_back()?;
     moves.truncate(last);
-    let mut pos = *start;
-    let mut history = Vec::new();
+    let mut game = Game::new(*start);
     for mv in moves.iter() {
-        pos = played(pos, mv, &mut history);
+        game.play(mv);
     }
-    Some((pos, history))
-}
-
-/// The position after `mv`, keeping `since_irreversible` (the positions since the
-/// last irreversible move, before the new current one) up to date.
-fn played(pos: Position, mv: &Move, since_irreversible: &mut Vec<Position>) -> Position {
-    if pos.is_irreversible(mv) {
-        since_irreversible.clear();
-    } else {
-        since_irreversible.push(pos);
-    }
-    pos.play(mv)
+    Some(game)
 }

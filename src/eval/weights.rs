@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::Error;
+use crate::game::Player;
 use crate::text::{excerpt, strip_bom};
 
 /// Number of evaluation features.
@@ -113,15 +114,6 @@ impl WeightPair {
             endgame: Weights::material(),
         }
     }
-
-    /// The set named `"opening"` or `"endgame"` (the names used in files).
-    pub fn set_named(&self, set: &str) -> Option<&Weights> {
-        match set {
-            "opening" => Some(&self.opening),
-            "endgame" => Some(&self.endgame),
-            _ => None,
-        }
-    }
 }
 
 /// Where an exported specimen came from.
@@ -173,6 +165,15 @@ impl WeightsFile {
     /// The built-in `material` baseline (no source, default endgame threshold).
     pub fn material() -> WeightsFile {
         WeightsFile::new(WeightPair::material())
+    }
+
+    /// The file's weights and endgame threshold as a player searching to the game's depths.
+    pub fn player(&self) -> Player<'_> {
+        Player {
+            weights: &self.weights,
+            endgame_pieces: self.endgame_pieces,
+            limits: None,
+        }
     }
 
     /// The weights-file JSON (README.md), pretty-printed with one line per key and a trailing
@@ -281,26 +282,20 @@ impl WeightsFile {
                 excerpt(&got.join(","))
             )));
         }
+        const SETS: [&str; 2] = ["opening", "endgame"];
         // seen[set][feature] = the line it was given on
         let mut seen = [[None::<u64>; FEATURE_COUNT]; 2];
-        let mut pair = WeightPair {
-            opening: Weights::default(),
-            endgame: Weights::default(),
-        };
+        let mut sets = [Weights::default(); 2];
         for record in reader.records() {
             let record = record.map_err(csv_err)?;
             let line = record.position().map_or(0, |p| p.line());
-            let set = match &record[0] {
-                "opening" => 0,
-                "endgame" => 1,
-                other => {
-                    return Err(ctx.err(format!(
-                        "line {line}: unknown set `{}` in column `set`, \
-                         expected `opening` or `endgame`",
-                        excerpt(other)
-                    )))
-                }
-            };
+            let set = SETS.iter().position(|&s| s == &record[0]).ok_or_else(|| {
+                ctx.err(format!(
+                    "line {line}: unknown set `{}` in column `set`, \
+                     expected `opening` or `endgame`",
+                    excerpt(&record[0])
+                ))
+            })?;
             let feature = feature_index(&record[1]).ok_or_else(|| {
                 ctx.err(format!(
                     "line {line}: unknown feature name `{}` in column `feature`, expected one of: {}",
@@ -324,22 +319,18 @@ impl WeightsFile {
                 )));
             }
             seen[set][feature] = Some(line);
-            let target = if set == 0 {
-                &mut pair.opening
-            } else {
-                &mut pair.endgame
-            };
-            target.0[feature] = weight;
+            sets[set].0[feature] = weight;
         }
-        for (set, set_name) in ["opening", "endgame"].iter().enumerate() {
-            if let Some(f) = seen[set].iter().position(Option::is_none) {
+        for (seen, set_name) in seen.iter().zip(SETS) {
+            if let Some(f) = seen.iter().position(Option::is_none) {
                 return Err(ctx.err(format!(
                     "no row for `{set_name}`/`{}` (expected 20 rows: each set with each feature)",
                     FEATURE_NAMES[f]
                 )));
             }
         }
-        Ok(WeightsFile::new(pair))
+        let [opening, endgame] = sets;
+        Ok(WeightsFile::new(WeightPair { opening, endgame }))
     }
 
     /// Reads a JSON weights file.
@@ -453,28 +444,25 @@ impl<'de> Visitor<'de> for StrictVisitor {
         f.write_str("a JSON value")
     }
 
+    // Scalars become what `serde_json::Value` makes of them (a non-finite float: null).
     fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+        Ok(v.into())
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
+        Ok(v.into())
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
+        Ok(v.into())
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+        Ok(v.into())
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
+        Ok(v.into())
     }
 
     fn visit_unit<E>(self) -> Result<Value, E> {
@@ -762,44 +750,31 @@ impl<'a> Ctx<'a> {
                 ),
             ));
         }
-        let get = |k: &str| {
-            obj.get(k)
-                .ok_or_else(|| self.err_at("source", format!("missing key `source.{k}`")))
-        };
-        let run = get("run")?;
-        let run = run
-            .as_str()
-            .ok_or_else(|| {
-                self.err_at(
-                    "source",
-                    format!("`source.run` must be a string, found {}", kind(run)),
-                )
-            })?
-            .to_string();
-        let id = get("id")?;
-        let id = id.as_u64().ok_or_else(|| {
+        let run = self.source_field(obj, "run", "a string", |v| v.as_str().map(str::to_string))?;
+        let id = self.source_field(obj, "id", "a non-negative integer", Value::as_u64)?;
+        let round = self.source_field(obj, "round", "a non-negative integer", |v| {
+            v.as_u64().and_then(|r| u32::try_from(r).ok())
+        })?;
+        Ok(WeightsSource { run, id, round })
+    }
+
+    /// `source.key`, present and read by `read` (`expected` says what it must be).
+    fn source_field<T>(
+        &self,
+        obj: &serde_json::Map<String, Value>,
+        key: &str,
+        expected: &str,
+        read: impl Fn(&Value) -> Option<T>,
+    ) -> Result<T, Error> {
+        let v = obj
+            .get(key)
+            .ok_or_else(|| self.err_at("source", format!("missing key `source.{key}`")))?;
+        read(v).ok_or_else(|| {
             self.err_at(
                 "source",
-                format!(
-                    "`source.id` must be a non-negative integer, found {}",
-                    kind(id)
-                ),
+                format!("`source.{key}` must be {expected}, found {}", kind(v)),
             )
-        })?;
-        let round = get("round")?;
-        let round = round
-            .as_u64()
-            .and_then(|r| u32::try_from(r).ok())
-            .ok_or_else(|| {
-                self.err_at(
-                    "source",
-                    format!(
-                        "`source.round` must be a non-negative integer, found {}",
-                        kind(round)
-                    ),
-                )
-            })?;
-        Ok(WeightsSource { run, id, round })
+        })
     }
 }
 
