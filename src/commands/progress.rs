@@ -15,16 +15,28 @@ use checkers_tuner::{
 };
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
-/// How a run shows its progress.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ProgressMode {
-    /// Bars when stderr is a terminal, plain log lines otherwise.
-    #[default]
-    Auto,
-    /// One plain line per round on stderr.
-    Log,
-    /// Nothing.
-    Quiet,
+/// The observer factory of `tune` and `resume`: nothing with `quiet`; otherwise bars when
+/// stderr is a terminal, plain log lines when it is not. Islands run in one process get log
+/// lines, labelled: bars for several islands at once would fight.
+pub fn factory(quiet: bool) -> Option<ObserverFactory> {
+    if quiet {
+        return None;
+    }
+    Some(ObserverFactory(Arc::new(|view: &RunView| {
+        let bars = !view.islands_in_this_process && std::io::stderr().is_terminal();
+        Box::new(Progress {
+            bars: bars.then(|| Bars::new(view.total_rounds, view.completed)),
+            label: view
+                .island
+                .map_or(String::new(), |i| format!("island {i}: ")),
+            total_rounds: view.total_rounds,
+            round: AtomicU32::new(0),
+            level: AtomicU32::new(0),
+            games: AtomicU64::new(0),
+            decisive: AtomicU64::new(0),
+            draws: AtomicU64::new(0),
+        }) as Box<dyn RunObserver>
+    })))
 }
 
 /// The two bars of an interactive terminal.
@@ -34,38 +46,10 @@ struct Bars {
     games: ProgressBar,
 }
 
-enum Display {
-    Bars(Bars),
-    Log,
-    Quiet,
-}
-
-impl ProgressMode {
-    /// The observer factory of this mode (`None` for [`ProgressMode::Quiet`]). Islands run in
-    /// one process get a log line each, labelled: bars for several islands at once would
-    /// fight.
-    pub fn factory(self) -> Option<ObserverFactory> {
-        if self == ProgressMode::Quiet {
-            return None;
-        }
-        Some(ObserverFactory(Arc::new(move |view: &RunView| {
-            let mode = if view.islands_in_this_process {
-                ProgressMode::Log
-            } else {
-                self
-            };
-            let progress = Progress::new(mode, view.total_rounds, view.completed);
-            Box::new(match view.island {
-                Some(index) => progress.labelled(format!("island {index}: ")),
-                None => progress,
-            }) as Box<dyn RunObserver>
-        })))
-    }
-}
-
 /// The progress display of one run (or one resumed part of it).
 struct Progress {
-    display: Display,
+    /// The bars; `None` for plain log lines.
+    bars: Option<Bars>,
     /// Put before every line ("island 2: "), empty for a run without islands.
     label: String,
     total_rounds: u32,
@@ -77,37 +61,11 @@ struct Progress {
 }
 
 impl Progress {
-    /// A display for a run of `total_rounds` rounds of which `completed` are already done.
-    fn new(mode: ProgressMode, total_rounds: u32, completed: u32) -> Progress {
-        let display = match mode {
-            ProgressMode::Quiet => Display::Quiet,
-            ProgressMode::Log => Display::Log,
-            ProgressMode::Auto if !std::io::stderr().is_terminal() => Display::Log,
-            ProgressMode::Auto => Display::Bars(Bars::new(total_rounds, completed)),
-        };
-        Progress {
-            display,
-            label: String::new(),
-            total_rounds,
-            round: AtomicU32::new(0),
-            level: AtomicU32::new(0),
-            games: AtomicU64::new(0),
-            decisive: AtomicU64::new(0),
-            draws: AtomicU64::new(0),
-        }
-    }
-
-    /// The same display with `label` before every line (one island among several).
-    fn labelled(mut self, label: String) -> Progress {
-        self.label = label;
-        self
-    }
-
     fn reset_counts(&self) {
+        for count in [&self.games, &self.decisive, &self.draws] {
+            count.store(0, Ordering::Relaxed);
+        }
         self.level.store(0, Ordering::Relaxed);
-        self.games.store(0, Ordering::Relaxed);
-        self.decisive.store(0, Ordering::Relaxed);
-        self.draws.store(0, Ordering::Relaxed);
     }
 
     fn game_message(&self) -> String {
@@ -120,16 +78,24 @@ impl Progress {
             self.draws.load(Ordering::Relaxed),
         )
     }
+
+    /// Empties the games bar for `length` steps, with `message`.
+    fn restart_games(&self, length: u64, message: String) {
+        if let Some(bars) = &self.bars {
+            bars.games.set_length(length);
+            bars.games.set_position(0);
+            bars.games.set_message(message);
+        }
+    }
 }
 
 impl RunObserver for Progress {
-    /// A line of information (not a per-round line): shown above the bars, or logged.
+    /// A line: shown above the bars, or logged.
     fn note(&self, line: &str) {
         let line = format!("{}{line}", self.label);
-        match &self.display {
-            Display::Bars(bars) => bars.multi.suspend(|| eprintln!("{line}")),
-            Display::Log => eprintln!("{line}"),
-            Display::Quiet => {}
+        match &self.bars {
+            Some(bars) => bars.multi.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
         }
     }
 
@@ -137,11 +103,7 @@ impl RunObserver for Progress {
     fn round_start(&self, round: u32, population: usize) {
         self.round.store(round, Ordering::Relaxed);
         self.reset_counts();
-        if let Display::Bars(bars) = &self.display {
-            bars.games.set_length((population / 2) as u64);
-            bars.games.set_position(0);
-            bars.games.set_message(self.game_message());
-        }
+        self.restart_games((population / 2) as u64, self.game_message());
     }
 
     /// A game of a pair finished (called from worker threads). `pair_done` is set when the
@@ -152,7 +114,7 @@ impl RunObserver for Progress {
             GameResult::Draw => self.draws.fetch_add(1, Ordering::Relaxed),
             _ => self.decisive.fetch_add(1, Ordering::Relaxed),
         };
-        if let Display::Bars(bars) = &self.display {
+        if let Some(bars) = &self.bars {
             if pair_done {
                 bars.games.inc(1);
             }
@@ -164,11 +126,7 @@ impl RunObserver for Progress {
     /// specimens.
     fn level_done(&self, summary: &LevelSummary) {
         self.level.store(summary.level + 1, Ordering::Relaxed);
-        if let Display::Bars(bars) = &self.display {
-            bars.games.set_length((summary.advanced / 2) as u64);
-            bars.games.set_position(0);
-            bars.games.set_message(self.game_message());
-        }
+        self.restart_games((summary.advanced / 2) as u64, self.game_message());
     }
 
     /// A round is complete and saved.
@@ -179,10 +137,12 @@ impl RunObserver for Progress {
         } else {
             0.0
         };
-        let line = format!(
-            "{}round {}/{}: {} specimens, {} levels, {} games ({} decisive, {} drawn), \
+        if let Some(bars) = &self.bars {
+            bars.rounds.inc(1);
+        }
+        self.note(&format!(
+            "round {}/{}: {} specimens, {} levels, {} games ({} decisive, {} drawn), \
              {} survivors, {} newcomers, {:.1} s, {:.1} games/s",
-            self.label,
             stats.round,
             self.total_rounds,
             stats.population,
@@ -194,39 +154,19 @@ impl RunObserver for Progress {
             stats.newcomers,
             seconds,
             rate
-        );
-        match &self.display {
-            Display::Bars(bars) => {
-                bars.rounds.inc(1);
-                bars.multi.suspend(|| eprintln!("{line}"));
-            }
-            Display::Log => eprintln!("{line}"),
-            Display::Quiet => {}
-        }
+        ));
     }
 
     /// The playoff starts: `finalists` specimens, `games` games in all.
     fn playoff_start(&self, finalists: usize, games: u64) {
         self.reset_counts();
-        let line = format!(
-            "{}playoff: {finalists} finalists, {games} games",
-            self.label
-        );
-        match &self.display {
-            Display::Bars(bars) => {
-                bars.games.set_length(games);
-                bars.games.set_position(0);
-                bars.games.set_message("playoff games");
-                bars.multi.suspend(|| eprintln!("{line}"));
-            }
-            Display::Log => eprintln!("{line}"),
-            Display::Quiet => {}
-        }
+        self.restart_games(games, "playoff games".to_string());
+        self.note(&format!("playoff: {finalists} finalists, {games} games"));
     }
 
     /// A playoff game finished (called from worker threads).
     fn playoff_game(&self) {
-        if let Display::Bars(bars) = &self.display {
+        if let Some(bars) = &self.bars {
             bars.games.inc(1);
         }
     }
@@ -243,7 +183,7 @@ impl RunObserver for Progress {
 
     /// Removes the bars, leaving the terminal clean for the final message.
     fn finish(&self) {
-        if let Display::Bars(bars) = &self.display {
+        if let Some(bars) = &self.bars {
             bars.games.finish_and_clear();
             bars.rounds.finish_and_clear();
         }

@@ -3,17 +3,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
 use std::time::Duration;
 
 use checkers_tuner::{
-    Config, EndgameDbLoader, Error, IslandChoice, Result, RunOptions, RunOutcome, RunSummary,
-    BEST_FILE,
+    Config, EndgameDbLoader, Error, IslandChoice, Result, RunOptions, RunOutcome, BEST_FILE,
 };
 use clap::Args;
 
 use super::egdb::open_database;
-use super::progress::ProgressMode;
 use super::{ctrl_c_flag, INTERRUPTED_STATUS};
 
 /// Arguments of `tune`.
@@ -129,12 +126,7 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
     let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
     Ok(RunOptions {
         threads: threads.unwrap_or(0),
-        observer: if quiet {
-            ProgressMode::Quiet
-        } else {
-            ProgressMode::Auto
-        }
-        .factory(),
+        observer: super::progress::factory(quiet),
         stop: Some(ctrl_c_flag()),
         endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
             open_database(pieces).map(|db| db.expect("pieces above 0 give a database"))
@@ -150,48 +142,38 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
 /// Prints how the run ended; `island` is the island this process ran and the command that
 /// continues it, when it ran one island.
 fn report(outcome: RunOutcome, island: Option<(u32, String)>) -> Result<()> {
-    match outcome {
-        RunOutcome::Finished(summary) if island.as_ref().is_some_and(|(i, _)| *i > 0) => {
-            let index = island.map_or(0, |(i, _)| i);
-            println!(
-                "Island {index} finished; island 0 writes the run's files in {}",
-                summary.dir.display()
-            );
-            print_best(&summary);
-            Ok(())
-        }
-        RunOutcome::Finished(summary) => {
-            println!("Run finished: files in {}", summary.dir.display());
-            println!("  {}", summary.result_files().join(" "));
-            print_best(&summary);
-            Ok(())
-        }
-        RunOutcome::AlreadyFinished(summary) => {
-            println!(
-                "Run {} already finished; nothing to do.",
-                summary.dir.display()
-            );
-            print_best(&summary);
-            Ok(())
-        }
+    let summary = match outcome {
         RunOutcome::Interrupted {
             dir,
             completed_rounds,
         } => {
             eprintln!("{completed_rounds} round(s) saved.");
-            match island {
-                Some((_, again)) => eprintln!("Interrupted: continue with: {again}"),
-                None => eprintln!(
-                    "Interrupted: continue with: checkers-tuner resume {}",
-                    dir.display()
-                ),
-            }
+            let again = island.map_or_else(
+                || format!("checkers-tuner resume {}", dir.display()),
+                |(_, again)| again,
+            );
+            eprintln!("Interrupted: continue with: {again}");
             std::process::exit(INTERRUPTED_STATUS);
         }
-    }
-}
-
-fn print_best(summary: &RunSummary) {
+        RunOutcome::AlreadyFinished(summary) => {
+            let dir = summary.dir.display();
+            println!("Run {dir} already finished; nothing to do.");
+            summary
+        }
+        RunOutcome::Finished(summary) => {
+            let dir = summary.dir.display();
+            match island {
+                Some((index, _)) if index > 0 => {
+                    println!("Island {index} finished; island 0 writes the run's files in {dir}")
+                }
+                _ => {
+                    println!("Run finished: files in {dir}");
+                    println!("  {}", summary.result_files().join(" "));
+                }
+            }
+            summary
+        }
+    };
     let best = summary.best();
     println!(
         "Best specimen: id {} with {:.1} points from {} playoff games ({} wins, {} draws, \
@@ -205,4 +187,5 @@ fn print_best(summary: &RunSummary) {
         summary.standings.len(),
         summary.dir.join(BEST_FILE).display()
     );
+    Ok(())
 }

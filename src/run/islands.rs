@@ -35,6 +35,11 @@ pub struct Island {
 }
 
 impl Island {
+    /// Every island of a run of `count` islands.
+    pub fn all(count: u32) -> impl Iterator<Item = Island> {
+        (0..count).map(move |index| Island { index, count })
+    }
+
     /// The seed of this island's streams: the run's seed for island 0 (so island 0 starts as
     /// the run without islands does), a seed drawn from `[ISLAND, index]` for the others.
     pub fn seed(self, run_seed: u64) -> u64 {

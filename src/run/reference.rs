@@ -197,23 +197,26 @@ const OPTIONAL_TABLES: &[&str] = &["islands"];
 /// Keys whose default is "unset": written commented out, with an example value.
 const UNSET_BY_DEFAULT: &[(&str, &str)] = &[("evolution.mutation_sigma_end", "1.0")];
 
-/// The comment of a key by its dotted path, if it has one.
-fn key_doc(path: &str) -> Option<&'static str> {
-    KEY_DOCS.iter().find_map(|&(key, doc)| {
-        let matches = match key.strip_suffix(".*") {
-            Some(table) => path.rsplit_once('.').is_some_and(|(t, _)| t == table),
-            None => key == path,
-        };
-        matches.then_some(doc)
-    })
+/// The comment of a key by its dotted path; every key has one.
+fn key_doc(path: &str) -> &'static str {
+    KEY_DOCS
+        .iter()
+        .find_map(|&(key, doc)| {
+            let matches = match key.strip_suffix(".*") {
+                Some(table) => path.rsplit_once('.').is_some_and(|(t, _)| t == table),
+                None => key == path,
+            };
+            matches.then_some(doc)
+        })
+        .unwrap_or_else(|| panic!("no reference text for `{path}`"))
 }
 
-/// `text` as `# ` comment lines of at most `width` columns.
-fn comment(text: &str, width: usize) -> String {
+/// `text` as `# ` comment lines of at most 96 columns.
+fn comment(text: &str) -> String {
     let mut out = String::new();
     let mut line = String::from("#");
     for word in text.split_whitespace() {
-        if line.len() + 1 + word.len() > width && line.len() > 1 {
+        if line.len() + 1 + word.len() > 96 && line.len() > 1 {
             out.push_str(&line);
             out.push('\n');
             line = String::from("#");
@@ -236,47 +239,38 @@ pub fn commented_defaults() -> String {
          here.\n\n",
     );
     let mut table = String::new();
-    let mut documented_tables = Vec::new();
+    // A table of features is described once, above its first key.
+    let mut previous_doc = "";
     // The resolved config's own two header lines are replaced by the lines above.
     for line in resolved.lines().skip_while(|l| l.starts_with('#')) {
         if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             table = name.to_string();
-            out.push('\n');
-            out.push_str(line);
-            out.push('\n');
+            out.push_str(&format!("\n{line}\n"));
             continue;
         }
         let Some((key, _)) = line.split_once(" = ") else {
             if !line.is_empty() {
-                out.push_str(line);
-                out.push('\n');
+                out.push_str(&format!("{line}\n"));
             }
             continue;
         };
-        let path = if table.is_empty() {
-            key.to_string()
-        } else {
-            format!("{table}.{key}")
+        let doc = match table.as_str() {
+            "" => key_doc(key),
+            table => key_doc(&format!("{table}.{key}")),
         };
-        let doc = key_doc(&path).unwrap_or_else(|| panic!("no reference text for `{path}`"));
-        // A table of features is described once, above its first key.
-        let per_table = path.rsplit_once('.').map(|(t, _)| format!("{t}.*"));
-        let shared = per_table.filter(|t| KEY_DOCS.iter().any(|(k, _)| k == t));
-        match shared {
-            Some(t) if documented_tables.contains(&t) => {}
-            Some(t) => {
-                out.push_str(&comment(doc, 96));
-                documented_tables.push(t);
-            }
-            None => out.push_str(&comment(doc, 96)),
+        if doc != previous_doc {
+            out.push_str(&comment(doc));
         }
-        out.push_str(line);
-        out.push('\n');
+        previous_doc = doc;
+        out.push_str(&format!("{line}\n"));
         for &(unset, example) in UNSET_BY_DEFAULT {
-            let after = unset.rsplit_once('.').map(|(t, _)| t);
-            if after == Some(table.as_str()) && is_last_key_of_table(&resolved, &table, key) {
-                out.push_str(&comment(key_doc(unset).unwrap_or_default(), 96));
-                let name = unset.rsplit_once('.').map_or(unset, |(_, k)| k);
+            let (unset_table, name) = unset.rsplit_once('.').unwrap_or(("", unset));
+            let last_key = || {
+                let keys = table_lines(&resolved, &table).filter_map(|l| l.split_once(" = "));
+                keys.last().is_some_and(|(k, _)| k == key)
+            };
+            if unset_table == table && last_key() {
+                out.push_str(&comment(key_doc(unset)));
                 out.push_str(&format!("# {name} = {example}\n"));
             }
         }
@@ -287,6 +281,15 @@ pub fn commented_defaults() -> String {
     out
 }
 
+/// The lines of `[table]` in the TOML `text`, up to the next table.
+fn table_lines<'t>(text: &'t str, table: &str) -> impl Iterator<Item = &'t str> {
+    let header = format!("[{table}]");
+    text.lines()
+        .skip_while(move |l| *l != header)
+        .skip(1)
+        .take_while(|l| !l.starts_with('['))
+}
+
 /// `[table]` with its keys at their defaults, commented out (it is left out of a config that
 /// keeps them).
 fn optional_table(table: &str) -> String {
@@ -295,21 +298,13 @@ fn optional_table(table: &str) -> String {
     config.islands.count = 2;
     let written = config.to_toml();
     let defaults = super::config::IslandsConfig::default();
-    let header = format!("[{table}]");
-    let mut out = format!("\n# {header}\n");
-    for line in written
-        .lines()
-        .skip_while(|l| *l != header)
-        .skip(1)
-        .take_while(|l| !l.starts_with('['))
-        .filter(|l| !l.is_empty())
-    {
+    let mut out = format!("\n# [{table}]\n");
+    for line in table_lines(&written, table) {
         let Some((key, _)) = line.split_once(" = ") else {
             continue;
         };
         let path = format!("{table}.{key}");
-        let doc = key_doc(&path).unwrap_or_else(|| panic!("no reference text for `{path}`"));
-        out.push_str(&comment(doc, 96));
+        out.push_str(&comment(key_doc(&path)));
         let line = if path == "islands.count" {
             format!("count = {}", defaults.count)
         } else {
@@ -318,19 +313,6 @@ fn optional_table(table: &str) -> String {
         out.push_str(&format!("# {line}\n"));
     }
     out
-}
-
-/// Whether `key` is the last key written in `[table]` of the resolved config `text`.
-fn is_last_key_of_table(text: &str, table: &str, key: &str) -> bool {
-    let header = format!("[{table}]");
-    let keys: Vec<&str> = text
-        .lines()
-        .skip_while(|l| *l != header)
-        .skip(1)
-        .take_while(|l| !l.starts_with('['))
-        .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
-        .collect();
-    keys.last() == Some(&key)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! in, the finish (newcomers, rows, checkpoint). One process runs every island in step, or one
 //! process runs one island; both do the same steps on the same files, so the files agree.
 
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -31,7 +32,8 @@ use super::files::{
     LEARNING_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 use super::islands::{
-    publish, wait_for, Awaited, FinalistsFile, Island, MigrantsFile, PlayoffGamesFile, DEFAULT_WAIT,
+    letter_result, publish, result_letter, wait_for, Awaited, FinalistsFile, Island, MigrantsFile,
+    PlayoffGamesFile, DEFAULT_WAIT,
 };
 use super::lock::RunLock;
 use super::observer::{ObserverFactory, RunObserver, RunView};
@@ -148,12 +150,8 @@ pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> R
     let _lock = RunLock::for_new_run(out, force)?;
     let text = config.to_toml();
     write_atomically(&out.join(CONFIG_FILE), text.as_bytes())?;
-    if !config.islands.is_single() {
-        return islands_in_step(out, config, text, options);
-    }
-    let lengths = files::start_files(out, config.tournament.games_pdn)?;
-    let state = State::initial(config, lengths, config.seed, 0);
-    Run::new(out, config, text, options, state.completed, None)?.go(state)
+    // The folder holds no checkpoint now, so the run starts from round 1.
+    start_or_continue(out, config, &text, options)
 }
 
 /// Runs one island of an island-model run in this process (README.md, across machines): the
@@ -172,45 +170,7 @@ pub fn tune_island(
 ) -> Result<RunOutcome> {
     let text = config.to_toml();
     prepare_island_folder(out, &text)?;
-    let opened = open_island(out, config, &text, island, options, false)?;
-    let (run, mut state, _lock) = match opened {
-        Opened::Running(run, state, lock) => (run, state, lock),
-        Opened::Finished(summary) => return Ok(RunOutcome::AlreadyFinished(summary)),
-    };
-    if state.completed > 0 {
-        run.progress.note(&format!(
-            "resuming island {} after round {} of {}",
-            island.index, state.completed, config.tournament.rounds
-        ));
-    }
-    let pool = thread_pool(options)?;
-    pool.install(|| {
-        while state.completed < config.tournament.rounds {
-            let Some(played) = run.play_phase(&state)? else {
-                return Ok(run.interrupted(state.completed));
-            };
-            run.send_migrants(&played)?;
-            let Some(immigrants) = run.receive_migrants(&played)? else {
-                return Ok(run.interrupted(state.completed));
-            };
-            run.finish_phase(&mut state, played, immigrants)?;
-            #[cfg(feature = "crash-hooks")]
-            if options.stop_after_round == Some(state.completed) {
-                return Ok(run.interrupted(state.completed));
-            }
-        }
-        run.publish_finalists(&state)?;
-        let Some(finalists) = run.gather_finalists()? else {
-            return Ok(run.interrupted(state.completed));
-        };
-        if run.play_share(&finalists)?.is_none() {
-            return Ok(run.interrupted(state.completed));
-        }
-        match run.finish_islands(&mut state, &finalists)? {
-            Some(summary) => Ok(RunOutcome::Finished(summary)),
-            None => Ok(run.interrupted(state.completed)),
-        }
-    })
+    run_islands(out, config, &text, options, Some(island))
 }
 
 /// Continues the run in `dir` from its last completed round (or its playoff), cutting the rows a
@@ -235,60 +195,39 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
     // Held until the run returns: no other `tune` or `resume` meanwhile.
     let _lock = RunLock::acquire(dir)?;
     let config = Config::load(&config_path)?;
-    let text = config.to_toml();
+    start_or_continue(dir, &config, &config.to_toml(), options)
+}
+
+/// Starts the run in `dir` whose resolved config is `text`, or continues it from its
+/// checkpoint (every island of it, in step, with islands).
+fn start_or_continue(
+    dir: &Path,
+    config: &Config,
+    text: &str,
+    options: &RunOptions,
+) -> Result<RunOutcome> {
     if !config.islands.is_single() {
-        return islands_in_step(dir, &config, text, options);
+        return run_islands(dir, config, text, options, None);
     }
-    let state = match Checkpoint::load(dir)? {
-        None => State::initial(
-            &config,
-            files::start_files(dir, config.tournament.games_pdn)?,
-            config.seed,
-            0,
-        ),
-        Some(checkpoint) => {
-            if checkpoint.config != text {
-                return Err(Error::input(format!(
-                    "{}: the config was changed since the run started; put back the original \
-                     (it is saved in {}) or start a new run",
-                    config_path.display(),
-                    files::CHECKPOINT_FILE
-                )));
-            }
-            checkpoint.check(&config, dir, None)?;
-            if let Some(standings) = checkpoint.playoff {
-                return Ok(RunOutcome::AlreadyFinished(RunSummary {
-                    dir: dir.to_path_buf(),
-                    name: config.name.clone(),
-                    rounds: checkpoint.completed_rounds,
-                    standings,
-                }));
-            }
-            files::cut_to(
-                dir,
-                &checkpoint.files,
-                checkpoint.completed_rounds,
-                config.tournament.games_pdn,
-            )?;
-            State {
-                completed: checkpoint.completed_rounds,
-                next_id: checkpoint.next_id,
-                population: checkpoint.population,
-                files: checkpoint.files,
-                champion: checkpoint.champion,
-            }
+    match State::open(dir, dir, config, text, None)? {
+        Opened::Finished(summary) => Ok(RunOutcome::AlreadyFinished(summary)),
+        Opened::Ready(state) => {
+            let run = Run::new(dir, config, text, options, &state, None)?;
+            play_to_the_end(vec![(run, state)], options)
         }
-    };
-    let run = Run::new(dir, &config, text, options, state.completed, None)?;
-    if state.completed > 0 {
-        run.progress.note(&format!(
-            "resuming {} after round {} of {}",
-            dir.display(),
-            state.completed,
-            config.tournament.rounds
-        ));
     }
-    run.go(state)
+}
+
+impl RunSummary {
+    /// The summary of the run in `top` after `rounds` rounds and its playoff.
+    fn of(top: &Path, config: &Config, rounds: u32, standings: Vec<Standing>) -> RunSummary {
+        RunSummary {
+            dir: top.to_path_buf(),
+            name: config.name.clone(),
+            rounds,
+            standings,
+        }
+    }
 }
 
 /// Where a run stands between rounds.
@@ -303,11 +242,22 @@ struct State {
     champion: Option<Champion>,
 }
 
+/// A run (or an island) found ready to go on, or found finished.
+enum Opened {
+    /// Ready for its next round (or its playoff).
+    Ready(State),
+    /// Its playoff is saved.
+    Finished(RunSummary),
+}
+
 impl State {
-    /// The state before round 1 of a population drawn from `seed`, its ids from `first_id` on.
-    fn initial(config: &Config, files: FileLengths, seed: u64, first_id: u64) -> State {
-        let p = &config.population;
-        let population = initial_population(p.size, &config.weights, seed)
+    /// The state before round 1: a population drawn from the run's seed (an island's own, its
+    /// ids from the island's block on).
+    fn initial(config: &Config, files: FileLengths, island: Option<Island>) -> State {
+        let seed = island.map_or(config.seed, |island| island.seed(config.seed));
+        let first_id = island.map_or(0, |island| config.island_ids(island.index).start);
+        let size = config.population.size;
+        let population = initial_population(size, &config.weights, seed)
             .into_iter()
             .map(|mut specimen| {
                 specimen.id += first_id;
@@ -319,11 +269,58 @@ impl State {
             .collect();
         State {
             completed: 0,
-            next_id: first_id + p.size as u64,
+            next_id: first_id + size as u64,
             population,
             files,
             champion: None,
         }
+    }
+
+    /// The state of the run (or island) whose files are in `dir` and whose run folder is
+    /// `top`: from its checkpoint, after cutting what a killed process wrote after it, or the
+    /// initial one when it has none. A checkpoint of another config than `text` is refused.
+    fn open(
+        top: &Path,
+        dir: &Path,
+        config: &Config,
+        text: &str,
+        island: Option<Island>,
+    ) -> Result<Opened> {
+        let games_pdn = config.tournament.games_pdn;
+        let Some(checkpoint) = Checkpoint::load(dir)? else {
+            let lengths = files::start_files(dir, games_pdn)?;
+            return Ok(Opened::Ready(State::initial(config, lengths, island)));
+        };
+        if checkpoint.config != text {
+            return Err(Error::input(match island {
+                None => format!(
+                    "{}: the config was changed since the run started; put back the original \
+                     (it is saved in {}) or start a new run",
+                    dir.join(CONFIG_FILE).display(),
+                    files::CHECKPOINT_FILE
+                ),
+                Some(island) => format!(
+                    "{}: island {} was started with another config; every island of a run \
+                     must be started with the same config",
+                    dir.join(files::CHECKPOINT_FILE).display(),
+                    island.index
+                ),
+            }));
+        }
+        checkpoint.check(config, dir, island.map(|island| island.index))?;
+        let completed = checkpoint.completed_rounds;
+        if let Some(standings) = checkpoint.playoff {
+            let summary = RunSummary::of(top, config, completed, standings);
+            return Ok(Opened::Finished(summary));
+        }
+        files::cut_to(dir, &checkpoint.files, completed, games_pdn)?;
+        Ok(Opened::Ready(State {
+            completed,
+            next_id: checkpoint.next_id,
+            population: checkpoint.population,
+            files: checkpoint.files,
+            champion: checkpoint.champion,
+        }))
     }
 }
 
@@ -401,25 +398,27 @@ fn run_settings(config: &Config, options: &RunOptions) -> Result<GameSettings> {
 }
 
 impl<'a> Run<'a> {
+    /// The run (or island) whose files are in `dir`, at `state`; a resumed run says so
+    /// (islands run in step do not: they resume together).
     fn new(
         dir: &Path,
         config: &'a Config,
-        config_text: String,
+        config_text: &str,
         options: &'a RunOptions,
-        completed: u32,
+        state: &State,
         island: Option<IslandPart<'a>>,
     ) -> Result<Run<'a>> {
         let index = island.as_ref().map(|part| part.island);
         let view = RunView {
             total_rounds: config.tournament.rounds,
-            completed,
+            completed: state.completed,
             island: index.map(|island| island.index),
             islands_in_this_process: island.as_ref().is_some_and(|part| part.in_step),
         };
-        Ok(Run {
+        let run = Run {
             dir: dir.to_path_buf(),
             config,
-            config_text,
+            config_text: config_text.to_string(),
             options,
             book: config
                 .tournament
@@ -431,7 +430,18 @@ impl<'a> Run<'a> {
             progress: ObserverFactory::make(options.observer.as_ref(), &view),
             seed: index.map_or(config.seed, |island| island.seed(config.seed)),
             island,
-        })
+        };
+        if state.completed > 0 && !view.islands_in_this_process {
+            let what = match index {
+                Some(island) => format!("island {}", island.index),
+                None => dir.display().to_string(),
+            };
+            run.progress.note(&format!(
+                "resuming {what} after round {} of {}",
+                state.completed, config.tournament.rounds
+            ));
+        }
+        Ok(run)
     }
 
     fn stopped(&self) -> bool {
@@ -441,43 +451,9 @@ impl<'a> Run<'a> {
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
-    fn interrupted(&self, completed_rounds: u32) -> RunOutcome {
-        RunOutcome::Interrupted {
-            dir: self.top().to_path_buf(),
-            completed_rounds,
-        }
-    }
-
     /// The run folder (the top one, for an island).
     fn top(&self) -> &Path {
         self.island.as_ref().map_or(&self.dir, |part| part.top)
-    }
-
-    fn go(self, mut state: State) -> Result<RunOutcome> {
-        let pool = thread_pool(self.options)?;
-        pool.install(|| {
-            while state.completed < self.config.tournament.rounds {
-                if !self.play_one_round(&mut state)? {
-                    return Ok(self.interrupted(state.completed));
-                }
-                #[cfg(feature = "crash-hooks")]
-                if self.options.stop_after_round == Some(state.completed) {
-                    return Ok(self.interrupted(state.completed));
-                }
-            }
-            match self.playoff(&mut state)? {
-                Some(standings) => {
-                    self.progress.finish();
-                    Ok(RunOutcome::Finished(RunSummary {
-                        dir: self.dir.to_path_buf(),
-                        name: self.config.name.clone(),
-                        rounds: state.completed,
-                        standings,
-                    }))
-                }
-                None => Ok(self.interrupted(state.completed)),
-            }
-        })
     }
 
     /// The opening of a pair: drawn from the pair's own stream, so both its games share it.
@@ -505,16 +481,6 @@ impl<'a> Run<'a> {
             opening: opening.name,
             record,
         }
-    }
-
-    /// Plays, writes and saves round `state.completed + 1`. Returns false if the run was
-    /// stopped during the round, which is then forgotten.
-    fn play_one_round(&self, state: &mut State) -> Result<bool> {
-        let Some(played) = self.play_phase(state)? else {
-            return Ok(false);
-        };
-        self.finish_phase(state, played, Vec::new())?;
-        Ok(true)
     }
 
     /// Plays round `state.completed + 1` (the bracket and the validation) without saving
@@ -569,7 +535,10 @@ impl<'a> Run<'a> {
         let mut learning_row = String::new();
         let every = config.validation.every;
         if every > 0 && round.is_multiple_of(every) {
-            let top = top_survivor(&survivors, &result.tallies);
+            let top = survivors
+                .iter()
+                .max_by_key(|m| merit(m, &result.tallies))
+                .expect("a round leaves at least one survivor");
             let tally = self.validate(&top.specimen);
             if self.stopped() {
                 return Ok(None);
@@ -662,46 +631,46 @@ impl<'a> Run<'a> {
         };
         result.stats.newcomers = newcomers.len() as u64;
 
-        let mut games_rows = String::new();
-        let mut games_pdn = String::new();
-        for game in &result.games {
-            games_rows.push_str(&csv_line(&game.to_csv_record()));
-            if config.tournament.games_pdn {
-                games_pdn.push_str(&self.game_pdn(game));
-            }
-        }
-        let mut specimen_rows = String::new();
-        for member in &survivors {
-            let tally = result
-                .tallies
-                .get(&member.specimen.id)
-                .copied()
-                .unwrap_or_default();
-            specimen_rows.push_str(&csv_line(&specimen_record(
-                round,
-                &member.specimen,
-                member.rounds_survived,
-                &tally,
-            )));
-        }
+        let games_pdn = config.tournament.games_pdn;
+        let games_rows: String = result
+            .games
+            .iter()
+            .map(|game| csv_line(&game.to_csv_record()))
+            .collect();
+        let pdn_rows: String = result
+            .games
+            .iter()
+            .filter(|_| games_pdn)
+            .map(|game| self.game_pdn(game))
+            .collect();
+        let specimen_rows: String = survivors
+            .iter()
+            .map(|member| {
+                let tally = result.tallies.get(&member.specimen.id);
+                let tally = tally.copied().unwrap_or_default();
+                let record =
+                    specimen_record(round, &member.specimen, member.rounds_survived, &tally);
+                csv_line(&record)
+            })
+            .collect();
         let round_row = csv_line(&result.stats.to_csv_record());
         let seconds = started.elapsed().as_secs_f64();
-        let timing_row = csv_line(&timings_record(
-            &round.to_string(),
-            seconds,
-            result.stats.games(),
-        ));
+        let games = result.stats.games();
+        let timing_row = csv_line(&timings_record(&round.to_string(), seconds, games));
 
         let mut lengths = state.files.clone();
-        let dir = &self.dir;
-        append_counted(dir, GAMES_FILE, &games_rows, &mut lengths)?;
-        if config.tournament.games_pdn {
-            append_counted(dir, GAMES_PDN_FILE, &games_pdn, &mut lengths)?;
+        for (name, rows) in [
+            (GAMES_FILE, &games_rows),
+            (GAMES_PDN_FILE, &pdn_rows),
+            (SPECIMENS_FILE, &specimen_rows),
+            (ROUNDS_FILE, &round_row),
+            (LEARNING_FILE, &learning_row),
+        ] {
+            if name != GAMES_PDN_FILE || games_pdn {
+                append_counted(&self.dir, name, rows, &mut lengths)?;
+            }
         }
-        append_counted(dir, SPECIMENS_FILE, &specimen_rows, &mut lengths)?;
-        append_counted(dir, ROUNDS_FILE, &round_row, &mut lengths)?;
-        append_counted(dir, LEARNING_FILE, &learning_row, &mut lengths)?;
-        append(dir, TIMINGS_FILE, &timing_row)?;
+        append(&self.dir, TIMINGS_FILE, &timing_row)?;
         #[cfg(feature = "crash-hooks")]
         if self.options.crash_before_checkpoint == Some(round) {
             std::process::abort();
@@ -749,25 +718,18 @@ impl<'a> Run<'a> {
     /// run's depths and draw rules, both sides switching at the run's endgame threshold.
     fn validate(&self, specimen: &Specimen) -> MatchTally {
         let endgame_pieces = self.config.search.endgame_pieces;
-        let a = WeightsFile {
+        let switching = |file| WeightsFile {
             endgame_pieces,
-            ..WeightsFile::new(specimen.weights)
+            ..file
         };
-        let b = WeightsFile {
-            endgame_pieces,
-            ..WeightsFile::material()
-        };
-        let seed = self.config.validation.seed;
-        play_match(
-            &a,
-            &b,
+        let a = switching(WeightsFile::new(specimen.weights));
+        let b = switching(WeightsFile::material());
+        let (deck, settings, seed) = (
             &self.validation_deck,
             &self.settings,
-            seed,
-            None,
-            |_| {},
-        )
-        .tally
+            self.config.validation.seed,
+        );
+        play_match(&a, &b, deck, settings, seed, None, |_| {}).tally
     }
 
     fn checkpoint(&self, state: &State, playoff: Option<Vec<Standing>>) -> Result<()> {
@@ -797,40 +759,61 @@ impl<'a> Run<'a> {
     /// The round-robin of the finalists (`state.population` after the last round): every pair,
     /// both colours, every playoff opening. Writes `playoff.csv`, `best.json` and the final
     /// checkpoint; `None` if the run was stopped.
-    fn playoff(&self, state: &mut State) -> Result<Option<Vec<Standing>>> {
+    fn playoff(&self, state: &mut State) -> Result<Option<RunSummary>> {
         let started = Instant::now();
-        let finalists: Vec<&Specimen> = state.population.iter().map(|m| &m.specimen).collect();
+        let finalists: Vec<(Specimen, u32)> = state
+            .population
+            .iter()
+            .map(|m| (m.specimen.clone(), source_round(state, m.specimen.id)))
+            .collect();
+        let specimens: Vec<&Specimen> = finalists.iter().map(|(s, _)| s).collect();
         let openings = self.playoff_openings();
-        let games = playoff_games(finalists.len(), openings.len());
-        self.progress.playoff_start(finalists.len(), games);
-        let seed = self.config.seed;
-        let stop = self.options.stop.as_deref();
+        let games = self.playoff_start(specimens.len(), openings.len());
+        let (settings, seed, stop) = (
+            &self.settings,
+            self.config.seed,
+            self.options.stop.as_deref(),
+        );
         let on_game = || self.progress.playoff_game();
-        let played = play_playoff(&finalists, &openings, &self.settings, seed, stop, on_game);
+        let played = play_playoff(&specimens, &openings, settings, seed, stop, on_game);
         let Some(standings) = played else {
             return Ok(None);
         };
+        self.write_results(&self.dir, &finalists, &standings)?;
+        let seconds = self.playoff_timing(started, games)?;
+        self.checkpoint(state, Some(standings.clone()))?;
+        self.progress.playoff_done(&standings[0], seconds);
+        self.progress.finish();
+        Ok(Some(RunSummary::of(
+            &self.dir,
+            self.config,
+            state.completed,
+            standings,
+        )))
+    }
 
-        let sources: Vec<(&Specimen, u32)> = finalists
-            .iter()
-            .map(|&s| (s, source_round(state, s.id)))
-            .collect();
-        self.write_results(&self.dir, &sources, &standings)?;
-        let best = standings[0];
+    /// Tells the observer that the playoff of `finalists` on `openings` starts; its games.
+    fn playoff_start(&self, finalists: usize, openings: usize) -> u64 {
+        let games = playoff_games(finalists, openings);
+        self.progress.playoff_start(finalists, games);
+        games
+    }
 
+    /// Appends the row of this process's playoff, `games` games since `started`, to
+    /// `timings.csv`; the seconds it took.
+    fn playoff_timing(&self, started: Instant, games: u64) -> Result<f64> {
         let seconds = started.elapsed().as_secs_f64();
         let timing = csv_line(&timings_record("playoff", seconds, games));
         append(&self.dir, TIMINGS_FILE, &timing)?;
-        self.checkpoint(state, Some(standings.clone()))?;
-        self.progress.playoff_done(&best, seconds);
-        Ok(Some(standings))
+        Ok(seconds)
     }
+
     /// Writes `playoff.csv` and `best.json` into `top` for the ranking `standings` of
     /// `finalists` (each with the round of its last row in `specimens.csv`).
     fn write_results(
         &self,
         top: &Path,
-        finalists: &[(&Specimen, u32)],
+        finalists: &[(Specimen, u32)],
         standings: &[Standing],
     ) -> Result<()> {
         let mut text = csv_line(&files::playoff_header());
@@ -847,7 +830,7 @@ impl<'a> Run<'a> {
         write_atomically(&top.join(PLAYOFF_FILE), text.as_bytes())?;
 
         let best = standings[0];
-        let &(specimen, round) = finalists
+        let (specimen, round) = finalists
             .iter()
             .find(|(s, _)| s.id == best.id)
             .expect("rank 1 is a finalist");
@@ -857,7 +840,7 @@ impl<'a> Run<'a> {
             source: Some(WeightsSource {
                 run: self.config.name.clone(),
                 id: best.id,
-                round,
+                round: *round,
             }),
         };
         export_to_file(&file, ExportFormat::Json, &top.join(BEST_FILE))
@@ -871,7 +854,6 @@ impl<'a> Run<'a> {
         self.island.as_ref().expect("an island's run")
     }
 
-    /// Runs `f`, one of the island's exchanges through the run folder, and counts its time.
     /// Waits for the file `path` that island `writer` writes (`what` it holds, for the
     /// message), counting the wait as exchange time; `None` if the run was stopped.
     fn await_file<T: for<'de> serde::Deserialize<'de>>(
@@ -886,6 +868,7 @@ impl<'a> Run<'a> {
         self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))
     }
 
+    /// Runs `f`, one of the island's exchanges through the run folder, and counts its time.
     fn exchange<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let started = Instant::now();
         let result = f();
@@ -895,8 +878,9 @@ impl<'a> Run<'a> {
     }
 
     /// The migration number after `round`, if one happens then: every `migration_interval`
-    /// rounds, never after the last round (the playoff follows).
+    /// rounds, never after the last round (the playoff follows), never without islands.
     fn epoch(&self, round: u32) -> Option<u32> {
+        self.island.as_ref()?;
         let interval = self.config.islands.migration_interval;
         let migrates = round.is_multiple_of(interval) && round < self.config.tournament.rounds;
         migrates.then_some(round / interval)
@@ -905,20 +889,12 @@ impl<'a> Run<'a> {
     /// After a migration round, writes copies of the island's best `migrants` survivors (most
     /// rounds survived, then most wins this round, then the lowest id) for its neighbour.
     fn send_migrants(&self, played: &Played) -> Result<()> {
-        let part = self.part();
         let Some(epoch) = self.epoch(played.round) else {
             return Ok(());
         };
-        let tallies = &played.result.tallies;
+        let part = self.part();
         let mut best: Vec<&Member> = played.survivors.iter().collect();
-        best.sort_by_key(|m| {
-            let wins = tallies.get(&m.specimen.id).map_or(0, |t| t.wins);
-            (
-                std::cmp::Reverse(m.rounds_survived),
-                std::cmp::Reverse(wins),
-                m.specimen.id,
-            )
-        });
+        best.sort_by_key(|m| Reverse(merit(m, &played.result.tallies)));
         let migrants = best
             .into_iter()
             .take(self.config.islands.migrants as usize)
@@ -937,17 +913,17 @@ impl<'a> Run<'a> {
     /// new members: those not here already, as many as there are newcomers to replace. Waits
     /// for the neighbour's file; `None` if the run was stopped meanwhile.
     fn receive_migrants(&self, played: &Played) -> Result<Option<Vec<Member>>> {
-        let part = self.part();
         let Some(epoch) = self.epoch(played.round) else {
             return Ok(Some(Vec::new()));
         };
+        let part = self.part();
         let sender = part.island.sender();
         let path = files::migrants_file(part.top, epoch, sender);
         let what = format!("migrants of round {}", played.round);
         let Some(file): Option<MigrantsFile> = self.await_file(&path, sender, what)? else {
             return Ok(None);
         };
-        let here: Vec<u64> = played
+        let mut here: Vec<u64> = played
             .survivors
             .iter()
             .chain(&played.returning)
@@ -956,9 +932,10 @@ impl<'a> Run<'a> {
         let room = self.config.population.size - here.len();
         let mut immigrants: Vec<Member> = Vec::new();
         for m in file.migrants {
-            let known = here.contains(&m.specimen.id)
-                || immigrants.iter().any(|i| i.specimen.id == m.specimen.id);
-            if known || immigrants.len() == room {
+            if immigrants.len() == room {
+                break;
+            }
+            if here.contains(&m.specimen.id) {
                 continue;
             }
             if let Some((key, value, _)) = self.config.weights.outside(&m.specimen.weights) {
@@ -969,6 +946,7 @@ impl<'a> Run<'a> {
                     m.specimen.id
                 )));
             }
+            here.push(m.specimen.id);
             immigrants.push(Member {
                 specimen: m.specimen,
                 rounds_survived: 0,
@@ -1025,30 +1003,26 @@ impl<'a> Run<'a> {
         let started = Instant::now();
         let specimens: Vec<&Specimen> = finalists.iter().map(|(s, _)| s).collect();
         let openings = self.playoff_openings();
+        self.playoff_start(specimens.len(), openings.len());
         let share = PlayoffShare {
             index: part.island.index as usize,
             count: part.island.count as usize,
         };
-        let games = playoff_games(specimens.len(), openings.len());
-        self.progress.playoff_start(specimens.len(), games);
-        let stop = self.options.stop.as_deref();
+        let (settings, seed, stop) = (
+            &self.settings,
+            self.config.seed,
+            self.options.stop.as_deref(),
+        );
         let on_game = || self.progress.playoff_game();
-        let seed = self.config.seed;
-        let settings = &self.settings;
         let played =
             play_playoff_share(&specimens, &openings, settings, seed, share, stop, on_game);
         let Some(results) = played else {
             return Ok(None);
         };
-        let seconds = started.elapsed().as_secs_f64();
-        let timing = csv_line(&timings_record("playoff", seconds, results.len() as u64));
-        append(&self.dir, TIMINGS_FILE, &timing)?;
+        self.playoff_timing(started, results.len() as u64)?;
         let file = PlayoffGamesFile {
             island: part.island.index,
-            results: results
-                .into_iter()
-                .map(super::islands::result_letter)
-                .collect(),
+            results: results.into_iter().map(result_letter).collect(),
         };
         self.exchange(|| publish(&path, &file))?;
         Ok(Some(()))
@@ -1074,11 +1048,8 @@ impl<'a> Run<'a> {
             let Some(file): Option<PlayoffGamesFile> = waited else {
                 return Ok(None);
             };
-            let results: Option<Vec<GameResult>> = file
-                .results
-                .chars()
-                .map(super::islands::letter_result)
-                .collect();
+            let results: Option<Vec<GameResult>> =
+                file.results.chars().map(letter_result).collect();
             let wanted = (total + count - 1 - index as usize) / count;
             match results {
                 Some(results) if results.len() == wanted => shares.push(results),
@@ -1098,9 +1069,7 @@ impl<'a> Run<'a> {
                 part.island.count,
                 self.config.tournament.games_pdn,
             )?;
-            let sources: Vec<(&Specimen, u32)> =
-                finalists.iter().map(|(s, round)| (s, *round)).collect();
-            self.write_results(part.top, &sources, &standings)?;
+            self.write_results(part.top, finalists, &standings)?;
         }
         self.checkpoint(state, Some(standings.clone()))?;
         let best = &standings[0];
@@ -1118,12 +1087,12 @@ impl<'a> Run<'a> {
             100.0 * exchanging / total.max(1e-9)
         ));
         self.progress.finish();
-        Ok(Some(RunSummary {
-            dir: part.top.to_path_buf(),
-            name: self.config.name.clone(),
-            rounds: state.completed,
+        Ok(Some(RunSummary::of(
+            part.top,
+            self.config,
+            state.completed,
             standings,
-        }))
+        )))
     }
 }
 
@@ -1197,182 +1166,152 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
     }
 }
 
-/// An island opened for work, or found finished.
-enum Opened<'a> {
-    /// Ready for its next round (or its playoff), holding its folder's lock.
-    Running(Box<Run<'a>>, State, RunLock),
-    /// Its playoff is saved.
-    Finished(RunSummary),
-}
-
-/// Opens island `island` of the run in `top`: locks `top/island-I/` (created if needed), then
-/// starts it or resumes it from its checkpoint, cutting what a killed process wrote after it.
-fn open_island<'a>(
-    top: &'a Path,
-    config: &'a Config,
-    text: &str,
-    island: Island,
-    options: &'a RunOptions,
-    in_step: bool,
-) -> Result<Opened<'a>> {
-    let dir = files::island_dir(top, island.index);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
-    let lock = RunLock::acquire(&dir)?;
-    files::remove_island_temporaries(top, island.index)?;
-    let state = match Checkpoint::load(&dir)? {
-        None => State::initial(
-            config,
-            files::start_files(&dir, config.tournament.games_pdn)?,
-            island.seed(config.seed),
-            config.island_ids(island.index).start,
-        ),
-        Some(checkpoint) => {
-            if checkpoint.config != text {
-                return Err(Error::input(format!(
-                    "{}: island {} was started with another config; every island of a run \
-                     must be started with the same config",
-                    dir.join(files::CHECKPOINT_FILE).display(),
-                    island.index
-                )));
-            }
-            checkpoint.check(config, &dir, Some(island.index))?;
-            if let Some(standings) = checkpoint.playoff {
-                return Ok(Opened::Finished(RunSummary {
-                    dir: top.to_path_buf(),
-                    name: config.name.clone(),
-                    rounds: checkpoint.completed_rounds,
-                    standings,
-                }));
-            }
-            files::cut_to(
-                &dir,
-                &checkpoint.files,
-                checkpoint.completed_rounds,
-                config.tournament.games_pdn,
-            )?;
-            State {
-                completed: checkpoint.completed_rounds,
-                next_id: checkpoint.next_id,
-                population: checkpoint.population,
-                files: checkpoint.files,
-                champion: checkpoint.champion,
-            }
-        }
-    };
-    let part = IslandPart {
-        island,
-        top,
-        wait: options.island_timeout.unwrap_or(DEFAULT_WAIT),
-        opened: Instant::now(),
-        exchanging: AtomicU64::new(0),
-        in_step,
-    };
-    let run = Run::new(
-        &dir,
-        config,
-        text.to_string(),
-        options,
-        state.completed,
-        Some(part),
-    )?;
-    Ok(Opened::Running(Box::new(run), state, lock))
-}
-
-/// Runs (or resumes) every island of the run in `top` in this process, in step: the islands
-/// behind play their round together on the pool, then send and receive their migrants (always
-/// there already: nobody waits), then save. The files are those of the same islands run as
-/// separate processes, since each island does the same steps on the same files.
-fn islands_in_step(
+/// Runs (or resumes) in this process every island of the run in `top`, in step, or only `one`
+/// whose neighbours are other processes. Each island is locked in `top/island-I/` (created if
+/// needed), then started, or resumed from its checkpoint after cutting what a killed process
+/// wrote after it.
+fn run_islands(
     top: &Path,
     config: &Config,
-    text: String,
+    text: &str,
     options: &RunOptions,
+    one: Option<Island>,
 ) -> Result<RunOutcome> {
-    let mut live: Vec<(Box<Run>, State, RunLock)> = Vec::new();
+    let mut live = Vec::new();
+    // Held until the run returns: no other process works on these islands meanwhile.
+    let mut locks = Vec::new();
     let mut finished = None;
-    for index in 0..config.islands.count {
-        let island = Island {
-            index,
-            count: config.islands.count,
+    let in_step = one.is_none();
+    let all = Island::all(config.islands.count);
+    for island in one.map_or_else(|| all.collect(), |island| vec![island]) {
+        let dir = files::island_dir(top, island.index);
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
+        let lock = RunLock::acquire(&dir)?;
+        files::remove_island_temporaries(top, island.index)?;
+        let state = match State::open(top, &dir, config, text, Some(island))? {
+            Opened::Ready(state) => state,
+            Opened::Finished(summary) => {
+                finished = finished.or(Some(summary));
+                continue;
+            }
         };
-        match open_island(top, config, &text, island, options, true)? {
-            Opened::Running(run, state, lock) => live.push((run, state, lock)),
-            Opened::Finished(summary) => finished = finished.or(Some(summary)),
-        }
+        let part = IslandPart {
+            island,
+            top,
+            wait: options.island_timeout.unwrap_or(DEFAULT_WAIT),
+            opened: Instant::now(),
+            exchanging: AtomicU64::new(0),
+            in_step,
+        };
+        let run = Run::new(&dir, config, text, options, &state, Some(part))?;
+        live.push((run, state));
+        locks.push(lock);
     }
-    if live.is_empty() {
-        let summary = finished.expect("at least one island");
-        return Ok(RunOutcome::AlreadyFinished(summary));
+    match finished {
+        Some(summary) if live.is_empty() => Ok(RunOutcome::AlreadyFinished(summary)),
+        _ => play_to_the_end(live, options),
     }
-    let rounds = config.tournament.rounds;
-    let behind = |live: &[(Box<Run>, State, RunLock)]| {
-        live.iter()
-            .map(|(_, s, _)| s.completed)
-            .min()
-            .unwrap_or(rounds)
-    };
-    let interrupted = |live: &[(Box<Run>, State, RunLock)]| {
-        Ok(RunOutcome::Interrupted {
-            dir: top.to_path_buf(),
-            completed_rounds: behind(live),
+}
+
+/// Plays the rounds left of `live` (a run, or islands of one) and its playoff on a pool of
+/// worker threads of its own.
+fn play_to_the_end(mut live: Vec<(Run, State)>, options: &RunOptions) -> Result<RunOutcome> {
+    thread_pool(options)?.install(|| {
+        let summary = if !play_rounds(&mut live)? {
+            None
+        } else if live[0].0.island.is_none() {
+            let (run, state) = &mut live[0];
+            run.playoff(state)?
+        } else {
+            islands_playoff(&mut live)?
+        };
+        Ok(match summary {
+            Some(summary) => RunOutcome::Finished(summary),
+            None => RunOutcome::Interrupted {
+                dir: live[0].0.top().to_path_buf(),
+                completed_rounds: behind(&live),
+            },
         })
-    };
-    let pool = thread_pool(options)?;
-    pool.install(|| {
-        loop {
-            let round = behind(&live);
-            if round >= rounds {
-                break;
-            }
-            let Some(played): Option<Vec<Option<Played>>> = live
-                .par_iter()
-                .map(|(run, state, _)| {
-                    if state.completed == round {
-                        run.play_phase(state).map(|p| p.map(Some))
-                    } else {
-                        Ok(Some(None))
-                    }
-                })
-                .collect::<Result<Option<Vec<_>>>>()?
-            else {
-                return interrupted(&live);
-            };
-            for ((run, _, _), played) in live.iter().zip(&played) {
-                if let Some(played) = played {
-                    run.send_migrants(played)?;
-                }
-            }
-            for ((run, state, _), played) in live.iter_mut().zip(played) {
-                let Some(played) = played else { continue };
-                let Some(immigrants) = run.receive_migrants(&played)? else {
-                    return interrupted(&live);
-                };
-                run.finish_phase(state, played, immigrants)?;
-            }
-        }
-        for (run, state, _) in &live {
-            run.publish_finalists(state)?;
-        }
-        let Some(finalists) = live[0].0.gather_finalists()? else {
-            return interrupted(&live);
-        };
-        let shared: Option<Vec<()>> = live
-            .par_iter()
-            .map(|(run, _, _)| run.play_share(&finalists))
-            .collect::<Result<_>>()?;
-        if shared.is_none() {
-            return interrupted(&live);
-        }
-        let mut summary = None;
-        // Island 0 last: it merges what the others have saved.
-        for (run, state, _) in live.iter_mut().rev() {
-            match run.finish_islands(state, &finalists)? {
-                Some(s) => summary = Some(s),
-                None => return interrupted(&live),
-            }
-        }
-        Ok(RunOutcome::Finished(summary.expect("a live island")))
     })
+}
+
+/// The rounds completed by the furthest behind of `live`.
+fn behind(live: &[(Run, State)]) -> u32 {
+    live.iter()
+        .map(|(_, state)| state.completed)
+        .min()
+        .unwrap_or(u32::MAX)
+}
+
+/// Plays the rounds left of `live`, in step: those behind play their round together, then send
+/// and receive their migrants (with islands; always there already when every island is in
+/// `live`: nobody waits), then save. False if the run was stopped meanwhile.
+fn play_rounds(live: &mut [(Run, State)]) -> Result<bool> {
+    while let Some(first) = live.first() {
+        let round = behind(live);
+        if round >= first.0.config.tournament.rounds {
+            break;
+        }
+        #[cfg(feature = "crash-hooks")]
+        let stop_after_round = first.0.options.stop_after_round;
+        let Some(played): Option<Vec<Option<Played>>> = live
+            .par_iter()
+            .map(|(run, state)| {
+                if state.completed == round {
+                    run.play_phase(state).map(|p| p.map(Some))
+                } else {
+                    Ok(Some(None))
+                }
+            })
+            .collect::<Result<Option<Vec<_>>>>()?
+        else {
+            return Ok(false);
+        };
+        for ((run, _), played) in live.iter().zip(&played) {
+            if let Some(played) = played {
+                run.send_migrants(played)?;
+            }
+        }
+        for ((run, state), played) in live.iter_mut().zip(played) {
+            let Some(played) = played else { continue };
+            let Some(immigrants) = run.receive_migrants(&played)? else {
+                return Ok(false);
+            };
+            run.finish_phase(state, played, immigrants)?;
+        }
+        #[cfg(feature = "crash-hooks")]
+        if stop_after_round == Some(round + 1) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The playoff of all islands' finalists, each island of `live` playing its share, once every
+/// island (in this process or not) has published its finalists. `None` if the run was stopped.
+fn islands_playoff(live: &mut [(Run, State)]) -> Result<Option<RunSummary>> {
+    for (run, state) in live.iter() {
+        run.publish_finalists(state)?;
+    }
+    let Some(finalists) = live[0].0.gather_finalists()? else {
+        return Ok(None);
+    };
+    let shared: Option<Vec<()>> = live
+        .par_iter()
+        .map(|(run, _)| run.play_share(&finalists))
+        .collect::<Result<_>>()?;
+    if shared.is_none() {
+        return Ok(None);
+    }
+    let mut summary = None;
+    // Island 0 last: it merges what the others have saved.
+    for (run, state) in live.iter_mut().rev() {
+        let Some(island) = run.finish_islands(state, &finalists)? else {
+            return Ok(None);
+        };
+        summary = Some(island);
+    }
+    Ok(summary)
 }
 
 /// The opponent of every validation match.
@@ -1393,16 +1332,11 @@ fn validation_deck(config: &Config) -> Vec<Opening> {
     book.distinct(v.openings as usize, &mut stream(v.seed, &[tag::VALIDATION]))
 }
 
-/// The survivor a validation match tests: the one that survived the most rounds, then won the
-/// most games this round, then the lowest id.
-fn top_survivor<'m>(survivors: &'m [Member], tallies: &BTreeMap<u64, Tally>) -> &'m Member {
-    survivors
-        .iter()
-        .max_by_key(|m| {
-            let wins = tallies.get(&m.specimen.id).map_or(0, |t| t.wins);
-            (m.rounds_survived, wins, std::cmp::Reverse(m.specimen.id))
-        })
-        .expect("a round leaves at least one survivor")
+/// How a survivor ranks for validation and migration, the greater the better: most rounds
+/// survived, then most games won this round, then the lowest id.
+fn merit(member: &Member, tallies: &BTreeMap<u64, Tally>) -> impl Ord {
+    let wins = tallies.get(&member.specimen.id).map_or(0, |t| t.wins);
+    (member.rounds_survived, wins, Reverse(member.specimen.id))
 }
 
 #[cfg(test)]
