@@ -186,7 +186,8 @@ impl Checkpoint {
             let with_champion = survivors + u64::from(self.champion.is_some());
             if !(survivors..=with_champion).contains(&(count as u64)) {
                 return Err(bad(format!(
-                    "`population` has {count} finalists, but round {done} had {survivors}                      survivors"
+                    "`population` has {count} finalists, but round {done} had {survivors} \
+                     survivors"
                 )));
             }
         }
