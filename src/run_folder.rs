@@ -55,7 +55,7 @@ impl CsvTable {
     /// Reads the CSV file at `path` with its header line. A missing or unreadable file, or text
     /// that is not CSV, is bad input naming the file (and the line).
     pub fn read(path: &Path) -> Result<CsvTable> {
-        let file = std::fs::File::open(path).map_err(|e| {
+        let bytes = std::fs::read(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 Error::input(format!(
                     "{}: file not found (is this a run folder?)",
@@ -65,6 +65,11 @@ impl CsvTable {
                 Error::input(format!("cannot read {}: {e}", path.display()))
             }
         })?;
+        CsvTable::from_bytes(path, &bytes)
+    }
+
+    /// Reads `bytes` as the CSV file at `path` (for a file read up to a recorded length).
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<CsvTable> {
         let not_csv = |e: csv::Error| {
             let at = e
                 .position()
@@ -74,7 +79,7 @@ impl CsvTable {
         };
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
-            .from_reader(file);
+            .from_reader(bytes);
         let mut index = HashMap::new();
         for (i, name) in reader.headers().map_err(not_csv)?.iter().enumerate() {
             // A repeated header keeps its first place, as a reader by position would see it.

@@ -19,6 +19,7 @@ use crate::game::Tally;
 use crate::text::csv_line;
 use crate::tournament::{BracketGame, RoundStats, Specimen};
 
+use crate::run_folder::{line_of, CsvTable};
 pub use crate::run_folder::{
     BEST_FILE, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE, LEARNING_FILE,
     PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
@@ -271,7 +272,7 @@ pub fn check_recorded(
             checkpoint.display()
         ))
     };
-    let mut rows: BTreeMap<&str, Vec<csv::StringRecord>> = BTreeMap::new();
+    let mut tables: BTreeMap<&str, CsvTable> = BTreeMap::new();
     for name in COUNTED_FILES {
         let (bytes, want) = read_recorded(dir, name, lengths, &damaged)?;
         let header = header_line(name);
@@ -288,52 +289,44 @@ pub fn check_recorded(
                 "the recorded length of {name}, {want} bytes, does not end a row of it"
             )));
         }
-        let records = csv::ReaderBuilder::new()
-            .from_reader(&bytes[..want])
-            .into_records()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| damaged(format!("{name} up to the recorded length is not CSV ({e})")))?;
-        rows.insert(name, records);
+        let table = CsvTable::from_bytes(Path::new(name), &bytes[..want])
+            .map_err(|e| damaged(format!("{name} up to the recorded length: {e}")))?;
+        tables.insert(name, table);
     }
+    // A field the run wrote as a whole number; anything else is damage.
+    let count = |table: &CsvTable, row: &csv::StringRecord, column: &str| -> Result<u64> {
+        table
+            .column(column)
+            .and_then(|column| table.parse(row, &column, "a whole number"))
+            .map_err(|e| damaged(e.to_string()))
+    };
 
     // rounds.csv: rounds 1..=completed_rounds, in order.
-    let round_rows = &rows[ROUNDS_FILE];
-    if round_rows.len() != completed_rounds as usize {
+    let rounds = &tables[ROUNDS_FILE];
+    if rounds.rows().len() != completed_rounds as usize {
         return Err(damaged(format!(
             "it records {completed_rounds} completed round(s), but {ROUNDS_FILE} holds {} \
              up to its recorded length",
-            round_rows.len()
+            rounds.rows().len()
         )));
     }
-    let header = RoundStats::csv_header();
-    let column = |name: &str| header.iter().position(|h| *h == name).expect("a column");
-    let field = |row: &csv::StringRecord, col: usize, file: &str| -> Result<u64> {
-        row.get(col).and_then(|f| f.parse().ok()).ok_or_else(|| {
-            let line = row.position().map_or(0, |p| p.line());
-            damaged(format!("{file} line {line} is not a row of a run"))
-        })
-    };
-    let (games_col, survivors_col, newcomers_col) =
-        (column("games"), column("survivors"), column("newcomers"));
     let mut expected: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
     let mut last = RecordedRounds {
         last_survivors: 0,
         last_newcomers: 0,
     };
-    for (k, row) in round_rows.iter().enumerate() {
-        if field(row, 0, ROUNDS_FILE)? != k as u64 + 1 {
+    for (k, row) in rounds.rows().iter().enumerate() {
+        if count(rounds, row, "round")? != k as u64 + 1 {
             return Err(damaged(format!(
                 "{ROUNDS_FILE} line {} is not round {}",
                 k + 2,
                 k + 1
             )));
         }
-        expected
-            .entry(GAMES_FILE)
-            .or_default()
-            .push(field(row, games_col, ROUNDS_FILE)?);
-        last.last_survivors = field(row, survivors_col, ROUNDS_FILE)?;
-        last.last_newcomers = field(row, newcomers_col, ROUNDS_FILE)?;
+        let games = count(rounds, row, "games")?;
+        expected.entry(GAMES_FILE).or_default().push(games);
+        last.last_survivors = count(rounds, row, "survivors")?;
+        last.last_newcomers = count(rounds, row, "newcomers")?;
         expected
             .entry(SPECIMENS_FILE)
             .or_default()
@@ -341,14 +334,15 @@ pub fn check_recorded(
     }
     // games.csv and specimens.csv: the rows of each round, as rounds.csv counts them.
     for name in [GAMES_FILE, SPECIMENS_FILE] {
+        let table = &tables[name];
         let mut counts = vec![0u64; completed_rounds as usize];
-        for row in &rows[name] {
-            let round = field(row, 0, name)?;
+        for row in table.rows() {
+            let round = count(table, row, "round")?;
             if round == 0 || round > u64::from(completed_rounds) {
-                let line = row.position().map_or(0, |p| p.line());
                 return Err(damaged(format!(
-                    "{name} line {line} belongs to round {round}, after the {completed_rounds} \
-                     recorded round(s)"
+                    "{name} line {} belongs to round {round}, after the {completed_rounds} \
+                     recorded round(s)",
+                    line_of(row)
                 )));
             }
             counts[round as usize - 1] += 1;
@@ -365,7 +359,7 @@ pub fn check_recorded(
         }
     }
     if pdn {
-        check_recorded_pdn(dir, lengths, rows[GAMES_FILE].len(), &damaged)?;
+        check_recorded_pdn(dir, lengths, tables[GAMES_FILE].rows().len(), &damaged)?;
     }
     Ok(last)
 }
