@@ -39,7 +39,7 @@ pub fn build(pieces: u32, progress: &(dyn Fn(u64) + Sync)) -> Result<EndgameDb, 
     if !(1..=MAX_DATABASE_PIECES).contains(&pieces) {
         return Err(EgdbError::Pieces(pieces));
     }
-    let (classes, lookup, total) = EndgameDb::layout(pieces);
+    let (classes, lookup, _) = EndgameDb::layout(pieces);
     let mut tables: Vec<Vec<u8>> = vec![Vec::new(); classes.len()];
     let mut first = 0;
     while first < classes.len() {
@@ -78,10 +78,7 @@ pub fn build(pieces: u32, progress: &(dyn Fn(u64) + Sync)) -> Result<EndgameDb, 
         }
         first = end;
     }
-    let mut data = Vec::with_capacity(total);
-    for table in tables {
-        data.extend_from_slice(&table);
-    }
+    let data = tables.concat();
     let checksum = checksum(&data);
     Ok(EndgameDb {
         pieces,
@@ -309,9 +306,8 @@ fn solve_unit(
             }
         }
     }
-    let mut tables = Vec::with_capacity(unit.classes.len());
-    for (k, &(_, material)) in unit.classes.iter().enumerate() {
-        tables.push(result[unit.base[k]..unit.base[k] + material.slots()].to_vec());
-    }
-    Ok(tables)
+    let tables = unit.classes.iter().zip(&unit.base);
+    Ok(tables
+        .map(|(&(_, material), &base)| result[base..base + material.slots()].to_vec())
+        .collect())
 }

@@ -33,12 +33,9 @@ const BINOMIAL: [[u32; 6]; 33] = {
     while n <= 32 {
         t[n][0] = 1;
         let mut k = 1;
-        while k < 6 {
-            t[n][k] = if n == 0 {
-                0
-            } else {
-                t[n - 1][k - 1] + t[n - 1][k]
-            };
+        // Row 0 keeps C(0, k) = 0 for k > 0.
+        while n > 0 && k < 6 {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
             k += 1;
         }
         n += 1;
@@ -179,14 +176,13 @@ impl Material {
             for black_kings in 0..=n - black_men {
                 for white_men in 0..=n - black_men - black_kings {
                     for white_kings in 0..=n - black_men - black_kings - white_men {
-                        let m = Material {
-                            black_men,
-                            black_kings,
-                            white_men,
-                            white_kings,
-                        };
                         if black_men + black_kings > 0 && white_men + white_kings > 0 {
-                            out.push(m);
+                            out.push(Material {
+                                black_men,
+                                black_kings,
+                                white_men,
+                                white_kings,
+                            });
                         }
                     }
                 }
@@ -198,8 +194,8 @@ impl Material {
 
     /// Numbers in this class: one per position, plus those where two men share a square.
     pub fn slots(&self) -> usize {
-        let men = u32::from(self.black_men + self.white_men);
         let (bm, bk, wm, wk) = self.counts();
+        let men = bm + wm;
         choose(28, bm) as usize
             * choose(28, wm) as usize
             * choose(32 - men, bk) as usize

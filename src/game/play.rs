@@ -269,14 +269,10 @@ pub fn play_game_between(
             break (side_lost(side), EndReason::NoMoves);
         }
         if let Some(value) = adjudicator.and_then(|db| db.probe(&pos.position)) {
-            let result = match (value, side) {
-                (DbValue::Draw, _) => GameResult::Draw,
-                (DbValue::Win(_), Color::Black) | (DbValue::Loss(_), Color::White) => {
-                    GameResult::BlackWin
-                }
-                (DbValue::Win(_), Color::White) | (DbValue::Loss(_), Color::Black) => {
-                    GameResult::WhiteWin
-                }
+            let result = match value {
+                DbValue::Draw => GameResult::Draw,
+                DbValue::Win(_) => side_lost(side.opponent()),
+                DbValue::Loss(_) => side_lost(side),
             };
             break (result, EndReason::Database);
         }

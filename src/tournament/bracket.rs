@@ -188,7 +188,7 @@ where
 {
     let (first, second) = (job.black, job.white);
     let mut games = Vec::with_capacity(2 * k as usize);
-    // Twice the first's points minus twice the second's.
+    // The first's points minus the second's.
     let mut margin = 0i64;
     for number in 1..=2 * k {
         let first_black = number % 2 == 1;
@@ -205,11 +205,7 @@ where
             ..job
         };
         let report = game(&this)?;
-        margin += match (report.record.result, first_black) {
-            (GameResult::Draw, _) => 0,
-            (GameResult::BlackWin, true) | (GameResult::WhiteWin, false) => 2,
-            _ => -2,
-        };
+        margin += GameScore::for_a(report.record.result, first_black).half_points() as i64 - 1;
         games.push(BracketGame::new(&this, report));
     }
     let (outcome, winner) = match margin.cmp(&0) {

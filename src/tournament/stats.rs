@@ -147,23 +147,11 @@ impl RoundStats {
     /// The `rounds.csv` header: the outcome counts of docs/tournament.md, then the further
     /// statistics.
     pub fn csv_header() -> Vec<&'static str> {
-        vec![
-            "round",
-            "population",
-            "levels",
-            "games",
-            "black_wins",
-            "white_wins",
-            "draw_then_black_win",
-            "draw_then_white_win",
-            "double_draws",
-            "byes",
-            "survivors",
-            "newcomers",
-            "mean_plies",
-            "diversity",
-            "survivor_diversity",
-        ]
+        "round,population,levels,games,black_wins,white_wins,draw_then_black_win,\
+         draw_then_white_win,double_draws,byes,survivors,newcomers,mean_plies,diversity,\
+         survivor_diversity"
+            .split(',')
+            .collect()
     }
 
     /// This round as a `rounds.csv` record, matching [`RoundStats::csv_header`].
@@ -202,16 +190,12 @@ pub fn diversity(specimens: &[Specimen]) -> f64 {
     }
     let n = specimens.len() as f64;
     let mut total = 0.0;
-    for set in 0..2 {
+    for set in [
+        |s: &Specimen| s.weights.opening,
+        |s: &Specimen| s.weights.endgame,
+    ] {
         for i in 0..FEATURE_COUNT {
-            let value = |s: &Specimen| {
-                let w = if set == 0 {
-                    &s.weights.opening
-                } else {
-                    &s.weights.endgame
-                };
-                f64::from(w.0[i])
-            };
+            let value = |s: &Specimen| f64::from(set(s).0[i]);
             let mean = specimens.iter().map(value).sum::<f64>() / n;
             let var = specimens
                 .iter()
