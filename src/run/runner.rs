@@ -32,10 +32,10 @@ use super::files::{
     LEARNING_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 use super::islands::{
-    letter_result, publish, result_letter, wait_for, Awaited, FinalistsFile, Island, MigrantsFile,
+    letter_result, publish, result_letter, wait_for, FinalistsFile, Island, MigrantsFile,
     PlayoffGamesFile, DEFAULT_WAIT,
 };
-use super::lock::RunLock;
+use super::lock::{refuse_file, RunLock};
 use super::observer::{ObserverFactory, RunObserver, RunView};
 use crate::egdb::EndgameDb;
 use crate::elo::MatchTally;
@@ -860,12 +860,10 @@ impl<'a> Run<'a> {
         &self,
         path: &Path,
         writer: u32,
-        what: String,
+        what: &str,
     ) -> Result<Option<T>> {
-        let part = self.part();
-        let awaited = Awaited { path, writer, what };
-        let stop = self.options.stop.as_deref();
-        self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))
+        let (part, stop) = (self.part(), self.options.stop.as_deref());
+        self.exchange(|| wait_for(part.island, (path, writer, what), part.wait, stop))
     }
 
     /// Runs `f`, one of the island's exchanges through the run folder, and counts its time.
@@ -920,7 +918,7 @@ impl<'a> Run<'a> {
         let sender = part.island.sender();
         let path = files::migrants_file(part.top, epoch, sender);
         let what = format!("migrants of round {}", played.round);
-        let Some(file): Option<MigrantsFile> = self.await_file(&path, sender, what)? else {
+        let Some(file): Option<MigrantsFile> = self.await_file(&path, sender, &what)? else {
             return Ok(None);
         };
         let mut here: Vec<u64> = played
@@ -979,7 +977,7 @@ impl<'a> Run<'a> {
         let mut all: BTreeMap<u64, (Specimen, u32)> = BTreeMap::new();
         for index in 0..part.island.count {
             let path = files::finalists_file(part.top, index);
-            let waited = self.await_file(&path, index, "finalists".to_string())?;
+            let waited = self.await_file(&path, index, "finalists")?;
             let Some(file): Option<FinalistsFile> = waited else {
                 return Ok(None);
             };
@@ -1044,7 +1042,7 @@ impl<'a> Run<'a> {
         let mut shares = Vec::new();
         for index in 0..part.island.count {
             let path = files::playoff_games_file(part.top, index);
-            let waited = self.await_file(&path, index, "playoff games".to_string())?;
+            let waited = self.await_file(&path, index, "playoff games")?;
             let Some(file): Option<PlayoffGamesFile> = waited else {
                 return Ok(None);
             };
@@ -1120,12 +1118,7 @@ fn thread_pool(options: &RunOptions) -> Result<rayon::ThreadPool> {
 /// written. Islands start at the same time, so this must not fail when another island is
 /// preparing the same folder.
 fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
-    if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "output folder {} is a file",
-            out.display()
-        )));
-    }
+    refuse_file(out)?;
     let config_path = out.join(CONFIG_FILE);
     if out.is_dir() && !config_path.exists() {
         // Another island may put the config in place between the two looks: it is checked
