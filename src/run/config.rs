@@ -194,10 +194,6 @@ impl Default for PopulationConfig {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Limits checked on load.
-// ---------------------------------------------------------------------------------------------
-
-// ---------------------------------------------------------------------------------------------
 // Loading.
 // ---------------------------------------------------------------------------------------------
 
@@ -251,7 +247,7 @@ impl Config {
             || name.contains('/')
             || name.contains('\\')
             || name.contains("..")
-            || has_control(name)
+            || name.chars().any(char::is_control)
         {
             return Err(report.at(
                 layout.get("name"),
@@ -390,10 +386,6 @@ impl Config {
     }
 }
 
-fn has_control(name: &str) -> bool {
-    name.chars().any(char::is_control)
-}
-
 /// Builds the messages of one document.
 struct Reporter<'a> {
     text: &'a str,
@@ -468,16 +460,10 @@ impl Reporter<'_> {
 fn plain_message(message: &str) -> String {
     let mut text = message.trim().replace('\n', "; ");
     text = text.replace("unknown field", "unknown key");
-    for (rust, plain) in [
-        ("expected u32", "expected an integer"),
-        ("expected u64", "expected an integer"),
-        ("expected usize", "expected an integer"),
-        ("expected i32", "expected an integer"),
-        ("expected i64", "expected an integer"),
-        ("expected f64", "expected a number"),
-    ] {
-        text = text.replace(rust, plain);
+    for rust in ["u32", "u64", "usize", "i32", "i64"] {
+        text = text.replace(&format!("expected {rust}"), "expected an integer");
     }
+    text = text.replace("expected f64", "expected a number");
     // "expected struct SearchParams": the user wrote a value where a `[search]` table goes.
     if let Some(at) = text.find("expected struct ") {
         let name_end = text[at + 16..]
