@@ -104,6 +104,16 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// The summary of the run in `top` after `rounds` rounds and its playoff.
+    fn of(top: &Path, config: &Config, rounds: u32, standings: Vec<Standing>) -> RunSummary {
+        RunSummary {
+            dir: top.to_path_buf(),
+            name: config.name.clone(),
+            rounds,
+            standings,
+        }
+    }
+
     /// Rank 1 of the playoff: the run's best specimen.
     pub fn best(&self) -> &Standing {
         &self.standings[0]
@@ -218,18 +228,6 @@ fn start_or_continue(
     }
 }
 
-impl RunSummary {
-    /// The summary of the run in `top` after `rounds` rounds and its playoff.
-    fn of(top: &Path, config: &Config, rounds: u32, standings: Vec<Standing>) -> RunSummary {
-        RunSummary {
-            dir: top.to_path_buf(),
-            name: config.name.clone(),
-            rounds,
-            standings,
-        }
-    }
-}
-
 /// Where a run stands between rounds.
 struct State {
     /// Rounds completed.
@@ -261,10 +259,7 @@ impl State {
             .into_iter()
             .map(|mut specimen| {
                 specimen.id += first_id;
-                Member {
-                    specimen,
-                    rounds_survived: 0,
-                }
+                Member::fresh(specimen)
             })
             .collect();
         State {
@@ -444,13 +439,6 @@ impl<'a> Run<'a> {
         Ok(run)
     }
 
-    fn stopped(&self) -> bool {
-        self.options
-            .stop
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
-    }
-
     /// The run folder (the top one, for an island).
     fn top(&self) -> &Path {
         self.island.as_ref().map_or(&self.dir, |part| part.top)
@@ -540,7 +528,12 @@ impl<'a> Run<'a> {
                 .max_by_key(|m| merit(m, &result.tallies))
                 .expect("a round leaves at least one survivor");
             let tally = self.validate(&top.specimen);
-            if self.stopped() {
+            if self
+                .options
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
                 return Ok(None);
             }
             let half_points = tally.results.half_points();
@@ -574,10 +567,7 @@ impl<'a> Run<'a> {
         let returning: Option<Member> = champion
             .as_ref()
             .filter(|c| room && !survivors.iter().any(|m| m.specimen.id == c.specimen.id))
-            .map(|c| Member {
-                specimen: c.specimen.clone(),
-                rounds_survived: 0,
-            });
+            .map(|c| Member::fresh(c.specimen.clone()));
         Ok(Some(Played {
             round,
             started,
@@ -598,15 +588,7 @@ impl<'a> Run<'a> {
         immigrants: Vec<Member>,
     ) -> Result<()> {
         let config = self.config;
-        let Played {
-            round,
-            started,
-            mut result,
-            survivors,
-            champion,
-            learning_row,
-            returning,
-        } = played;
+        let (round, mut result, survivors) = (played.round, played.result, played.survivors);
         let last_round = round == config.tournament.rounds;
         // No newcomers after the last round: the survivors go to the playoff as they are.
         let mut next_id = state.next_id;
@@ -615,7 +597,7 @@ impl<'a> Run<'a> {
         } else {
             let count = config.population.size
                 - survivors.len()
-                - usize::from(returning.is_some())
+                - usize::from(played.returning.is_some())
                 - immigrants.len();
             breed(
                 &result.survivors,
@@ -654,7 +636,7 @@ impl<'a> Run<'a> {
             })
             .collect();
         let round_row = csv_line(&result.stats.to_csv_record());
-        let seconds = started.elapsed().as_secs_f64();
+        let seconds = played.started.elapsed().as_secs_f64();
         let games = result.stats.games();
         let timing_row = csv_line(&timings_record(&round.to_string(), seconds, games));
 
@@ -664,7 +646,7 @@ impl<'a> Run<'a> {
             (GAMES_PDN_FILE, &pdn_rows),
             (SPECIMENS_FILE, &specimen_rows),
             (ROUNDS_FILE, &round_row),
-            (LEARNING_FILE, &learning_row),
+            (LEARNING_FILE, &played.learning_row),
         ] {
             if name != GAMES_PDN_FILE || games_pdn {
                 append_counted(&self.dir, name, rows, &mut lengths)?;
@@ -677,16 +659,13 @@ impl<'a> Run<'a> {
         }
 
         let mut population = survivors;
-        population.extend(newcomers.into_iter().map(|specimen| Member {
-            specimen,
-            rounds_survived: 0,
-        }));
-        population.extend(returning);
+        population.extend(newcomers.into_iter().map(Member::fresh));
+        population.extend(played.returning);
         population.extend(immigrants);
         population.sort_by_key(|m| m.specimen.id);
         state.completed = round;
         state.next_id = next_id;
-        state.champion = champion;
+        state.champion = played.champion;
         state.population = population;
         state.files = lengths;
         self.checkpoint(state, None)?;
@@ -945,10 +924,7 @@ impl<'a> Run<'a> {
                 )));
             }
             here.push(m.specimen.id);
-            immigrants.push(Member {
-                specimen: m.specimen,
-                rounds_survived: 0,
-            });
+            immigrants.push(Member::fresh(m.specimen));
         }
         Ok(Some(immigrants))
     }
@@ -1104,14 +1080,6 @@ fn source_round(state: &State, id: u64) -> u32 {
         .map_or(state.completed, |c| c.round)
 }
 
-/// The pool of worker threads of a run.
-fn thread_pool(options: &RunOptions) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))
-}
-
 /// Makes `out` the run folder of the island-model run whose resolved config is `text`, for one
 /// island's process: a new or empty folder gets the config; a folder with this config is
 /// joined (another island, or a restart, made it); anything else is refused before anything is
@@ -1209,7 +1177,11 @@ fn run_islands(
 /// Plays the rounds left of `live` (a run, or islands of one) and its playoff on a pool of
 /// worker threads of its own.
 fn play_to_the_end(mut live: Vec<(Run, State)>, options: &RunOptions) -> Result<RunOutcome> {
-    thread_pool(options)?.install(|| {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build();
+    let pool = pool.map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))?;
+    pool.install(|| {
         let summary = if !play_rounds(&mut live)? {
             None
         } else if live[0].0.island.is_none() {
