@@ -36,7 +36,7 @@ use super::islands::{
     PlayoffGamesFile, DEFAULT_WAIT,
 };
 use super::lock::{refuse_file, RunLock};
-use super::observer::{ObserverFactory, RunObserver, RunView};
+use super::observer::{ObserverFactory, RunObserver, RunView, Silent};
 use crate::egdb::EndgameDb;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
@@ -422,7 +422,10 @@ impl<'a> Run<'a> {
             openings: openings_fingerprint(config)?,
             validation_deck: validation_deck(config),
             settings: run_settings(config, options)?,
-            progress: ObserverFactory::make(options.observer.as_ref(), &view),
+            progress: match &options.observer {
+                Some(factory) => (factory.0)(&view),
+                None => Box::new(Silent),
+            },
             seed: index.map_or(config.seed, |island| island.seed(config.seed)),
             island,
         };
@@ -1025,16 +1028,13 @@ impl<'a> Run<'a> {
             let results: Option<Vec<GameResult>> =
                 file.results.chars().map(letter_result).collect();
             let wanted = (total + count - 1 - index as usize) / count;
-            match results {
-                Some(results) if results.len() == wanted => shares.push(results),
-                _ => {
-                    return Err(Error::input(format!(
-                        "{}: not the {wanted} playoff results of island {index}; the file was \
-                         changed",
-                        path.display()
-                    )))
-                }
-            }
+            let Some(results) = results.filter(|results| results.len() == wanted) else {
+                return Err(Error::input(format!(
+                    "{}: not the {wanted} playoff results of island {index}; the file was changed",
+                    path.display()
+                )));
+            };
+            shares.push(results);
         }
         let standings = playoff_standings(&specimens, &openings, &shares);
         if part.island.index == 0 {
@@ -1102,29 +1102,28 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
         }
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
-    let another = || {
-        Err(Error::input(format!(
-            "{} holds another run (its {CONFIG_FILE} differs from this config); every island \
-             of a run must be started with the same config, and a new run needs a new folder",
-            out.display()
-        )))
-    };
-    match std::fs::read_to_string(&config_path) {
-        Ok(found) if found == text => Ok(()),
-        Ok(_) => another(),
+    let read = || std::fs::read_to_string(&config_path);
+    let found = match read() {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             // Islands starting together may all write it (the same bytes); on shared storage
             // two of them may even share a temporary name, so a failed write is fine as long
             // as the file is there now with this config.
             let written = write_atomically(&config_path, text.as_bytes());
-            match std::fs::read_to_string(&config_path) {
-                Ok(found) if found == text => Ok(()),
-                Ok(_) => another(),
-                Err(_) => written,
+            match read() {
+                Ok(found) => found,
+                Err(_) => return written,
             }
         }
-        Err(e) => Err(Error::io("read", &config_path, &e)),
+        found => found.map_err(|e| Error::io("read", &config_path, &e))?,
+    };
+    if found != text {
+        return Err(Error::input(format!(
+            "{} holds another run (its {CONFIG_FILE} differs from this config); every island \
+             of a run must be started with the same config, and a new run needs a new folder",
+            out.display()
+        )));
     }
+    Ok(())
 }
 
 /// Runs (or resumes) in this process every island of the run in `top`, in step, or only `one`
