@@ -241,13 +241,11 @@ impl Checkpoint {
             }
         }
 
-        // The playoff and the files of a finished run.
-        let Some(standings) = &self.playoff else {
+        // The playoff and the files of a finished run; not an island's, whose playoff ranks every
+        // island's finalists and whose files are in the top folder.
+        let (Some(standings), None) = (&self.playoff, island) else {
             return Ok(());
         };
-        if island.is_some() {
-            return Ok(());
-        }
         if standings.len() != count {
             return Err(bad(format!(
                 "the playoff ranks {} specimens, but there are {count} finalists",

@@ -136,10 +136,8 @@ pub struct PopulationConfig {
 // ---------------------------------------------------------------------------------------------
 
 /// Default `seed`. A fixed seed, so that two runs of the same file are the same run.
-pub const DEFAULT_SEED: u64 = 1;
-
 fn default_seed() -> u64 {
-    DEFAULT_SEED
+    1
 }
 
 impl Config {
@@ -147,7 +145,7 @@ impl Config {
     pub fn new(name: impl Into<String>) -> Config {
         Config {
             name: name.into(),
-            seed: DEFAULT_SEED,
+            seed: default_seed(),
             population: PopulationConfig::default(),
             weights: WeightSpace::default(),
             tournament: TournamentParams::default(),
