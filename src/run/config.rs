@@ -393,12 +393,7 @@ struct Reporter<'a> {
 impl Reporter<'_> {
     /// 1-based line of byte offset `at`.
     fn line(&self, at: usize) -> usize {
-        let end = at.min(self.text.len());
-        self.text.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1
+        self.text.bytes().take(at).filter(|&b| b == b'\n').count() + 1
     }
 
     /// "FILE line N: `key`: message", without the line when the key is not in the file.
