@@ -28,6 +28,16 @@ pub struct Member {
     pub rounds_survived: u32,
 }
 
+impl Member {
+    /// A specimen new to the population (a newcomer, an immigrant, a returning champion).
+    pub fn fresh(specimen: Specimen) -> Member {
+        Member {
+            specimen,
+            rounds_survived: 0,
+        }
+    }
+}
+
 /// The state of a run after its last completed round (or after its playoff).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
@@ -98,18 +108,13 @@ impl Checkpoint {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io("read", &path, &e)),
         };
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
-            Error::input(format!(
-                "{}: not a checkpoint of this program (not UTF-8 text: {e})",
-                path.display()
-            ))
-        })?;
-        let checkpoint: Checkpoint = serde_json::from_str(strip_bom(text)).map_err(|e| {
-            Error::input(format!(
-                "{}: not a checkpoint of this program ({e})",
-                path.display()
-            ))
-        })?;
+        let checkpoint: Checkpoint = std::str::from_utf8(&bytes)
+            .map_err(|e| format!("not UTF-8 text: {e}"))
+            .and_then(|text| serde_json::from_str(strip_bom(text)).map_err(|e| e.to_string()))
+            .map_err(|e| {
+                let path = path.display();
+                Error::input(format!("{path}: not a checkpoint of this program ({e})"))
+            })?;
         if checkpoint.format != CHECKPOINT_FORMAT {
             return Err(Error::input(format!(
                 "{}: checkpoint format {} is not the supported format {CHECKPOINT_FORMAT}",
@@ -236,13 +241,11 @@ impl Checkpoint {
             }
         }
 
-        // The playoff and the files of a finished run.
-        let Some(standings) = &self.playoff else {
+        // The playoff and the files of a finished run; not an island's, whose playoff ranks every
+        // island's finalists and whose files are in the top folder.
+        let (Some(standings), None) = (&self.playoff, island) else {
             return Ok(());
         };
-        if island.is_some() {
-            return Ok(());
-        }
         if standings.len() != count {
             return Err(bad(format!(
                 "the playoff ranks {} specimens, but there are {count} finalists",

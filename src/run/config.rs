@@ -136,10 +136,8 @@ pub struct PopulationConfig {
 // ---------------------------------------------------------------------------------------------
 
 /// Default `seed`. A fixed seed, so that two runs of the same file are the same run.
-pub const DEFAULT_SEED: u64 = 1;
-
 fn default_seed() -> u64 {
-    DEFAULT_SEED
+    1
 }
 
 impl Config {
@@ -147,7 +145,7 @@ impl Config {
     pub fn new(name: impl Into<String>) -> Config {
         Config {
             name: name.into(),
-            seed: DEFAULT_SEED,
+            seed: default_seed(),
             population: PopulationConfig::default(),
             weights: WeightSpace::default(),
             tournament: TournamentParams::default(),
@@ -192,10 +190,6 @@ impl Default for PopulationConfig {
         PopulationConfig { size: 100 }
     }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Limits checked on load.
-// ---------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------
 // Loading.
@@ -251,7 +245,7 @@ impl Config {
             || name.contains('/')
             || name.contains('\\')
             || name.contains("..")
-            || has_control(name)
+            || name.chars().any(char::is_control)
         {
             return Err(report.at(
                 layout.get("name"),
@@ -390,10 +384,6 @@ impl Config {
     }
 }
 
-fn has_control(name: &str) -> bool {
-    name.chars().any(char::is_control)
-}
-
 /// Builds the messages of one document.
 struct Reporter<'a> {
     text: &'a str,
@@ -403,12 +393,7 @@ struct Reporter<'a> {
 impl Reporter<'_> {
     /// 1-based line of byte offset `at`.
     fn line(&self, at: usize) -> usize {
-        let end = at.min(self.text.len());
-        self.text.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1
+        self.text.bytes().take(at).filter(|&b| b == b'\n').count() + 1
     }
 
     /// "FILE line N: `key`: message", without the line when the key is not in the file.
@@ -468,16 +453,10 @@ impl Reporter<'_> {
 fn plain_message(message: &str) -> String {
     let mut text = message.trim().replace('\n', "; ");
     text = text.replace("unknown field", "unknown key");
-    for (rust, plain) in [
-        ("expected u32", "expected an integer"),
-        ("expected u64", "expected an integer"),
-        ("expected usize", "expected an integer"),
-        ("expected i32", "expected an integer"),
-        ("expected i64", "expected an integer"),
-        ("expected f64", "expected a number"),
-    ] {
-        text = text.replace(rust, plain);
+    for rust in ["u32", "u64", "usize", "i32", "i64"] {
+        text = text.replace(&format!("expected {rust}"), "expected an integer");
     }
+    text = text.replace("expected f64", "expected a number");
     // "expected struct SearchParams": the user wrote a value where a `[search]` table goes.
     if let Some(at) = text.find("expected struct ") {
         let name_end = text[at + 16..]

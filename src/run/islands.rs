@@ -91,14 +91,11 @@ impl IslandChoice {
             ));
         }
         let number = |var: &str| -> Result<Option<u32>> {
-            match env(var) {
-                None => Ok(None),
-                Some(text) => text.trim().parse().map(Some).map_err(|_| {
-                    Error::input(format!(
-                        "--island auto: {var}={text:?} is not a task index or count"
-                    ))
-                }),
-            }
+            let parse = |text: String| {
+                let message = format!("--island auto: {var}={text:?} is not a task index or count");
+                text.trim().parse().map_err(|_| Error::input(message))
+            };
+            env(var).map(parse).transpose()
         };
         let (index, source) = match self {
             IslandChoice::Index(index) => (index, "--island".to_string()),
@@ -209,55 +206,41 @@ pub fn publish<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     write_atomically(path, &bytes)
 }
 
-/// What island `waiting` waits for, for the timeout's message.
-pub struct Awaited<'a> {
-    /// The file.
-    pub path: &'a Path,
-    /// The island that writes it.
-    pub writer: u32,
-    /// What it is ("migrants of round 4").
-    pub what: String,
-}
-
-/// Waits until `awaited.path` exists and reads it. Returns `None` if `stop` was set meanwhile;
+/// Waits until `path`, which island `writer` writes (`what` it holds, "migrants of round 4",
+/// for the timeout's message), exists and reads it. Returns `None` if `stop` was set meanwhile;
 /// fails after `timeout` naming the island that did not write it.
 pub fn wait_for<T: for<'de> Deserialize<'de>>(
     waiting: Island,
-    awaited: &Awaited,
+    (path, writer, what): (&Path, u32, &str),
     timeout: Duration,
     stop: Option<&AtomicBool>,
 ) -> Result<Option<T>> {
     let started = Instant::now();
     let mut pause = Duration::from_millis(5);
     loop {
-        match std::fs::read(awaited.path) {
+        match std::fs::read(path) {
             Ok(bytes) => {
                 return serde_json::from_slice(&bytes).map(Some).map_err(|e| {
                     Error::input(format!(
-                        "{}: not a file of island {} ({e}); the run folder was changed",
-                        awaited.path.display(),
-                        awaited.writer
+                        "{}: not a file of island {writer} ({e}); the run folder was changed",
+                        path.display()
                     ))
                 })
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io("read", awaited.path, &e)),
+            Err(e) => return Err(Error::io("read", path, &e)),
         }
         if stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             return Ok(None);
         }
         if started.elapsed() >= timeout {
             return Err(Error::failure(format!(
-                "island {}: gave up after {} s waiting for island {}'s {} ({}); island {} has \
-                 not written them: is it running? (start it with `--island {}`, or wait longer \
-                 with `--island-timeout SECONDS`)",
+                "island {}: gave up after {} s waiting for island {writer}'s {what} ({}); island \
+                 {writer} has not written them: is it running? (start it with `--island \
+                 {writer}`, or wait longer with `--island-timeout SECONDS`)",
                 waiting.index,
                 timeout.as_secs(),
-                awaited.writer,
-                awaited.what,
-                awaited.path.display(),
-                awaited.writer,
-                awaited.writer
+                path.display()
             )));
         }
         std::thread::sleep(pause.min(timeout.saturating_sub(started.elapsed())));
@@ -315,14 +298,10 @@ mod tests {
     fn a_missing_file_times_out_naming_its_island_and_a_published_one_is_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub").join("x.json");
-        let awaited = Awaited {
-            path: &path,
-            writer: 1,
-            what: "migrants of round 2".to_string(),
-        };
+        let awaited = (path.as_path(), 1, "migrants of round 2");
         let me = Island { index: 2, count: 3 };
-        let err = wait_for::<PlayoffGamesFile>(me, &awaited, Duration::from_millis(30), None)
-            .unwrap_err();
+        let err =
+            wait_for::<PlayoffGamesFile>(me, awaited, Duration::from_millis(30), None).unwrap_err();
         assert!(
             err.to_string().contains("island 1's migrants of round 2"),
             "{err}"
@@ -333,7 +312,7 @@ mod tests {
         };
         publish(&path, &file).unwrap();
         publish(&path, &file).unwrap();
-        let read: PlayoffGamesFile = wait_for(me, &awaited, Duration::ZERO, None)
+        let read: PlayoffGamesFile = wait_for(me, awaited, Duration::ZERO, None)
             .unwrap()
             .unwrap();
         assert_eq!(read.results, "bwd");

@@ -6,7 +6,7 @@
 //! holder's process id, for the refusal message only; it is never deleted, because a process
 //! that deleted it could let a third one lock a new file while the second still holds the old.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -39,8 +39,9 @@ impl RunLock {
                     path.display()
                 ))
             })?;
-        if let Err(e) = try_lock(&file) {
-            if e.kind() != std::io::ErrorKind::WouldBlock {
+        // `flock` on Unix: the kernel drops it with the process.
+        if let Err(e) = file.try_lock() {
+            if let TryLockError::Error(e) = e {
                 return Err(Error::failure(format!(
                     "cannot lock the run folder {}: {e}",
                     dir.display()
@@ -60,13 +61,10 @@ impl RunLock {
         }
         // Ours now: record who holds it.
         let pid = std::process::id();
-        let written = file
-            .set_len(0)
+        file.set_len(0)
             .and_then(|()| file.seek(SeekFrom::Start(0)))
-            .and_then(|_| file.write_all(format!("{pid}\n").as_bytes()));
-        if let Err(e) = written {
-            return Err(Error::io("write", &path, &e));
-        }
+            .and_then(|_| file.write_all(format!("{pid}\n").as_bytes()))
+            .map_err(|e| Error::io("write", &path, &e))?;
         remove_stale_temporaries(dir, &files::RUN_FILES)?;
         Ok(RunLock { _file: file })
     }
@@ -76,12 +74,7 @@ impl RunLock {
     /// holding anything else is refused whatever `force` says, so that a user's files are never
     /// used or deleted. (A run folder is defined by [`files::holds_run`].)
     pub fn for_new_run(out: &Path, force: bool) -> Result<RunLock> {
-        if out.exists() && !out.is_dir() {
-            return Err(Error::input(format!(
-                "output folder {} is a file",
-                out.display()
-            )));
-        }
+        refuse_file(out)?;
         // Checked before the lock file is created: nothing is written into a foreign folder.
         if out.is_dir() {
             refuse_foreign(out)?;
@@ -104,6 +97,17 @@ impl RunLock {
     }
 }
 
+/// Refuses an output folder `out` that is a file.
+pub fn refuse_file(out: &Path) -> Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(Error::input(format!(
+            "output folder {} is a file",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses a folder with entries that are not a run's, unless it is a run folder.
 fn refuse_foreign(dir: &Path) -> Result<()> {
     if files::holds_run(dir) {
@@ -118,29 +122,6 @@ fn refuse_foreign(dir: &Path) -> Result<()> {
             dir.display()
         ))),
     }
-}
-
-#[cfg(unix)]
-fn try_lock(file: &File) -> std::io::Result<()> {
-    use std::os::unix::io::AsRawFd;
-    // SAFETY: flock on a file descriptor this `File` owns and keeps open.
-    let status = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if status == 0 {
-        Ok(())
-    } else {
-        let err = std::io::Error::last_os_error();
-        // EWOULDBLOCK and EAGAIN are the same value on Linux, not everywhere.
-        if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
-            Err(std::io::Error::new(std::io::ErrorKind::WouldBlock, err))
-        } else {
-            Err(err)
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn try_lock(_file: &File) -> std::io::Result<()> {
-    Ok(())
 }
 
 #[cfg(test)]

@@ -57,16 +57,6 @@ pub type MakeObserver = dyn Fn(&RunView) -> Box<dyn RunObserver> + Send + Sync;
 #[derive(Clone)]
 pub struct ObserverFactory(pub Arc<MakeObserver>);
 
-impl ObserverFactory {
-    /// The observer of the run `view` describes.
-    pub(crate) fn make(factory: Option<&ObserverFactory>, view: &RunView) -> Box<dyn RunObserver> {
-        match factory {
-            Some(factory) => (factory.0)(view),
-            None => Box::new(Silent),
-        }
-    }
-}
-
 impl std::fmt::Debug for ObserverFactory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("ObserverFactory")

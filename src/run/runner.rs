@@ -32,11 +32,11 @@ use super::files::{
     LEARNING_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 use super::islands::{
-    letter_result, publish, result_letter, wait_for, Awaited, FinalistsFile, Island, MigrantsFile,
+    letter_result, publish, result_letter, wait_for, FinalistsFile, Island, MigrantsFile,
     PlayoffGamesFile, DEFAULT_WAIT,
 };
-use super::lock::RunLock;
-use super::observer::{ObserverFactory, RunObserver, RunView};
+use super::lock::{refuse_file, RunLock};
+use super::observer::{ObserverFactory, RunObserver, RunView, Silent};
 use crate::egdb::EndgameDb;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
@@ -104,6 +104,16 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// The summary of the run in `top` after `rounds` rounds and its playoff.
+    fn of(top: &Path, config: &Config, rounds: u32, standings: Vec<Standing>) -> RunSummary {
+        RunSummary {
+            dir: top.to_path_buf(),
+            name: config.name.clone(),
+            rounds,
+            standings,
+        }
+    }
+
     /// Rank 1 of the playoff: the run's best specimen.
     pub fn best(&self) -> &Standing {
         &self.standings[0]
@@ -218,18 +228,6 @@ fn start_or_continue(
     }
 }
 
-impl RunSummary {
-    /// The summary of the run in `top` after `rounds` rounds and its playoff.
-    fn of(top: &Path, config: &Config, rounds: u32, standings: Vec<Standing>) -> RunSummary {
-        RunSummary {
-            dir: top.to_path_buf(),
-            name: config.name.clone(),
-            rounds,
-            standings,
-        }
-    }
-}
-
 /// Where a run stands between rounds.
 struct State {
     /// Rounds completed.
@@ -261,10 +259,7 @@ impl State {
             .into_iter()
             .map(|mut specimen| {
                 specimen.id += first_id;
-                Member {
-                    specimen,
-                    rounds_survived: 0,
-                }
+                Member::fresh(specimen)
             })
             .collect();
         State {
@@ -427,7 +422,10 @@ impl<'a> Run<'a> {
             openings: openings_fingerprint(config)?,
             validation_deck: validation_deck(config),
             settings: run_settings(config, options)?,
-            progress: ObserverFactory::make(options.observer.as_ref(), &view),
+            progress: match &options.observer {
+                Some(factory) => (factory.0)(&view),
+                None => Box::new(Silent),
+            },
             seed: index.map_or(config.seed, |island| island.seed(config.seed)),
             island,
         };
@@ -442,13 +440,6 @@ impl<'a> Run<'a> {
             ));
         }
         Ok(run)
-    }
-
-    fn stopped(&self) -> bool {
-        self.options
-            .stop
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
     /// The run folder (the top one, for an island).
@@ -540,7 +531,12 @@ impl<'a> Run<'a> {
                 .max_by_key(|m| merit(m, &result.tallies))
                 .expect("a round leaves at least one survivor");
             let tally = self.validate(&top.specimen);
-            if self.stopped() {
+            if self
+                .options
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
                 return Ok(None);
             }
             let half_points = tally.results.half_points();
@@ -574,10 +570,7 @@ impl<'a> Run<'a> {
         let returning: Option<Member> = champion
             .as_ref()
             .filter(|c| room && !survivors.iter().any(|m| m.specimen.id == c.specimen.id))
-            .map(|c| Member {
-                specimen: c.specimen.clone(),
-                rounds_survived: 0,
-            });
+            .map(|c| Member::fresh(c.specimen.clone()));
         Ok(Some(Played {
             round,
             started,
@@ -598,15 +591,7 @@ impl<'a> Run<'a> {
         immigrants: Vec<Member>,
     ) -> Result<()> {
         let config = self.config;
-        let Played {
-            round,
-            started,
-            mut result,
-            survivors,
-            champion,
-            learning_row,
-            returning,
-        } = played;
+        let (round, mut result, survivors) = (played.round, played.result, played.survivors);
         let last_round = round == config.tournament.rounds;
         // No newcomers after the last round: the survivors go to the playoff as they are.
         let mut next_id = state.next_id;
@@ -615,7 +600,7 @@ impl<'a> Run<'a> {
         } else {
             let count = config.population.size
                 - survivors.len()
-                - usize::from(returning.is_some())
+                - usize::from(played.returning.is_some())
                 - immigrants.len();
             breed(
                 &result.survivors,
@@ -654,7 +639,7 @@ impl<'a> Run<'a> {
             })
             .collect();
         let round_row = csv_line(&result.stats.to_csv_record());
-        let seconds = started.elapsed().as_secs_f64();
+        let seconds = played.started.elapsed().as_secs_f64();
         let games = result.stats.games();
         let timing_row = csv_line(&timings_record(&round.to_string(), seconds, games));
 
@@ -664,7 +649,7 @@ impl<'a> Run<'a> {
             (GAMES_PDN_FILE, &pdn_rows),
             (SPECIMENS_FILE, &specimen_rows),
             (ROUNDS_FILE, &round_row),
-            (LEARNING_FILE, &learning_row),
+            (LEARNING_FILE, &played.learning_row),
         ] {
             if name != GAMES_PDN_FILE || games_pdn {
                 append_counted(&self.dir, name, rows, &mut lengths)?;
@@ -677,16 +662,13 @@ impl<'a> Run<'a> {
         }
 
         let mut population = survivors;
-        population.extend(newcomers.into_iter().map(|specimen| Member {
-            specimen,
-            rounds_survived: 0,
-        }));
-        population.extend(returning);
+        population.extend(newcomers.into_iter().map(Member::fresh));
+        population.extend(played.returning);
         population.extend(immigrants);
         population.sort_by_key(|m| m.specimen.id);
         state.completed = round;
         state.next_id = next_id;
-        state.champion = champion;
+        state.champion = played.champion;
         state.population = population;
         state.files = lengths;
         self.checkpoint(state, None)?;
@@ -860,12 +842,10 @@ impl<'a> Run<'a> {
         &self,
         path: &Path,
         writer: u32,
-        what: String,
+        what: &str,
     ) -> Result<Option<T>> {
-        let part = self.part();
-        let awaited = Awaited { path, writer, what };
-        let stop = self.options.stop.as_deref();
-        self.exchange(|| wait_for(part.island, &awaited, part.wait, stop))
+        let (part, stop) = (self.part(), self.options.stop.as_deref());
+        self.exchange(|| wait_for(part.island, (path, writer, what), part.wait, stop))
     }
 
     /// Runs `f`, one of the island's exchanges through the run folder, and counts its time.
@@ -920,7 +900,7 @@ impl<'a> Run<'a> {
         let sender = part.island.sender();
         let path = files::migrants_file(part.top, epoch, sender);
         let what = format!("migrants of round {}", played.round);
-        let Some(file): Option<MigrantsFile> = self.await_file(&path, sender, what)? else {
+        let Some(file): Option<MigrantsFile> = self.await_file(&path, sender, &what)? else {
             return Ok(None);
         };
         let mut here: Vec<u64> = played
@@ -947,10 +927,7 @@ impl<'a> Run<'a> {
                 )));
             }
             here.push(m.specimen.id);
-            immigrants.push(Member {
-                specimen: m.specimen,
-                rounds_survived: 0,
-            });
+            immigrants.push(Member::fresh(m.specimen));
         }
         Ok(Some(immigrants))
     }
@@ -979,7 +956,7 @@ impl<'a> Run<'a> {
         let mut all: BTreeMap<u64, (Specimen, u32)> = BTreeMap::new();
         for index in 0..part.island.count {
             let path = files::finalists_file(part.top, index);
-            let waited = self.await_file(&path, index, "finalists".to_string())?;
+            let waited = self.await_file(&path, index, "finalists")?;
             let Some(file): Option<FinalistsFile> = waited else {
                 return Ok(None);
             };
@@ -1044,23 +1021,20 @@ impl<'a> Run<'a> {
         let mut shares = Vec::new();
         for index in 0..part.island.count {
             let path = files::playoff_games_file(part.top, index);
-            let waited = self.await_file(&path, index, "playoff games".to_string())?;
+            let waited = self.await_file(&path, index, "playoff games")?;
             let Some(file): Option<PlayoffGamesFile> = waited else {
                 return Ok(None);
             };
             let results: Option<Vec<GameResult>> =
                 file.results.chars().map(letter_result).collect();
             let wanted = (total + count - 1 - index as usize) / count;
-            match results {
-                Some(results) if results.len() == wanted => shares.push(results),
-                _ => {
-                    return Err(Error::input(format!(
-                        "{}: not the {wanted} playoff results of island {index}; the file was \
-                         changed",
-                        path.display()
-                    )))
-                }
-            }
+            let Some(results) = results.filter(|results| results.len() == wanted) else {
+                return Err(Error::input(format!(
+                    "{}: not the {wanted} playoff results of island {index}; the file was changed",
+                    path.display()
+                )));
+            };
+            shares.push(results);
         }
         let standings = playoff_standings(&specimens, &openings, &shares);
         if part.island.index == 0 {
@@ -1106,26 +1080,13 @@ fn source_round(state: &State, id: u64) -> u32 {
         .map_or(state.completed, |c| c.round)
 }
 
-/// The pool of worker threads of a run.
-fn thread_pool(options: &RunOptions) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))
-}
-
 /// Makes `out` the run folder of the island-model run whose resolved config is `text`, for one
 /// island's process: a new or empty folder gets the config; a folder with this config is
 /// joined (another island, or a restart, made it); anything else is refused before anything is
 /// written. Islands start at the same time, so this must not fail when another island is
 /// preparing the same folder.
 fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
-    if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "output folder {} is a file",
-            out.display()
-        )));
-    }
+    refuse_file(out)?;
     let config_path = out.join(CONFIG_FILE);
     if out.is_dir() && !config_path.exists() {
         // Another island may put the config in place between the two looks: it is checked
@@ -1141,29 +1102,28 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
         }
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
-    let another = || {
-        Err(Error::input(format!(
-            "{} holds another run (its {CONFIG_FILE} differs from this config); every island \
-             of a run must be started with the same config, and a new run needs a new folder",
-            out.display()
-        )))
-    };
-    match std::fs::read_to_string(&config_path) {
-        Ok(found) if found == text => Ok(()),
-        Ok(_) => another(),
+    let read = || std::fs::read_to_string(&config_path);
+    let found = match read() {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             // Islands starting together may all write it (the same bytes); on shared storage
             // two of them may even share a temporary name, so a failed write is fine as long
             // as the file is there now with this config.
             let written = write_atomically(&config_path, text.as_bytes());
-            match std::fs::read_to_string(&config_path) {
-                Ok(found) if found == text => Ok(()),
-                Ok(_) => another(),
-                Err(_) => written,
+            match read() {
+                Ok(found) => found,
+                Err(_) => return written,
             }
         }
-        Err(e) => Err(Error::io("read", &config_path, &e)),
+        found => found.map_err(|e| Error::io("read", &config_path, &e))?,
+    };
+    if found != text {
+        return Err(Error::input(format!(
+            "{} holds another run (its {CONFIG_FILE} differs from this config); every island \
+             of a run must be started with the same config, and a new run needs a new folder",
+            out.display()
+        )));
     }
+    Ok(())
 }
 
 /// Runs (or resumes) in this process every island of the run in `top`, in step, or only `one`
@@ -1216,7 +1176,11 @@ fn run_islands(
 /// Plays the rounds left of `live` (a run, or islands of one) and its playoff on a pool of
 /// worker threads of its own.
 fn play_to_the_end(mut live: Vec<(Run, State)>, options: &RunOptions) -> Result<RunOutcome> {
-    thread_pool(options)?.install(|| {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build();
+    let pool = pool.map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))?;
+    pool.install(|| {
         let summary = if !play_rounds(&mut live)? {
             None
         } else if live[0].0.island.is_none() {
