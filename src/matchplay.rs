@@ -333,7 +333,7 @@ impl MatchPlayer<'_> {
     fn player(&self) -> Player<'_> {
         Player {
             limits: self.limits,
-            ..self.file.player()
+            ..Player::of_file(self.file)
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use checkers_tuner::{
-    perft_parallel, Error, GameHistory, Move, Position, Result, SearchLimits, SearchParams,
+    perft_parallel, Error, GameHistory, Move, Player, Position, Result, SearchLimits, SearchParams,
     Searcher, WeightPair, WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
@@ -156,7 +156,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let pos = parse_fen(&args.fen)?;
     let limits = search_limits(args.min_depth, args.max_depth)?;
     let file = WeightsFile::load_arg(&args.weights)?;
-    let player = file.player();
+    let player = Player::of_file(&file);
     let database = args.database.open()?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
@@ -198,7 +198,7 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 pub fn bench(args: BenchArgs) -> Result<()> {
     let database = open_database(args.database_pieces.unwrap_or(0))?;
     let file = WeightsFile::new(BENCH_WEIGHTS);
-    let player = file.player();
+    let player = Player::of_file(&file);
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for (name, fen, min, max) in BENCH_POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are legal");

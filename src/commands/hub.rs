@@ -18,7 +18,7 @@ use checkers_tuner::hub::{
     move_from_hub, move_to_hub, parse_line, position_from_hub, quote, score_to_hub, HubLevel,
     HubLine,
 };
-use checkers_tuner::{Position, Result, SearchResult, Searcher, WeightsFile};
+use checkers_tuner::{Player, Position, Result, SearchResult, Searcher, WeightsFile};
 use clap::Args;
 
 use super::egdb::DatabaseArg;
@@ -281,7 +281,7 @@ impl Engine {
             budget.depth = 1;
         }
         self.stop = Some(stop);
-        let weights = *self.weights.player().phase_weights(&pos);
+        let weights = *Player::of_file(&self.weights).phase_weights(&pos);
         let game = self.game.clone();
         let events = self.events.clone();
         thread::spawn(move || {

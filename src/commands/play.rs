@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
     check_output_path, write_file_atomically, Color, DbValue, Error, GameResult, Move, PdnGame,
-    Position, Result, Searcher, WeightsFile,
+    Player, Position, Result, Searcher, WeightsFile,
 };
 use clap::{Args, ValueEnum};
 
@@ -107,7 +107,7 @@ fn write_pdn(
 fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Result<Outcome> {
     let limits = search_limits(args.min_depth, args.max_depth)?;
     let file = WeightsFile::load_arg(&args.weights)?;
-    let engine = file.player();
+    let engine = Player::of_file(&file);
     let human = match args.color {
         Side::Black => Color::Black,
         Side::White => Color::White,

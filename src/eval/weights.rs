@@ -9,7 +9,6 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::Error;
-use crate::game::Player;
 use crate::text::{excerpt, strip_bom};
 
 /// Number of evaluation features.
@@ -165,15 +164,6 @@ impl WeightsFile {
     /// The built-in `material` baseline (no source, default endgame threshold).
     pub fn material() -> WeightsFile {
         WeightsFile::new(WeightPair::material())
-    }
-
-    /// The file's weights and endgame threshold as a player searching to the game's depths.
-    pub fn player(&self) -> Player<'_> {
-        Player {
-            weights: &self.weights,
-            endgame_pieces: self.endgame_pieces,
-            limits: None,
-        }
     }
 
     /// The weights-file JSON (README.md), pretty-printed with one line per key and a trailing

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::settings::{GameSettings, TieBreak, TimeControl};
 use crate::egdb::DbValue;
 use crate::engine::{Color, HashedPosition, Move, Position};
-use crate::eval::{WeightPair, Weights};
+use crate::eval::{WeightPair, Weights, WeightsFile};
 use crate::search::{GameHistory, SearchLimits, Searcher};
 
 /// The result of a game.
@@ -201,6 +201,16 @@ pub struct Player<'a> {
 }
 
 impl Player<'_> {
+    /// A weights file's weights and endgame threshold as a player searching to the game's
+    /// depths.
+    pub fn of_file(file: &WeightsFile) -> Player<'_> {
+        Player {
+            weights: &file.weights,
+            endgame_pieces: file.endgame_pieces,
+            limits: None,
+        }
+    }
+
     /// The weight set to use in `pos`: opening until no more than `endgame_pieces` are left.
     pub fn phase_weights(&self, pos: &Position) -> &Weights {
         if pos.piece_count() <= self.endgame_pieces {
