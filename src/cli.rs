@@ -21,6 +21,8 @@ enum Command {
     Resume(commands::tune::ResumeArgs),
     /// Writes a specimen's weights for other engines (json, csv, toml or a C header).
     Export(commands::export::ExportArgs),
+    /// Fits weights to recorded games (run folders, PDN files): the Texel method.
+    Fit(commands::fit::FitArgs),
     /// Plays A against B over paired openings and reports the score and Elo.
     // Boxed: its many options would make every variant as large.
     Match(Box<commands::matchplay::MatchArgs>),
@@ -68,6 +70,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Tune(args) => commands::tune::tune(args),
         Command::Resume(args) => commands::tune::resume(args),
         Command::Export(args) => commands::export::run(args),
+        Command::Fit(args) => commands::fit::run(args),
         Command::Match(args) => commands::matchplay::run(*args),
         Command::Plot(args) => commands::plot::run(args),
         Command::Perft(args) => commands::engine::perft(args),

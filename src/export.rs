@@ -194,14 +194,15 @@ impl Exporter for TomlExporter {
                 let _ = writeln!(out, "{name} = {value}");
             }
         }
-        if let Some(s) = &file.source {
-            let _ = write!(
-                out,
-                "\n[source]\nrun = {}\nid = {}\nround = {}\n",
-                toml_str(&s.run),
-                s.id,
-                s.round
-            );
+        match &file.source {
+            Some(WeightsSource::Specimen { run, id, round }) => {
+                let run = toml_str(run);
+                let _ = write!(out, "\n[source]\nrun = {run}\nid = {id}\nround = {round}\n");
+            }
+            Some(WeightsSource::Fit { data }) => {
+                let _ = write!(out, "\n[source]\nfit = {}\n", toml_str(data));
+            }
+            None => {}
         }
         out
     }
@@ -228,13 +229,7 @@ impl Exporter for CHeaderExporter {
         out.push_str("/*\n * English-checkers evaluation weights, exported by checkers-tuner.\n");
         match &file.source {
             Some(s) => {
-                let _ = writeln!(
-                    out,
-                    " * Source: run \"{}\", specimen {}, round {}.",
-                    c_comment_safe(&s.run),
-                    s.id,
-                    s.round
-                );
+                let _ = writeln!(out, " * Source: {}.", c_comment_safe(&s.describe()));
             }
             None => out.push_str(" * Source: not from a tuning run (hand-made or built-in).\n"),
         }
@@ -482,7 +477,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
     Ok(WeightsFile {
         weights: pair,
         endgame_pieces,
-        source: Some(WeightsSource { run, id, round }),
+        source: Some(WeightsSource::Specimen { run, id, round }),
     })
 }
 

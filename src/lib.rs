@@ -22,6 +22,7 @@ mod engine;
 mod error;
 mod eval;
 mod export;
+mod fit;
 mod game;
 pub mod hub;
 mod matchplay;
@@ -50,6 +51,7 @@ pub use eval::{
     WeightsSource, FEATURE_NAMES,
 };
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
+pub use fit::{fit, FitReport, FitSettings, GameRecords, Losses, RecordedGame};
 pub use game::{
     load_openings_file, parse_openings, play_game, three_move_deck, EndReason, GameRecord,
     GameResult, GameScore, GameSettings, Opening, Player, SearchParams, Tally, TieBreak,

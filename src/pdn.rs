@@ -37,13 +37,19 @@ pub struct PdnGame {
 pub struct PdnError {
     /// The game it happened in, counting from 1.
     pub game: usize,
+    /// The line the game starts on, counting from 1.
+    pub line: usize,
     /// What went wrong.
     pub message: String,
 }
 
 impl fmt::Display for PdnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {}: {}", self.game, self.message)
+        write!(
+            f,
+            "line {}: game {}: {}",
+            self.line, self.game, self.message
+        )
     }
 }
 
@@ -227,10 +233,14 @@ pub fn read_pdn(text: &str) -> Result<Vec<PdnGame>, PdnError> {
         chars: text.chars().collect(),
         at: 0,
     };
+    let mut lines = LineCounter::default();
     loop {
         let number = games.len() + 1;
+        lexer.skip_while(char::is_whitespace);
+        let line = lines.line_at(&lexer.chars, lexer.at);
         let fail = |message: String| PdnError {
             game: number,
+            line,
             message,
         };
         let mut tags: Vec<(String, String)> = Vec::new();
@@ -318,6 +328,27 @@ fn build_game(
         moves,
         result,
     })
+}
+
+/// Line numbers of character offsets met in increasing order, counted once over the text.
+#[derive(Default)]
+struct LineCounter {
+    /// The offset counted up to, and the line it is on.
+    at: usize,
+    line: usize,
+}
+
+impl LineCounter {
+    /// The line (from 1) of the character at `at`, which must not be before the last asked.
+    fn line_at(&mut self, chars: &[char], at: usize) -> usize {
+        let end = at.min(chars.len());
+        self.line += chars[self.at.min(end)..end]
+            .iter()
+            .filter(|&&c| c == '\n')
+            .count();
+        self.at = end;
+        self.line + 1
+    }
 }
 
 /// A tag pair or one word of move text.
@@ -508,8 +539,9 @@ mod tests {
     #[test]
     fn bad_games_name_the_game_and_the_move() {
         let err = read_pdn("1. 11-15 22-18 *\n\n1. 11-15 15-19 *").unwrap_err();
-        assert_eq!(err.game, 2);
+        assert_eq!((err.game, err.line), (2, 3));
         assert!(err.message.contains("move 2 (15-19)"), "{err}");
+        assert!(err.to_string().starts_with("line 3: game 2: "), "{err}");
         assert!(read_pdn("[GameType \"20\"]\n1. 32-28 *").is_err());
         assert!(read_pdn("[FEN \"B:W99:B1\"]\n*").is_err());
         assert!(read_pdn("[Event \"open\n1. 9-13 *").is_err());

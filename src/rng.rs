@@ -25,6 +25,8 @@ pub mod tag {
     pub const VALIDATION: u64 = 7;
     /// The seed of an island (other than island 0) of an island-model run.
     pub const ISLAND: u64 = 8;
+    /// Which games a fit holds out for validation.
+    pub const FIT_SPLIT: u64 = 9;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

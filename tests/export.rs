@@ -19,7 +19,7 @@ fn sample() -> WeightsFile {
             endgame: Weights([90, 170, 0, -8, 4, -100, -15, 33, -2, i32::MAX]),
         },
         endgame_pieces: 10,
-        source: Some(WeightsSource {
+        source: Some(WeightsSource::Specimen {
             run: "overnight \"quoted\" */ run".into(),
             id: 4711,
             round: 19,
@@ -352,7 +352,7 @@ fn weights_from_run_takes_the_last_row_of_the_ranked_specimen() {
     let best = weights_from_run(dir.path(), 1).unwrap();
     assert_eq!(
         best.source,
-        Some(WeightsSource {
+        Some(WeightsSource::Specimen {
             run: "tiny".into(),
             id: 7,
             round: 3
@@ -365,8 +365,14 @@ fn weights_from_run_takes_the_last_row_of_the_ranked_specimen() {
     assert_eq!(best.weights.endgame.0.to_vec(), want);
 
     let second = resolve_export_source(dir.path(), 2).unwrap();
-    assert_eq!(second.source.as_ref().unwrap().id, 12);
-    assert_eq!(second.source.as_ref().unwrap().round, 3);
+    assert!(matches!(
+        second.source,
+        Some(WeightsSource::Specimen {
+            id: 12,
+            round: 3,
+            ..
+        })
+    ));
     assert_eq!(second.weights.opening.0[0], -121);
     assert_eq!(second.weights.endgame.0[9], -140);
 

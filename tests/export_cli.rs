@@ -160,7 +160,7 @@ fn rank_picks_a_specimen_of_a_run_folder() {
     assert_eq!(best.endgame_pieces, 6);
     assert_eq!(
         best.source,
-        Some(WeightsSource {
+        Some(WeightsSource::Specimen {
             run: "synthetic".into(),
             id: 7,
             round: 2
@@ -176,10 +176,14 @@ fn rank_picks_a_specimen_of_a_run_folder() {
         &export(&[run, "--rank", "2", "--format", "toml"]),
     );
     assert_eq!(second.weights, weights(-50));
-    assert_eq!(
-        second.source.as_ref().map(|s| (s.id, s.round)),
-        Some((4, 2))
-    );
+    assert!(matches!(
+        second.source,
+        Some(WeightsSource::Specimen {
+            id: 4,
+            round: 2,
+            ..
+        })
+    ));
 
     let msg = export_fails(&[run, "--rank", "3"]);
     assert!(

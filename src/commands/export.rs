@@ -58,7 +58,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
 }
 
 /// The format a file name's extension names, if any.
-fn format_from_extension(path: &Path) -> Option<ExportFormat> {
+pub fn format_from_extension(path: &Path) -> Option<ExportFormat> {
     let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
     ExportFormat::ALL.into_iter().find(|f| f.extension() == ext)
 }

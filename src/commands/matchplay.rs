@@ -625,9 +625,10 @@ fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
 
 /// `material` or the file name, its endgame threshold and where it came from.
 fn player_label(arg: &str, file: &WeightsFile) -> String {
-    let source = file.source.as_ref().map_or(String::new(), |s| {
-        format!("; run {:?}, specimen {}, round {}", s.run, s.id, s.round)
-    });
+    let source = file
+        .source
+        .as_ref()
+        .map_or(String::new(), |s| format!("; {}", s.describe()));
     format!(
         "{arg} (endgame set from {} pieces down{source})",
         file.endgame_pieces

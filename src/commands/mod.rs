@@ -3,6 +3,7 @@
 pub mod egdb;
 pub mod engine;
 pub mod export;
+pub mod fit;
 pub mod hub;
 pub mod matchplay;
 pub mod play;

@@ -115,15 +115,44 @@ impl WeightPair {
     }
 }
 
-/// Where an exported specimen came from.
+/// Where a weights file's weights came from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct WeightsSource {
-    /// The run's `name`.
-    pub run: String,
-    /// The specimen's id within that run.
-    pub id: u64,
-    /// The last round the specimen's row was written in `specimens.csv`.
-    pub round: u32,
+pub enum WeightsSource {
+    /// A specimen of a tuning run.
+    Specimen {
+        /// The run's `name`.
+        run: String,
+        /// The specimen's id within that run.
+        id: u64,
+        /// The last round the specimen's row was written in `specimens.csv`.
+        round: u32,
+    },
+    /// A regression fit (`fit`) on game records.
+    Fit {
+        /// What it was fitted on: the inputs, the number of games and positions.
+        data: String,
+    },
+}
+
+impl WeightsSource {
+    /// The specimen's id, for a run's specimen.
+    pub fn specimen_id(&self) -> Option<u64> {
+        match self {
+            WeightsSource::Specimen { id, .. } => Some(*id),
+            WeightsSource::Fit { .. } => None,
+        }
+    }
+
+    /// One line saying where the weights came from (`run "x", specimen 4, round 19` or
+    /// `fit on …`).
+    pub fn describe(&self) -> String {
+        match self {
+            WeightsSource::Specimen { run, id, round } => {
+                format!("run {run:?}, specimen {id}, round {round}")
+            }
+            WeightsSource::Fit { data } => format!("fit on {data}"),
+        }
+    }
 }
 
 /// The weights file of README.md: what `export --format json`, `best.json`, `match`, `analyse` and
@@ -176,12 +205,13 @@ impl WeightsFile {
         let names: Vec<String> = FEATURE_NAMES.iter().map(|n| format!("\"{n}\"")).collect();
         let source = match &self.source {
             None => "null".to_string(),
-            Some(s) => format!(
-                "{{\"run\": {}, \"id\": {}, \"round\": {}}}",
-                serde_json::Value::String(s.run.clone()),
-                s.id,
-                s.round
+            Some(WeightsSource::Specimen { run, id, round }) => format!(
+                "{{\"run\": {}, \"id\": {id}, \"round\": {round}}}",
+                serde_json::Value::String(run.clone()),
             ),
+            Some(WeightsSource::Fit { data }) => {
+                format!("{{\"fit\": {}}}", serde_json::Value::String(data.clone()))
+            }
         };
         format!(
             "{{\n  \"features\": [{}],\n  \"opening\": {},\n  \"endgame\": {},\n  \
@@ -723,11 +753,26 @@ impl<'a> Ctx<'a> {
             self.err_at(
                 "source",
                 format!(
-                    "`source` must be an object {{\"run\", \"id\", \"round\"}} or null, found {}",
+                    "`source` must be an object {{\"run\", \"id\", \"round\"}} or \
+                     {{\"fit\"}}, or null, found {}",
                     kind(v)
                 ),
             )
         })?;
+        if obj.contains_key("fit") {
+            if let Some(key) = obj.keys().find(|k| k.as_str() != "fit") {
+                return Err(self.err_at(
+                    "source",
+                    format!(
+                        "unknown key `source.{}` beside `source.fit`, expected fit alone",
+                        excerpt(key)
+                    ),
+                ));
+            }
+            let data =
+                self.source_field(obj, "fit", "a string", |v| v.as_str().map(str::to_string))?;
+            return Ok(WeightsSource::Fit { data });
+        }
         if let Some(key) = obj
             .keys()
             .find(|k| !["run", "id", "round"].contains(&k.as_str()))
@@ -735,7 +780,7 @@ impl<'a> Ctx<'a> {
             return Err(self.err_at(
                 "source",
                 format!(
-                    "unknown key `source.{}`, expected run, id, round",
+                    "unknown key `source.{}`, expected run, id, round (or fit alone)",
                     excerpt(key)
                 ),
             ));
@@ -745,7 +790,7 @@ impl<'a> Ctx<'a> {
         let round = self.source_field(obj, "round", "a non-negative integer", |v| {
             v.as_u64().and_then(|r| u32::try_from(r).ok())
         })?;
-        Ok(WeightsSource { run, id, round })
+        Ok(WeightsSource::Specimen { run, id, round })
     }
 
     /// `source.key`, present and read by `read` (`expected` says what it must be).
@@ -779,7 +824,7 @@ mod tests {
                 endgame: Weights([90, 170, 0, -8, 4, -100, -15, 33, -2, 1]),
             },
             endgame_pieces: 10,
-            source: Some(WeightsSource {
+            source: Some(WeightsSource::Specimen {
                 run: "night \"run\"".into(),
                 id: 4711,
                 round: 19,

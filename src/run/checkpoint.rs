@@ -299,7 +299,7 @@ impl Checkpoint {
         let file = WeightsFile::load(&best)
             .map_err(|e| Error::input(format!("{e}; the run finished: {restore}")))?;
         let best_id = standings[0].id;
-        if file.source.as_ref().map(|s| s.id) != Some(best_id) {
+        if file.source.as_ref().and_then(|s| s.specimen_id()) != Some(best_id) {
             return Err(Error::input(format!(
                 "{}: not the weights of specimen {best_id}, rank 1 of the playoff; {restore}",
                 best.display()

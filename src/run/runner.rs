@@ -819,7 +819,7 @@ impl<'a> Run<'a> {
         let file = WeightsFile {
             weights: specimen.weights,
             endgame_pieces: self.config.search.endgame_pieces,
-            source: Some(WeightsSource {
+            source: Some(WeightsSource::Specimen {
                 run: self.config.name.clone(),
                 id: best.id,
                 round: *round,

@@ -1,0 +1,247 @@
+//! The `fit` command: weights fitted to the results of recorded games (the Texel method).
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+
+use checkers_tuner::{
+    check_output_path, export_to_file, fit, Config, Error, ExportFormat, FitReport, FitSettings,
+    GameRecords, Losses, Result, WeightsFile, WeightsSource,
+};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Arguments of `fit`.
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// Run folders (their games.csv, or their islands' when not merged yet) and PDN files
+    /// (a run's games.pdn, `match --pdn`, any collection of English games); pooled.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// The fitted weights file; its format from the extension (.json, .toml, .csv, .h, .txt)
+    /// unless --format says.
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    out: PathBuf,
+    /// Output format: json, csv, toml, c or openbench.
+    #[arg(long, value_name = "json|csv|toml|c|openbench")]
+    format: Option<String>,
+    /// Start weights (a weights file or `material`): where the fit starts, which captures lead
+    /// to the quiet positions, and the point --l2 pulls towards.
+    #[arg(long, value_name = "FILE", default_value = "material")]
+    weights: String,
+    /// Take the weight ranges (`[weights]`) and the endgame threshold (`[search]
+    /// endgame_pieces`) from this run config; default: the built-in ranges, pawns fixed at 100.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Leave out each game's positions before this ply (counted from its start, the opening's
+    /// moves included).
+    #[arg(long, value_name = "N", default_value_t = FitSettings::default().first_ply)]
+    first_ply: u32,
+    /// Share of the games held out to measure the fit (0 ..< 1; 0: none).
+    #[arg(long, value_name = "SHARE", default_value_t = FitSettings::default().validation)]
+    validation: f64,
+    /// Seed of the validation split.
+    #[arg(long, value_name = "N", default_value_t = FitSettings::default().seed)]
+    seed: u64,
+    /// Strength of an L2 pull towards the start weights, per (weight change / 100)² (0: none).
+    #[arg(long, value_name = "LAMBDA", default_value_t = FitSettings::default().l2)]
+    l2: f64,
+    /// Most optimiser iterations.
+    #[arg(long, value_name = "N", default_value_t = FitSettings::default().max_iterations)]
+    iterations: u32,
+    /// Worker threads (default: one per core); the weights are the same on any number.
+    #[arg(long, value_name = "N", value_parser = super::threads_arg)]
+    threads: Option<usize>,
+    /// No progress bar and no report; only errors.
+    #[arg(short = 'q', long)]
+    quiet: bool,
+}
+
+/// Runs the command.
+pub fn run(args: FitArgs) -> Result<()> {
+    let format = match &args.format {
+        Some(name) => name
+            .parse::<ExportFormat>()
+            .map_err(|e| Error::input(format!("--format: {e}")))?,
+        None => super::export::format_from_extension(&args.out).unwrap_or(ExportFormat::Json),
+    };
+    check_output_path(&args.out, "--out")?;
+    let start = WeightsFile::load_arg(&args.weights)?;
+    let mut settings = FitSettings {
+        first_ply: args.first_ply,
+        validation: args.validation,
+        seed: args.seed,
+        l2: args.l2,
+        max_iterations: args.iterations,
+        endgame_pieces: start.endgame_pieces,
+        ..FitSettings::default()
+    };
+    if let Some(path) = &args.config {
+        let config = Config::load(path)?;
+        settings.opening = config.weights.opening;
+        settings.endgame = config.weights.endgame;
+        settings.endgame_pieces = config.search.endgame_pieces;
+    }
+    settings.check(|name| format!("--{}", name.replace('_', "-")))?;
+
+    let records = GameRecords::read(&args.inputs)?;
+    let mut read: Vec<&Path> = records.files.iter().map(PathBuf::as_path).collect();
+    read.extend(args.config.as_deref());
+    if args.weights != "material" {
+        read.push(Path::new(&args.weights));
+    }
+    refuse_overwriting(&args.out, &read)?;
+
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(u64::from(settings.max_iterations));
+        bar.set_style(
+            ProgressStyle::with_template("fitting {bar:30} {pos} iterations, loss {msg}")
+                .expect("a valid progress template"),
+        );
+        bar
+    });
+    let on_iteration = |iteration: u32, loss: f64| {
+        if let Some(bar) = &bar {
+            bar.set_position(u64::from(iteration));
+            bar.set_message(format!("{loss:.6}"));
+        }
+    };
+    let report = match args.threads {
+        Some(threads) => super::thread_pool(threads)?
+            .install(|| fit(&records, &start.weights, &settings, on_iteration))?,
+        None => fit(&records, &start.weights, &settings, on_iteration)?,
+    };
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+
+    let file = WeightsFile {
+        weights: report.weights,
+        endgame_pieces: settings.endgame_pieces,
+        source: Some(WeightsSource::Fit {
+            data: data_description(&records, &report),
+        }),
+    };
+    export_to_file(&file, format, &args.out)?;
+    if !args.quiet {
+        let text = report_text(&records, &report, &settings, &args);
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+            .map_err(|e| Error::failure(format!("cannot write to standard output: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Refuses an output that is one of the files the fit reads: writing it would destroy an
+/// input. Compared by identity (device and inode), so `./x`, `a/../x` and links are caught.
+fn refuse_overwriting(out: &Path, inputs: &[&Path]) -> Result<()> {
+    let Ok(out_meta) = std::fs::metadata(out) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if let Ok(meta) = std::fs::metadata(input) {
+            if same_file(&out_meta, &meta) {
+                return Err(Error::input(format!(
+                    "--out {}: is the input {}; give another file name",
+                    out.display(),
+                    input.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// The `source` of the fitted file: the inputs and how much of them was learnt from.
+fn data_description(records: &GameRecords, report: &FitReport) -> String {
+    let files: Vec<String> = records
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect();
+    format!(
+        "{} ({} games, {} training positions, K {:.4})",
+        files.join(", "),
+        report.games,
+        report.training_positions,
+        report.k
+    )
+}
+
+/// The report printed after a fit.
+fn report_text(
+    records: &GameRecords,
+    report: &FitReport,
+    settings: &FitSettings,
+    args: &FitArgs,
+) -> String {
+    let mut out = String::new();
+    let unfinished = match records.unfinished {
+        0 => String::new(),
+        n => format!(", {n} without a result left out"),
+    };
+    let _ = writeln!(
+        out,
+        "games: {} from {} file(s){unfinished}; {} held out for validation (seed {})",
+        report.games,
+        records.files.len(),
+        report.validation_games,
+        settings.seed
+    );
+    let _ = writeln!(
+        out,
+        "positions: {} training, {} validation (quiet, from ply {}, each once per game)",
+        report.training_positions, report.validation_positions, settings.first_ply
+    );
+    let _ = writeln!(
+        out,
+        "K: {:.4} per man (fitted with the start weights, {})",
+        report.k, args.weights
+    );
+    let _ = writeln!(
+        out,
+        "{:<10} {:>10} {:>11}",
+        "loss", "training", "validation"
+    );
+    for (name, losses) in [
+        ("material", report.material),
+        ("start", report.start),
+        ("fit", report.fitted),
+    ] {
+        let _ = writeln!(
+            out,
+            "{name:<10} {:>10.6} {:>11}",
+            losses.training,
+            validation(losses)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "fitted in {} iterations; weights written to {}",
+        report.iterations,
+        args.out.display()
+    );
+    let _ = writeln!(out, "opening: {:?}", report.weights.opening.0);
+    let _ = writeln!(out, "endgame: {:?}", report.weights.endgame.0);
+    out
+}
+
+/// A validation loss, or `-` without a split.
+fn validation(losses: Losses) -> String {
+    losses
+        .validation
+        .map_or("-".to_string(), |v| format!("{v:.6}"))
+}

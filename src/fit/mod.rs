@@ -1,0 +1,213 @@
+//! Regression tuning from game records (the Texel method): every quiet position of the games,
+//! labelled with the game's result, and the weights that predict those results best.
+//!
+//! The tournament keeps one bit per game (who went through); a fit learns from every position
+//! of every game. `fit` (the command) runs it on run folders and PDN files; a run's fitted
+//! specimens run it on the run's own games.
+
+mod lbfgs;
+mod positions;
+mod records;
+mod texel;
+
+use rand::Rng;
+
+use crate::error::{Error, Result};
+use crate::eval::{WeightPair, DEFAULT_ENDGAME_PIECES};
+use crate::rng::{stream, tag};
+use crate::tournament::FeatureRanges;
+
+pub use positions::{extract, Extraction, Sample};
+pub use records::{GameRecords, RecordedGame};
+pub use texel::{fit_k, Objective, PARAMETERS};
+
+/// How a fit is made: one owner for its settings, their defaults and their checks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitSettings {
+    /// Plies of each game (from its start, the opening's included) whose positions are left
+    /// out.
+    pub first_ply: u32,
+    /// The share of games held out to measure the fit (0: none).
+    pub validation: f64,
+    /// The seed of the validation split.
+    pub seed: u64,
+    /// Strength of the pull towards the start weights (0: none).
+    pub l2: f64,
+    /// Most optimiser iterations.
+    pub max_iterations: u32,
+    /// Pieces at which the endgame set takes over (the fitted file's `endgame_pieces`).
+    pub endgame_pieces: u32,
+    /// The ranges of the opening set's weights (equal bounds fix a weight).
+    pub opening: FeatureRanges,
+    /// The ranges of the endgame set's weights.
+    pub endgame: FeatureRanges,
+}
+
+impl Default for FitSettings {
+    /// Positions from ply 10 on, a fifth of the games held out (seed 1), no L2, up to 300
+    /// iterations, the default endgame threshold and the default weight ranges (pawns fixed
+    /// at 100).
+    fn default() -> FitSettings {
+        FitSettings {
+            first_ply: 10,
+            validation: 0.2,
+            seed: 1,
+            l2: 0.0,
+            max_iterations: 300,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            opening: FeatureRanges::default(),
+            endgame: FeatureRanges::default(),
+        }
+    }
+}
+
+impl FitSettings {
+    /// Why the settings are unusable, naming the setting by `name_of` (the command line's or
+    /// the config's spelling), if they are.
+    pub fn check(&self, name_of: impl Fn(&str) -> String) -> Result<()> {
+        if !(0.0..1.0).contains(&self.validation) {
+            return Err(Error::input(format!(
+                "{} {} is outside 0 ..< 1 (the share of games held out)",
+                name_of("validation"),
+                self.validation
+            )));
+        }
+        if !(self.l2.is_finite() && self.l2 >= 0.0) {
+            return Err(Error::input(format!(
+                "{} {} must be a finite number >= 0",
+                name_of("l2"),
+                self.l2
+            )));
+        }
+        for (set, ranges) in [("opening", &self.opening), ("endgame", &self.endgame)] {
+            for (name, range) in crate::eval::FEATURE_NAMES.iter().zip(ranges.to_array()) {
+                if let Some(problem) = range.problem() {
+                    return Err(Error::input(format!("weights.{set}.{name} {problem}")));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The losses of one weight pair on the training and validation positions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Losses {
+    /// Mean squared error on the training positions.
+    pub training: f64,
+    /// Mean squared error on the held-out positions (`None` without a validation split).
+    pub validation: Option<f64>,
+}
+
+/// What a fit found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitReport {
+    /// The fitted weights (integers within the ranges).
+    pub weights: WeightPair,
+    /// Games learnt from (training and validation).
+    pub games: usize,
+    /// Of which held out.
+    pub validation_games: usize,
+    /// Quiet positions of the training games.
+    pub training_positions: usize,
+    /// Quiet positions of the held-out games.
+    pub validation_positions: usize,
+    /// The fitted logistic scale, per man.
+    pub k: f64,
+    /// Optimiser iterations.
+    pub iterations: u32,
+    /// The losses of `material`, of the start weights and of the fit.
+    pub material: Losses,
+    /// See [`FitReport::material`].
+    pub start: Losses,
+    /// See [`FitReport::material`].
+    pub fitted: Losses,
+}
+
+/// Fits weights to `records` from `start` (which also resolves captures to quiet positions and
+/// is the L2 anchor): `K` first with the start weights, then the weights. `on_iteration` sees
+/// each optimiser iteration and the training loss. The result is the same on any number of
+/// threads.
+pub fn fit(
+    records: &GameRecords,
+    start: &WeightPair,
+    settings: &FitSettings,
+    on_iteration: impl FnMut(u32, f64),
+) -> Result<FitReport> {
+    settings.check(|name| format!("fit {name}"))?;
+    let samples = extract(
+        &records.games,
+        Extraction {
+            first_ply: settings.first_ply,
+            weights: start,
+            endgame_pieces: settings.endgame_pieces,
+        },
+    );
+    let held_out: Vec<bool> = (0..records.games.len())
+        .map(|game| {
+            settings.validation > 0.0
+                && stream(settings.seed, &[tag::FIT_SPLIT, game as u64]).gen::<f64>()
+                    < settings.validation
+        })
+        .collect();
+    let (validation, training): (Vec<Sample>, Vec<Sample>) =
+        samples.into_iter().partition(|s| held_out[s.game as usize]);
+    if training.is_empty() {
+        return Err(Error::input(format!(
+            "no position to learn from: {} game(s), none with a quiet position after ply {}{}",
+            records.games.len(),
+            settings.first_ply,
+            if settings.validation > 0.0 {
+                " in the training share"
+            } else {
+                ""
+            }
+        )));
+    }
+    let k = fit_k(&training, settings.endgame_pieces, start);
+    let anchor = texel::to_parameters(start);
+    let objective = |samples, l2| Objective {
+        samples,
+        endgame_pieces: settings.endgame_pieces,
+        k,
+        l2,
+        anchor,
+    };
+    let losses = |weights: &WeightPair| Losses {
+        training: objective(training.as_slice(), 0.0).loss_of(weights),
+        validation: (!validation.is_empty())
+            .then(|| objective(validation.as_slice(), 0.0).loss_of(weights)),
+    };
+    let bounds = |pick: fn(&crate::tournament::WeightRange) -> i32| -> [f64; PARAMETERS] {
+        let opening = settings.opening.to_array();
+        let endgame = settings.endgame.to_array();
+        std::array::from_fn(|i| {
+            let range = if i < opening.len() {
+                &opening[i]
+            } else {
+                &endgame[i - opening.len()]
+            };
+            f64::from(pick(range))
+        })
+    };
+    let (weights, iterations) = texel::fit_weights(
+        &objective(training.as_slice(), settings.l2),
+        start,
+        &bounds(|r| r.min),
+        &bounds(|r| r.max),
+        settings.max_iterations,
+        on_iteration,
+    );
+    Ok(FitReport {
+        games: records.games.len(),
+        validation_games: held_out.iter().filter(|&&h| h).count(),
+        training_positions: training.len(),
+        validation_positions: validation.len(),
+        k,
+        iterations,
+        material: losses(&WeightPair::material()),
+        start: losses(start),
+        fitted: losses(&weights),
+        weights,
+    })
+}

@@ -1,0 +1,240 @@
+//! The positions a fit learns from: each game's positions after its first plies, resolved to
+//! the quiet position the search would evaluate, with the game's result for the side to move.
+//!
+//! A position whose side to move must capture is never evaluated by the search: captures are
+//! compulsory, so it follows them to a quiet position (Texel tuning's quiescence). The fit does
+//! the same with a capture-only minimax under the start weights, and learns from the leaf of
+//! its principal variation. The leaf's ten feature differences are kept, so that any weights'
+//! evaluation of it is one dot product.
+
+use std::collections::HashSet;
+
+use rayon::prelude::*;
+
+use crate::engine::{Color, Position};
+use crate::eval::{evaluate_quiet, features, WeightPair, FEATURE_COUNT};
+use crate::game::GameResult;
+
+use super::records::RecordedGame;
+
+/// The longest capture sequence followed (plies); a longer one is left out of the data.
+const MAX_CAPTURE_PLIES: u32 = 24;
+
+/// One quiet position of a game, as the fit sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// The side to move's feature counts minus the opponent's.
+    pub difference: [i16; FEATURE_COUNT],
+    /// Pieces on the board (which weight set applies).
+    pub pieces: u8,
+    /// The game's result for the side to move: 1 won, ½ drawn, 0 lost.
+    pub label: f32,
+    /// The game it came from, in input order (for the validation split).
+    pub game: u32,
+}
+
+/// How the positions are taken from the games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Extraction<'a> {
+    /// Plies of each game (from its start, the opening's included) whose positions are left
+    /// out: the opening is the deck's, not the players'.
+    pub first_ply: u32,
+    /// The weights that choose among captures on the way to the quiet position.
+    pub weights: &'a WeightPair,
+    /// Pieces at which the endgame set takes over.
+    pub endgame_pieces: u32,
+}
+
+/// The samples of every game, in game order then ply order; a position that comes back in the
+/// same game counts once. Games are resolved in parallel and gathered in order, so the result
+/// does not depend on the thread count.
+pub fn extract(games: &[RecordedGame], how: Extraction<'_>) -> Vec<Sample> {
+    games
+        .par_iter()
+        .enumerate()
+        .map(|(index, game)| game_samples(game, index as u32, how))
+        .collect::<Vec<_>>()
+        .concat()
+}
+
+/// The samples of one game.
+fn game_samples(game: &RecordedGame, index: u32, how: Extraction<'_>) -> Vec<Sample> {
+    let mut seen = HashSet::new();
+    let mut samples = Vec::new();
+    let mut pos = game.start;
+    for ply in 0..=game.moves.len() {
+        if ply as u32 >= how.first_ply {
+            if let Some(leaf) = quiet_leaf(&pos, how, MAX_CAPTURE_PLIES) {
+                if seen.insert(leaf.position) {
+                    samples.push(sample(&leaf.position, game.result, index));
+                }
+            }
+        }
+        if let Some(mv) = game.moves.get(ply) {
+            pos = pos.play(mv);
+        }
+    }
+    samples
+}
+
+/// The sample of a quiet position of a game that ended in `result`.
+fn sample(pos: &Position, result: GameResult, game: u32) -> Sample {
+    let us = pos.side_to_move();
+    let ours = features(pos, us);
+    let theirs = features(pos, us.opponent());
+    let label = match (result, us) {
+        (GameResult::Draw, _) => 0.5,
+        (GameResult::BlackWin, Color::Black) | (GameResult::WhiteWin, Color::White) => 1.0,
+        _ => 0.0,
+    };
+    Sample {
+        difference: std::array::from_fn(|i| (ours[i] - theirs[i]) as i16),
+        pieces: pos.piece_count() as u8,
+        label,
+        game,
+    }
+}
+
+/// A quiet position reached by the capture search, and its value for the side to move at the
+/// root.
+struct Leaf {
+    position: Position,
+    value: i32,
+}
+
+/// The quiet position at the end of the capture sequence that a capture-only minimax prefers
+/// (the first of equal moves in generation order, as the search orders them), or `None` when
+/// the sequence ends in a lost position or runs longer than `plies`: such positions teach the
+/// weights nothing.
+fn quiet_leaf(pos: &Position, how: Extraction<'_>, plies: u32) -> Option<Leaf> {
+    if pos.jumpers() == 0 {
+        let weights = if pos.piece_count() <= how.endgame_pieces {
+            &how.weights.endgame
+        } else {
+            &how.weights.opening
+        };
+        let value = evaluate_quiet(pos, weights)?;
+        return Some(Leaf {
+            position: *pos,
+            value,
+        });
+    }
+    if plies == 0 {
+        return None;
+    }
+    let mut best: Option<Leaf> = None;
+    for mv in pos.legal_moves().iter() {
+        let child = pos.play(mv);
+        let Some(leaf) = quiet_leaf(&child, how, plies - 1) else {
+            continue;
+        };
+        let value = -leaf.value;
+        if best.as_ref().is_none_or(|b| value > b.value) {
+            best = Some(Leaf {
+                position: leaf.position,
+                value,
+            });
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Move;
+
+    fn game(fen: &str, moves: &[&str], result: GameResult) -> RecordedGame {
+        let start = Position::from_fen(fen).unwrap();
+        let mut pos = start;
+        let moves: Vec<Move> = moves
+            .iter()
+            .map(|m| {
+                let mv = pos.parse_move(m).unwrap();
+                pos = pos.play(&mv);
+                mv
+            })
+            .collect();
+        RecordedGame {
+            start,
+            moves,
+            result,
+        }
+    }
+
+    fn how(weights: &WeightPair) -> Extraction<'_> {
+        Extraction {
+            first_ply: 0,
+            weights,
+            endgame_pieces: 12,
+        }
+    }
+
+    /// A position with a capture is learnt as the quiet position after the capture, from the
+    /// view of the side to move there.
+    #[test]
+    fn a_capture_is_followed_to_the_quiet_position() {
+        // Black to move must take 18 with 14x23; White then has no capture: White to move.
+        let material = WeightPair::material();
+        let g = game("B:W18,31:B14,1", &[], GameResult::BlackWin);
+        let samples = extract(&[g], how(&material));
+        assert_eq!(samples.len(), 1);
+        let s = samples[0];
+        // White (to move) has one man (31) against Black's two: pawns difference −1, lost.
+        assert_eq!(s.difference[0], -1);
+        assert_eq!(s.label, 0.0);
+        assert_eq!(s.pieces, 3);
+    }
+
+    /// Of two captures the minimax takes the one that leaves the better quiet position, not
+    /// the first generated.
+    #[test]
+    fn the_capture_search_prefers_the_better_sequence() {
+        // Black's man 14 can take 17 (14x21, generated first) or 18 and 26 (14x23x30, crowning).
+        let material = WeightPair::material();
+        let g = game("B:W17,18,26:B14,3", &[], GameResult::Draw);
+        let samples = extract(&[g], how(&material));
+        assert_eq!(samples.len(), 1);
+        // White to move after 14x23x30: one man each, and Black has the new king.
+        assert_eq!(samples[0].difference[0], 0);
+        assert_eq!(samples[0].difference[1], -1);
+        assert_eq!(samples[0].pieces, 3);
+        assert_eq!(samples[0].label, 0.5);
+    }
+
+    /// The first plies are skipped, positions repeated within a game count once, and the
+    /// labels follow the side to move.
+    #[test]
+    fn first_plies_repeats_and_labels() {
+        let material = WeightPair::material();
+        // Kings shuffle: the position after four plies is the start position again.
+        let g = game(
+            "B:WK32:BK1",
+            &["1-5", "32-27", "5-1", "27-32", "1-5"],
+            GameResult::WhiteWin,
+        );
+        let all = extract(std::slice::from_ref(&g), how(&material));
+        // Positions at plies 0..=5: plies 4 and 5 repeat plies 0 and 1.
+        assert_eq!(all.len(), 4);
+        let labels: Vec<f32> = all.iter().map(|s| s.label).collect();
+        assert_eq!(labels, [0.0, 1.0, 0.0, 1.0]);
+        let late = extract(
+            &[g],
+            Extraction {
+                first_ply: 3,
+                ..how(&material)
+            },
+        );
+        assert_eq!(late.len(), 3);
+    }
+
+    /// A game ending with the side to move blocked gives no sample for that last position.
+    #[test]
+    fn a_lost_position_is_left_out() {
+        let material = WeightPair::material();
+        // White's man on 32 is blocked by Black's men on 27 and 28, which it cannot jump (23
+        // is taken and 24 is off its diagonal): White to move has no move at all.
+        let g = game("W:W32:B27,28,23", &[], GameResult::BlackWin);
+        assert!(extract(&[g], how(&material)).is_empty());
+    }
+}

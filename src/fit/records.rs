@@ -1,0 +1,171 @@
+//! The games a fit learns from: a run folder's `games.csv` (replayed from each game's
+//! opening), or any PDN file of English games (a run's `games.pdn`, `match --pdn`, a user's own
+//! collection).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::engine::{Move, Position};
+use crate::error::{Error, Result};
+use crate::game::{GameResult, Opening};
+use crate::pdn::read_pdn;
+use crate::run_folder::{line_of, CsvTable, GAMES_FILE};
+
+/// One finished game: where it started, its moves, who won.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedGame {
+    /// The position before the first move (the standard start when the opening replays to it).
+    pub start: Position,
+    /// Every move from `start`, the opening's included.
+    pub moves: Vec<Move>,
+    /// The game's result.
+    pub result: GameResult,
+}
+
+/// The games read from the inputs of a fit, pooled in the order given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameRecords {
+    /// Every game with a result.
+    pub games: Vec<RecordedGame>,
+    /// Games without a result (`*` in PDN), left out.
+    pub unfinished: usize,
+    /// The files the games came from.
+    pub files: Vec<PathBuf>,
+}
+
+impl GameRecords {
+    /// Reads every input: a run folder (its `games.csv`, or its islands' when the merged file
+    /// is not written yet) or a PDN file. Bad input names the file and line.
+    pub fn read(inputs: &[PathBuf]) -> Result<GameRecords> {
+        let mut records = GameRecords::default();
+        for input in inputs {
+            if input.is_dir() {
+                for file in run_folder_games(input)? {
+                    records.add_games_csv(&file)?;
+                }
+            } else {
+                records.add_pdn(input)?;
+            }
+        }
+        if records.games.is_empty() {
+            return Err(Error::input(format!(
+                "{}: no finished game to learn from{}",
+                names(&records.files),
+                if records.unfinished > 0 {
+                    format!(" ({} without a result)", records.unfinished)
+                } else {
+                    String::new()
+                }
+            )));
+        }
+        Ok(records)
+    }
+
+    /// The rows of a run's `games.csv`, each replayed from its opening and checked move by move.
+    pub fn add_games_csv(&mut self, path: &Path) -> Result<()> {
+        let table = CsvTable::read(path)?;
+        let opening = table.column("opening")?;
+        let result = table.column("result")?;
+        let moves = table.column("moves")?;
+        for row in table.rows() {
+            let bad = |what: String| {
+                Error::input(format!("{}: line {}: {what}", path.display(), line_of(row)))
+            };
+            let name = opening.raw(row);
+            let opening = Opening::from_name(name)
+                .map_err(|e| bad(format!("opening `{name}` cannot be played ({e})")))?;
+            let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw]
+                .into_iter()
+                .find(|r| r.label() == result.raw(row))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "result `{}` is not black_win, white_win or draw",
+                        result.raw(row)
+                    ))
+                })?;
+            let (start, mut played) = match opening.moves_from_start() {
+                Some(moves) => (Position::start(), moves),
+                None => (opening.position, Vec::new()),
+            };
+            let mut pos = opening.position;
+            for (i, text) in moves.raw(row).split_whitespace().enumerate() {
+                let mv = pos
+                    .parse_move(text)
+                    .map_err(|e| bad(format!("move {} ({text}): {e}", i + 1)))?;
+                pos = pos.play(&mv);
+                played.push(mv);
+            }
+            self.games.push(RecordedGame {
+                start,
+                moves: played,
+                result,
+            });
+        }
+        self.files.push(path.to_owned());
+        Ok(())
+    }
+
+    /// The games of a PDN file; games without a result are counted and left out.
+    pub fn add_pdn(&mut self, path: &Path) -> Result<()> {
+        let bytes = fs::read(path).map_err(|e| {
+            Error::input(format!(
+                "{}: cannot read ({e}); expected a run folder or a PDN file",
+                path.display()
+            ))
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::input(format!(
+                "{}: not a UTF-8 text file (byte {}); expected a run folder or a PDN file",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        let games =
+            read_pdn(&text).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+        for game in games {
+            match game.result {
+                Some(result) => self.games.push(RecordedGame {
+                    start: game.start,
+                    moves: game.moves,
+                    result,
+                }),
+                None => self.unfinished += 1,
+            }
+        }
+        self.files.push(path.to_owned());
+        Ok(())
+    }
+}
+
+/// The `games.csv` files of a run folder: its own, or, for an island-model run whose merged
+/// file is not written yet, every island's in island order.
+fn run_folder_games(dir: &Path) -> Result<Vec<PathBuf>> {
+    let own = dir.join(GAMES_FILE);
+    if own.is_file() {
+        return Ok(vec![own]);
+    }
+    let mut islands: Vec<(u32, PathBuf)> = fs::read_dir(dir)
+        .map_err(|e| Error::input(format!("{}: cannot read the folder ({e})", dir.display())))?
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let name = entry.file_name();
+            let index = name.to_str()?.strip_prefix("island-")?.parse().ok()?;
+            let games = entry.path().join(GAMES_FILE);
+            games.is_file().then_some((index, games))
+        })
+        .collect();
+    islands.sort();
+    if islands.is_empty() {
+        return Err(Error::input(format!(
+            "{}: not a run folder (no {GAMES_FILE}); give a run folder or a PDN file",
+            dir.display()
+        )));
+    }
+    Ok(islands.into_iter().map(|(_, path)| path).collect())
+}
+
+/// The files' names for a message.
+fn names(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    names.join(", ")
+}
