@@ -211,3 +211,102 @@ pub fn fit(
         weights,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{Weights, FEATURE_COUNT};
+    use crate::game::{play_game, three_move_deck, GameSettings};
+
+    /// Real games' positions, labelled by a known model (the exact win probability its
+    /// evaluation gives): the fit from `material` finds the model's weights again.
+    #[test]
+    fn the_fit_recovers_the_weights_of_a_known_model() {
+        let mut settings = GameSettings::default();
+        settings.search.min_depth = 2;
+        settings.search.max_depth = 4;
+        settings.max_plies = 120;
+        let material = WeightPair::material();
+        let games: Vec<RecordedGame> = three_move_deck()
+            .iter()
+            .enumerate()
+            .map(|(i, opening)| {
+                let mut rng = stream(3, &[i as u64]);
+                let record =
+                    play_game(&material, &material, &opening.position, &settings, &mut rng);
+                RecordedGame {
+                    start: opening.position,
+                    moves: record.moves,
+                    result: record.result,
+                }
+            })
+            .collect();
+        let how = Extraction {
+            first_ply: 0,
+            weights: &material,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+        };
+        let mut samples = extract(&games, how);
+        assert!(samples.len() > 5_000, "{}", samples.len());
+
+        let known = WeightPair {
+            opening: Weights([100, 180, 12, 0, 8, -6, -3, 10, 4, 20]),
+            endgame: Weights([100, 140, -5, 9, 0, 3, -7, 15, 6, 25]),
+        };
+        let k = 1.1;
+        let known_x = texel::to_parameters(&known);
+        for s in &mut samples {
+            let offset = if u32::from(s.pieces) <= DEFAULT_ENDGAME_PIECES {
+                FEATURE_COUNT
+            } else {
+                0
+            };
+            let eval: f64 = (0..FEATURE_COUNT)
+                .map(|i| known_x[offset + i] * f64::from(s.difference[i]))
+                .sum();
+            s.label = (1.0 / (1.0 + (-k * eval / 100.0).exp())) as f32;
+        }
+        assert!((fit_k(&samples, DEFAULT_ENDGAME_PIECES, &known) - k).abs() < 1e-3);
+
+        let objective = Objective {
+            samples: &samples,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            k,
+            l2: 0.0,
+            anchor: texel::to_parameters(&material),
+        };
+        let (fitted, _) = texel::fit_weights(
+            &objective,
+            &material,
+            &[-1000.0; PARAMETERS],
+            &[1000.0; PARAMETERS],
+            1000,
+            |_, _| {},
+        );
+        // Only the weights of features that vary in a phase's positions can be learnt.
+        let mut checked = 0;
+        for (set, offset, fitted, known) in [
+            ("opening", 0, fitted.opening, known.opening),
+            ("endgame", FEATURE_COUNT, fitted.endgame, known.endgame),
+        ] {
+            for i in 0..FEATURE_COUNT {
+                let varies = samples
+                    .iter()
+                    .filter(|s| (u32::from(s.pieces) <= DEFAULT_ENDGAME_PIECES) == (offset > 0))
+                    .filter(|s| s.difference[i] != 0)
+                    .count();
+                if varies > 200 {
+                    checked += 1;
+                    assert!(
+                        (fitted.0[i] - known.0[i]).abs() <= 1,
+                        "{set} {}: fitted {} known {} ({varies} positions)",
+                        crate::eval::FEATURE_NAMES[i],
+                        fitted.0[i],
+                        known.0[i]
+                    );
+                }
+            }
+        }
+        assert!(checked >= 14, "only {checked} weights could be checked");
+    }
+}

@@ -1,0 +1,257 @@
+//! The `fit` command: run folders and PDN files in, a weights file out, the same on any thread
+//! count, and one clear error (exit 2, no output file) for every kind of bad input.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use checkers_tuner::{WeightsFile, WeightsSource};
+use tempfile::TempDir;
+
+/// The binary, with the endgame database's cache in the build folder (never the user's).
+fn bin() -> Command {
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/fit-egdb"),
+    );
+    command
+}
+
+/// A small run: 8 specimens, 2 rounds over the 3-move deck, shallow search.
+const RUN: &str = r#"
+name = "fit-source"
+seed = 5
+[population]
+size = 8
+[tournament]
+rounds = 2
+openings = "3-move"
+max_plies = 80
+playoff_openings = 1
+[search]
+min_depth = 2
+max_depth = 4
+database_pieces = 0
+"#;
+
+/// A folder with a finished small run in `run/` (its games.csv and games.pdn).
+fn with_run() -> TempDir {
+    let dir = TempDir::new().unwrap();
+    let config = dir.path().join("run.toml");
+    fs::write(&config, RUN).unwrap();
+    bin()
+        .arg("tune")
+        .arg(&config)
+        .arg("--out")
+        .arg(dir.path().join("run"))
+        .arg("-q")
+        .assert()
+        .success();
+    dir
+}
+
+/// Runs `fit` in `dir` with `args`, expecting success; returns stdout.
+fn fit(dir: &Path, args: &[&str]) -> String {
+    let out = bin()
+        .current_dir(dir)
+        .arg("fit")
+        .args(args)
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+/// Runs `fit` in `dir` with `args`, expecting exit status 2 and no `out.json`; returns stderr.
+fn fit_fails(dir: &Path, args: &[&str]) -> String {
+    let out = bin()
+        .current_dir(dir)
+        .arg("fit")
+        .args(args)
+        .assert()
+        .code(2);
+    assert!(
+        !dir.join("out.json").exists(),
+        "a failed fit leaves no output"
+    );
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+#[test]
+fn a_run_folder_and_its_pdn_give_the_same_fit_on_any_thread_count() {
+    let dir = with_run();
+    let d = dir.path();
+    let report = fit(d, &["run", "-o", "csv.json", "--threads", "1"]);
+    assert!(report.contains("positions: "), "{report}");
+    assert!(report.contains("K: "), "{report}");
+    for name in ["material", "start", "fit"] {
+        assert!(
+            report.lines().any(|l| l.starts_with(name)),
+            "{name}: {report}"
+        );
+    }
+    fit(d, &["run", "-o", "two.json", "--threads", "2", "-q"]);
+    fit(
+        d,
+        &["run/games.pdn", "-o", "pdn.json", "--threads", "2", "-q"],
+    );
+    let csv = fs::read_to_string(d.join("csv.json")).unwrap();
+    assert_eq!(csv, fs::read_to_string(d.join("two.json")).unwrap());
+    let from_pdn = WeightsFile::load(&d.join("pdn.json")).unwrap();
+    let from_csv = WeightsFile::load(&d.join("csv.json")).unwrap();
+    // The same games in the same order: the same weights (the sources name other files).
+    assert_eq!(from_pdn.weights, from_csv.weights);
+    assert_ne!(from_csv.weights, checkers_tuner::WeightPair::material());
+    // Pawns stay fixed at 100; every weight within the default ranges.
+    assert_eq!(from_csv.weights.opening.0[0], 100);
+    assert_eq!(from_csv.weights.endgame.0[0], 100);
+    assert!((100..=300).contains(&from_csv.weights.opening.0[1]));
+    match &from_csv.source {
+        Some(WeightsSource::Fit { data }) => {
+            assert!(data.contains("games.csv"), "{data}");
+            assert!(data.contains(" games, "), "{data}");
+        }
+        other => panic!("the source says it was fitted: {other:?}"),
+    }
+}
+
+#[test]
+fn other_formats_config_ranges_start_weights_and_pooled_inputs() {
+    let dir = with_run();
+    let d = dir.path();
+    fit(d, &["run", "-o", "fit.toml", "-q", "--validation", "0"]);
+    let toml = WeightsFile::load_any(&d.join("fit.toml")).unwrap();
+    assert!(matches!(toml.source, Some(WeightsSource::Fit { .. })));
+    fit(d, &["run", "-o", "fit.h", "-q"]);
+    assert!(fs::read_to_string(d.join("fit.h"))
+        .unwrap()
+        .contains("Source: fit on run/games.csv"));
+
+    // Ranges from a config: kings fixed at 180 in both sets.
+    fs::write(
+        d.join("ranges.toml"),
+        "name = \"r\"\n[weights.opening]\nkings = [180, 180]\n[weights.endgame]\nkings = [180, 180]\n",
+    )
+    .unwrap();
+    fit(
+        d,
+        &["run", "-o", "ranged.json", "-q", "--config", "ranges.toml"],
+    );
+    let ranged = WeightsFile::load(&d.join("ranged.json")).unwrap();
+    assert_eq!(ranged.weights.opening.0[1], 180);
+    assert_eq!(ranged.weights.endgame.0[1], 180);
+
+    // A strong L2 pull keeps the fit at its start.
+    let pulled = fit(d, &["run", "-o", "pulled.json", "--l2", "1000000"]);
+    let pulled_file = WeightsFile::load(&d.join("pulled.json")).unwrap();
+    assert_eq!(
+        pulled_file.weights,
+        checkers_tuner::WeightPair::material(),
+        "{pulled}"
+    );
+
+    // Two inputs are pooled: twice the games.
+    let one = fit(d, &["run", "-o", "one.json"]);
+    let two = fit(d, &["run", "run/games.pdn", "-o", "two.json"]);
+    let games = |report: &str| -> u64 {
+        let line = report.lines().next().unwrap();
+        line["games: ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(2 * games(&one), games(&two), "{one}\n{two}");
+}
+
+#[test]
+fn unfinished_games_are_counted_and_left_out() {
+    let dir = with_run();
+    let d = dir.path();
+    let pdn = fs::read_to_string(d.join("run/games.pdn")).unwrap();
+    let unfinished = "[Event \"x\"]\n\n1. 11-15 22-18 *\n\n";
+    fs::write(d.join("more.pdn"), format!("{unfinished}{pdn}{unfinished}")).unwrap();
+    let report = fit(d, &["more.pdn", "-o", "out.json"]);
+    assert!(report.contains("2 without a result left out"), "{report}");
+}
+
+#[test]
+fn bad_input_is_one_clear_error_with_no_output() {
+    let dir = with_run();
+    let d = dir.path();
+    let pdn = fs::read_to_string(d.join("run/games.pdn")).unwrap();
+
+    // An illegal move in the third game: the file, the game's line and the move.
+    let games: Vec<&str> = pdn.split("\n\n[").collect();
+    let line_of_third = pdn[..pdn.find(games[2]).unwrap()].lines().count();
+    let broken = pdn.replacen(games[2], &games[2].replacen("1. ", "1. 1-5 ", 1), 1);
+    fs::write(d.join("broken.pdn"), broken).unwrap();
+    let msg = fit_fails(d, &["broken.pdn", "-o", "out.json"]);
+    assert!(msg.contains("broken.pdn: line "), "{msg}");
+    assert!(msg.contains("game 3: move 1 (1-5)"), "{msg}");
+    assert!(msg.contains(&format!("line {line_of_third}:")), "{msg}");
+
+    // Only unfinished games, an empty file, a file that is not text.
+    fs::write(d.join("open.pdn"), "1. 11-15 22-18 *\n\n1. 9-13 *\n").unwrap();
+    let msg = fit_fails(d, &["open.pdn", "-o", "out.json"]);
+    assert!(
+        msg.contains("no finished game") && msg.contains("2 without a result"),
+        "{msg}"
+    );
+    fs::write(d.join("empty.pdn"), "").unwrap();
+    assert!(fit_fails(d, &["empty.pdn", "-o", "out.json"]).contains("no finished game"));
+    fs::write(d.join("binary.pdn"), [0x31, 0x2e, 0xff, 0xfe]).unwrap();
+    assert!(fit_fails(d, &["binary.pdn", "-o", "out.json"]).contains("not a UTF-8 text file"));
+
+    // A folder that is not a run, a missing input.
+    fs::create_dir(d.join("empty-folder")).unwrap();
+    let msg = fit_fails(d, &["empty-folder", "-o", "out.json"]);
+    assert!(msg.contains("empty-folder: not a run folder"), "{msg}");
+    let msg = fit_fails(d, &["missing.pdn", "-o", "out.json"]);
+    assert!(msg.contains("missing.pdn: cannot read"), "{msg}");
+
+    // A games.csv with an illegal move: the file and the row's line.
+    fs::create_dir(d.join("damaged")).unwrap();
+    let csv = fs::read_to_string(d.join("run/games.csv")).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    lines[3] = format!("{} 1-5", lines[3]);
+    fs::write(d.join("damaged/games.csv"), lines.join("\n") + "\n").unwrap();
+    let msg = fit_fails(d, &["damaged", "-o", "out.json"]);
+    assert!(msg.contains("damaged/games.csv: line 4: move "), "{msg}");
+
+    // Settings out of range; no position after the first plies.
+    let msg = fit_fails(d, &["run", "-o", "out.json", "--validation", "1"]);
+    assert!(msg.contains("--validation 1 is outside"), "{msg}");
+    let msg = fit_fails(d, &["run", "-o", "out.json", "--l2=-1"]);
+    assert!(msg.contains("--l2 -1"), "{msg}");
+    let msg = fit_fails(d, &["run", "-o", "out.json", "--first-ply", "100000"]);
+    assert!(msg.contains("no position to learn from"), "{msg}");
+    let msg = fit_fails(d, &["run", "-o", "out.json", "--format", "xml"]);
+    assert!(msg.contains("--format"), "{msg}");
+    fs::write(d.join("bad.json"), "{").unwrap();
+    let msg = fit_fails(d, &["run", "-o", "out.json", "--weights", "bad.json"]);
+    assert!(msg.contains("bad.json"), "{msg}");
+}
+
+#[test]
+fn an_input_is_never_overwritten() {
+    let dir = with_run();
+    let d = dir.path();
+    let pdn = fs::read(d.join("run/games.pdn")).unwrap();
+    for out in ["run/games.pdn", "./run/games.pdn", "run/../run/games.pdn"] {
+        let msg = fit_fails(d, &["run/games.pdn", "-o", out]);
+        assert!(msg.contains("is the input"), "{out}: {msg}");
+    }
+    // A start weights file and a run's own games.csv are inputs too.
+    fs::write(d.join("start.json"), WeightsFile::material().to_json()).unwrap();
+    let msg = fit_fails(d, &["run", "--weights", "start.json", "-o", "start.json"]);
+    assert!(msg.contains("is the input"), "{msg}");
+    let csv = fs::read(d.join("run/games.csv")).unwrap();
+    let msg = fit_fails(d, &["run", "-o", "run/games.csv", "--format", "csv"]);
+    assert!(msg.contains("is the input"), "{msg}");
+    assert_eq!(fs::read(d.join("run/games.csv")).unwrap(), csv);
+    assert_eq!(fs::read(d.join("run/games.pdn")).unwrap(), pdn);
+}
