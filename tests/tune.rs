@@ -276,7 +276,7 @@ fn resume_cuts_rows_written_after_the_checkpoint_and_refuses_short_files() {
             "games.csv",
             "2,0,0,1,3,4,9-13 22-18 10-14,draw,60,ply_cap\n2,0,1,1,5,",
         ),
-        ("specimens.csv", "2,9,1,2,2,0,1,0,0,5,5"),
+        ("specimens.csv", "2,9,1,2,2,child,0,1,0,0,5,5"),
         ("rounds.csv", "2,8,3,9,1,1,1,1,1,0,2,6,40.00,1.00,1.00\n"),
         ("timings.csv", "2,1.0"),
         (
@@ -685,7 +685,7 @@ fn tournament_invariants_hold_in_the_files_of_real_runs() {
             for r in rows {
                 let id: u64 = specimens.get(r, "id");
                 survivors_of_previous.insert(id);
-                for (k, name) in specimens.header.iter().enumerate().skip(9) {
+                for (k, name) in specimens.header.iter().enumerate().skip(10) {
                     assert!(name.starts_with("open_") || name.starts_with("end_"));
                     let w: i32 = r[k].parse().unwrap();
                     let feature = name.split_once('_').unwrap().1;

@@ -22,6 +22,24 @@ pub struct RecordedGame {
     pub result: GameResult,
 }
 
+impl RecordedGame {
+    /// A game played from `opening`: from the standard position with the opening's moves first
+    /// when they replay to it (so that plies count from the start, as in PDN), else from the
+    /// opening's position.
+    pub fn from_opening(opening: &Opening, moves: &[Move], result: GameResult) -> RecordedGame {
+        let (start, mut all) = match opening.moves_from_start() {
+            Some(opening_moves) => (Position::start(), opening_moves),
+            None => (opening.position, Vec::new()),
+        };
+        all.extend_from_slice(moves);
+        RecordedGame {
+            start,
+            moves: all,
+            result,
+        }
+    }
+}
+
 /// The games read from the inputs of a fit, pooled in the order given.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRecords {
@@ -63,7 +81,14 @@ impl GameRecords {
 
     /// The rows of a run's `games.csv`, each replayed from its opening and checked move by move.
     pub fn add_games_csv(&mut self, path: &Path) -> Result<()> {
+        self.add_games_csv_from(path, 0)
+    }
+
+    /// The rows of a run's `games.csv` from round `first_round` on, as
+    /// [`GameRecords::add_games_csv`] reads them.
+    pub fn add_games_csv_from(&mut self, path: &Path, first_round: u32) -> Result<()> {
         let table = CsvTable::read(path)?;
+        let round = table.column("round")?;
         let opening = table.column("opening")?;
         let result = table.column("result")?;
         let moves = table.column("moves")?;
@@ -71,6 +96,13 @@ impl GameRecords {
             let bad = |what: String| {
                 Error::input(format!("{}: line {}: {what}", path.display(), line_of(row)))
             };
+            let played_in: u32 = round
+                .raw(row)
+                .parse()
+                .map_err(|_| bad(format!("round `{}` is not a round number", round.raw(row))))?;
+            if played_in < first_round {
+                continue;
+            }
             let name = opening.raw(row);
             let opening = Opening::from_name(name)
                 .map_err(|e| bad(format!("opening `{name}` cannot be played ({e})")))?;
@@ -83,11 +115,8 @@ impl GameRecords {
                         result.raw(row)
                     ))
                 })?;
-            let (start, mut played) = match opening.moves_from_start() {
-                Some(moves) => (Position::start(), moves),
-                None => (opening.position, Vec::new()),
-            };
             let mut pos = opening.position;
+            let mut played = Vec::new();
             for (i, text) in moves.raw(row).split_whitespace().enumerate() {
                 let mv = pos
                     .parse_move(text)
@@ -95,11 +124,8 @@ impl GameRecords {
                 pos = pos.play(&mv);
                 played.push(mv);
             }
-            self.games.push(RecordedGame {
-                start,
-                moves: played,
-                result,
-            });
+            self.games
+                .push(RecordedGame::from_opening(&opening, &played, result));
         }
         self.files.push(path.to_owned());
         Ok(())

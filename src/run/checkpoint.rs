@@ -329,6 +329,7 @@ mod tests {
                 parent_a: Some(1),
                 parent_b: None,
                 born_round: 2,
+                fitted: false,
             },
             rounds_survived: 4,
         };

@@ -112,6 +112,7 @@ pub fn specimens_header() -> Vec<String> {
         "parent_a",
         "parent_b",
         "born_round",
+        "origin",
         "rounds_survived",
         "wins",
         "draws",
@@ -140,6 +141,7 @@ pub fn specimen_record(
         parent(specimen.parent_a),
         parent(specimen.parent_b),
         specimen.born_round.to_string(),
+        specimen.origin().to_string(),
         rounds_survived.to_string(),
         tally.wins.to_string(),
         tally.draws.to_string(),
@@ -683,9 +685,10 @@ mod tests {
     #[test]
     fn specimen_rows_match_the_header_and_leave_missing_parents_empty() {
         let header = specimens_header();
-        assert_eq!(header.len(), 9 + 20);
-        assert_eq!(header[9], "open_pawns");
-        assert_eq!(header[28], "end_jumps");
+        assert_eq!(header.len(), 10 + 20);
+        assert_eq!(header[5], "origin");
+        assert_eq!(header[10], "open_pawns");
+        assert_eq!(header[29], "end_jumps");
         let specimen = Specimen {
             id: 17,
             weights: WeightPair {
@@ -695,6 +698,7 @@ mod tests {
             parent_a: Some(3),
             parent_b: None,
             born_round: 2,
+            fitted: false,
         };
         let tally = Tally {
             wins: 2,
@@ -704,8 +708,20 @@ mod tests {
         let line = csv_line(&specimen_record(4, &specimen, 3, &tally));
         assert_eq!(
             line,
-            "4,17,3,,2,3,2,1,0,1,-2,3,-4,5,-6,7,-8,9,-10,0,0,0,0,0,0,0,0,0,0\n"
+            "4,17,3,,2,child,3,2,1,0,1,-2,3,-4,5,-6,7,-8,9,-10,0,0,0,0,0,0,0,0,0,0\n"
         );
+        let origins = [(0, None, false), (3, None, false), (3, None, true)].map(
+            |(born_round, parent_a, fitted)| {
+                let specimen = Specimen {
+                    born_round,
+                    parent_a,
+                    fitted,
+                    ..specimen.clone()
+                };
+                specimen_record(4, &specimen, 1, &tally)[5].clone()
+            },
+        );
+        assert_eq!(origins, ["initial", "fresh", "fit"]);
     }
 
     #[test]

@@ -151,6 +151,18 @@ const KEY_DOCS: &[(&str, &str)] = &[
          population settle. `configs/overnight.toml` uses 1.0.",
     ),
     (
+        "evolution.fit_every",
+        "Off (0) by default. Every this many rounds, a regression fit (the `fit` command's Texel \
+         method) on the run's games, started from the round's top survivor, enters the \
+         population in place of one immigrant (or, with none, one child); `specimens.csv` \
+         gives its origin as `fit`. Islands fit on their own games.",
+    ),
+    (
+        "evolution.fit_window",
+        "The rounds of games each fit learns from, counting back from the round just played \
+         (0: every round so far).",
+    ),
+    (
         "validation.every",
         "Every this many rounds, the round's top survivor plays `material` on the validation \
          deck, a row of learning.csv (0: no validation and no champion).",
@@ -194,8 +206,13 @@ const KEY_DOCS: &[(&str, &str)] = &[
 /// Tables written only when they differ from their defaults: shown commented out.
 const OPTIONAL_TABLES: &[&str] = &["islands"];
 
-/// Keys whose default is "unset": written commented out, with an example value.
-const UNSET_BY_DEFAULT: &[(&str, &str)] = &[("evolution.mutation_sigma_end", "1.0")];
+/// Keys whose default is "unset" (or 0, off, and then left out of a written config): written
+/// commented out, with an example value.
+const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
+    ("evolution.mutation_sigma_end", "1.0"),
+    ("evolution.fit_every", "5"),
+    ("evolution.fit_window", "0"),
+];
 
 /// The comment of a key by its dotted path; every key has one.
 fn key_doc(path: &str) -> &'static str {

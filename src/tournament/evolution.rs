@@ -5,7 +5,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::specimen::Specimen;
-use crate::bounded::{fraction, non_negative, optional_non_negative};
+use crate::bounded::{fraction, int_in, non_negative, optional_non_negative};
 use crate::eval::{WeightPair, Weights, FEATURE_COUNT};
 use crate::rng::{stream, tag};
 
@@ -57,6 +57,29 @@ pub struct EvolutionParams {
     /// population settle instead of drifting on the noise of single games.
     #[serde(deserialize_with = "optional_non_negative")]
     pub mutation_sigma_end: Option<f64>,
+    /// Every this many rounds, a regression fit on the run's games (from the round's top
+    /// survivor) enters the population as a newcomer, in place of one immigrant (0: never).
+    /// Left out of a written config when 0, so that runs without it keep their files.
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, MAX_FIT_ROUNDS>",
+        skip_serializing_if = "is_zero"
+    )]
+    pub fit_every: u32,
+    /// The rounds of games the fit learns from, counting back from the round just played (0:
+    /// every round so far).
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, MAX_FIT_ROUNDS>",
+        skip_serializing_if = "is_zero"
+    )]
+    pub fit_window: u32,
+}
+
+/// The largest `fit_every` and `fit_window`: far beyond any run's rounds.
+const MAX_FIT_ROUNDS: i64 = 1_000_000;
+
+/// Whether a count is zero (serde's `skip_serializing_if` takes a reference).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Default for EvolutionParams {
@@ -70,11 +93,27 @@ impl Default for EvolutionParams {
             mutation_rate: 0.2,
             mutation_sigma: 8.0,
             mutation_sigma_end: None,
+            fit_every: 0,
+            fit_window: 0,
         }
     }
 }
 
 impl EvolutionParams {
+    /// Whether a fitted specimen enters the population after `round` of a run of `rounds`
+    /// (never after the last round: no newcomers follow it).
+    pub fn fits_after(&self, round: u32, rounds: u32) -> bool {
+        self.fit_every > 0 && round < rounds && round.is_multiple_of(self.fit_every)
+    }
+
+    /// The first round whose games the fit after `round` learns from.
+    pub fn fit_first_round(&self, round: u32) -> u32 {
+        match self.fit_window {
+            0 => 1,
+            window => round.saturating_sub(window - 1).max(1),
+        }
+    }
+
     /// These settings for the newcomers bred after `round` of a run of `rounds`: the mutation
     /// step of [`EvolutionParams::mutation_sigma_after`], held constant.
     pub fn after_round(&self, round: u32, rounds: u32) -> EvolutionParams {
@@ -118,6 +157,7 @@ pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Speci
             parent_a: None,
             parent_b: None,
             born_round: 0,
+            fitted: false,
         })
         .collect()
 }
@@ -162,6 +202,7 @@ pub fn breed(
             parent_a,
             parent_b,
             born_round: round + 1,
+            fitted: false,
         }
     };
     for _ in 0..children {

@@ -211,6 +211,7 @@ mod tests {
             parent_a: None,
             parent_b: None,
             born_round: 0,
+            fitted: false,
         }
     }
 

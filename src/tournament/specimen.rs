@@ -17,4 +17,25 @@ pub struct Specimen {
     pub parent_b: Option<u64>,
     /// The round in which it was created (0 for the initial population).
     pub born_round: u32,
+    /// Whether a regression fit on the run's games made it (`[evolution] fit_every`); written
+    /// to a checkpoint only when set, so runs without fits keep their files.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fitted: bool,
+}
+
+impl Specimen {
+    /// How it came into the population, as `specimens.csv` writes it: `initial` (round 0),
+    /// `child` (of one or two survivors), `fit` (a regression fit) or `fresh` (drawn from the
+    /// weight space: an immigrant or a `random` newcomer).
+    pub fn origin(&self) -> &'static str {
+        if self.fitted {
+            "fit"
+        } else if self.born_round == 0 {
+            "initial"
+        } else if self.parent_a.is_some() {
+            "child"
+        } else {
+            "fresh"
+        }
+    }
 }
