@@ -46,6 +46,11 @@ max_depth = 4
 database_pieces = 3
 "#;
 
+/// TINY with a fitted specimen after every round (in place of an immigrant).
+fn tiny_fit() -> String {
+    format!("{TINY}[evolution]\nfit_every = 1\nfit_window = 2\n")
+}
+
 /// Another shape: random mode from the start position with random tie-breaks, an odd
 /// population (byes) and a higher survival fraction.
 const TINY_RANDOM: &str = r#"
@@ -148,7 +153,7 @@ fn tiny_mini_matches() -> String {
 
 #[test]
 fn thread_count_does_not_change_the_files() {
-    for text in [TINY, TINY_RANDOM, &tiny_mini_matches()] {
+    for text in [TINY, TINY_RANDOM, &tiny_mini_matches(), &tiny_fit()] {
         let tmp = tempfile::tempdir().unwrap();
         let (config, one) = reference(tmp.path(), text);
         let two = tmp.path().join("two");
@@ -189,7 +194,7 @@ fn a_run_with_the_endgame_database_adjudicates_and_does_not_depend_on_the_thread
 
 #[test]
 fn stopping_after_any_round_and_resuming_gives_the_same_files() {
-    for text in [TINY.to_string(), tiny_mini_matches()] {
+    for text in [TINY.to_string(), tiny_mini_matches(), tiny_fit()] {
         stop_and_resume_after_each_round(&text);
     }
 }
@@ -224,8 +229,14 @@ fn stop_and_resume_after_each_round(text: &str) {
 
 #[test]
 fn a_crash_between_the_rows_and_the_checkpoint_is_replayed() {
+    for text in [TINY.to_string(), tiny_fit()] {
+        crash_before_the_checkpoint_and_resume(&text);
+    }
+}
+
+fn crash_before_the_checkpoint_and_resume(text: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    let (config, full) = reference(tmp.path(), TINY);
+    let (config, full) = reference(tmp.path(), text);
     // Round 1: no checkpoint exists yet. Round 3: rows of the last round are on disk.
     for k in [1, 3] {
         let out = tmp.path().join(format!("crash{k}"));
@@ -255,6 +266,95 @@ fn a_crash_between_the_rows_and_the_checkpoint_is_replayed() {
         resume(&out).success();
         assert_same_files(&full, &out);
     }
+}
+
+#[test]
+fn a_fitted_specimen_enters_in_place_of_the_last_newcomer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "fit.toml", &tiny_fit());
+    let out = tmp.path().join("fit");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
+        .assert()
+        .code(130);
+    let text = fs::read_to_string(out.join("checkpoint.json")).unwrap();
+    let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let population = checkpoint["population"].as_array().unwrap();
+    let specimen = |m: &serde_json::Value| m["specimen"].clone();
+    let fitted: Vec<serde_json::Value> = population
+        .iter()
+        .map(specimen)
+        .filter(|s| s["fitted"] == true)
+        .collect();
+    assert_eq!(fitted.len(), 1, "{text}");
+    let fit = &fitted[0];
+    assert_eq!(fit["born_round"], 2);
+    // It took the place of the last newcomer: the largest id, and the next id follows it.
+    let largest = population
+        .iter()
+        .map(|m| m["specimen"]["id"].as_u64().unwrap())
+        .max();
+    assert_eq!(fit["id"].as_u64(), largest);
+    assert_eq!(checkpoint["next_id"].as_u64(), largest.map(|id| id + 1));
+    // Its parent is the top survivor of round 1, whose weights it started from.
+    let parent = fit["parent_a"].as_u64().unwrap();
+    let specimens = Table::read(&out.join("specimens.csv"));
+    assert!(specimens
+        .rows
+        .iter()
+        .any(|r| specimens.get::<u32>(r, "round") == 1 && specimens.get::<u64>(r, "id") == parent));
+    assert!(fit["parent_b"].is_null());
+    let opening = &fit["weights"]["opening"];
+    assert_eq!(opening[0], 100, "pawns stay fixed");
+    let kings = opening[1].as_i64().unwrap();
+    assert!((100..=300).contains(&kings), "{kings}");
+
+    // A run without fits writes no trace of them.
+    resume(&out).success();
+    let plain = tmp.path().join("plain");
+    tune(&write_config(tmp.path(), "plain.toml", TINY), &plain, 2);
+    assert!(!fs::read_to_string(plain.join("checkpoint.json"))
+        .unwrap()
+        .contains("fitted"));
+    assert!(!fs::read_to_string(plain.join("config.toml"))
+        .unwrap()
+        .contains("fit_"));
+    let with = fs::read_to_string(out.join("config.toml")).unwrap();
+    assert!(with.contains("fit_every = 1") && with.contains("fit_window = 2"));
+}
+
+#[test]
+fn the_log_names_each_fit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "fit.toml", &tiny_fit());
+    let run = bin()
+        .arg("tune")
+        .arg(&config)
+        .arg("--out")
+        .arg(tmp.path().join("fit"))
+        .assert()
+        .success();
+    let log = String::from_utf8(run.get_output().stderr.clone()).unwrap();
+    // Rounds 1 and 2 breed; round 3 is the last.
+    let fits: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("fit after round"))
+        .collect();
+    assert_eq!(fits.len(), 2, "{log}");
+    assert!(
+        fits[1].starts_with("fit after round 2: specimen "),
+        "{}",
+        fits[1]
+    );
+    assert!(
+        fits[1].contains(" games (") && fits[1].contains("loss"),
+        "{}",
+        fits[1]
+    );
 }
 
 #[test]

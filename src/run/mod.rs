@@ -3,6 +3,7 @@
 mod checkpoint;
 mod config;
 mod files;
+mod fitted;
 mod islands;
 mod lock;
 mod observer;

@@ -31,6 +31,7 @@ use super::files::{
     write_atomically, FileLengths, BEST_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE,
     LEARNING_FILE, PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
+use super::fitted;
 use super::islands::{
     letter_result, publish, result_letter, wait_for, FinalistsFile, Island, MigrantsFile,
     PlayoffGamesFile, DEFAULT_WAIT,
@@ -595,7 +596,7 @@ impl<'a> Run<'a> {
         let last_round = round == config.tournament.rounds;
         // No newcomers after the last round: the survivors go to the playoff as they are.
         let mut next_id = state.next_id;
-        let newcomers = if last_round {
+        let mut newcomers = if last_round {
             Vec::new()
         } else {
             let count = config.population.size
@@ -614,6 +615,9 @@ impl<'a> Run<'a> {
                 &mut next_id,
             )
         };
+        if config.evolution.fits_after(round, config.tournament.rounds) {
+            self.enter_fitted(round, &result, &survivors, &mut newcomers)?;
+        }
         result.stats.newcomers = newcomers.len() as u64;
 
         let games_pdn = config.tournament.games_pdn;
@@ -673,6 +677,42 @@ impl<'a> Run<'a> {
         state.files = lengths;
         self.checkpoint(state, None)?;
         self.progress.round_done(&result.stats, seconds);
+        Ok(())
+    }
+
+    /// Replaces the last of `newcomers` by a fit on the run's games from the round's top
+    /// survivor (`[evolution] fit_every`), when there is a newcomer to replace and the games
+    /// hold positions to learn from.
+    fn enter_fitted(
+        &self,
+        round: u32,
+        result: &RoundResult,
+        survivors: &[Member],
+        newcomers: &mut [Specimen],
+    ) -> Result<()> {
+        if newcomers.is_empty() {
+            return Ok(());
+        }
+        let top = survivors
+            .iter()
+            .max_by_key(|m| merit(m, &result.tallies))
+            .expect("a round leaves at least one survivor");
+        let Some(report) =
+            fitted::fit_after_round(&self.dir, self.config, round, &result.games, &top.specimen)?
+        else {
+            return Ok(());
+        };
+        fitted::replace_last_newcomer(newcomers, &report.weights, &top.specimen);
+        self.progress.note(&format!(
+            "fit after round {round}: specimen {} from specimen {} on {} games ({} positions), \
+             loss {:.5} -> {:.5}",
+            newcomers.last().expect("replaced").id,
+            top.specimen.id,
+            report.games,
+            report.training_positions,
+            report.start.training,
+            report.fitted.training
+        ));
         Ok(())
     }
 

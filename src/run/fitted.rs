@@ -1,0 +1,82 @@
+//! Fitted specimens (`[evolution] fit_every`): every k rounds, a regression fit on the games the
+//! run (or island) has played enters the population as a newcomer.
+//!
+//! The fit reads the games of earlier rounds back from the run's own `games.csv` (which a
+//! resumed run has cut back to its checkpoint) and takes the round just played from memory, so
+//! a run that was killed and resumed fits on exactly the games an unbroken run fits on, and the
+//! fit itself is the same on any number of threads.
+
+use std::path::Path;
+
+use super::config::Config;
+use crate::error::{Error, Result};
+use crate::eval::WeightPair;
+use crate::fit::{fit, FitReport, FitSettings, GameRecords, RecordedGame};
+use crate::game::Opening;
+use crate::run_folder::GAMES_FILE;
+use crate::tournament::{BracketGame, Specimen};
+
+/// The fit after `round` from `top`'s weights, on the games of `dir`'s `games.csv` within the
+/// config's window and the round's own `games` (not yet written); `None` when those games hold
+/// no position to learn from (a run never fails for want of data).
+pub(super) fn fit_after_round(
+    dir: &Path,
+    config: &Config,
+    round: u32,
+    games: &[BracketGame],
+    top: &Specimen,
+) -> Result<Option<FitReport>> {
+    let first_round = config.evolution.fit_first_round(round);
+    let mut records = GameRecords::default();
+    if round > first_round {
+        records.add_games_csv_from(&dir.join(GAMES_FILE), first_round)?;
+    }
+    for game in games {
+        let opening = Opening::from_name(&game.opening).map_err(|e| {
+            Error::failure(format!(
+                "round {round}: a game's opening `{}` cannot be replayed ({e})",
+                game.opening
+            ))
+        })?;
+        records.games.push(RecordedGame::from_opening(
+            &opening,
+            &game.record.moves,
+            game.record.result,
+        ));
+    }
+    let settings = FitSettings {
+        validation: 0.0,
+        endgame_pieces: config.search.endgame_pieces,
+        opening: config.weights.opening,
+        endgame: config.weights.endgame,
+        ..FitSettings::default()
+    };
+    if records.games.is_empty() {
+        return Ok(None);
+    }
+    match fit(&records, &top.weights, &settings, |_, _| {}) {
+        Ok(report) => Ok(Some(report)),
+        // Too few quiet positions yet: the round breeds as usual.
+        Err(Error::Input(_)) => Ok(None),
+        Err(other) => Err(other),
+    }
+}
+
+/// `newcomers` with the last one (an immigrant when the round bred any, as they come last)
+/// replaced by the fitted specimen, which takes its id and names `top` as its parent.
+pub(super) fn replace_last_newcomer(
+    newcomers: &mut [Specimen],
+    fitted: &WeightPair,
+    top: &Specimen,
+) {
+    if let Some(last) = newcomers.last_mut() {
+        *last = Specimen {
+            id: last.id,
+            weights: *fitted,
+            parent_a: Some(top.id),
+            parent_b: None,
+            born_round: last.born_round,
+            fitted: true,
+        };
+    }
+}
