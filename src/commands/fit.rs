@@ -208,7 +208,7 @@ fn report_text(
     );
     let _ = writeln!(
         out,
-        "K: {:.4} per man (fitted with the start weights, {})",
+        "K: {:.4} per man (fitted with material); start weights: {}",
         report.k, args.weights
     );
     let _ = writeln!(

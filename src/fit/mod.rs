@@ -125,7 +125,7 @@ pub struct FitReport {
 }
 
 /// Fits weights to `records` from `start` (which also resolves captures to quiet positions and
-/// is the L2 anchor): `K` first with the start weights, then the weights. `on_iteration` sees
+/// is the L2 anchor): `K` first with the `material` weights, then the weights. `on_iteration` sees
 /// each optimiser iteration and the training loss. The result is the same on any number of
 /// threads.
 pub fn fit(
@@ -164,7 +164,10 @@ pub fn fit(
             }
         )));
     }
-    let k = fit_k(&training, settings.endgame_pieces, start);
+    // K says what a man is worth in the games' results, so it is measured with `material`
+    // (pawns 100, kings 150): with the start's positional terms in the evaluation, a K fitted
+    // to them would be smaller, and the weights would have to grow to make up for it.
+    let k = fit_k(&training, settings.endgame_pieces, &WeightPair::material());
     let anchor = texel::to_parameters(start);
     let objective = |samples, l2| Objective {
         samples,

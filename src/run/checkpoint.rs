@@ -186,10 +186,13 @@ impl Checkpoint {
                 )));
             }
         } else {
-            // The champion joins the finalists when it is not among the survivors.
+            // The champion joins the finalists when it is not among the survivors, and so does
+            // the final fit of a run with fitted specimens.
             let survivors = recorded.last_survivors;
-            let with_champion = survivors + u64::from(self.champion.is_some());
-            if !(survivors..=with_champion).contains(&(count as u64)) {
+            let with_extras = survivors
+                + u64::from(self.champion.is_some())
+                + u64::from(config.evolution.fit_every > 0);
+            if !(survivors..=with_extras).contains(&(count as u64)) {
                 return Err(bad(format!(
                     "`population` has {count} finalists, but round {done} had {survivors} \
                      survivors"

@@ -62,21 +62,29 @@ pub(super) fn fit_after_round(
     }
 }
 
-/// `newcomers` with the last one (an immigrant when the round bred any, as they come last)
-/// replaced by the fitted specimen, which takes its id and names `top` as its parent.
-pub(super) fn replace_last_newcomer(
-    newcomers: &mut [Specimen],
+/// The fitted specimen among the `newcomers` bred after `round`: in place of the last one (an
+/// immigrant when the round bred any, as they come last), taking its id, or, when nothing was
+/// bred (after the last round), added with the next id. Its parent is `top`, its start.
+pub(super) fn enter(
+    newcomers: &mut Vec<Specimen>,
     fitted: &WeightPair,
     top: &Specimen,
+    round: u32,
+    next_id: &mut u64,
 ) {
-    if let Some(last) = newcomers.last_mut() {
-        *last = Specimen {
-            id: last.id,
-            weights: *fitted,
-            parent_a: Some(top.id),
-            parent_b: None,
-            born_round: last.born_round,
-            fitted: true,
-        };
-    }
+    let id = match newcomers.pop() {
+        Some(last) => last.id,
+        None => {
+            *next_id += 1;
+            *next_id - 1
+        }
+    };
+    newcomers.push(Specimen {
+        id,
+        weights: *fitted,
+        parent_a: Some(top.id),
+        parent_b: None,
+        born_round: round + 1,
+        fitted: true,
+    });
 }

@@ -616,7 +616,7 @@ impl<'a> Run<'a> {
             )
         };
         if config.evolution.fits_after(round, config.tournament.rounds) {
-            self.enter_fitted(round, &result, &survivors, &mut newcomers)?;
+            self.enter_fitted(round, &result, &survivors, &mut newcomers, &mut next_id)?;
         }
         result.stats.newcomers = newcomers.len() as u64;
 
@@ -680,17 +680,19 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// Replaces the last of `newcomers` by a fit on the run's games from the round's top
-    /// survivor (`[evolution] fit_every`), when there is a newcomer to replace and the games
-    /// hold positions to learn from.
+    /// A fit on the run's games from the round's top survivor (`[evolution] fit_every`), when
+    /// the games hold positions to learn from: in place of the last of `newcomers`, or, after
+    /// the last round, beside the finalists (with the next id).
     fn enter_fitted(
         &self,
         round: u32,
         result: &RoundResult,
         survivors: &[Member],
-        newcomers: &mut [Specimen],
+        newcomers: &mut Vec<Specimen>,
+        next_id: &mut u64,
     ) -> Result<()> {
-        if newcomers.is_empty() {
+        let last_round = round == self.config.tournament.rounds;
+        if newcomers.is_empty() && !last_round {
             return Ok(());
         }
         let top = survivors
@@ -702,7 +704,7 @@ impl<'a> Run<'a> {
         else {
             return Ok(());
         };
-        fitted::replace_last_newcomer(newcomers, &report.weights, &top.specimen);
+        fitted::enter(newcomers, &report.weights, &top.specimen, round, next_id);
         self.progress.note(&format!(
             "fit after round {round}: specimen {} from specimen {} on {} games ({} positions), \
              loss {:.5} -> {:.5}",

@@ -58,7 +58,8 @@ pub struct EvolutionParams {
     #[serde(deserialize_with = "optional_non_negative")]
     pub mutation_sigma_end: Option<f64>,
     /// Every this many rounds, a regression fit on the run's games (from the round's top
-    /// survivor) enters the population as a newcomer, in place of one immigrant (0: never).
+    /// survivor) enters the population as a newcomer, in place of one immigrant, and a final
+    /// fit joins the playoff beside the finalists (0: never).
     /// Left out of a written config when 0, so that runs without it keep their files.
     #[serde(
         deserialize_with = "int_in::<_, u32, 0, MAX_FIT_ROUNDS>",
@@ -100,10 +101,10 @@ impl Default for EvolutionParams {
 }
 
 impl EvolutionParams {
-    /// Whether a fitted specimen enters the population after `round` of a run of `rounds`
-    /// (never after the last round: no newcomers follow it).
+    /// Whether a fitted specimen enters after `round` of a run of `rounds`: every `fit_every`
+    /// rounds, and after the last round, when a final fit joins the playoff.
     pub fn fits_after(&self, round: u32, rounds: u32) -> bool {
-        self.fit_every > 0 && round < rounds && round.is_multiple_of(self.fit_every)
+        self.fit_every > 0 && (round == rounds || round.is_multiple_of(self.fit_every))
     }
 
     /// The first round whose games the fit after `round` learns from.
