@@ -2,13 +2,18 @@
 
 mod checkpoint;
 mod config;
+mod exchange;
 mod files;
+mod finish;
 mod fitted;
 mod islands;
 mod lock;
 mod observer;
+mod process;
 mod reference;
+mod rounds;
 mod runner;
+mod state;
 
 pub use config::Config;
 pub use files::BEST_FILE;

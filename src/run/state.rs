@@ -1,0 +1,113 @@
+//! Where a run (or an island) stands between rounds: the state a checkpoint saves, made for
+//! round 1 or read back from the checkpoint after cutting what a killed process wrote after it.
+
+use std::path::Path;
+
+use super::checkpoint::{Champion, Checkpoint, Member};
+use super::config::Config;
+use super::files::{self, FileLengths, CONFIG_FILE};
+use super::islands::Island;
+use super::runner::RunSummary;
+use crate::error::{Error, Result};
+use crate::tournament::initial_population;
+
+/// Where a run stands between rounds.
+pub(super) struct State {
+    /// Rounds completed.
+    pub(super) completed: u32,
+    pub(super) next_id: u64,
+    /// The next round's population in id order; after the last round, the finalists.
+    pub(super) population: Vec<Member>,
+    pub(super) files: FileLengths,
+    /// The best validated specimen so far, if validation keeps one.
+    pub(super) champion: Option<Champion>,
+}
+
+/// A run (or an island) found ready to go on, or found finished.
+pub(super) enum Opened {
+    /// Ready for its next round (or its playoff).
+    Ready(State),
+    /// Its playoff is saved.
+    Finished(RunSummary),
+}
+
+impl State {
+    /// The state before round 1: a population drawn from the run's seed (an island's own, its
+    /// ids from the island's block on).
+    pub(super) fn initial(config: &Config, files: FileLengths, island: Option<Island>) -> State {
+        let seed = island.map_or(config.seed, |island| island.seed(config.seed));
+        let first_id = island.map_or(0, |island| config.island_ids(island.index).start);
+        let size = config.population.size;
+        let population = initial_population(size, &config.weights, seed)
+            .into_iter()
+            .map(|mut specimen| {
+                specimen.id += first_id;
+                Member::fresh(specimen)
+            })
+            .collect();
+        State {
+            completed: 0,
+            next_id: first_id + size as u64,
+            population,
+            files,
+            champion: None,
+        }
+    }
+
+    /// The state of the run (or island) whose files are in `dir` and whose run folder is
+    /// `top`: from its checkpoint, after cutting what a killed process wrote after it, or the
+    /// initial one when it has none. A checkpoint of another config than `text` is refused.
+    pub(super) fn open(
+        top: &Path,
+        dir: &Path,
+        config: &Config,
+        text: &str,
+        island: Option<Island>,
+    ) -> Result<Opened> {
+        let games_pdn = config.tournament.games_pdn;
+        let Some(checkpoint) = Checkpoint::load(dir)? else {
+            let lengths = files::start_files(dir, games_pdn)?;
+            return Ok(Opened::Ready(State::initial(config, lengths, island)));
+        };
+        if checkpoint.config != text {
+            return Err(Error::input(match island {
+                None => format!(
+                    "{}: the config was changed since the run started; put back the original \
+                     (it is saved in {}) or start a new run",
+                    dir.join(CONFIG_FILE).display(),
+                    files::CHECKPOINT_FILE
+                ),
+                Some(island) => format!(
+                    "{}: island {} was started with another config; every island of a run \
+                     must be started with the same config",
+                    dir.join(files::CHECKPOINT_FILE).display(),
+                    island.index
+                ),
+            }));
+        }
+        checkpoint.check(config, dir, island.map(|island| island.index))?;
+        let completed = checkpoint.completed_rounds;
+        if let Some(standings) = checkpoint.playoff {
+            let summary = RunSummary::of(top, config, completed, standings);
+            return Ok(Opened::Finished(summary));
+        }
+        files::cut_to(dir, &checkpoint.files, completed, games_pdn)?;
+        Ok(Opened::Ready(State {
+            completed,
+            next_id: checkpoint.next_id,
+            population: checkpoint.population,
+            files: checkpoint.files,
+            champion: checkpoint.champion,
+        }))
+    }
+}
+
+/// The round of `id`'s last row in `specimens.csv` once the rounds are over: the last round,
+/// or the round in which the champion last survived if it came back for the playoff.
+pub(super) fn source_round(state: &State, id: u64) -> u32 {
+    state
+        .champion
+        .as_ref()
+        .filter(|c| c.specimen.id == id)
+        .map_or(state.completed, |c| c.round)
+}
