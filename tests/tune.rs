@@ -339,12 +339,13 @@ fn the_log_names_each_fit() {
         .assert()
         .success();
     let log = String::from_utf8(run.get_output().stderr.clone()).unwrap();
-    // Rounds 1 and 2 breed; round 3 is the last.
+    // After rounds 1 and 2 in place of a newcomer; after round 3, the last, a final fit joins
+    // the playoff beside the finalists.
     let fits: Vec<&str> = log
         .lines()
         .filter(|l| l.starts_with("fit after round"))
         .collect();
-    assert_eq!(fits.len(), 2, "{log}");
+    assert_eq!(fits.len(), 3, "{log}");
     assert!(
         fits[1].starts_with("fit after round 2: specimen "),
         "{}",
@@ -354,6 +355,17 @@ fn the_log_names_each_fit() {
         fits[1].contains(" games (") && fits[1].contains("loss"),
         "{}",
         fits[1]
+    );
+    let final_fit: String = fits[2]["fit after round 3: specimen ".len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let playoff = fs::read_to_string(tmp.path().join("fit/playoff.csv")).unwrap();
+    assert!(
+        playoff
+            .lines()
+            .any(|l| l.split(',').nth(1) == Some(final_fit.as_str())),
+        "the final fit {final_fit} plays the playoff: {playoff}"
     );
 }
 
