@@ -18,7 +18,7 @@ pub trait Exporter {
     fn render(&self, file: &WeightsFile) -> String;
 }
 
-/// The weights-file JSON of README.md (the same text as [`WeightsFile::to_json`]).
+/// The weights-file JSON of docs/run-folder.md (the same text as [`WeightsFile::to_json`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JsonExporter;
 
@@ -52,7 +52,7 @@ impl Exporter for OpenBenchExporter {
     }
 }
 
-/// The C header's reference evaluation: square-by-square code that follows the README's
+/// The C header's reference evaluation: square-by-square code that follows docs/features.md
 /// definitions (not the engine's bit tricks), so that another engine can check its own port.
 const C_REFERENCE_EVALUATION: &str = r#"
 /*
@@ -288,7 +288,7 @@ impl Exporter for CHeaderExporter {
 /// The output formats of `export --format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExportFormat {
-    /// The weights-file JSON (README.md, weights file).
+    /// The weights-file JSON (docs/run-folder.md, the weights file).
     Json,
     /// `set,feature,weight` CSV.
     Csv,

@@ -1,4 +1,4 @@
-//! The run folder (README.md, files of a run): the names of the files a run writes, and the one
+//! The run folder (docs/run-folder.md): the names of the files a run writes, and the one
 //! reader of its CSV files and of the run's name, which `plot` and `export` share. The run
 //! writes, checks and cuts these files through `run/files.rs`, which builds on the same names.
 

@@ -171,7 +171,7 @@ mod tests {
         assert_eq!(b[9], 0);
     }
 
-    /// The worked example of the README's evaluator section, counted there by hand.
+    /// The worked example of the docs/features.md, counted there by hand.
     #[test]
     fn the_readme_worked_example() {
         let (b, w) = counts("W:W9,K14,22,25,30:B6,13,17,K26,28");

@@ -1,4 +1,4 @@
-//! Weight vectors and the JSON weights file (README.md, weights file).
+//! Weight vectors and the JSON weights file (docs/run-folder.md, the weights file).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -155,7 +155,7 @@ impl WeightsSource {
     }
 }
 
-/// The weights file of README.md: what `export --format json`, `best.json`, `match`, `analyse` and
+/// The weights file of docs/run-folder.md: what `export --format json`, `best.json`, `match`, `analyse` and
 /// `play` read and write.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct WeightsFile {
@@ -195,7 +195,7 @@ impl WeightsFile {
         WeightsFile::new(WeightPair::material())
     }
 
-    /// The weights-file JSON (README.md), pretty-printed with one line per key and a trailing
+    /// The weights-file JSON (docs/run-folder.md), pretty-printed with one line per key and a trailing
     /// newline.
     pub fn to_json(&self) -> String {
         let list = |w: &Weights| {
@@ -858,7 +858,7 @@ mod tests {
         let text = f.to_json();
         assert!(text.ends_with("}\n"));
         assert_eq!(WeightsFile::from_json(&text, "x.json").unwrap(), f);
-        // The weights file's keys (README.md), in order, as a generic JSON reader sees them.
+        // The weights file's keys (docs/run-folder.md), in order, as a generic JSON reader sees them.
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["features"], serde_json::json!(FEATURE_NAMES));
         assert_eq!(v["opening"][4], -42);

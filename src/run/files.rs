@@ -1,4 +1,4 @@
-//! What a run writes into its folder (README.md, files of a run; the names are
+//! What a run writes into its folder (docs/run-folder.md; the names are
 //! `crate::run_folder`'s): headers and rows, appends that reach the disk before the checkpoint
 //! that counts them, checks and cuts back to a checkpoint, and atomic writes.
 //!
@@ -104,7 +104,7 @@ pub fn clear_run(dir: &Path) -> Result<()> {
     clear_islands(dir)
 }
 
-/// The header of `specimens.csv` (README.md, files of a run).
+/// The header of `specimens.csv` (docs/run-folder.md).
 pub fn specimens_header() -> Vec<String> {
     let mut header: Vec<String> = [
         "round",
@@ -529,7 +529,7 @@ pub fn append_counted(dir: &Path, name: &str, text: &str, lengths: &mut FileLeng
 }
 
 // ---------------------------------------------------------------------------------------------
-// The layout of an island-model run (README.md, across machines): each island's own run files
+// The layout of an island-model run (docs/islands.md): each island's own run files
 // in `island-I/`, the exchanged files in `migrants/` and `playoff/`, and the merged files at
 // the top once the run is over.
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-//! The island model (README.md, across machines): which island a process is, each island's
+//! The island model (docs/islands.md): which island a process is, each island's
 //! seed, and the files islands exchange through the run folder — migrants every few rounds,
 //! then the finalists and the playoff games — written once by their one writer and waited for
 //! by the others.

@@ -277,7 +277,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// A bracket game as PDN (README.md, files of a run): from the initial position, the
+    /// A bracket game as PDN (docs/run-folder.md): from the initial position, the
     /// opening's moves then the game's, so that any PDN reader can replay it; `Round` is
     /// `round.level.pair.game` as in `games.csv`, the players are specimens by id.
     pub(super) fn game_pdn(&self, game: &BracketGame) -> String {

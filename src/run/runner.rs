@@ -104,7 +104,7 @@ impl RunSummary {
         &self.standings[0]
     }
 
-    /// The result files in the run folder, in the order README.md lists them (the config and
+    /// The result files in the run folder, in the order docs/run-folder.md lists them (the config and
     /// the checkpoint left out).
     pub fn result_files(&self) -> Vec<&'static str> {
         files::RUN_FILES
@@ -149,7 +149,7 @@ pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> R
     start_or_continue(out, config, &text, options)
 }
 
-/// Runs one island of an island-model run in this process (README.md, across machines): the
+/// Runs one island of an island-model run in this process (docs/islands.md): the
 /// other islands are other processes, on this machine or others, sharing the run folder `out`.
 ///
 /// The first call for an island starts it; the same call again (a requeued job, a restarted

@@ -99,7 +99,7 @@ pub struct BracketGame {
 }
 
 impl BracketGame {
-    /// The `games.csv` header (README.md, files of a run).
+    /// The `games.csv` header (docs/run-folder.md).
     pub fn csv_header() -> Vec<&'static str> {
         vec![
             "round", "level", "pair", "game", "black", "white", "opening", "result", "plies",

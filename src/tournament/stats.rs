@@ -104,7 +104,7 @@ impl OutcomeCounts {
     }
 }
 
-/// One row of `rounds.csv`: the totals of a round (README.md, files of a run) and further
+/// One row of `rounds.csv`: the totals of a round (docs/run-folder.md) and further
 /// statistics.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RoundStats {
