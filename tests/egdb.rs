@@ -390,3 +390,120 @@ fn egdb_build_and_probe_through_the_binary() {
         .success()
         .stdout(contains(format!("database {expected}")));
 }
+
+/// Sets the modification time of `path` to `seconds` ago (a stamp trusts no fresher file).
+fn age(path: &std::path::Path, seconds: u64) {
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(seconds);
+    file.set_modified(then).unwrap();
+}
+
+/// The stamp beside the database file `path`.
+fn stamp_of(path: &std::path::Path) -> std::path::PathBuf {
+    path.with_file_name(format!(
+        "{}.stamp",
+        path.file_name().unwrap().to_string_lossy()
+    ))
+}
+
+#[test]
+fn a_stamped_file_is_checked_once_and_a_changed_one_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = endgame_db_path(dir.path(), 3);
+    let (built, _) = open_or_build_endgame_db(dir.path(), 3, |_| {}, &|_| {}).unwrap();
+    let stamp = stamp_of(&path);
+    // A file written a moment ago is not stamped: its next write could keep its time.
+    assert_eq!(EndgameDb::load(&path, 3).unwrap(), built);
+    assert!(!stamp.exists());
+    age(&path, 3600);
+    assert_eq!(EndgameDb::load(&path, 3).unwrap(), built);
+    let text = std::fs::read_to_string(&stamp).unwrap();
+    assert!(
+        text.contains(&format!("checksum {}", built.checksum())),
+        "{text}"
+    );
+    assert_eq!(EndgameDb::load(&path, 3).unwrap(), built);
+
+    let good = std::fs::read(&path).unwrap();
+    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let restore_time = |path: &std::path::Path| {
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(modified).unwrap();
+    };
+    // A byte flipped after the stamp: the file's time changed, so it is checked again.
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x10;
+    std::fs::write(&path, &flipped).unwrap();
+    age(&path, 60);
+    assert!(matches!(
+        EndgameDb::load(&path, 3),
+        Err(EgdbError::Damaged(..))
+    ));
+    // With the stamped time put back, the header is still checked at every start: a changed
+    // checksum field does not match the stamp, and the file is checked whole.
+    let mut header = good.clone();
+    header[24] ^= 0x01;
+    std::fs::write(&path, &header).unwrap();
+    restore_time(&path);
+    assert!(matches!(
+        EndgameDb::load(&path, 3),
+        Err(EgdbError::Damaged(..))
+    ));
+    // A flipped table byte under the stamped time and size is what the stamp trusts; removing
+    // the stamp (or `egdb build --force`) has it checked again.
+    std::fs::write(&path, &flipped).unwrap();
+    restore_time(&path);
+    std::fs::remove_file(&stamp).unwrap();
+    assert!(matches!(
+        EndgameDb::load(&path, 3),
+        Err(EgdbError::Damaged(..))
+    ));
+    // A cut file and another piece count's file, stamped or not.
+    std::fs::write(&path, &good[..good.len() - 7]).unwrap();
+    restore_time(&path);
+    assert!(matches!(
+        EndgameDb::load(&path, 3),
+        Err(EgdbError::Damaged(..))
+    ));
+    open_or_build_endgame_db(dir.path(), 2, |_| {}, &|_| {}).unwrap();
+    std::fs::copy(endgame_db_path(dir.path(), 2), &path).unwrap();
+    let err = EndgameDb::load(&path, 3).unwrap_err();
+    assert!(err.to_string().contains("2 pieces, expected 3"), "{err}");
+
+    // A damaged stamp is no stamp: the file is checked and stamped again.
+    std::fs::write(&path, &good).unwrap();
+    age(&path, 3600);
+    std::fs::write(&stamp, "checkers-tuner endgame database stamp 1\nsize x\n").unwrap();
+    assert_eq!(EndgameDb::load(&path, 3).unwrap(), built);
+    assert!(std::fs::read_to_string(&stamp)
+        .unwrap()
+        .contains("checksum"));
+}
+
+#[test]
+fn a_folder_or_a_link_to_something_else_is_never_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = endgame_db_path(dir.path(), 2);
+    std::fs::create_dir_all(&path).unwrap();
+    let err = open_or_build_endgame_db(dir.path(), 2, |_| {}, &|_| {}).unwrap_err();
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+    std::fs::remove_dir(&path).unwrap();
+
+    let other = dir.path().join("notes.txt");
+    std::fs::write(
+        &other,
+        "not a database, but long enough to have a header of 32 bytes",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&other, &path).unwrap();
+    assert!(matches!(
+        EndgameDb::load(&path, 2),
+        Err(EgdbError::Damaged(..))
+    ));
+    // Rebuilding would replace the link, not the file it points to: refused, and the file
+    // it points to is left as it was.
+    assert!(open_or_build_endgame_db(dir.path(), 2, |_| {}, &|_| {}).is_err());
+    assert!(std::fs::read_to_string(&other)
+        .unwrap()
+        .starts_with("not a database"));
+}

@@ -28,6 +28,7 @@ use crate::engine::{Bitboard, Color, Direction, Position};
 use super::error::EgdbError;
 use super::index::{Material, MAX_DATABASE_PIECES};
 use super::probe::{checksum, ClassTable, EndgameDb};
+use super::tables::Tables;
 
 /// Largest distance a table byte can hold (the byte is the distance plus one).
 const MAX_DISTANCE: u32 = 254;
@@ -84,7 +85,7 @@ pub fn build(pieces: u32, progress: &(dyn Fn(u64) + Sync)) -> Result<EndgameDb, 
         pieces,
         classes,
         lookup,
-        data,
+        data: Tables::owned(data),
         checksum,
     })
 }

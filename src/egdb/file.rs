@@ -15,7 +15,14 @@
 //! damaged: it is never used, and [`open_or_build`] builds it again. Files are written
 //! atomically (a temporary file renamed over the old one), so a reader sees a whole file or
 //! none.
+//!
+//! The file is mapped, not read, and its checksum is verified once: after a build, or at the
+//! first start that finds no stamp (`egdb-N.bin.stamp`: the size, modification time and
+//! checksum of the file verified) or a stamp of another file. Every start checks the header,
+//! the length and the stamp.
 
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::atomic_file::write_atomically;
@@ -24,6 +31,7 @@ use super::build::build;
 use super::error::{EgdbError, CACHE_ENV};
 use super::index::MAX_DATABASE_PIECES;
 use super::probe::{checksum, EndgameDb};
+use super::tables::Tables;
 
 const MAGIC: &[u8; 8] = b"CKTEGDB\0";
 /// Bumped whenever the numbering or the byte meaning changes.
@@ -68,64 +76,176 @@ impl EndgameDb {
         bytes.extend_from_slice(&(self.data.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&self.checksum.to_le_bytes());
         bytes.extend_from_slice(&self.data);
+        // No stamp yet: a stamp refuses a file this fresh (see `Stamp::write`), so the first
+        // start after a build checks it once more and stamps it.
         write_atomically(path, &bytes).map_err(|e| EgdbError::Io(e.to_string()))
     }
 
-    /// Reads the `pieces`-piece database from `path`, checking its header, length and
-    /// checksum: [`EgdbError::Missing`] if there is no file, [`EgdbError::Damaged`] if it is
-    /// not a whole database of this version.
+    /// Opens the `pieces`-piece database at `path`: maps the file, checks its header and
+    /// length, and its checksum unless the stamp beside it says this very file (same size and
+    /// modification time) was checked before. [`EgdbError::Missing`] if there is no file,
+    /// [`EgdbError::Damaged`] if it is not a whole database of this version.
     pub fn load(path: &Path, pieces: u32) -> Result<EndgameDb, EgdbError> {
         if !(1..=MAX_DATABASE_PIECES).contains(&pieces) {
             return Err(EgdbError::Pieces(pieces));
         }
-        let bytes = match std::fs::read(path) {
-            Ok(bytes) => bytes,
+        let io = |e: std::io::Error| EgdbError::Io(format!("cannot read {}: {e}", path.display()));
+        let file = match File::open(path) {
+            Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(EgdbError::Missing(path.to_path_buf()))
             }
-            Err(e) => {
-                return Err(EgdbError::Io(format!(
-                    "cannot read {}: {e}",
-                    path.display()
-                )))
-            }
+            Err(e) => return Err(io(e)),
         };
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(EgdbError::Io(format!(
+                "{}: not a regular file; move it away (the database is built again there)",
+                path.display()
+            )));
+        }
         let damaged = |why: String| EgdbError::Damaged(path.to_path_buf(), why);
-        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        if meta.len() < HEADER_LEN as u64 {
             return Err(damaged("not an endgame database file".into()));
         }
-        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
-        let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
-        if word(8) != FORMAT_VERSION {
+        let mut bytes = [0u8; HEADER_LEN];
+        (&file).read_exact(&mut bytes).map_err(io)?;
+        let header =
+            Header::read(&bytes).ok_or_else(|| damaged("not an endgame database file".into()))?;
+        if header.version != FORMAT_VERSION {
             return Err(damaged(format!(
                 "format version {}, expected {FORMAT_VERSION}",
-                word(8)
+                header.version
             )));
         }
-        if word(12) != pieces {
-            return Err(damaged(format!("{} pieces, expected {pieces}", word(12))));
+        if header.pieces != pieces {
+            return Err(damaged(format!(
+                "{} pieces, expected {pieces}",
+                header.pieces
+            )));
         }
         let (classes, lookup, total) = EndgameDb::layout(pieces);
-        let body = &bytes[HEADER_LEN..];
-        if long(16) != total as u64 || body.len() != total {
-            return Err(damaged(format!(
-                "{} table bytes, expected {total}",
-                body.len()
-            )));
+        let body = meta.len() - HEADER_LEN as u64;
+        if header.length != total as u64 || body != total as u64 {
+            return Err(damaged(format!("{body} table bytes, expected {total}")));
         }
-        let sum = checksum(body);
-        if sum != long(24) {
-            return Err(damaged("checksum mismatch".into()));
+        let data = Tables::map(&file, HEADER_LEN).map_err(io)?;
+        let stamp = Stamp::of(&meta, header.checksum);
+        if Stamp::read(path).as_ref() != Some(&stamp) {
+            if checksum(&data) != header.checksum {
+                return Err(damaged("checksum mismatch".into()));
+            }
+            // A cache the user cannot write to still works: it is checked at every start.
+            let _ = stamp.write(path);
         }
-        let mut data = bytes;
-        data.drain(..HEADER_LEN);
         Ok(EndgameDb {
             pieces,
             classes,
             lookup,
             data,
-            checksum: sum,
+            checksum: header.checksum,
         })
+    }
+}
+
+/// A database file's header fields.
+struct Header {
+    version: u32,
+    pieces: u32,
+    length: u64,
+    checksum: u64,
+}
+
+impl Header {
+    /// The fields of `bytes`, or `None` when they do not start with the magic.
+    fn read(bytes: &[u8]) -> Option<Header> {
+        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+            return None;
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
+        let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
+        Some(Header {
+            version: word(8),
+            pieces: word(12),
+            length: long(16),
+            checksum: long(24),
+        })
+    }
+}
+
+/// What a database file looked like when its checksum was last verified: kept beside it in
+/// `egdb-N.bin.stamp`, so that a start checks the header and these, not the whole file. A file
+/// rebuilt, copied or edited gets another size or modification time, and is checked again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Stamp {
+    size: u64,
+    modified_nanos: u128,
+    checksum: u64,
+}
+
+/// How old a file's modification time must be before a stamp trusts it (as git does for its
+/// index): two writes within a file system's clock tick can share one time.
+const RACY_SECONDS: u64 = 2;
+
+/// The first line of a stamp file.
+const STAMP_TITLE: &str = "checkers-tuner endgame database stamp 1";
+
+impl Stamp {
+    /// The stamp of a file with metadata `meta` whose header holds `checksum`.
+    fn of(meta: &std::fs::Metadata, checksum: u64) -> Stamp {
+        let modified_nanos = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        Stamp {
+            size: meta.len(),
+            modified_nanos,
+            checksum,
+        }
+    }
+
+    /// The stamp file of the database at `path`.
+    fn path(path: &Path) -> PathBuf {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".stamp");
+        path.with_file_name(name)
+    }
+
+    /// The stamp beside the database at `path`, if there is a readable one.
+    fn read(path: &Path) -> Option<Stamp> {
+        let text = std::fs::read_to_string(Stamp::path(path)).ok()?;
+        let mut lines = text.lines();
+        if lines.next()? != STAMP_TITLE {
+            return None;
+        }
+        let mut field = |name: &str| lines.next()?.strip_prefix(name)?.parse::<u128>().ok();
+        let size = u64::try_from(field("size ")?).ok()?;
+        let modified_nanos = field("modified_nanos ")?;
+        let checksum = u64::try_from(field("checksum ")?).ok()?;
+        Some(Stamp {
+            size,
+            modified_nanos,
+            checksum,
+        })
+    }
+
+    /// Writes the stamp beside the database at `path`, atomically; not for a file modified
+    /// within the last [`RACY_SECONDS`], whose modification time may not change at its next
+    /// write (file systems keep coarse clocks): that file is checked again at its next start.
+    fn write(&self, path: &Path) -> Result<(), EgdbError> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        if now.saturating_sub(self.modified_nanos) < u128::from(RACY_SECONDS) * 1_000_000_000 {
+            return Ok(());
+        }
+        let text = format!(
+            "{STAMP_TITLE}\nsize {}\nmodified_nanos {}\nchecksum {}\n",
+            self.size, self.modified_nanos, self.checksum
+        );
+        write_atomically(&Stamp::path(path), text.as_bytes())
+            .map_err(|e| EgdbError::Io(e.to_string()))
     }
 }
 

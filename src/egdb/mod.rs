@@ -20,6 +20,7 @@ mod error;
 mod file;
 mod index;
 mod probe;
+mod tables;
 
 pub use build::build;
 pub use error::{EgdbError, CACHE_ENV};

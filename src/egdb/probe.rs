@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::tables::Tables;
 use crate::engine::{Color, Position};
 
 use super::index::Material;
@@ -59,7 +60,7 @@ pub struct EndgameDb {
     pub(crate) classes: Vec<ClassTable>,
     /// For each [`Material::key`], the index in `classes` (`u16::MAX` if none).
     pub(crate) lookup: Box<[u16; Material::KEYS]>,
-    pub(crate) data: Vec<u8>,
+    pub(crate) data: Tables,
     pub(crate) checksum: u64,
 }
 
