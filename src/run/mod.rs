@@ -2,14 +2,17 @@
 
 mod checkpoint;
 mod config;
+mod config_messages;
 mod exchange;
 mod files;
 mod finish;
 mod fitted;
+mod island_files;
 mod islands;
 mod lock;
 mod observer;
 mod process;
+mod recorded;
 mod reference;
 mod rounds;
 mod runner;
