@@ -9,7 +9,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::Config;
-use super::files::{self, write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
+use super::files::{write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
+use super::recorded;
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
 use crate::game::OpeningsSource;
@@ -130,7 +131,7 @@ impl Checkpoint {
     ///
     /// - `completed_rounds` is between 1 and the config's rounds, and a playoff is recorded
     ///   only after the last round;
-    /// - the recorded file lengths fit the files (see [`files::check_recorded`]);
+    /// - the recorded file lengths fit the files (see [`recorded::check_recorded`]);
     /// - the population has the config's size (after the last round: the last round's
     ///   survivors), ids strictly increasing and below `next_id`, weights within the config's
     ///   range, and lineage no later than the rounds played;
@@ -173,7 +174,8 @@ impl Checkpoint {
                 config.tournament.openings
             )));
         }
-        let recorded = files::check_recorded(dir, &self.files, done, config.tournament.games_pdn)?;
+        let recorded =
+            recorded::check_recorded(dir, &self.files, done, config.tournament.games_pdn)?;
 
         // The population.
         let size = config.population.size;

@@ -11,14 +11,14 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::checkpoint::Member;
-use super::files;
+use super::island_files;
 use super::islands::{
     letter_result, publish, result_letter, wait_for, FinalistsFile, MigrantsFile, PlayoffGamesFile,
 };
 use super::process::{merit, IslandPart, Run};
 use super::rounds::Played;
-use super::runner::RunSummary;
 use super::state::{source_round, State};
+use super::summary::RunSummary;
 use crate::error::{Error, Result};
 use crate::game::GameResult;
 use crate::tournament::{
@@ -74,7 +74,7 @@ impl<'a> Run<'a> {
             .take(self.config.islands.migrants as usize)
             .cloned()
             .collect();
-        let path = files::migrants_file(part.top, epoch, part.island.index);
+        let path = island_files::migrants_file(part.top, epoch, part.island.index);
         let file = MigrantsFile {
             island: part.island.index,
             round: played.round,
@@ -92,7 +92,7 @@ impl<'a> Run<'a> {
         };
         let part = self.part();
         let sender = part.island.sender();
-        let path = files::migrants_file(part.top, epoch, sender);
+        let path = island_files::migrants_file(part.top, epoch, sender);
         let what = format!("migrants of round {}", played.round);
         let Some(file): Option<MigrantsFile> = self.await_file(&path, sender, &what)? else {
             return Ok(None);
@@ -138,7 +138,7 @@ impl<'a> Run<'a> {
             island: part.island.index,
             finalists,
         };
-        let path = files::finalists_file(part.top, part.island.index);
+        let path = island_files::finalists_file(part.top, part.island.index);
         self.exchange(|| publish(&path, &file))
     }
 
@@ -149,7 +149,7 @@ impl<'a> Run<'a> {
         let part = self.part();
         let mut all: BTreeMap<u64, (Specimen, u32)> = BTreeMap::new();
         for index in 0..part.island.count {
-            let path = files::finalists_file(part.top, index);
+            let path = island_files::finalists_file(part.top, index);
             let waited = self.await_file(&path, index, "finalists")?;
             let Some(file): Option<FinalistsFile> = waited else {
                 return Ok(None);
@@ -167,7 +167,7 @@ impl<'a> Run<'a> {
     /// `None` if the run was stopped.
     pub(super) fn play_share(&self, finalists: &[(Specimen, u32)]) -> Result<Option<()>> {
         let part = self.part();
-        let path = files::playoff_games_file(part.top, part.island.index);
+        let path = island_files::playoff_games_file(part.top, part.island.index);
         if path.is_file() {
             return Ok(Some(()));
         }
@@ -214,7 +214,7 @@ impl<'a> Run<'a> {
         let count = part.island.count as usize;
         let mut shares = Vec::new();
         for index in 0..part.island.count {
-            let path = files::playoff_games_file(part.top, index);
+            let path = island_files::playoff_games_file(part.top, index);
             let waited = self.await_file(&path, index, "playoff games")?;
             let Some(file): Option<PlayoffGamesFile> = waited else {
                 return Ok(None);
@@ -232,7 +232,7 @@ impl<'a> Run<'a> {
         }
         let standings = playoff_standings(&specimens, &openings, &shares);
         if part.island.index == 0 {
-            files::merge_islands(
+            island_files::merge_islands(
                 part.top,
                 part.island.count,
                 self.config.tournament.games_pdn,

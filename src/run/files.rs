@@ -24,12 +24,6 @@ pub use crate::run_folder::{
     PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 
-pub use super::island_files::{
-    clear_islands, finalists_file, is_island_entry, island_dir, merge_islands, migrants_file,
-    playoff_games_file, remove_island_temporaries,
-};
-pub use super::recorded::{check_recorded, cut_to};
-
 /// The files appended round by round whose byte lengths every checkpoint records. `timings.csv`
 /// is appended too, but its length varies with the clock; it is cut by lines instead, so that
 /// `checkpoint.json` itself stays the same between identical runs.
@@ -92,21 +86,6 @@ fn is_run_temporary(name: &str) -> bool {
         name.strip_prefix(&format!(".{file}.tmp-"))
             .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
     })
-}
-
-/// Removes every run file from `dir` (for `tune --force`), and the folders of an island-model
-/// run; other files, and the lock, are left alone.
-pub fn clear_run(dir: &Path) -> Result<()> {
-    for name in RUN_FILES {
-        let path = dir.join(name);
-        match fs::remove_file(&path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io("remove", &path, &e)),
-        }
-    }
-    sync_dir(dir);
-    clear_islands(dir)
 }
 
 /// The header of `specimens.csv` (docs/run-folder.md).
@@ -275,6 +254,7 @@ pub fn append_counted(dir: &Path, name: &str, text: &str, lengths: &mut FileLeng
 mod tests {
     use super::*;
     use crate::eval::{WeightPair, Weights};
+    use crate::run::island_files::clear_run;
 
     #[test]
     fn specimen_rows_match_the_header_and_leave_missing_parents_empty() {

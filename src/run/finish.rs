@@ -8,8 +8,8 @@ use super::files::{
     self, append, timings_record, write_atomically, BEST_FILE, PLAYOFF_FILE, TIMINGS_FILE,
 };
 use super::process::Run;
-use super::runner::RunSummary;
 use super::state::{source_round, State};
+use super::summary::RunSummary;
 use crate::error::Result;
 use crate::eval::{WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};

@@ -1,11 +1,11 @@
 //! The layout of an island-model run (docs/islands.md): each island's own run files in
 //! `island-I/`, the exchanged files in `migrants/` and `playoff/`, and the merged files at the
-//! top once the run is over.
+//! top once the run is over; and clearing a run folder, islands included, for `tune --force`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::files::{header_line, write_atomically, COUNTED_FILES};
+use super::files::{header_line, write_atomically, COUNTED_FILES, RUN_FILES};
 use super::recorded::pdn_games;
 use crate::atomic_file::sync_dir;
 use crate::error::{Error, Result};
@@ -153,6 +153,21 @@ pub fn merge_islands(top: &Path, count: u32, pdn: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Removes every run file from `dir` (for `tune --force`), and the folders of an island-model
+/// run; other files, and the lock, are left alone.
+pub fn clear_run(dir: &Path) -> Result<()> {
+    for name in RUN_FILES {
+        let path = dir.join(name);
+        match fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io("remove", &path, &e)),
+        }
+    }
+    sync_dir(dir);
+    clear_islands(dir)
 }
 
 #[cfg(test)]

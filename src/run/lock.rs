@@ -11,6 +11,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use super::files::{self, LOCK_FILE};
+use super::island_files;
 use crate::atomic_file::remove_stale_temporaries;
 use crate::error::{Error, Result};
 
@@ -91,7 +92,7 @@ impl RunLock {
                     out.display()
                 )));
             }
-            files::clear_run(out)?;
+            island_files::clear_run(out)?;
         }
         Ok(lock)
     }

@@ -12,7 +12,7 @@ use super::checkpoint::{openings_fingerprint, Checkpoint, Member, CHECKPOINT_FOR
 use super::config::Config;
 use super::islands::Island;
 use super::observer::{RunObserver, RunView, Silent};
-use super::runner::RunOptions;
+use super::options::RunOptions;
 use super::state::State;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};

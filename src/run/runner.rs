@@ -15,121 +15,22 @@
 //! in, the finish (newcomers, rows, checkpoint). One process runs every island in step, or one
 //! process runs one island; both do the same steps on the same files, so the files agree.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
 
 use super::config::Config;
 use super::exchange::islands_playoff;
 use super::files::{self, write_atomically, CONFIG_FILE};
+use super::island_files;
 use super::islands::{Island, DEFAULT_WAIT};
 use super::lock::{refuse_file, RunLock};
-use super::observer::ObserverFactory;
+use super::options::RunOptions;
 use super::process::{IslandPart, Run};
 use super::rounds::{behind, play_rounds};
 use super::state::{Opened, State};
-use crate::egdb::EndgameDb;
+use super::summary::RunOutcome;
 use crate::error::{Error, Result};
-use crate::tournament::Standing;
-
-/// How a run is executed: none of this changes its files (except `timings.csv`).
-#[derive(Clone, Debug, Default)]
-pub struct RunOptions {
-    /// Worker threads for the games; 0 for one per core.
-    pub threads: usize,
-    /// Makes the observer that is told of the run's progress (`None`: nobody is told).
-    pub observer: Option<ObserverFactory>,
-    /// Opens the endgame database of the given number of pieces (reading it, or building it
-    /// at first use); called once the run folder is checked, when the config asks for a
-    /// database (`search.database_pieces` above 0). Without it such a config is refused.
-    pub endgame_db: Option<EndgameDbLoader>,
-    /// When set (e.g. by a Ctrl-C handler), the run stops at the next game boundary, drops the
-    /// round in progress and returns [`RunOutcome::Interrupted`].
-    pub stop: Option<Arc<AtomicBool>>,
-    /// With islands in separate processes: how long an island waits for another island's file
-    /// before it gives up naming that island (`None`: an hour).
-    pub island_timeout: Option<Duration>,
-    /// Test hook: stop cleanly once this round is saved, as if interrupted.
-    #[cfg(feature = "crash-hooks")]
-    pub stop_after_round: Option<u32>,
-    /// Test hook: abort the process once this round's rows are written but before its
-    /// checkpoint, the worst moment for a crash.
-    #[cfg(feature = "crash-hooks")]
-    pub crash_before_checkpoint: Option<u32>,
-}
-
-/// How a run gets its endgame database: from the number of pieces, the database (its
-/// `pieces()` must be that number) or why not.
-#[derive(Clone)]
-pub struct EndgameDbLoader(pub Arc<dyn Fn(u32) -> Result<&'static EndgameDb> + Send + Sync>);
-
-impl std::fmt::Debug for EndgameDbLoader {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("EndgameDbLoader")
-    }
-}
-
-/// A finished run: where its files are and its playoff ranking.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunSummary {
-    /// The run folder.
-    pub dir: PathBuf,
-    /// The run's name.
-    pub name: String,
-    /// Rounds played.
-    pub rounds: u32,
-    /// The playoff ranking, best first (never empty).
-    pub standings: Vec<Standing>,
-}
-
-impl RunSummary {
-    /// The summary of the run in `top` after `rounds` rounds and its playoff.
-    pub(super) fn of(
-        top: &Path,
-        config: &Config,
-        rounds: u32,
-        standings: Vec<Standing>,
-    ) -> RunSummary {
-        RunSummary {
-            dir: top.to_path_buf(),
-            name: config.name.clone(),
-            rounds,
-            standings,
-        }
-    }
-
-    /// Rank 1 of the playoff: the run's best specimen.
-    pub fn best(&self) -> &Standing {
-        &self.standings[0]
-    }
-
-    /// The result files in the run folder, in the order docs/run-folder.md lists them (the config and
-    /// the checkpoint left out).
-    pub fn result_files(&self) -> Vec<&'static str> {
-        files::RUN_FILES
-            .into_iter()
-            .filter(|&name| name != files::CONFIG_FILE && name != files::CHECKPOINT_FILE)
-            .filter(|name| self.dir.join(name).exists())
-            .collect()
-    }
-}
-
-/// How a call to [`tune`] or [`resume`] ended.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RunOutcome {
-    /// The run completed its rounds and playoff.
-    Finished(RunSummary),
-    /// `resume` found a run that had already finished; nothing was done.
-    AlreadyFinished(RunSummary),
-    /// Stopped before the end; `resume` continues it.
-    Interrupted {
-        /// The run folder.
-        dir: PathBuf,
-        /// Rounds saved so far.
-        completed_rounds: u32,
-    },
-}
 
 /// Starts the run `config` in folder `out`.
 ///
@@ -225,7 +126,7 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
         // Another island may put the config in place between the two looks: it is checked
         // below like one found at once, never taken for a foreign file.
         if let Some(name) = files::foreign_entry(out)?
-            .filter(|name| !files::is_island_entry(name) && name != CONFIG_FILE)
+            .filter(|name| !island_files::is_island_entry(name) && name != CONFIG_FILE)
         {
             return Err(Error::input(format!(
                 "{} is not empty and is not a run folder (it holds {name}); give `--out` a \
@@ -277,10 +178,10 @@ fn run_islands(
     let in_step = one.is_none();
     let all = Island::all(config.islands.count);
     for island in one.map_or_else(|| all.collect(), |island| vec![island]) {
-        let dir = files::island_dir(top, island.index);
+        let dir = island_files::island_dir(top, island.index);
         std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
         let lock = RunLock::acquire(&dir)?;
-        files::remove_island_temporaries(top, island.index)?;
+        island_files::remove_island_temporaries(top, island.index)?;
         let state = match State::open(top, &dir, config, text, Some(island))? {
             Opened::Ready(state) => state,
             Opened::Finished(summary) => {
@@ -336,7 +237,8 @@ fn play_to_the_end(mut live: Vec<(Run, State)>, options: &RunOptions) -> Result<
 mod tests {
     use super::*;
     use crate::run_folder::GAMES_FILE;
-    use std::sync::atomic::Ordering;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
 
     fn tiny_config(dir: &Path) -> Config {
         let text = "name = \"unit\"\nseed = 2\n[population]\nsize = 6\n\

@@ -7,7 +7,8 @@ use super::checkpoint::{Champion, Checkpoint, Member};
 use super::config::Config;
 use super::files::{self, FileLengths, CONFIG_FILE};
 use super::islands::Island;
-use super::runner::RunSummary;
+use super::recorded;
+use super::summary::RunSummary;
 use crate::error::{Error, Result};
 use crate::tournament::initial_population;
 
@@ -91,7 +92,7 @@ impl State {
             let summary = RunSummary::of(top, config, completed, standings);
             return Ok(Opened::Finished(summary));
         }
-        files::cut_to(dir, &checkpoint.files, completed, games_pdn)?;
+        recorded::cut_to(dir, &checkpoint.files, completed, games_pdn)?;
         Ok(Opened::Ready(State {
             completed,
             next_id: checkpoint.next_id,

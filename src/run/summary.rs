@@ -1,0 +1,68 @@
+//! How a run ended: its playoff ranking and where its files are, or where it stopped.
+
+use std::path::{Path, PathBuf};
+
+use super::config::Config;
+use super::files;
+use crate::tournament::Standing;
+
+/// A finished run: where its files are and its playoff ranking.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The run's name.
+    pub name: String,
+    /// Rounds played.
+    pub rounds: u32,
+    /// The playoff ranking, best first (never empty).
+    pub standings: Vec<Standing>,
+}
+
+impl RunSummary {
+    /// The summary of the run in `top` after `rounds` rounds and its playoff.
+    pub(super) fn of(
+        top: &Path,
+        config: &Config,
+        rounds: u32,
+        standings: Vec<Standing>,
+    ) -> RunSummary {
+        RunSummary {
+            dir: top.to_path_buf(),
+            name: config.name.clone(),
+            rounds,
+            standings,
+        }
+    }
+
+    /// Rank 1 of the playoff: the run's best specimen.
+    pub fn best(&self) -> &Standing {
+        &self.standings[0]
+    }
+
+    /// The result files in the run folder, in the order docs/run-folder.md lists them (the config and
+    /// the checkpoint left out).
+    pub fn result_files(&self) -> Vec<&'static str> {
+        files::RUN_FILES
+            .into_iter()
+            .filter(|&name| name != files::CONFIG_FILE && name != files::CHECKPOINT_FILE)
+            .filter(|name| self.dir.join(name).exists())
+            .collect()
+    }
+}
+
+/// How a call to [`tune`] or [`resume`] ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunOutcome {
+    /// The run completed its rounds and playoff.
+    Finished(RunSummary),
+    /// `resume` found a run that had already finished; nothing was done.
+    AlreadyFinished(RunSummary),
+    /// Stopped before the end; `resume` continues it.
+    Interrupted {
+        /// The run folder.
+        dir: PathBuf,
+        /// Rounds saved so far.
+        completed_rounds: u32,
+    },
+}
