@@ -177,14 +177,30 @@ fn probe(args: ProbeArgs) -> Result<()> {
     }
 }
 
+/// Where a command keeps the database's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holding {
+    /// The file's mapping, shared with every process and read on first touch: for commands
+    /// that start, probe a little and end (`analyse`, `egdb probe`, `play`, `hub`).
+    Mapped,
+    /// A copy in the process's own memory, where probes run faster: for long searches
+    /// (`tune`, `match`, `bench`).
+    InMemory,
+}
+
 /// The `pieces`-piece database for a command that plays or searches (`None` for 0): read from
 /// the cache, or built there first with a message of the time it takes.
-pub fn open_database(pieces: u32) -> Result<Option<&'static EndgameDb>> {
+pub fn open_database(pieces: u32, holding: Holding) -> Result<Option<&'static EndgameDb>> {
     if pieces == 0 {
         return Ok(None);
     }
     let dir = endgame_cache_dir()?;
-    open_in(&dir, pieces).map(|db| Some(db.leak()))
+    let db = open_in(&dir, pieces)?;
+    let db = match holding {
+        Holding::Mapped => db,
+        Holding::InMemory => db.into_memory(),
+    };
+    Ok(Some(db.leak()))
 }
 
 /// The `--database-pieces` option of the commands that search with the endgame database.
@@ -201,14 +217,14 @@ impl DatabaseArg {
     /// The database asked for: that many pieces (0: none; built when missing), or by default
     /// the largest database already in the cache (none if there is none: nothing is built
     /// unasked).
-    pub fn open(&self) -> Result<Option<&'static EndgameDb>> {
+    pub fn open(&self, holding: Holding) -> Result<Option<&'static EndgameDb>> {
         if let Some(pieces) = self.pieces {
-            return open_database(pieces);
+            return open_database(pieces, holding);
         }
         let Ok(dir) = endgame_cache_dir() else {
             return Ok(None);
         };
-        largest_built(&dir).map_or(Ok(None), open_database)
+        largest_built(&dir).map_or(Ok(None), |pieces| open_database(pieces, holding))
     }
 }
 

@@ -8,7 +8,7 @@ use checkers_tuner::{
 };
 use clap::Args;
 
-use super::egdb::{open_database, DatabaseArg};
+use super::egdb::{open_database, DatabaseArg, Holding};
 use super::{parse_fen, thread_pool};
 
 /// Deepest `perft --depth`: depth 20 already runs for days.
@@ -157,7 +157,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let limits = search_limits(args.min_depth, args.max_depth)?;
     let file = WeightsFile::load_arg(&args.weights)?;
     let player = Player::of_file(&file);
-    let database = args.database.open()?;
+    let database = args.database.open(Holding::Mapped)?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
@@ -196,7 +196,7 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
-    let database = open_database(args.database_pieces.unwrap_or(0))?;
+    let database = open_database(args.database_pieces.unwrap_or(0), Holding::InMemory)?;
     let file = WeightsFile::new(BENCH_WEIGHTS);
     let player = Player::of_file(&file);
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);

@@ -15,7 +15,7 @@ use checkers_tuner::{
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::egdb::DatabaseArg;
+use super::egdb::{DatabaseArg, Holding};
 use super::{ctrl_c_flag, thread_pool, INTERRUPTED_STATUS};
 
 /// Plain progress lines (stderr not a terminal) come every this many pairs, and after the last.
@@ -430,7 +430,7 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
         (None, Some(t)) => Some(TimeControl::MoveTime(seconds("--movetime", t, false)?)),
         (None, None) => None,
     };
-    let database = args.database.open()?;
+    let database = args.database.open(Holding::InMemory)?;
     Ok(GameSettings {
         search: SearchParams {
             database_pieces: database.map_or(0, EndgameDb::pieces),

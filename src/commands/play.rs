@@ -9,7 +9,7 @@ use checkers_tuner::{
 };
 use clap::{Args, ValueEnum};
 
-use super::egdb::DatabaseArg;
+use super::egdb::{DatabaseArg, Holding};
 use super::engine::{search_limits, Game};
 use super::parse_fen;
 
@@ -112,7 +112,7 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
-    let database = args.database.open()?;
+    let database = args.database.open(Holding::Mapped)?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     let mut game = Game::new(start);

@@ -10,7 +10,7 @@ use checkers_tuner::{
 };
 use clap::Args;
 
-use super::egdb::open_database;
+use super::egdb::{open_database, Holding};
 use super::{ctrl_c_flag, INTERRUPTED_STATUS};
 
 /// Arguments of `tune`.
@@ -129,7 +129,8 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
         observer: super::progress::factory(quiet),
         stop: Some(ctrl_c_flag()),
         endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
-            open_database(pieces).map(|db| db.expect("pieces above 0 give a database"))
+            let db = open_database(pieces, Holding::InMemory)?;
+            Ok(db.expect("pieces above 0 give a database"))
         }))),
         island_timeout: None,
         #[cfg(feature = "crash-hooks")]

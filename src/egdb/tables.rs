@@ -61,6 +61,16 @@ impl Tables {
     }
 }
 
+impl Tables {
+    /// The same bytes in this process's own memory (a copy when they are mapped).
+    pub(crate) fn into_owned(self) -> Tables {
+        match self._backing {
+            Backing::Owned(_) => self,
+            Backing::Mapped(_) => Tables::owned(self.to_vec()),
+        }
+    }
+}
+
 impl Deref for Tables {
     type Target = [u8];
 
