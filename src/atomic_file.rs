@@ -83,6 +83,52 @@ pub(crate) fn check_output_path(out: &Path, what: &str) -> Result<()> {
     check_replaceable(out, what)
 }
 
+/// Refuses an output that is one of a command's inputs: writing it would destroy what the
+/// command reads (`match a.json b.json --pdn a.json`). Compared by identity, not by spelling:
+/// an existing output by device and inode, so `./x`, `a/../x` and symbolic links are caught; a
+/// new output by its canonical folder and name (it can only be an input of the same command
+/// if the two are spelled differently, e.g. `--out x.csv --pdn ./x.csv`). `what` names the
+/// output (`--pdn`), `inputs` pairs each input with its name (`A`, `--openings`).
+pub fn refuse_overwriting(out: &Path, what: &str, inputs: &[(&str, &Path)]) -> Result<()> {
+    for (name, input) in inputs {
+        if same_file(out, input) {
+            return Err(Error::input(format!(
+                "{what} {}: is {name} ({}), which this command reads; give another file name",
+                out.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same file: the same device and inode when both exist, else the
+/// same canonical folder and file name.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => same_inode(&x, &y),
+        (Err(_), Err(_)) => canonical_name(a).is_some_and(|c| Some(c) == canonical_name(b)),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn same_inode(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    false
+}
+
+/// A path's canonical folder joined with its file name (for a file that does not exist yet).
+fn canonical_name(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?;
+    Some(fs::canonicalize(parent_dir(path)).ok()?.join(name))
+}
+
 /// Removes the temporary files `.NAME.tmp-PID` of the files `names` in `dir` whose process
 /// `PID` is no longer running: what a process killed in the middle of an atomic write leaves.
 pub(crate) fn remove_stale_temporaries(dir: &Path, names: &[&str]) -> Result<()> {

@@ -35,6 +35,7 @@ mod search;
 mod text;
 mod tournament;
 
+pub use atomic_file::{refuse_overwriting, same_file};
 pub use egdb::{
     build as build_endgame_db, cache_dir as endgame_cache_dir, database_path as endgame_db_path,
     open_or_build as open_or_build_endgame_db, DbValue, EgdbError, EndgameDb, Material, Opened,
@@ -67,6 +68,7 @@ pub use run::{
     commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, Island, IslandChoice,
     ObserverFactory, RunObserver, RunOptions, RunOutcome, RunSummary, RunView, BEST_FILE,
 };
+pub use run_folder::{CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE};
 pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,

@@ -243,15 +243,15 @@ fn an_input_is_never_overwritten() {
     let pdn = fs::read(d.join("run/games.pdn")).unwrap();
     for out in ["run/games.pdn", "./run/games.pdn", "run/../run/games.pdn"] {
         let msg = fit_fails(d, &["run/games.pdn", "-o", out]);
-        assert!(msg.contains("is the input"), "{out}: {msg}");
+        assert!(msg.contains("which this command reads"), "{out}: {msg}");
     }
     // A start weights file and a run's own games.csv are inputs too.
     fs::write(d.join("start.json"), WeightsFile::material().to_json()).unwrap();
     let msg = fit_fails(d, &["run", "--weights", "start.json", "-o", "start.json"]);
-    assert!(msg.contains("is the input"), "{msg}");
+    assert!(msg.contains("which this command reads"), "{msg}");
     let csv = fs::read(d.join("run/games.csv")).unwrap();
     let msg = fit_fails(d, &["run", "-o", "run/games.csv", "--format", "csv"]);
-    assert!(msg.contains("is the input"), "{msg}");
+    assert!(msg.contains("which this command reads"), "{msg}");
     assert_eq!(fs::read(d.join("run/games.csv")).unwrap(), csv);
     assert_eq!(fs::read(d.join("run/games.pdn")).unwrap(), pdn);
 }

@@ -3,7 +3,10 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::{export_to_file, resolve_export_source, Error, ExportFormat, Result};
+use checkers_tuner::{
+    export_to_file, refuse_overwriting, resolve_export_source, Error, ExportFormat, Result,
+    CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE,
+};
 use clap::Args;
 
 /// Arguments of `export`.
@@ -45,6 +48,18 @@ pub fn run(args: ExportArgs) -> Result<()> {
         )));
     }
     let file = resolve_export_source(&args.source, args.rank)?;
+    if let Some(out) = &args.out {
+        // The weights file read, or the run folder's files the specimen came from.
+        let inputs: Vec<(&str, PathBuf)> = if args.source.is_dir() {
+            [SPECIMENS_FILE, PLAYOFF_FILE, CONFIG_FILE]
+                .map(|name| ("a file of the run", args.source.join(name)))
+                .into()
+        } else {
+            vec![("the source", args.source.clone())]
+        };
+        let inputs: Vec<(&str, &Path)> = inputs.iter().map(|(n, p)| (*n, p.as_path())).collect();
+        refuse_overwriting(out, "-o", &inputs)?;
+    }
     match &args.out {
         Some(out) => export_to_file(&file, format, out),
         None => {

@@ -5,8 +5,8 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, export_to_file, fit, Config, Error, ExportFormat, FitReport, FitSettings,
-    GameRecords, Losses, Result, WeightsFile, WeightsSource,
+    check_output_path, export_to_file, fit, refuse_overwriting, Config, Error, ExportFormat,
+    FitReport, FitSettings, GameRecords, Losses, Result, WeightsFile, WeightsSource,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -85,12 +85,16 @@ pub fn run(args: FitArgs) -> Result<()> {
     settings.check(|name| format!("--{}", name.replace('_', "-")))?;
 
     let records = GameRecords::read(&args.inputs)?;
-    let mut read: Vec<&Path> = records.files.iter().map(PathBuf::as_path).collect();
-    read.extend(args.config.as_deref());
+    let mut read: Vec<(&str, &Path)> = records
+        .files
+        .iter()
+        .map(|f| ("an input", f.as_path()))
+        .collect();
+    read.extend(args.config.as_deref().map(|c| ("--config", c)));
     if args.weights != "material" {
-        read.push(Path::new(&args.weights));
+        read.push(("--weights", Path::new(&args.weights)));
     }
-    refuse_overwriting(&args.out, &read)?;
+    refuse_overwriting(&args.out, "--out", &read)?;
 
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(u64::from(settings.max_iterations));
@@ -132,37 +136,6 @@ pub fn run(args: FitArgs) -> Result<()> {
             .map_err(|e| Error::failure(format!("cannot write to standard output: {e}")))?;
     }
     Ok(())
-}
-
-/// Refuses an output that is one of the files the fit reads: writing it would destroy an
-/// input. Compared by identity (device and inode), so `./x`, `a/../x` and links are caught.
-fn refuse_overwriting(out: &Path, inputs: &[&Path]) -> Result<()> {
-    let Ok(out_meta) = std::fs::metadata(out) else {
-        return Ok(());
-    };
-    for input in inputs {
-        if let Ok(meta) = std::fs::metadata(input) {
-            if same_file(&out_meta, &meta) {
-                return Err(Error::input(format!(
-                    "--out {}: is the input {}; give another file name",
-                    out.display(),
-                    input.display()
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    (a.dev(), a.ino()) == (b.dev(), b.ino())
-}
-
-#[cfg(not(unix))]
-fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
-    false
 }
 
 /// The `source` of the fitted file: the inputs and how much of them was learnt from.

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_rows,
-    summary_path, three_move_deck, write_file_atomically, EndgameDb, Error, GameSettings,
-    MatchGame, MatchPlayer, Opening, PairReport, Result, SearchLimits, SearchParams, Sprt,
-    TieBreak, TimeControl, WeightsFile,
+    refuse_overwriting, same_file, summary_path, three_move_deck, write_file_atomically, EndgameDb,
+    Error, GameSettings, MatchGame, MatchPlayer, Opening, PairReport, Result, SearchLimits,
+    SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -120,12 +120,29 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if let Some(pdn) = &args.pdn {
         check_output_path(pdn, "--pdn")?;
         if let Some(out) = &args.out {
-            if pdn == out || *pdn == summary_path(out) {
+            if same_file(pdn, out) || same_file(pdn, &summary_path(out)) {
                 return Err(Error::input(format!(
                     "--pdn {}: the same file as --out or its summary",
                     pdn.display()
                 )));
             }
+        }
+    }
+    // No output may be a file the match reads: the weights or the openings file.
+    let inputs: Vec<(&str, &Path)> = [("A", args.a.as_str()), ("B", args.b.as_str())]
+        .into_iter()
+        .filter(|(_, arg)| *arg != "material")
+        .chain([("--openings", args.openings.as_str())])
+        .map(|(name, arg)| (name, Path::new(arg)))
+        .collect();
+    let summary = args.out.as_deref().map(summary_path);
+    for (what, out) in [
+        ("--out", args.out.as_deref()),
+        ("--out summary", summary.as_deref()),
+        ("--pdn", args.pdn.as_deref()),
+    ] {
+        if let Some(out) = out {
+            refuse_overwriting(out, what, &inputs)?;
         }
     }
     let files = [

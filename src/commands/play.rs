@@ -4,8 +4,8 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, write_file_atomically, Color, DbValue, Error, GameResult, Move, PdnGame,
-    Player, Position, Result, Searcher, WeightsFile,
+    check_output_path, refuse_overwriting, write_file_atomically, Color, DbValue, Error,
+    GameResult, Move, PdnGame, Player, Position, Result, Searcher, WeightsFile,
 };
 use clap::{Args, ValueEnum};
 
@@ -56,6 +56,9 @@ const HELP: &str = "Enter a move by its number or in notation (9-13, 9x18x27, or
 pub fn run(args: PlayArgs) -> Result<()> {
     if let Some(path) = &args.pdn {
         check_output_path(path, "--pdn file")?;
+        if args.weights != "material" {
+            refuse_overwriting(path, "--pdn", &[("--weights", Path::new(&args.weights))])?;
+        }
     }
     let start = match &args.fen {
         Some(f) => parse_fen(f)?,

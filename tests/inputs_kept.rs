@@ -1,0 +1,137 @@
+//! No command writes over one of its inputs (issue "Nothing lost, nothing stuck", class 2): an
+//! output that is a file the command reads is refused with exit status 2 and the input is left
+//! as it was, whatever the spelling (`./x`, `a/../x`) of either.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use checkers_tuner::WeightsFile;
+
+/// The binary, with the endgame database's cache in the build folder (never the user's).
+fn bin(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.current_dir(dir).env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/inputs-kept"),
+    );
+    command
+}
+
+/// Runs `args` in `dir`, expecting exit status 2 and `files` unchanged; returns stderr.
+fn refused(dir: &Path, args: &[&str], files: &[&str]) -> String {
+    let before: Vec<Option<Vec<u8>>> = files.iter().map(|f| fs::read(dir.join(f)).ok()).collect();
+    let out = bin(dir).args(args).write_stdin("").assert().code(2);
+    let after: Vec<Option<Vec<u8>>> = files.iter().map(|f| fs::read(dir.join(f)).ok()).collect();
+    assert_eq!(before, after, "{args:?} changed an input");
+    String::from_utf8(out.get_output().stderr.clone()).unwrap()
+}
+
+/// A folder with a weights file `w.json` (and `w.csv`), an openings deck and a subfolder.
+fn setup() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("w.json"), WeightsFile::material().to_json()).unwrap();
+    fs::write(dir.path().join("deck.txt"), "9-13 22-18\n11-15 23-19\n").unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    bin(dir.path())
+        .args(["export", "w.json", "--format", "csv", "-o", "w.csv"])
+        .assert()
+        .success();
+    dir
+}
+
+#[test]
+fn match_never_writes_over_its_weights_or_openings() {
+    let dir = setup();
+    let d = dir.path();
+    let inputs = ["w.json", "deck.txt"];
+    for (args, says) in [
+        (
+            vec!["match", "w.json", "material", "--pdn", "w.json"],
+            "is A",
+        ),
+        (
+            vec!["match", "material", "w.json", "--pdn", "./w.json"],
+            "is B",
+        ),
+        (
+            vec!["match", "w.json", "material", "--out", "sub/../w.json"],
+            "is A",
+        ),
+        (
+            vec![
+                "match",
+                "material",
+                "material",
+                "--openings",
+                "deck.txt",
+                "--pdn",
+                "deck.txt",
+            ],
+            "is --openings",
+        ),
+        (
+            vec![
+                "match",
+                "material",
+                "material",
+                "--openings",
+                "./deck.txt",
+                "--out",
+                "deck.txt",
+            ],
+            "is --openings",
+        ),
+    ] {
+        let msg = refused(d, &args, &inputs);
+        assert!(msg.contains(says), "{args:?}: {msg}");
+    }
+    // Two outputs spelled differently that are one new file.
+    let msg = refused(
+        d,
+        &[
+            "match", "material", "material", "--out", "x.csv", "--pdn", "./x.csv",
+        ],
+        &inputs,
+    );
+    assert!(msg.contains("the same file as --out"), "{msg}");
+    assert!(!d.join("x.csv").exists());
+}
+
+#[test]
+fn export_never_writes_over_its_source() {
+    let dir = setup();
+    let d = dir.path();
+    let inputs = ["w.json", "w.csv"];
+    for args in [
+        vec!["export", "w.json", "-o", "w.json"],
+        vec!["export", "w.csv", "--format", "json", "-o", "./w.csv"],
+        vec![
+            "export",
+            "./w.json",
+            "--format",
+            "toml",
+            "-o",
+            "sub/../w.json",
+        ],
+    ] {
+        let msg = refused(d, &args, &inputs);
+        assert!(msg.contains("which this command reads"), "{args:?}: {msg}");
+    }
+    // Another name is fine.
+    bin(d)
+        .args(["export", "w.json", "-o", "copy.json"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn play_never_writes_its_game_over_its_weights() {
+    let dir = setup();
+    let msg = refused(
+        dir.path(),
+        &["play", "--weights", "w.json", "--pdn", "./w.json"],
+        &["w.json"],
+    );
+    assert!(msg.contains("is --weights"), "{msg}");
+}
