@@ -476,6 +476,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
     let (run, endgame_pieces) = read_run_config(run_dir)?;
     Ok(WeightsFile {
         weights: pair,
+        extra: None,
         endgame_pieces,
         source: Some(WeightsSource::Specimen { run, id, round }),
     })

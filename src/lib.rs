@@ -48,8 +48,10 @@ pub use engine::{
 };
 pub use error::{Error, Result};
 pub use eval::{
-    evaluate, feature_index, features, FeatureCounts, WeightPair, Weights, WeightsFile,
-    WeightsSource, FEATURE_NAMES,
+    evaluate, evaluate_extended, extended_inputs, feature_index, features, terms, Evaluator,
+    EvaluatorKind, ExtraPair, ExtraWeights, FeatureCounts, TermCounts, WeightPair, Weights,
+    WeightsFile, WeightsSource, EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES,
+    TERM_NAMES,
 };
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
 pub use fit::{fit, FitReport, FitSettings, GameRecords, Losses, RecordedGame};
@@ -73,4 +75,6 @@ pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
-pub use tournament::{FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, Standing};
+pub use tournament::{
+    ExtraRanges, FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, Standing,
+};

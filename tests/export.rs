@@ -18,6 +18,7 @@ fn sample() -> WeightsFile {
             opening: Weights([100, 150, -3, 7, -42, 0, -1, 12, 5, i32::MIN]),
             endgame: Weights([90, 170, 0, -8, 4, -100, -15, 33, -2, i32::MAX]),
         },
+        extra: None,
         endgame_pieces: 10,
         source: Some(WeightsSource::Specimen {
             run: "overnight \"quoted\" */ run".into(),
@@ -477,6 +478,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
             opening: Weights([100, 150, -3, 7, -42, 11, -1, 12, 5, 9]),
             endgame: Weights([90, 170, 2, -8, 4, -10, -15, 33, -2, 6]),
         },
+        extra: None,
         endgame_pieces: 10,
         source: None,
     };
@@ -526,6 +528,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
     assert_eq!(lines.len(), positions.len());
     let player = Player {
         weights: &file.weights,
+        extra: None,
         endgame_pieces: file.endgame_pieces,
         limits: None,
     };

@@ -5,8 +5,8 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, export_to_file, fit, refuse_overwriting, Config, Error, ExportFormat,
-    FitReport, FitSettings, GameRecords, Losses, Result, WeightsFile, WeightsSource,
+    check_output_path, export_to_file, fit, refuse_overwriting, Config, Error, EvaluatorKind,
+    ExportFormat, FitReport, FitSettings, GameRecords, Losses, Result, WeightsFile, WeightsSource,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,6 +33,10 @@ pub struct FitArgs {
     /// endgame_pieces`) from this run config; default: the built-in ranges, pawns fixed at 100.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// The evaluator to fit: ten or extended (default: the --config's `evaluator`, else the
+    /// start weights').
+    #[arg(long, value_name = "ten|extended")]
+    evaluator: Option<String>,
     /// Leave out each game's positions before this ply (counted from its start, the opening's
     /// moves included).
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().first_ply)]
@@ -74,6 +78,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         l2: args.l2,
         max_iterations: args.iterations,
         endgame_pieces: start.endgame_pieces,
+        evaluator: start.evaluator(),
         ..FitSettings::default()
     };
     if let Some(path) = &args.config {
@@ -81,6 +86,14 @@ pub fn run(args: FitArgs) -> Result<()> {
         settings.opening = config.weights.opening;
         settings.endgame = config.weights.endgame;
         settings.endgame_pieces = config.search.endgame_pieces;
+        settings.extended = config.weights.extended;
+    }
+    if let Some(name) = &args.evaluator {
+        settings.evaluator = EvaluatorKind::from_name(name).ok_or_else(|| {
+            Error::input(format!(
+                "--evaluator: `{name}` is not an evaluator, expected ten or extended"
+            ))
+        })?;
     }
     settings.check(|name| format!("--{}", name.replace('_', "-")))?;
 
@@ -111,9 +124,22 @@ pub fn run(args: FitArgs) -> Result<()> {
         }
     };
     let report = match args.threads {
-        Some(threads) => super::thread_pool(threads)?
-            .install(|| fit(&records, &start.weights, &settings, on_iteration))?,
-        None => fit(&records, &start.weights, &settings, on_iteration)?,
+        Some(threads) => super::thread_pool(threads)?.install(|| {
+            fit(
+                &records,
+                &start.weights,
+                start.extra.as_ref(),
+                &settings,
+                on_iteration,
+            )
+        })?,
+        None => fit(
+            &records,
+            &start.weights,
+            start.extra.as_ref(),
+            &settings,
+            on_iteration,
+        )?,
     };
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -121,6 +147,7 @@ pub fn run(args: FitArgs) -> Result<()> {
 
     let file = WeightsFile {
         weights: report.weights,
+        extra: report.extra,
         endgame_pieces: settings.endgame_pieces,
         source: Some(WeightsSource::Fit {
             data: data_description(&records, &report),

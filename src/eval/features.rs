@@ -114,7 +114,7 @@ pub fn evaluate_quiet(pos: &Position, weights: &Weights) -> Option<i32> {
 }
 
 /// Index of the `mobility` feature.
-const MOBILITY: usize = 8;
+pub(super) const MOBILITY: usize = 8;
 
 #[inline(always)]
 fn weighted_difference(ours: &FeatureCounts, theirs: &FeatureCounts, weights: &Weights) -> i32 {

@@ -1,9 +1,18 @@
-//! The evaluator: ten features per side and two weight sets (opening and endgame).
+//! The evaluators: `ten` (ten features per side, an opening and an endgame set switched at a
+//! piece count) and `extended` (the ten, classic terms and piece-square tables, tapered).
 
+mod evaluator;
+mod extended;
 mod features;
 mod weights;
 
-pub use features::{evaluate, evaluate_quiet, features, FeatureCounts};
+pub(crate) use evaluator::OwnedEvaluator;
+pub use evaluator::{Evaluator, EvaluatorKind};
+pub use extended::{
+    evaluate_extended, extended_inputs, taper, terms, ExtraPair, ExtraWeights, TermCounts,
+    EXTENDED_INPUTS, FULL_BOARD, KING_SQUARES, MAN_SQUARES, TERM_COUNT, TERM_NAMES,
+};
+pub use features::{evaluate, features, FeatureCounts};
 pub use weights::{
     feature_index, WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES,
     FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT, PERSPECTIVE,

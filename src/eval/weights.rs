@@ -11,6 +11,9 @@ use serde_json::Value;
 use crate::error::Error;
 use crate::text::{excerpt, strip_bom};
 
+use super::evaluator::EvaluatorKind;
+use super::extended::{ExtraPair, ExtraWeights, KING_SQUARES, MAN_SQUARES, TERM_COUNT, TERM_NAMES};
+
 /// Number of evaluation features.
 pub const FEATURE_COUNT: usize = 10;
 
@@ -159,8 +162,10 @@ impl WeightsSource {
 /// `play` read and write.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct WeightsFile {
-    /// The two weight sets.
+    /// The two weight sets of the ten features.
     pub weights: WeightPair,
+    /// The extended evaluator's further weights; `None`: the ten-feature evaluator.
+    pub extra: Option<ExtraPair>,
     /// Pieces left on the board (both colours) at which the endgame set takes over.
     pub endgame_pieces: u32,
     /// The run and specimen the weights come from; `None` for hand-made files and `material`.
@@ -168,13 +173,28 @@ pub struct WeightsFile {
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
-const KEYS: [&str; 6] = [
+const KEYS: [&str; 14] = [
+    "evaluator",
     "features",
     "opening",
     "endgame",
+    "terms",
+    "opening_terms",
+    "endgame_terms",
+    "opening_men",
+    "endgame_men",
+    "opening_kings",
+    "endgame_kings",
     "endgame_pieces",
     "perspective",
     "source",
+];
+
+/// The extended evaluator's lists of one phase: key suffix, length, and where they go.
+const EXTRA_LISTS: [(&str, usize); 3] = [
+    ("terms", TERM_COUNT),
+    ("men", MAN_SQUARES),
+    ("kings", KING_SQUARES),
 ];
 
 /// Largest meaningful `endgame_pieces`: a board never holds more than 24 pieces.
@@ -185,8 +205,17 @@ impl WeightsFile {
     pub fn new(weights: WeightPair) -> WeightsFile {
         WeightsFile {
             weights,
+            extra: None,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             source: None,
+        }
+    }
+
+    /// The evaluator these weights are for.
+    pub fn evaluator(&self) -> EvaluatorKind {
+        match self.extra {
+            Some(_) => EvaluatorKind::Extended,
+            None => EvaluatorKind::Ten,
         }
     }
 
@@ -213,8 +242,28 @@ impl WeightsFile {
                 format!("{{\"fit\": {}}}", serde_json::Value::String(data.clone()))
             }
         };
+        let numbers = |w: &[i32]| {
+            let items: Vec<String> = w.iter().map(|v| v.to_string()).collect();
+            format!("[{}]", items.join(", "))
+        };
+        let (evaluator, extra) = match &self.extra {
+            None => (String::new(), String::new()),
+            Some(extra) => {
+                let terms: Vec<String> = TERM_NAMES.iter().map(|n| format!("\"{n}\"")).collect();
+                let mut lines = format!("  \"terms\": [{}],\n", terms.join(", "));
+                for (suffix, _) in EXTRA_LISTS {
+                    for (phase, w) in [("opening", &extra.opening), ("endgame", &extra.endgame)] {
+                        lines += &format!(
+                            "  \"{phase}_{suffix}\": {},\n",
+                            numbers(extra_list(w, suffix))
+                        );
+                    }
+                }
+                ("  \"evaluator\": \"extended\",\n".to_string(), lines)
+            }
+        };
         format!(
-            "{{\n  \"features\": [{}],\n  \"opening\": {},\n  \"endgame\": {},\n  \
+            "{{\n{evaluator}  \"features\": [{}],\n  \"opening\": {},\n  \"endgame\": {},\n{extra}  \
              \"endgame_pieces\": {},\n  \"perspective\": \"{}\",\n  \"source\": {}\n}}\n",
             names.join(", "),
             list(&self.weights.opening),
@@ -406,7 +455,44 @@ impl WeightsFile {
                 }
             }
         }
+        if let Some(extra) = &self.extra {
+            for (phase, w) in [("opening", &extra.opening), ("endgame", &extra.endgame)] {
+                for (suffix, _) in EXTRA_LISTS {
+                    let list = extra_list(w, suffix);
+                    if let Some(i) = list
+                        .iter()
+                        .position(|v| v.unsigned_abs() > MAX_ABS_WEIGHT.unsigned_abs())
+                    {
+                        return Err(Ctx::new(origin).err(format!(
+                            "`{phase}_{suffix}` item {} is {}, outside \
+                             -{MAX_ABS_WEIGHT}..={MAX_ABS_WEIGHT} (larger weights could \
+                             overflow the evaluation)",
+                            i + 1,
+                            list[i]
+                        )));
+                    }
+                }
+            }
+        }
         Ok(())
+    }
+}
+
+/// One of a phase's extended lists by its key suffix (`terms`, `men`, `kings`).
+fn extra_list<'w>(w: &'w ExtraWeights, suffix: &str) -> &'w [i32] {
+    match suffix {
+        "terms" => &w.terms,
+        "men" => &w.men,
+        _ => &w.kings,
+    }
+}
+
+/// [`extra_list`], to write.
+fn extra_list_mut<'w>(w: &'w mut ExtraWeights, suffix: &str) -> &'w mut [i32] {
+    match suffix {
+        "terms" => &mut w.terms,
+        "men" => &mut w.men,
+        _ => &mut w.kings,
     }
 }
 
@@ -606,11 +692,84 @@ impl<'a> Ctx<'a> {
             None | Some(Value::Null) => None,
             Some(v) => Some(self.source(v)?),
         };
+        let extra = self.extra(obj)?;
         Ok(WeightsFile {
             weights: WeightPair { opening, endgame },
+            extra,
             endgame_pieces,
             source,
         })
+    }
+
+    /// The extended evaluator's lists when `evaluator` is `extended`; none may appear without it.
+    fn extra(&self, obj: &serde_json::Map<String, Value>) -> Result<Option<ExtraPair>, Error> {
+        let evaluator = match obj.get("evaluator") {
+            None => EvaluatorKind::Ten,
+            Some(v) => v
+                .as_str()
+                .and_then(EvaluatorKind::from_name)
+                .ok_or_else(|| {
+                    self.err_at(
+                        "evaluator",
+                        format!(
+                            "`evaluator` must be \"ten\" or \"extended\", found {}",
+                            kind(v)
+                        ),
+                    )
+                })?,
+        };
+        if evaluator == EvaluatorKind::Ten {
+            if let Some(key) = KEYS[4..11].iter().find(|k| obj.contains_key(**k)) {
+                return Err(self.err_at(
+                    key,
+                    format!("`{key}` belongs to the extended evaluator, but `evaluator` is not \"extended\""),
+                ));
+            }
+            return Ok(None);
+        }
+        if let Some(v) = obj.get("terms") {
+            let names: Option<Vec<&str>> = v
+                .as_array()
+                .map(|list| list.iter().map(|n| n.as_str().unwrap_or("?")).collect());
+            if names.as_deref() != Some(&TERM_NAMES[..]) {
+                return Err(self.err_at(
+                    "terms",
+                    format!(
+                        "`terms` must list the terms in order: {}",
+                        TERM_NAMES.join(", ")
+                    ),
+                ));
+            }
+        }
+        let mut extra = ExtraPair::default();
+        for (phase, w) in [
+            ("opening", &mut extra.opening),
+            ("endgame", &mut extra.endgame),
+        ] {
+            for (suffix, len) in EXTRA_LISTS {
+                let key = format!("{phase}_{suffix}");
+                let v = obj.get(&key).ok_or_else(|| {
+                    self.err(format!("missing key `{key}` (a list of {len} integers)"))
+                })?;
+                let list = v.as_array().filter(|l| l.len() == len).ok_or_else(|| {
+                    self.err_at(
+                        &key,
+                        format!(
+                            "`{key}` must be a list of {len} integers, found {}",
+                            match v {
+                                Value::Array(l) => format!("{} numbers", l.len()),
+                                other => kind(other),
+                            }
+                        ),
+                    )
+                })?;
+                let out = extra_list_mut(w, suffix);
+                for (i, item) in list.iter().enumerate() {
+                    out[i] = self.int(item, &key, || format!("`{key}` item {}", i + 1))?;
+                }
+            }
+        }
+        Ok(Some(extra))
     }
 
     fn check_features(&self, v: &Value) -> Result<(), Error> {
@@ -823,6 +982,7 @@ mod tests {
                 opening: Weights([100, 150, -3, 7, -42, 0, -1, 12, 5, -100]),
                 endgame: Weights([90, 170, 0, -8, 4, -100, -15, 33, -2, 1]),
             },
+            extra: None,
             endgame_pieces: 10,
             source: Some(WeightsSource::Specimen {
                 run: "night \"run\"".into(),

@@ -13,13 +13,13 @@ mod texel;
 use rand::Rng;
 
 use crate::error::{Error, Result};
-use crate::eval::{WeightPair, DEFAULT_ENDGAME_PIECES};
+use crate::eval::{EvaluatorKind, ExtraPair, WeightPair, DEFAULT_ENDGAME_PIECES};
 use crate::rng::{stream, tag};
-use crate::tournament::FeatureRanges;
+use crate::tournament::{ExtraRanges, FeatureRanges, WeightRange};
 
 pub use positions::{extract, Extraction, Sample};
 pub use records::{GameRecords, RecordedGame};
-pub use texel::{fit_k, Objective, PARAMETERS};
+pub use texel::{fit_k, Model, Objective};
 
 /// How a fit is made: one owner for its settings, their defaults and their checks.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,6 +41,10 @@ pub struct FitSettings {
     pub opening: FeatureRanges,
     /// The ranges of the endgame set's weights.
     pub endgame: FeatureRanges,
+    /// The evaluator whose weights are fitted.
+    pub evaluator: EvaluatorKind,
+    /// The ranges of the extended evaluator's further weights (both sets).
+    pub extended: ExtraRanges,
 }
 
 impl Default for FitSettings {
@@ -57,6 +61,8 @@ impl Default for FitSettings {
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             opening: FeatureRanges::default(),
             endgame: FeatureRanges::default(),
+            evaluator: EvaluatorKind::Ten,
+            extended: ExtraRanges::default(),
         }
     }
 }
@@ -86,6 +92,9 @@ impl FitSettings {
                 }
             }
         }
+        if let Some((key, problem)) = self.extended.problem() {
+            return Err(Error::input(format!("weights.extended.{key} {problem}")));
+        }
         Ok(())
     }
 }
@@ -104,6 +113,8 @@ pub struct Losses {
 pub struct FitReport {
     /// The fitted weights (integers within the ranges).
     pub weights: WeightPair,
+    /// The fitted further weights of the extended evaluator (`None` for `ten`).
+    pub extra: Option<ExtraPair>,
     /// Games learnt from (training and validation).
     pub games: usize,
     /// Of which held out.
@@ -131,6 +142,7 @@ pub struct FitReport {
 pub fn fit(
     records: &GameRecords,
     start: &WeightPair,
+    start_extra: Option<&ExtraPair>,
     settings: &FitSettings,
     on_iteration: impl FnMut(u32, f64),
 ) -> Result<FitReport> {
@@ -140,6 +152,7 @@ pub fn fit(
         Extraction {
             first_ply: settings.first_ply,
             weights: start,
+            extra: start_extra,
             endgame_pieces: settings.endgame_pieces,
         },
     );
@@ -167,35 +180,35 @@ pub fn fit(
     // K says what a man is worth in the games' results, so it is measured with `material`
     // (pawns 100, kings 150): with the start's positional terms in the evaluation, a K fitted
     // to them would be smaller, and the weights would have to grow to make up for it.
-    let k = fit_k(&training, settings.endgame_pieces, &WeightPair::material());
-    let anchor = texel::to_parameters(start);
+    let model = Model::of(settings.evaluator, settings.endgame_pieces);
+    let k = fit_k(&training, model, &WeightPair::material());
+    let start_extra = start_extra.filter(|_| settings.evaluator == EvaluatorKind::Extended);
+    let anchor = model.to_parameters(start, start_extra);
     let objective = |samples, l2| Objective {
         samples,
-        endgame_pieces: settings.endgame_pieces,
+        model,
         k,
         l2,
-        anchor,
+        anchor: &anchor,
     };
-    let losses = |weights: &WeightPair| Losses {
-        training: objective(training.as_slice(), 0.0).loss_of(weights),
+    let losses = |weights: &WeightPair, extra: Option<&ExtraPair>| Losses {
+        training: objective(training.as_slice(), 0.0).loss_of(weights, extra),
         validation: (!validation.is_empty())
-            .then(|| objective(validation.as_slice(), 0.0).loss_of(weights)),
+            .then(|| objective(validation.as_slice(), 0.0).loss_of(weights, extra)),
     };
-    let bounds = |pick: fn(&crate::tournament::WeightRange) -> i32| -> [f64; PARAMETERS] {
-        let opening = settings.opening.to_array();
-        let endgame = settings.endgame.to_array();
-        std::array::from_fn(|i| {
-            let range = if i < opening.len() {
-                &opening[i]
-            } else {
-                &endgame[i - opening.len()]
-            };
-            f64::from(pick(range))
+    let ranges: Vec<WeightRange> = [&settings.opening, &settings.endgame]
+        .into_iter()
+        .flat_map(|ten| {
+            let all = ten.to_array().into_iter().chain(settings.extended.to_vec());
+            all.take(model.width).collect::<Vec<_>>()
         })
+        .collect();
+    let bounds = |pick: fn(&WeightRange) -> i32| -> Vec<f64> {
+        ranges.iter().map(|r| f64::from(pick(r))).collect()
     };
-    let (weights, iterations) = texel::fit_weights(
+    let (weights, extra, iterations) = texel::fit_weights(
         &objective(training.as_slice(), settings.l2),
-        start,
+        &anchor,
         &bounds(|r| r.min),
         &bounds(|r| r.max),
         settings.max_iterations,
@@ -208,10 +221,11 @@ pub fn fit(
         validation_positions: validation.len(),
         k,
         iterations,
-        material: losses(&WeightPair::material()),
-        start: losses(start),
-        fitted: losses(&weights),
+        material: losses(&WeightPair::material(), None),
+        start: losses(start, start_extra),
+        fitted: losses(&weights, extra.as_ref()),
         weights,
+        extra,
     })
 }
 
@@ -247,6 +261,7 @@ mod tests {
         let how = Extraction {
             first_ply: 0,
             weights: &material,
+            extra: None,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
         };
         let mut samples = extract(&games, how);
@@ -257,7 +272,8 @@ mod tests {
             endgame: Weights([100, 140, -5, 9, 0, 3, -7, 15, 6, 25]),
         };
         let k = 1.1;
-        let known_x = texel::to_parameters(&known);
+        let model = Model::of(EvaluatorKind::Ten, DEFAULT_ENDGAME_PIECES);
+        let known_x = model.to_parameters(&known, None);
         for s in &mut samples {
             let offset = if u32::from(s.pieces) <= DEFAULT_ENDGAME_PIECES {
                 FEATURE_COUNT
@@ -265,24 +281,25 @@ mod tests {
                 0
             };
             let eval: f64 = (0..FEATURE_COUNT)
-                .map(|i| known_x[offset + i] * f64::from(s.difference[i]))
+                .map(|i| known_x[offset + i] * f64::from(s.inputs[i]))
                 .sum();
             s.label = (1.0 / (1.0 + (-k * eval / 100.0).exp())) as f32;
         }
-        assert!((fit_k(&samples, DEFAULT_ENDGAME_PIECES, &known) - k).abs() < 1e-3);
+        assert!((fit_k(&samples, model, &known) - k).abs() < 1e-3);
 
+        let start = model.to_parameters(&material, None);
         let objective = Objective {
             samples: &samples,
-            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            model,
             k,
             l2: 0.0,
-            anchor: texel::to_parameters(&material),
+            anchor: &start,
         };
-        let (fitted, _) = texel::fit_weights(
+        let (fitted, _, _) = texel::fit_weights(
             &objective,
-            &material,
-            &[-1000.0; PARAMETERS],
-            &[1000.0; PARAMETERS],
+            &start,
+            &[-1000.0; 2 * FEATURE_COUNT],
+            &[1000.0; 2 * FEATURE_COUNT],
             1000,
             |_, _| {},
         );
@@ -296,7 +313,7 @@ mod tests {
                 let varies = samples
                     .iter()
                     .filter(|s| (u32::from(s.pieces) <= DEFAULT_ENDGAME_PIECES) == (offset > 0))
-                    .filter(|s| s.difference[i] != 0)
+                    .filter(|s| s.inputs[i] != 0)
                     .count();
                 if varies > 200 {
                     checked += 1;

@@ -4,16 +4,17 @@
 //! A position whose side to move must capture is never evaluated by the search: captures are
 //! compulsory, so it follows them to a quiet position (Texel tuning's quiescence). The fit does
 //! the same with a capture-only minimax under the start weights, and learns from the leaf of
-//! its principal variation. The leaf's ten feature differences are kept, so that any weights'
-//! evaluation of it is one dot product.
+//! its principal variation. The leaf's inputs (the extended evaluator's, whose first ten are the
+//! ten features) are kept, so that any weights' evaluation of it is one dot product per phase.
 
 use std::collections::HashSet;
 
 use rayon::prelude::*;
 
 use crate::engine::{Color, Position};
-use crate::eval::{evaluate_quiet, features, WeightPair, FEATURE_COUNT};
+use crate::eval::{extended_inputs, Evaluator, ExtraPair, WeightPair, EXTENDED_INPUTS};
 use crate::game::GameResult;
+use crate::game::Player;
 
 use super::records::RecordedGame;
 
@@ -23,8 +24,9 @@ const MAX_CAPTURE_PLIES: u32 = 24;
 /// One quiet position of a game, as the fit sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
-    /// The side to move's feature counts minus the opponent's.
-    pub difference: [i16; FEATURE_COUNT],
+    /// The side to move's counts minus the opponent's, in the extended evaluator's input order
+    /// (the ten features first).
+    pub inputs: [i8; EXTENDED_INPUTS],
     /// Pieces on the board (which weight set applies).
     pub pieces: u8,
     /// The game's result for the side to move: 1 won, ½ drawn, 0 lost.
@@ -41,8 +43,23 @@ pub struct Extraction<'a> {
     pub first_ply: u32,
     /// The weights that choose among captures on the way to the quiet position.
     pub weights: &'a WeightPair,
-    /// Pieces at which the endgame set takes over.
+    /// With `weights`, the extended evaluator's further weights (`None`: the ten features).
+    pub extra: Option<&'a ExtraPair>,
+    /// Pieces at which the ten features' endgame set takes over.
     pub endgame_pieces: u32,
+}
+
+impl Extraction<'_> {
+    /// What the capture search evaluates `pos` with.
+    fn evaluator(&self, pos: &Position) -> Evaluator<'_> {
+        Player {
+            weights: self.weights,
+            extra: self.extra,
+            endgame_pieces: self.endgame_pieces,
+            limits: None,
+        }
+        .evaluator(pos)
+    }
 }
 
 /// The samples of every game, in game order then ply order; a position that comes back in the
@@ -80,15 +97,13 @@ fn game_samples(game: &RecordedGame, index: u32, how: Extraction<'_>) -> Vec<Sam
 /// The sample of a quiet position of a game that ended in `result`.
 fn sample(pos: &Position, result: GameResult, game: u32) -> Sample {
     let us = pos.side_to_move();
-    let ours = features(pos, us);
-    let theirs = features(pos, us.opponent());
     let label = match (result, us) {
         (GameResult::Draw, _) => 0.5,
         (GameResult::BlackWin, Color::Black) | (GameResult::WhiteWin, Color::White) => 1.0,
         _ => 0.0,
     };
     Sample {
-        difference: std::array::from_fn(|i| (ours[i] - theirs[i]) as i16),
+        inputs: extended_inputs(pos),
         pieces: pos.piece_count() as u8,
         label,
         game,
@@ -108,12 +123,7 @@ struct Leaf {
 /// weights nothing.
 fn quiet_leaf(pos: &Position, how: Extraction<'_>, plies: u32) -> Option<Leaf> {
     if pos.jumpers() == 0 {
-        let weights = if pos.piece_count() <= how.endgame_pieces {
-            &how.weights.endgame
-        } else {
-            &how.weights.opening
-        };
-        let value = evaluate_quiet(pos, weights)?;
+        let value = how.evaluator(pos).evaluate_quiet(pos)?;
         return Some(Leaf {
             position: *pos,
             value,
@@ -166,6 +176,7 @@ mod tests {
         Extraction {
             first_ply: 0,
             weights,
+            extra: None,
             endgame_pieces: 12,
         }
     }
@@ -181,7 +192,7 @@ mod tests {
         assert_eq!(samples.len(), 1);
         let s = samples[0];
         // White (to move) has one man (31) against Black's two: pawns difference −1, lost.
-        assert_eq!(s.difference[0], -1);
+        assert_eq!(s.inputs[0], -1);
         assert_eq!(s.label, 0.0);
         assert_eq!(s.pieces, 3);
     }
@@ -196,8 +207,8 @@ mod tests {
         let samples = extract(&[g], how(&material));
         assert_eq!(samples.len(), 1);
         // White to move after 14x23x30: one man each, and Black has the new king.
-        assert_eq!(samples[0].difference[0], 0);
-        assert_eq!(samples[0].difference[1], -1);
+        assert_eq!(samples[0].inputs[0], 0);
+        assert_eq!(samples[0].inputs[1], -1);
         assert_eq!(samples[0].pieces, 3);
         assert_eq!(samples[0].label, 0.5);
     }

@@ -11,7 +11,10 @@
 
 use rayon::prelude::*;
 
-use crate::eval::{WeightPair, Weights, FEATURE_COUNT};
+use crate::eval::{
+    taper, EvaluatorKind, ExtraPair, ExtraWeights, WeightPair, Weights, EXTENDED_INPUTS,
+    FEATURE_COUNT, FULL_BOARD,
+};
 
 use super::lbfgs::{minimize, LbfgsOptions};
 use super::positions::Sample;
@@ -19,30 +22,134 @@ use super::positions::Sample;
 /// Samples summed by one task: large enough to amortise the task, small enough to spread.
 const CHUNK: usize = 8192;
 
-/// The number of weights fitted: both sets, opening first.
-pub const PARAMETERS: usize = 2 * FEATURE_COUNT;
+/// How the two phases' values make a sample's evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The opening set above this many pieces, the endgame set from it down (`ten`).
+    Switch(u32),
+    /// Both, weighted by the pieces on the board as [`taper`] says (`extended`).
+    Tapered,
+}
+
+/// What is fitted: the inputs per phase and how the phases combine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Model {
+    /// Inputs per phase: the first `width` of a sample's (10: the ten features).
+    pub width: usize,
+    /// How the phases combine.
+    pub phase: Phase,
+}
+
+impl Model {
+    /// The model of an evaluator: the ten features switched at `endgame_pieces`, or all the
+    /// extended inputs, tapered.
+    pub fn of(kind: EvaluatorKind, endgame_pieces: u32) -> Model {
+        match kind {
+            EvaluatorKind::Ten => Model {
+                width: FEATURE_COUNT,
+                phase: Phase::Switch(endgame_pieces),
+            },
+            EvaluatorKind::Extended => Model {
+                width: EXTENDED_INPUTS,
+                phase: Phase::Tapered,
+            },
+        }
+    }
+
+    /// The number of parameters: both phases, opening first.
+    pub fn parameters(&self) -> usize {
+        2 * self.width
+    }
+
+    /// The parameter vector of weights (the extended ones, when the model has their inputs;
+    /// zero where `extra` is `None`).
+    pub fn to_parameters(&self, weights: &WeightPair, extra: Option<&ExtraPair>) -> Vec<f64> {
+        let default = ExtraPair::default();
+        let extra = extra.unwrap_or(&default);
+        let mut x = Vec::with_capacity(self.parameters());
+        for (ten, more) in [
+            (&weights.opening, &extra.opening),
+            (&weights.endgame, &extra.endgame),
+        ] {
+            let all = ten.0.iter().copied().chain(more.to_vec());
+            x.extend(all.take(self.width).map(f64::from));
+        }
+        x
+    }
+
+    /// The parameters rounded back to integer weights, and the extended ones when the model
+    /// has them.
+    pub fn from_parameters(&self, x: &[f64]) -> (WeightPair, Option<ExtraPair>) {
+        let rounded: Vec<i32> = x.iter().map(|v| v.round() as i32).collect();
+        let (opening, endgame) = rounded.split_at(self.width);
+        let ten = |w: &[i32]| Weights(std::array::from_fn(|i| w.get(i).copied().unwrap_or(0)));
+        let extra = |w: &[i32]| {
+            let mut all = w.get(FEATURE_COUNT..).unwrap_or(&[]).to_vec();
+            all.resize(EXTENDED_INPUTS - FEATURE_COUNT, 0);
+            ExtraWeights::from_slice(&all).expect("padded to the full width")
+        };
+        let pair = WeightPair {
+            opening: ten(opening),
+            endgame: ten(endgame),
+        };
+        let extra = (self.width > FEATURE_COUNT).then(|| ExtraPair {
+            opening: extra(opening),
+            endgame: extra(endgame),
+        });
+        (pair, extra)
+    }
+
+    /// The evaluation of `sample` at `x`, and the shares of the opening and endgame parameters
+    /// in it (what the gradient multiplies by).
+    #[inline]
+    fn evaluate(&self, x: &[f64], sample: &Sample) -> (f64, f64, f64) {
+        let dot = |w: &[f64]| -> f64 {
+            (0..self.width)
+                .map(|i| w[i] * f64::from(sample.inputs[i]))
+                .sum()
+        };
+        let (opening, endgame) = x.split_at(self.width);
+        match self.phase {
+            Phase::Switch(endgame_pieces) => {
+                if u32::from(sample.pieces) <= endgame_pieces {
+                    (dot(endgame), 0.0, 1.0)
+                } else {
+                    (dot(opening), 1.0, 0.0)
+                }
+            }
+            Phase::Tapered => {
+                let share = f64::from(taper(u32::from(sample.pieces))) / f64::from(FULL_BOARD);
+                (
+                    share * dot(opening) + (1.0 - share) * dot(endgame),
+                    share,
+                    1.0 - share,
+                )
+            }
+        }
+    }
+}
 
 /// The loss's data and settings.
 #[derive(Clone, Copy, Debug)]
 pub struct Objective<'a> {
     /// The samples.
     pub samples: &'a [Sample],
-    /// Pieces at which the endgame set takes over.
-    pub endgame_pieces: u32,
+    /// What is fitted.
+    pub model: Model,
     /// The logistic scale (per man).
     pub k: f64,
     /// The L2 strength towards `anchor` (0: none).
     pub l2: f64,
     /// The weights the L2 term pulls towards.
-    pub anchor: [f64; PARAMETERS],
+    pub anchor: &'a [f64],
 }
 
 /// Partial sums of one chunk: the squared errors and the gradient of their sum.
-type Partial = (f64, [f64; PARAMETERS]);
+type Partial = (f64, Vec<f64>);
 
 impl Objective<'_> {
-    /// The loss at `x` (the weights as [`to_parameters`] lays them out), with its gradient when
-    /// `gradient` is given.
+    /// The loss at `x` (the weights as [`Model::to_parameters`] lays them out), with its
+    /// gradient when `gradient` is given.
     pub fn loss(&self, x: &[f64], gradient: Option<&mut [f64]>) -> f64 {
         if self.samples.is_empty() {
             if let Some(g) = gradient {
@@ -52,29 +159,29 @@ impl Objective<'_> {
         }
         let want_gradient = gradient.is_some();
         let scale = self.k / 100.0;
+        let width = self.model.width;
+        let parameters = self.model.parameters();
         let partials: Vec<Partial> = self
             .samples
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut sum = 0.0;
-                let mut grad = [0.0; PARAMETERS];
+                let mut grad = vec![0.0; if want_gradient { parameters } else { 0 }];
                 for s in chunk {
-                    let offset = if u32::from(s.pieces) <= self.endgame_pieces {
-                        FEATURE_COUNT
-                    } else {
-                        0
-                    };
-                    let w = &x[offset..offset + FEATURE_COUNT];
-                    let eval: f64 = (0..FEATURE_COUNT)
-                        .map(|i| w[i] * f64::from(s.difference[i]))
-                        .sum();
+                    let (eval, opening_share, endgame_share) = self.model.evaluate(x, s);
                     let p = sigmoid(scale * eval);
                     let error = p - f64::from(s.label);
                     sum += error * error;
                     if want_gradient {
                         let factor = 2.0 * error * p * (1.0 - p) * scale;
-                        for i in 0..FEATURE_COUNT {
-                            grad[offset + i] += factor * f64::from(s.difference[i]);
+                        for (offset, share) in [(0, opening_share), (width, endgame_share)] {
+                            if share == 0.0 {
+                                continue;
+                            }
+                            let factor = if share == 1.0 { factor } else { factor * share };
+                            for i in 0..width {
+                                grad[offset + i] += factor * f64::from(s.inputs[i]);
+                            }
                         }
                     }
                 }
@@ -83,14 +190,14 @@ impl Objective<'_> {
             .collect();
         let n = self.samples.len() as f64;
         let mut total = 0.0;
-        let mut grad = [0.0; PARAMETERS];
+        let mut grad = vec![0.0; parameters];
         for (sum, g) in &partials {
             total += sum;
             grad.iter_mut()
                 .zip(g)
                 .for_each(|(total, part)| *total += part);
         }
-        let pulls = x.iter().zip(&self.anchor).map(|(w, a)| (w - a) / 100.0);
+        let pulls = x.iter().zip(self.anchor).map(|(w, a)| (w - a) / 100.0);
         let loss = total / n + self.l2 * pulls.clone().map(|p| p * p).sum::<f64>();
         if let Some(g) = gradient {
             for ((out, sum), pull) in g.iter_mut().zip(grad).zip(pulls) {
@@ -101,9 +208,9 @@ impl Objective<'_> {
         loss
     }
 
-    /// The loss of a weight pair (without gradient).
-    pub fn loss_of(&self, weights: &WeightPair) -> f64 {
-        self.loss(&to_parameters(weights), None)
+    /// The loss of a set of weights (without gradient).
+    pub fn loss_of(&self, weights: &WeightPair, extra: Option<&ExtraPair>) -> f64 {
+        self.loss(&self.model.to_parameters(weights, extra), None)
     }
 }
 
@@ -112,38 +219,17 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// A weight pair as the fit's parameter vector: the opening set, then the endgame set.
-pub fn to_parameters(weights: &WeightPair) -> [f64; PARAMETERS] {
-    std::array::from_fn(|i| {
-        let set = if i < FEATURE_COUNT {
-            &weights.opening
-        } else {
-            &weights.endgame
-        };
-        f64::from(set.0[i % FEATURE_COUNT])
-    })
-}
-
-/// The parameter vector rounded back to integer weights.
-pub fn from_parameters(x: &[f64]) -> WeightPair {
-    let set = |offset: usize| Weights(std::array::from_fn(|i| x[offset + i].round() as i32));
-    WeightPair {
-        opening: set(0),
-        endgame: set(FEATURE_COUNT),
-    }
-}
-
 /// The `K` in `lo..=hi` that minimises the loss of `weights` (no L2 term), by golden-section
 /// search on `ln K`: the loss is unimodal in `K` for any fixed evaluation.
-pub fn fit_k(samples: &[Sample], endgame_pieces: u32, weights: &WeightPair) -> f64 {
-    let x = to_parameters(weights);
+pub fn fit_k(samples: &[Sample], model: Model, weights: &WeightPair) -> f64 {
+    let x = model.to_parameters(weights, None);
     let loss = |k: f64| {
         Objective {
             samples,
-            endgame_pieces,
+            model,
             k,
             l2: 0.0,
-            anchor: x,
+            anchor: &x,
         }
         .loss(&x, None)
     };
@@ -174,15 +260,15 @@ pub fn fit_k(samples: &[Sample], endgame_pieces: u32, weights: &WeightPair) -> f
 /// equal bounds fix a weight), rounded to integers within the bounds.
 pub fn fit_weights(
     objective: &Objective<'_>,
-    start: &WeightPair,
-    lower: &[f64; PARAMETERS],
-    upper: &[f64; PARAMETERS],
+    start: &[f64],
+    lower: &[f64],
+    upper: &[f64],
     max_iterations: u32,
     on_iteration: impl FnMut(u32, f64),
-) -> (WeightPair, u32) {
+) -> (WeightPair, Option<ExtraPair>, u32) {
     let found = minimize(
         |x, g| objective.loss(x, Some(g)),
-        &to_parameters(start),
+        start,
         lower,
         upper,
         LbfgsOptions {
@@ -191,22 +277,23 @@ pub fn fit_weights(
         },
         on_iteration,
     );
-    let rounded: Vec<f64> = (0..PARAMETERS)
+    let rounded: Vec<f64> = (0..start.len())
         .map(|i| found.x[i].round().clamp(lower[i], upper[i]))
         .collect();
-    (from_parameters(&rounded), found.iterations)
+    let (weights, extra) = objective.model.from_parameters(&rounded);
+    (weights, extra, found.iterations)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sample(pawns: i16, kings: i16, pieces: u8, label: f32) -> Sample {
-        let mut difference = [0; FEATURE_COUNT];
-        difference[0] = pawns;
-        difference[1] = kings;
+    fn sample(pawns: i8, kings: i8, pieces: u8, label: f32) -> Sample {
+        let mut inputs = [0; EXTENDED_INPUTS];
+        inputs[0] = pawns;
+        inputs[1] = kings;
         Sample {
-            difference,
+            inputs,
             pieces,
             label,
             game: 0,
@@ -222,25 +309,31 @@ mod tests {
             sample(0, -1, 6, 0.0),
             sample(1, 1, 8, 1.0),
         ];
-        let objective = Objective {
-            samples: &samples,
-            endgame_pieces: 12,
-            k: 1.3,
-            l2: 0.01,
-            anchor: to_parameters(&WeightPair::material()),
-        };
-        let mut x = to_parameters(&WeightPair::material());
-        x[1] = 120.0;
-        x[FEATURE_COUNT + 1] = 210.0;
-        let mut g = [0.0; PARAMETERS];
-        objective.loss(&x, Some(&mut g));
-        for i in [0, 1, FEATURE_COUNT, FEATURE_COUNT + 1, 5] {
-            let h = 1e-3;
-            let (mut up, mut down) = (x, x);
-            up[i] += h;
-            down[i] -= h;
-            let numeric = (objective.loss(&up, None) - objective.loss(&down, None)) / (2.0 * h);
-            assert!((numeric - g[i]).abs() < 1e-9, "{i}: {numeric} vs {}", g[i]);
+        for model in [
+            Model::of(EvaluatorKind::Ten, 12),
+            Model::of(EvaluatorKind::Extended, 12),
+        ] {
+            let material = model.to_parameters(&WeightPair::material(), None);
+            let objective = Objective {
+                samples: &samples,
+                model,
+                k: 1.3,
+                l2: 0.01,
+                anchor: &material,
+            };
+            let mut x = material.clone();
+            x[1] = 120.0;
+            x[model.width + 1] = 210.0;
+            let mut g = vec![0.0; model.parameters()];
+            objective.loss(&x, Some(&mut g));
+            for i in [0, 1, model.width, model.width + 1, 5] {
+                let h = 1e-3;
+                let (mut up, mut down) = (x.clone(), x.clone());
+                up[i] += h;
+                down[i] -= h;
+                let numeric = (objective.loss(&up, None) - objective.loss(&down, None)) / (2.0 * h);
+                assert!((numeric - g[i]).abs() < 1e-9, "{i}: {numeric} vs {}", g[i]);
+            }
         }
     }
 
@@ -249,14 +342,18 @@ mod tests {
     fn k_is_recovered_from_a_known_model() {
         // For each material difference d, labels in the proportion sigmoid(0.8 * d) exactly.
         let mut samples = Vec::new();
-        for d in -3i16..=3 {
+        for d in -3i8..=3 {
             let p = sigmoid(0.8 * f64::from(d));
             let wins = (p * 1000.0).round() as usize;
             for j in 0..1000 {
                 samples.push(sample(d, 0, 20, if j < wins { 1.0 } else { 0.0 }));
             }
         }
-        let k = fit_k(&samples, 12, &WeightPair::material());
+        let k = fit_k(
+            &samples,
+            Model::of(EvaluatorKind::Ten, 12),
+            &WeightPair::material(),
+        );
         assert!((k - 0.8).abs() < 0.01, "{k}");
     }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::settings::{GameSettings, TieBreak, TimeControl};
 use crate::egdb::DbValue;
 use crate::engine::{Color, HashedPosition, Move, Position};
-use crate::eval::{WeightPair, Weights, WeightsFile};
+use crate::eval::{Evaluator, ExtraPair, WeightPair, Weights, WeightsFile};
 use crate::search::{GameHistory, SearchLimits, Searcher};
 
 /// The result of a game.
@@ -192,7 +192,9 @@ impl GameRecord {
 pub struct Player<'a> {
     /// Opening and endgame weight sets.
     pub weights: &'a WeightPair,
-    /// Switch to the endgame set when this many pieces or fewer are left.
+    /// The extended evaluator's further weights; `None`: the ten-feature evaluator.
+    pub extra: Option<&'a ExtraPair>,
+    /// The ten-feature evaluator switches to the endgame set when this many pieces or fewer are left.
     pub endgame_pieces: u32,
     /// Depths of this side's own, in place of the game's `min_depth`/`max_depth`: a match can
     /// pit a deeper search against a shallower one. `None`: the game's. Not used by timed
@@ -200,23 +202,34 @@ pub struct Player<'a> {
     pub limits: Option<SearchLimits>,
 }
 
-impl Player<'_> {
+impl<'a> Player<'a> {
     /// A weights file's weights and endgame threshold as a player searching to the game's
     /// depths.
-    pub fn of_file(file: &WeightsFile) -> Player<'_> {
+    pub fn of_file(file: &'a WeightsFile) -> Player<'a> {
         Player {
             weights: &file.weights,
+            extra: file.extra.as_ref(),
             endgame_pieces: file.endgame_pieces,
             limits: None,
         }
     }
 
-    /// The weight set to use in `pos`: opening until no more than `endgame_pieces` are left.
-    pub fn phase_weights(&self, pos: &Position) -> &Weights {
+    /// The ten-feature weight set for `pos`: opening until no more than `endgame_pieces` are
+    /// left.
+    pub fn phase_weights(&self, pos: &Position) -> &'a Weights {
         if pos.piece_count() <= self.endgame_pieces {
             &self.weights.endgame
         } else {
             &self.weights.opening
+        }
+    }
+
+    /// What the search evaluates with in `pos`: the extended evaluator (which tapers by
+    /// itself), or the ten features' set for the phase.
+    pub fn evaluator(&self, pos: &Position) -> Evaluator<'a> {
+        match self.extra {
+            Some(extra) => Evaluator::Extended(self.weights, extra),
+            None => Evaluator::Ten(self.phase_weights(pos)),
         }
     }
 }
@@ -240,6 +253,7 @@ pub fn play_game(
 ) -> GameRecord {
     let player = |weights| Player {
         weights,
+        extra: None,
         endgame_pieces: settings.search.endgame_pieces,
         limits: None,
     };
@@ -293,7 +307,7 @@ pub fn play_game_between(
             Color::Black => black,
             Color::White => white,
         };
-        let weights = pair.phase_weights(&pos.position);
+        let weights = pair.evaluator(&pos.position);
         let limits = pair.limits.unwrap_or(limits);
         let tie_rng = match settings.search.tie_break {
             TieBreak::First => None,

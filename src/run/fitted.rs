@@ -54,7 +54,7 @@ pub(super) fn fit_after_round(
     if records.games.is_empty() {
         return Ok(None);
     }
-    match fit(&records, &top.weights, &settings, |_, _| {}) {
+    match fit(&records, &top.weights, None, &settings, |_, _| {}) {
         Ok(report) => Ok(Some(report)),
         // Too few quiet positions yet: the round breeds as usual.
         Err(Error::Input(_)) => Ok(None),

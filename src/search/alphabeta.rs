@@ -46,7 +46,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::egdb::{DbValue, EndgameDb};
 use crate::engine::{Bitboard, Color, HashedPosition, Move, MoveList, Position, MAX_MOVES};
-use crate::eval::{evaluate, evaluate_quiet, Weights};
+use crate::eval::{Evaluator, OwnedEvaluator};
 
 use super::tt::{Bound, Entry, TranspositionTable};
 
@@ -407,8 +407,8 @@ pub struct Searcher {
     /// Plain alpha-beta: no table, no killers, no iterative deepening (for comparisons).
     plain: bool,
     /// The weights and limits the table's contents were searched with.
-    context: Option<(Weights, SearchLimits)>,
-    weights: Weights,
+    context: Option<(OwnedEvaluator, SearchLimits)>,
+    weights: OwnedEvaluator,
     min_depth: u32,
     max_depth: u32,
     nodes: u64,
@@ -504,7 +504,7 @@ impl Searcher {
             use_tt: true,
             plain: false,
             context: None,
-            weights: Weights::default(),
+            weights: OwnedEvaluator::default(),
             min_depth: 1,
             max_depth: 1,
             nodes: 0,
@@ -556,10 +556,10 @@ impl Searcher {
     /// Searches `pos` on its own (no game before it, see [`GameHistory::NONE`]) with `weights`.
     /// With `tie_rng`, a move is drawn from all moves of the best value; without, the first of
     /// them in generation order is chosen.
-    pub fn search(
+    pub fn search<'w>(
         &mut self,
         pos: &Position,
-        weights: &Weights,
+        weights: impl Into<Evaluator<'w>>,
         limits: SearchLimits,
         tie_rng: Option<&mut ChaCha8Rng>,
     ) -> SearchResult {
@@ -568,18 +568,23 @@ impl Searcher {
 
     /// Searches `pos`, reached in a game whose positions since the last irreversible move are
     /// `history`, with the game's draw rules applied inside the tree.
-    pub fn search_in_game(
+    pub fn search_in_game<'w>(
         &mut self,
         pos: &Position,
         history: &GameHistory<'_>,
-        weights: &Weights,
+        weights: impl Into<Evaluator<'w>>,
         limits: SearchLimits,
         mut tie_rng: Option<&mut ChaCha8Rng>,
     ) -> SearchResult {
-        if self.context != Some((*weights, limits)) {
+        let weights = weights.into();
+        let same = self
+            .context
+            .as_ref()
+            .is_some_and(|(stored, stored_limits)| stored.is(weights) && *stored_limits == limits);
+        if !same {
             // Stored values belong to other weights: keep nothing.
             self.tt.clear();
-            self.context = Some((*weights, limits));
+            self.context = Some((weights.to_owned(), limits));
         }
         let (root, list) = self.start(pos, history, weights);
         if list.is_empty() {
@@ -619,11 +624,11 @@ impl Searcher {
     /// weights and budget without a deadline or a stop flag give the same result every time;
     /// up to the same depth it is exactly what [`Searcher::search_in_game`] finds with limits
     /// `(depth, depth + extension)`. Ties go to the first move in generation order.
-    pub fn search_timed(
+    pub fn search_timed<'w>(
         &mut self,
         pos: &Position,
         history: &GameHistory<'_>,
-        weights: &Weights,
+        weights: impl Into<Evaluator<'w>>,
         budget: &SearchBudget,
         mut report: impl FnMut(&SearchResult),
     ) -> SearchResult {
@@ -632,7 +637,7 @@ impl Searcher {
         self.tt.clear();
         // The table no longer matches what `search_in_game` last left in it.
         self.context = None;
-        let (root, list) = self.start(pos, history, weights);
+        let (root, list) = self.start(pos, history, weights.into());
         if list.is_empty() {
             return SearchResult::no_move(0);
         }
@@ -725,9 +730,9 @@ impl Searcher {
         &mut self,
         pos: &Position,
         history: &GameHistory<'_>,
-        weights: &Weights,
+        weights: Evaluator<'_>,
     ) -> (HashedPosition, MoveList) {
-        self.weights = *weights;
+        self.weights = weights.to_owned();
         self.nodes = 0;
         self.killers = [[Move::NULL; 2]; MAX_PLY];
         let root = HashedPosition::new(*pos);
@@ -971,10 +976,13 @@ impl Searcher {
         }
         if ply >= self.min_depth {
             if pos.jumpers() == 0 {
-                return evaluate_quiet(pos, &self.weights).unwrap_or(-(WIN - ply as i32));
+                return self
+                    .weights
+                    .evaluate_quiet(pos)
+                    .unwrap_or(-(WIN - ply as i32));
             }
             if ply >= self.max_depth {
-                return evaluate(pos, &self.weights);
+                return self.weights.evaluate(pos);
             }
         }
         let node = HashedPosition {

@@ -11,7 +11,10 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::eval::{WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT};
+use crate::eval::{
+    WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_ABS_WEIGHT,
+    TERM_COUNT,
+};
 
 /// The allowed values of one weight, `min..=max`; written `[min, max]` in TOML. A range with
 /// `min == max` fixes the weight.
@@ -168,6 +171,59 @@ pub enum InitMode {
     Material,
 }
 
+/// The ranges of the extended evaluator's further weights (`[weights.extended]`), the same in
+/// both sets: one for every classic term, one for every entry of each piece-square table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExtraRanges {
+    /// Each classic term (docs/features.md).
+    pub terms: WeightRange,
+    /// Each entry of the men's table.
+    pub men: WeightRange,
+    /// Each entry of the kings' table.
+    pub kings: WeightRange,
+}
+
+impl Default for ExtraRanges {
+    fn default() -> ExtraRanges {
+        ExtraRanges::DEFAULT
+    }
+}
+
+impl ExtraRanges {
+    /// A classic term within two men per unit, a square's entry within a man and a half: wide
+    /// enough that fits on a night's games leave almost every weight inside (docs/features.md).
+    pub const DEFAULT: ExtraRanges = ExtraRanges {
+        terms: WeightRange::new(-200, 200),
+        men: WeightRange::new(-150, 150),
+        kings: WeightRange::new(-150, 150),
+    };
+
+    /// Whether these are the defaults (a config leaves them out then).
+    pub fn is_default(&self) -> bool {
+        *self == ExtraRanges::default()
+    }
+
+    /// The range of every weight of a phase, in [`crate::eval::ExtraWeights::to_vec`] order.
+    pub fn to_vec(&self) -> Vec<WeightRange> {
+        let mut all = vec![self.terms; TERM_COUNT];
+        all.extend([self.men; MAN_SQUARES]);
+        all.extend([self.kings; KING_SQUARES]);
+        all
+    }
+
+    /// The first unusable range as (key below `weights.extended.`, what is wrong), if any.
+    pub fn problem(&self) -> Option<(String, String)> {
+        [
+            ("terms", self.terms),
+            ("men", self.men),
+            ("kings", self.kings),
+        ]
+        .into_iter()
+        .find_map(|(key, range)| range.problem().map(|p| (key.to_string(), p)))
+    }
+}
+
 /// Default `init_noise`: a tenth of a man per unit of each feature.
 const DEFAULT_INIT_NOISE: f64 = 10.0;
 
@@ -183,6 +239,9 @@ pub struct WeightSpace {
     pub opening: FeatureRanges,
     /// Ranges of the endgame set.
     pub endgame: FeatureRanges,
+    /// Ranges of the extended evaluator's further weights.
+    #[serde(skip_serializing_if = "ExtraRanges::is_default")]
+    pub extended: ExtraRanges,
 }
 
 impl Default for WeightSpace {
@@ -194,6 +253,7 @@ impl Default for WeightSpace {
             init_noise: DEFAULT_INIT_NOISE,
             opening: FeatureRanges::default(),
             endgame: FeatureRanges::default(),
+            extended: ExtraRanges::default(),
         }
     }
 }
@@ -207,6 +267,7 @@ impl WeightSpace {
             init_noise: DEFAULT_INIT_NOISE,
             opening: FeatureRanges::all(min, max),
             endgame: FeatureRanges::all(min, max),
+            extended: ExtraRanges::DEFAULT,
         }
     }
 
@@ -263,7 +324,9 @@ impl WeightSpace {
                 }
             }
         }
-        None
+        self.extended
+            .problem()
+            .map(|(key, problem)| (format!("extended.{key}"), problem))
     }
 
     /// A fresh specimen's weights, drawn as `init` says.
