@@ -89,6 +89,8 @@ impl Evaluator<'_> {
 
 /// An [`Evaluator`]'s weights, owned (what a searcher keeps between searches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Held inline, once per searcher: boxing the extended weights would allocate on every search.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum OwnedEvaluator {
     Ten(Weights),
     Extended(WeightPair, ExtraPair),

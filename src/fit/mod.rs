@@ -183,7 +183,7 @@ pub fn fit(
     let model = Model::of(settings.evaluator, settings.endgame_pieces);
     let k = fit_k(&training, model, &WeightPair::material());
     let start_extra = start_extra.filter(|_| settings.evaluator == EvaluatorKind::Extended);
-    let anchor = model.to_parameters(start, start_extra);
+    let anchor = model.parameters_of(start, start_extra);
     let objective = |samples, l2| Objective {
         samples,
         model,
@@ -273,7 +273,7 @@ mod tests {
         };
         let k = 1.1;
         let model = Model::of(EvaluatorKind::Ten, DEFAULT_ENDGAME_PIECES);
-        let known_x = model.to_parameters(&known, None);
+        let known_x = model.parameters_of(&known, None);
         for s in &mut samples {
             let offset = if u32::from(s.pieces) <= DEFAULT_ENDGAME_PIECES {
                 FEATURE_COUNT
@@ -287,7 +287,7 @@ mod tests {
         }
         assert!((fit_k(&samples, model, &known) - k).abs() < 1e-3);
 
-        let start = model.to_parameters(&material, None);
+        let start = model.parameters_of(&material, None);
         let objective = Objective {
             samples: &samples,
             model,

@@ -57,16 +57,16 @@ impl Model {
     }
 
     /// The number of parameters: both phases, opening first.
-    pub fn parameters(&self) -> usize {
+    pub fn parameter_count(&self) -> usize {
         2 * self.width
     }
 
     /// The parameter vector of weights (the extended ones, when the model has their inputs;
     /// zero where `extra` is `None`).
-    pub fn to_parameters(&self, weights: &WeightPair, extra: Option<&ExtraPair>) -> Vec<f64> {
+    pub fn parameters_of(&self, weights: &WeightPair, extra: Option<&ExtraPair>) -> Vec<f64> {
         let default = ExtraPair::default();
         let extra = extra.unwrap_or(&default);
-        let mut x = Vec::with_capacity(self.parameters());
+        let mut x = Vec::with_capacity(self.parameter_count());
         for (ten, more) in [
             (&weights.opening, &extra.opening),
             (&weights.endgame, &extra.endgame),
@@ -79,7 +79,7 @@ impl Model {
 
     /// The parameters rounded back to integer weights, and the extended ones when the model
     /// has them.
-    pub fn from_parameters(&self, x: &[f64]) -> (WeightPair, Option<ExtraPair>) {
+    pub fn weights_of(&self, x: &[f64]) -> (WeightPair, Option<ExtraPair>) {
         let rounded: Vec<i32> = x.iter().map(|v| v.round() as i32).collect();
         let (opening, endgame) = rounded.split_at(self.width);
         let ten = |w: &[i32]| Weights(std::array::from_fn(|i| w.get(i).copied().unwrap_or(0)));
@@ -148,7 +148,7 @@ pub struct Objective<'a> {
 type Partial = (f64, Vec<f64>);
 
 impl Objective<'_> {
-    /// The loss at `x` (the weights as [`Model::to_parameters`] lays them out), with its
+    /// The loss at `x` (the weights as [`Model::parameters_of`] lays them out), with its
     /// gradient when `gradient` is given.
     pub fn loss(&self, x: &[f64], gradient: Option<&mut [f64]>) -> f64 {
         if self.samples.is_empty() {
@@ -160,7 +160,7 @@ impl Objective<'_> {
         let want_gradient = gradient.is_some();
         let scale = self.k / 100.0;
         let width = self.model.width;
-        let parameters = self.model.parameters();
+        let parameters = self.model.parameter_count();
         let partials: Vec<Partial> = self
             .samples
             .par_chunks(CHUNK)
@@ -210,7 +210,7 @@ impl Objective<'_> {
 
     /// The loss of a set of weights (without gradient).
     pub fn loss_of(&self, weights: &WeightPair, extra: Option<&ExtraPair>) -> f64 {
-        self.loss(&self.model.to_parameters(weights, extra), None)
+        self.loss(&self.model.parameters_of(weights, extra), None)
     }
 }
 
@@ -222,7 +222,7 @@ fn sigmoid(x: f64) -> f64 {
 /// The `K` in `lo..=hi` that minimises the loss of `weights` (no L2 term), by golden-section
 /// search on `ln K`: the loss is unimodal in `K` for any fixed evaluation.
 pub fn fit_k(samples: &[Sample], model: Model, weights: &WeightPair) -> f64 {
-    let x = model.to_parameters(weights, None);
+    let x = model.parameters_of(weights, None);
     let loss = |k: f64| {
         Objective {
             samples,
@@ -280,7 +280,7 @@ pub fn fit_weights(
     let rounded: Vec<f64> = (0..start.len())
         .map(|i| found.x[i].round().clamp(lower[i], upper[i]))
         .collect();
-    let (weights, extra) = objective.model.from_parameters(&rounded);
+    let (weights, extra) = objective.model.weights_of(&rounded);
     (weights, extra, found.iterations)
 }
 
@@ -313,7 +313,7 @@ mod tests {
             Model::of(EvaluatorKind::Ten, 12),
             Model::of(EvaluatorKind::Extended, 12),
         ] {
-            let material = model.to_parameters(&WeightPair::material(), None);
+            let material = model.parameters_of(&WeightPair::material(), None);
             let objective = Objective {
                 samples: &samples,
                 model,
@@ -324,7 +324,7 @@ mod tests {
             let mut x = material.clone();
             x[1] = 120.0;
             x[model.width + 1] = 210.0;
-            let mut g = vec![0.0; model.parameters()];
+            let mut g = vec![0.0; model.parameter_count()];
             objective.loss(&x, Some(&mut g));
             for i in [0, 1, model.width, model.width + 1, 5] {
                 let h = 1e-3;
