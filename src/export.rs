@@ -7,8 +7,9 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 use crate::eval::{
-    WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT,
-    FEATURE_NAMES, PERSPECTIVE,
+    extra_names, ExtraPair, ExtraWeights, WeightPair, Weights, WeightsFile, WeightsSource,
+    DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, PERSPECTIVE, TERM_COUNT,
+    TERM_NAMES,
 };
 use crate::run_folder::{read_config_table, CsvTable, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE};
 
@@ -48,8 +49,28 @@ impl Exporter for OpenBenchExporter {
                 let _ = writeln!(out, "{set}_{name}, {value}");
             }
         }
+        for (set, name, value) in extra_rows(file) {
+            let _ = writeln!(out, "{set}_{name}, {value}");
+        }
         out
     }
+}
+
+/// The extended weights of `file` as (set, name, weight), opening set first; none for `ten`.
+fn extra_rows(file: &WeightsFile) -> Vec<(&'static str, String, i32)> {
+    let Some(extra) = &file.extra else {
+        return Vec::new();
+    };
+    let names = extra_names();
+    [("opening", &extra.opening), ("endgame", &extra.endgame)]
+        .into_iter()
+        .flat_map(|(set, w)| {
+            names
+                .iter()
+                .zip(w.to_vec())
+                .map(move |(name, value)| (set, name.clone(), value))
+        })
+        .collect()
 }
 
 /// The C header's reference evaluation: square-by-square code that follows docs/features.md
@@ -161,6 +182,97 @@ static inline int checkers_evaluate(uint32_t black, uint32_t white, uint32_t kin
 }
 "#;
 
+/// The C header's reference of the extended evaluator (docs/features.md), appended after
+/// [`C_REFERENCE_EVALUATION`] when the weights are extended.
+const C_EXTENDED_EVALUATION: &str = r#"
+/*
+ * Reference of the extended evaluator: the ten features above, the classic terms and the
+ * piece-square tables, opening and endgame values tapered by the number of pieces. Every term
+ * is counted from its owner's view: a White piece on square s counts as a Black one on 33 - s.
+ */
+
+/* Square s as its owner sees it (Black: s, White: 33 - s). */
+static inline int checkers_view(int s, int is_black) { return is_black ? s : 33 - s; }
+
+/* The classic terms of one side (is_black 1: Black, 0: White) into t. */
+static inline void checkers_terms(uint32_t black, uint32_t white, uint32_t kings,
+                                  int is_black, int t[CHECKERS_TERM_COUNT]) {
+    const uint32_t own = is_black ? black : white;
+    const uint32_t occupied = black | white;
+    int s, d;
+    const int bridge_a = checkers_view(1, is_black), bridge_b = checkers_view(3, is_black);
+    /* Bridge: no king on the board and own men on its back-row squares 1 and 3. */
+    t[CHECKERS_BRIDGE] = kings == 0 && (own & CHECKERS_BIT(bridge_a)) &&
+                         (own & CHECKERS_BIT(bridge_b));
+    /* Exposure: own pieces with both ends of one of their diagonals empty squares. */
+    t[CHECKERS_EXPOSURE] = 0;
+    for (s = 1; s <= 32; s++) {
+        const int r = checkers_row(s), c = checkers_col(s);
+        int exposed = 0;
+        if (!(own & CHECKERS_BIT(s))) {
+            continue;
+        }
+        for (d = -1; d <= 1; d += 2) {
+            const int a = checkers_square_at(r + 1, c + d), b = checkers_square_at(r - 1, c - d);
+            if (a && b && !(occupied & CHECKERS_BIT(a)) && !(occupied & CHECKERS_BIT(b))) {
+                exposed = 1;
+            }
+        }
+        t[CHECKERS_EXPOSURE] += exposed;
+    }
+}
+
+/* One phase's value of one side's pieces in the tables. */
+static inline int checkers_tables(uint32_t pieces, uint32_t kings, int is_black,
+                                  const int *men, const int *kings_table) {
+    int s, total = 0;
+    for (s = 1; s <= 32; s++) {
+        if (pieces & CHECKERS_BIT(s)) {
+            const int v = checkers_view(s, is_black);
+            total += (kings & CHECKERS_BIT(s)) ? kings_table[v - 1] : men[v - 1];
+        }
+    }
+    return total;
+}
+
+/* The extended evaluation for the side to move (white_to_move 0 or 1):
+ * (opening * p + endgame * (24 - p)) / 24 with p the pieces on the board (at most 24), each
+ * phase being sum w_i * (f_i(us) - f_i(them)) + sum t_j * (term_j(us) - term_j(them))
+ * + tables(us) - tables(them). Integer division truncates towards zero, as in C99. */
+static inline int checkers_evaluate_extended(uint32_t black, uint32_t white, uint32_t kings,
+                                             int white_to_move) {
+    int us[CHECKERS_FEATURE_COUNT], them[CHECKERS_FEATURE_COUNT];
+    int tu[CHECKERS_TERM_COUNT], tt[CHECKERS_TERM_COUNT];
+    const int black_moves = !white_to_move;
+    const uint32_t own = black_moves ? black : white, enemy = black_moves ? white : black;
+    uint32_t all = black | white;
+    int i, pieces = 0, opening = 0, endgame = 0;
+    checkers_features(black, white, kings, black_moves, us);
+    checkers_features(black, white, kings, !black_moves, them);
+    checkers_terms(black, white, kings, black_moves, tu);
+    checkers_terms(black, white, kings, !black_moves, tt);
+    for (i = 0; i < CHECKERS_FEATURE_COUNT; i++) {
+        opening += CHECKERS_OPENING_WEIGHTS[i] * (us[i] - them[i]);
+        endgame += CHECKERS_ENDGAME_WEIGHTS[i] * (us[i] - them[i]);
+    }
+    for (i = 0; i < CHECKERS_TERM_COUNT; i++) {
+        opening += CHECKERS_OPENING_TERMS[i] * (tu[i] - tt[i]);
+        endgame += CHECKERS_ENDGAME_TERMS[i] * (tu[i] - tt[i]);
+    }
+    opening += checkers_tables(own, kings, black_moves, CHECKERS_OPENING_MEN, CHECKERS_OPENING_KINGS)
+             - checkers_tables(enemy, kings, !black_moves, CHECKERS_OPENING_MEN, CHECKERS_OPENING_KINGS);
+    endgame += checkers_tables(own, kings, black_moves, CHECKERS_ENDGAME_MEN, CHECKERS_ENDGAME_KINGS)
+             - checkers_tables(enemy, kings, !black_moves, CHECKERS_ENDGAME_MEN, CHECKERS_ENDGAME_KINGS);
+    for (; all; all &= all - 1) {
+        pieces++;
+    }
+    if (pieces > 24) {
+        pieces = 24;
+    }
+    return (opening * pieces + endgame * (24 - pieces)) / 24;
+}
+"#;
+
 impl Exporter for JsonExporter {
     fn render(&self, file: &WeightsFile) -> String {
         file.to_json()
@@ -175,6 +287,9 @@ impl Exporter for CsvExporter {
                 let _ = writeln!(out, "{set},{name},{value}");
             }
         }
+        for (set, name, value) in extra_rows(file) {
+            let _ = writeln!(out, "{set},{name},{value}");
+        }
         out
     }
 }
@@ -186,8 +301,29 @@ impl Exporter for TomlExporter {
         out.push_str("# eval = sum over features of weight * (own count - opponent count),\n");
         out.push_str("# from the side to move; the endgame set applies from `endgame_pieces`\n");
         out.push_str("# pieces left on the board (both colours) down.\n");
+        if file.extra.is_some() {
+            out.push_str(
+                "# The extended evaluator: the ten features below plus the terms and the\n",
+            );
+            out.push_str(
+                "# men's and kings' tables (squares 1-28 and 1-32 from the owner's view),\n",
+            );
+            out.push_str("# opening and endgame values tapered by the pieces on the board\n");
+            out.push_str("# (docs/features.md); `endgame_pieces` does not apply.\n");
+            out.push_str("evaluator = \"extended\"\n");
+        }
         let _ = writeln!(out, "endgame_pieces = {}", file.endgame_pieces);
         let _ = writeln!(out, "perspective = {}", toml_str(PERSPECTIVE));
+        if let Some(extra) = &file.extra {
+            let names: Vec<String> = TERM_NAMES.iter().map(|n| toml_str(n)).collect();
+            let _ = writeln!(out, "terms = [{}]", names.join(", "));
+            for (suffix, pick) in EXTRA_LISTS {
+                for (set, w) in [("opening", &extra.opening), ("endgame", &extra.endgame)] {
+                    let values: Vec<String> = pick(w).iter().map(i32::to_string).collect();
+                    let _ = writeln!(out, "{set}_{suffix} = [{}]", values.join(", "));
+                }
+            }
+        }
         for (set, w) in sets(&file.weights) {
             let _ = writeln!(out, "\n[{set}]");
             for (name, value) in w.named() {
@@ -279,7 +415,36 @@ impl Exporter for CHeaderExporter {
             }
             out.push_str("};\n");
         }
+        if let Some(extra) = &file.extra {
+            let _ = writeln!(
+                out,
+                "\n/* The extended evaluator (docs/features.md): its terms, then the men's and\n \
+                 * kings' tables, indexed by square - 1 from the owner's view. */\n\
+                 #define CHECKERS_EXTENDED 1\n#define CHECKERS_TERM_COUNT {TERM_COUNT}"
+            );
+            out.push_str("enum checkers_term {\n");
+            for (i, name) in TERM_NAMES.iter().enumerate() {
+                let sep = if i + 1 < TERM_COUNT { "," } else { "" };
+                let _ = writeln!(out, "    CHECKERS_{} = {i}{sep}", name.to_ascii_uppercase());
+            }
+            out.push_str("};\n");
+            for (set, w) in [("OPENING", &extra.opening), ("ENDGAME", &extra.endgame)] {
+                for (suffix, pick) in EXTRA_LISTS {
+                    let values: Vec<String> = pick(w).iter().map(|&v| c_int(v)).collect();
+                    let _ = writeln!(
+                        out,
+                        "static const int CHECKERS_{set}_{}[{}] = {{{}}};",
+                        suffix.to_ascii_uppercase(),
+                        values.len(),
+                        values.join(", ")
+                    );
+                }
+            }
+        }
         out.push_str(C_REFERENCE_EVALUATION);
+        if file.extra.is_some() {
+            out.push_str(C_EXTENDED_EVALUATION);
+        }
         let _ = writeln!(out, "\n#endif /* {guard} */");
         out
     }
@@ -388,6 +553,13 @@ fn sets(w: &WeightPair) -> [(&'static str, &Weights); 2] {
     [("opening", &w.opening), ("endgame", &w.endgame)]
 }
 
+/// The extended lists of one phase by key suffix, as the weights file names them.
+const EXTRA_LISTS: [(&str, fn(&ExtraWeights) -> &[i32]); 3] = [
+    ("terms", |w| &w.terms),
+    ("men", |w| &w.men),
+    ("kings", |w| &w.kings),
+];
+
 /// A TOML basic string, escaped by the `toml` crate itself.
 fn toml_str(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -447,6 +619,16 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
             cols.push(specimens.column(&format!("{prefix}_{name}"))?);
         }
     }
+    // A run of the extended evaluator has its further weights' columns too.
+    let extended = specimens.column("open_bridge").is_ok();
+    let mut extra_cols = Vec::new();
+    if extended {
+        for prefix in ["open", "end"] {
+            for name in extra_names() {
+                extra_cols.push(specimens.column(&format!("{prefix}_{name}"))?);
+            }
+        }
+    }
     let mut last = None;
     for row in specimens.rows() {
         let row_id: u64 = specimens.parse(row, &sid_col, "a specimen id (an integer)")?;
@@ -472,11 +654,26 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         opening: sets[0],
         endgame: sets[1],
     };
+    let mut extra = None;
+    if extended {
+        let mut phases = Vec::with_capacity(2);
+        for set_cols in extra_cols.chunks(EXTRA_COUNT) {
+            let mut values = Vec::with_capacity(EXTRA_COUNT);
+            for col in set_cols {
+                values.push(specimens.parse(row, col, "an integer weight")?);
+            }
+            phases.push(ExtraWeights::from_slice(&values).expect("one value per column"));
+        }
+        extra = Some(ExtraPair {
+            opening: phases[0],
+            endgame: phases[1],
+        });
+    }
 
     let (run, endgame_pieces) = read_run_config(run_dir)?;
     Ok(WeightsFile {
         weights: pair,
-        extra: None,
+        extra,
         endgame_pieces,
         source: Some(WeightsSource::Specimen { run, id, round }),
     })

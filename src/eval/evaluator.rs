@@ -28,6 +28,11 @@ impl EvaluatorKind {
         }
     }
 
+    /// Whether this is the default, `ten`.
+    pub fn is_ten(&self) -> bool {
+        *self == EvaluatorKind::Ten
+    }
+
     /// The kind called `name`, if any.
     pub fn from_name(name: &str) -> Option<EvaluatorKind> {
         match name {

@@ -6,6 +6,8 @@
 //! one on `33 − s` (the board turned round), so one table and one set of masks serve both sides
 //! and the evaluation of a position equals that of its mirror image.
 
+use serde::{Deserialize, Serialize};
+
 use crate::engine::{Bitboard, Color, Direction, Position};
 
 use super::features::{features, FeatureCounts, MOBILITY};
@@ -31,7 +33,7 @@ pub const EXTENDED_INPUTS: usize = FEATURE_COUNT + TERM_COUNT + MAN_SQUARES + KI
 pub const FULL_BOARD: i32 = 24;
 
 /// The weights the extended evaluator adds to the ten features, for one phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ExtraWeights {
     /// One weight per classic term, in [`TERM_NAMES`] order.
     pub terms: [i32; TERM_COUNT],
@@ -54,7 +56,7 @@ impl Default for ExtraWeights {
 impl ExtraWeights {
     /// The weights as one list: terms, men's table, kings' table.
     pub fn to_vec(&self) -> Vec<i32> {
-        let mut all = Vec::with_capacity(TERM_COUNT + MAN_SQUARES + KING_SQUARES);
+        let mut all = Vec::with_capacity(EXTRA_COUNT);
         all.extend_from_slice(&self.terms);
         all.extend_from_slice(&self.men);
         all.extend_from_slice(&self.kings);
@@ -63,7 +65,7 @@ impl ExtraWeights {
 
     /// The inverse of [`ExtraWeights::to_vec`]; `None` if `all` has the wrong length.
     pub fn from_slice(all: &[i32]) -> Option<ExtraWeights> {
-        if all.len() != TERM_COUNT + MAN_SQUARES + KING_SQUARES {
+        if all.len() != EXTRA_COUNT {
             return None;
         }
         let (terms, rest) = all.split_at(TERM_COUNT);
@@ -86,12 +88,25 @@ impl ExtraWeights {
 }
 
 /// The extended evaluator's weights beyond the ten features: an opening and an endgame set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ExtraPair {
     /// Weighs fully on a full board.
     pub opening: ExtraWeights,
     /// Weighs fully on an empty one (see [`taper`]).
     pub endgame: ExtraWeights,
+}
+
+/// The number of weights of one phase beyond the ten features.
+pub const EXTRA_COUNT: usize = TERM_COUNT + MAN_SQUARES + KING_SQUARES;
+
+/// The names of one phase's weights beyond the ten features, in [`ExtraWeights::to_vec`]
+/// order: the terms, then `men_1` … `men_28` and `kings_1` … `kings_32` (squares from the
+/// owner's view). Columns of `specimens.csv` and rows of the CSV export use them.
+pub fn extra_names() -> Vec<String> {
+    let mut names: Vec<String> = TERM_NAMES.iter().map(|n| n.to_string()).collect();
+    names.extend((1..=MAN_SQUARES).map(|s| format!("men_{s}")));
+    names.extend((1..=KING_SQUARES).map(|s| format!("kings_{s}")));
+    names
 }
 
 /// One side's classic-term counts, in [`TERM_NAMES`] order.

@@ -9,8 +9,9 @@ mod weights;
 pub(crate) use evaluator::OwnedEvaluator;
 pub use evaluator::{Evaluator, EvaluatorKind};
 pub use extended::{
-    evaluate_extended, extended_inputs, taper, terms, ExtraPair, ExtraWeights, TermCounts,
-    EXTENDED_INPUTS, FULL_BOARD, KING_SQUARES, MAN_SQUARES, TERM_COUNT, TERM_NAMES,
+    evaluate_extended, extended_inputs, extra_names, taper, terms, ExtraPair, ExtraWeights,
+    TermCounts, EXTENDED_INPUTS, EXTRA_COUNT, FULL_BOARD, KING_SQUARES, MAN_SQUARES, TERM_COUNT,
+    TERM_NAMES,
 };
 pub use features::{evaluate, features, FeatureCounts};
 pub use weights::{

@@ -12,7 +12,10 @@ use crate::error::Error;
 use crate::text::{excerpt, strip_bom};
 
 use super::evaluator::EvaluatorKind;
-use super::extended::{ExtraPair, ExtraWeights, KING_SQUARES, MAN_SQUARES, TERM_COUNT, TERM_NAMES};
+use super::extended::{
+    extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, KING_SQUARES, MAN_SQUARES, TERM_COUNT,
+    TERM_NAMES,
+};
 
 /// Number of evaluation features.
 pub const FEATURE_COUNT: usize = 10;
@@ -326,8 +329,9 @@ impl WeightsFile {
     }
 
     /// Reads the CSV form written by the `csv` exporter: header `set,feature,weight`, then one row
-    /// per set and feature (any order, each exactly once). CSV carries only the weights: the
-    /// result has the default endgame threshold and no source.
+    /// per set and feature (any order, each exactly once); for the extended evaluator also one
+    /// per set and further weight ([`extra_names`]: `bridge`, `men_1`, …), all or none. CSV
+    /// carries only the weights: the result has the default endgame threshold and no source.
     pub fn from_csv(text: &str, origin: &str) -> Result<WeightsFile, Error> {
         let text = strip_bom(text);
         let ctx = Ctx::new(origin);
@@ -355,6 +359,9 @@ impl WeightsFile {
         // seen[set][feature] = the line it was given on
         let mut seen = [[None::<u64>; FEATURE_COUNT]; 2];
         let mut sets = [Weights::default(); 2];
+        let extra_names = extra_names();
+        let mut extra_seen = [[None::<u64>; EXTRA_COUNT]; 2];
+        let mut extra_values = [[0i32; EXTRA_COUNT]; 2];
         for record in reader.records() {
             let record = record.map_err(csv_err)?;
             let line = record.position().map_or(0, |p| p.line());
@@ -365,13 +372,21 @@ impl WeightsFile {
                     excerpt(&record[0])
                 ))
             })?;
-            let feature = feature_index(&record[1]).ok_or_else(|| {
-                ctx.err(format!(
-                    "line {line}: unknown feature name `{}` in column `feature`, expected one of: {}",
-                    excerpt(&record[1]),
-                    FEATURE_NAMES.join(", ")
-                ))
-            })?;
+            let extra = extra_names.iter().position(|n| n == &record[1]);
+            let feature = match (feature_index(&record[1]), extra) {
+                (Some(feature), _) => feature,
+                (None, Some(_)) => usize::MAX,
+                (None, None) => {
+                    return Err(ctx.err(format!(
+                        "line {line}: unknown feature name `{}` in column `feature`, expected \
+                         one of: {}, or the extended evaluator's {}, men_1 … men_28, \
+                         kings_1 … kings_32",
+                        excerpt(&record[1]),
+                        FEATURE_NAMES.join(", "),
+                        TERM_NAMES.join(", ")
+                    )))
+                }
+            };
             let weight: i32 = record[2].parse().map_err(|_| {
                 ctx.err(format!(
                     "line {line}: weight `{}` is not an integer (or is out of range {}..={})",
@@ -380,15 +395,22 @@ impl WeightsFile {
                     i32::MAX
                 ))
             })?;
-            if let Some(first) = seen[set][feature] {
+            let slot = match extra {
+                Some(i) if feature == usize::MAX => &mut extra_seen[set][i],
+                _ => &mut seen[set][feature],
+            };
+            if let Some(first) = *slot {
                 return Err(ctx.err(format!(
                     "line {line}: `{}`/`{}` appears twice (first on line {first})",
                     excerpt(&record[0]),
                     excerpt(&record[1])
                 )));
             }
-            seen[set][feature] = Some(line);
-            sets[set].0[feature] = weight;
+            *slot = Some(line);
+            match extra {
+                Some(i) if feature == usize::MAX => extra_values[set][i] = weight,
+                _ => sets[set].0[feature] = weight,
+            }
         }
         for (seen, set_name) in seen.iter().zip(SETS) {
             if let Some(f) = seen.iter().position(Option::is_none) {
@@ -398,8 +420,28 @@ impl WeightsFile {
                 )));
             }
         }
-        let [opening, endgame] = sets;
-        Ok(WeightsFile::new(WeightPair { opening, endgame }))
+        let any_extra = extra_seen.iter().flatten().any(Option::is_some);
+        let mut file = WeightsFile::new(WeightPair {
+            opening: sets[0],
+            endgame: sets[1],
+        });
+        if any_extra {
+            for (seen, set_name) in extra_seen.iter().zip(SETS) {
+                if let Some(i) = seen.iter().position(Option::is_none) {
+                    return Err(ctx.err(format!(
+                        "no row for `{set_name}`/`{}` (the extended evaluator's weights are \
+                         given all or none)",
+                        extra_names[i]
+                    )));
+                }
+            }
+            let phase = |values: &[i32]| ExtraWeights::from_slice(values).expect("full length");
+            file.extra = Some(ExtraPair {
+                opening: phase(&extra_values[0]),
+                endgame: phase(&extra_values[1]),
+            });
+        }
+        Ok(file)
     }
 
     /// Reads a JSON weights file.

@@ -174,8 +174,13 @@ impl Checkpoint {
                 config.tournament.openings
             )));
         }
-        let recorded =
-            recorded::check_recorded(dir, &self.files, done, config.tournament.games_pdn)?;
+        let recorded = recorded::check_recorded(
+            dir,
+            &self.files,
+            done,
+            config.tournament.games_pdn,
+            config.weights.evaluator,
+        )?;
 
         // The population.
         let size = config.population.size;

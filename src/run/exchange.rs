@@ -236,6 +236,7 @@ impl<'a> Run<'a> {
                 part.top,
                 part.island.count,
                 self.config.tournament.games_pdn,
+                self.config.weights.evaluator,
             )?;
             self.write_results(part.top, finalists, &standings)?;
         }

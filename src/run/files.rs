@@ -14,7 +14,7 @@ use crate::atomic_file::sync_dir;
 pub(crate) use crate::atomic_file::write_atomically;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
-use crate::eval::FEATURE_NAMES;
+use crate::eval::{extra_names, EvaluatorKind, FEATURE_NAMES};
 use crate::game::Tally;
 use crate::text::csv_line;
 use crate::tournament::{BracketGame, RoundStats, Specimen};
@@ -89,7 +89,7 @@ fn is_run_temporary(name: &str) -> bool {
 }
 
 /// The header of `specimens.csv` (docs/run-folder.md).
-pub fn specimens_header() -> Vec<String> {
+pub fn specimens_header(evaluator: EvaluatorKind) -> Vec<String> {
     let mut header: Vec<String> = [
         "round",
         "id",
@@ -107,6 +107,11 @@ pub fn specimens_header() -> Vec<String> {
     .collect();
     for prefix in ["open", "end"] {
         header.extend(FEATURE_NAMES.iter().map(|name| format!("{prefix}_{name}")));
+    }
+    if evaluator == EvaluatorKind::Extended {
+        for prefix in ["open", "end"] {
+            header.extend(extra_names().iter().map(|name| format!("{prefix}_{name}")));
+        }
     }
     header
 }
@@ -133,6 +138,11 @@ pub fn specimen_record(
     ];
     for set in [&specimen.weights.opening, &specimen.weights.endgame] {
         row.extend(set.0.iter().map(|w| w.to_string()));
+    }
+    if let Some(extra) = &specimen.extra {
+        for set in [&extra.opening, &extra.endgame] {
+            row.extend(set.to_vec().iter().map(|w| w.to_string()));
+        }
     }
     row
 }
@@ -190,10 +200,10 @@ pub fn playoff_header() -> Vec<&'static str> {
 }
 
 /// Header line of each appended file.
-pub(super) fn header_line(name: &str) -> String {
+pub(super) fn header_line(name: &str, evaluator: EvaluatorKind) -> String {
     match name {
         ROUNDS_FILE => csv_line(&RoundStats::csv_header()),
-        SPECIMENS_FILE => csv_line(&specimens_header()),
+        SPECIMENS_FILE => csv_line(&specimens_header(evaluator)),
         GAMES_FILE => csv_line(&BracketGame::csv_header()),
         TIMINGS_FILE => csv_line(&timings_header()),
         LEARNING_FILE => csv_line(&learning_header()),
@@ -204,11 +214,11 @@ pub(super) fn header_line(name: &str) -> String {
 /// Creates (or empties) every appended file with its header line only, and `games.pdn` empty
 /// when `pdn`, and returns the lengths of the counted ones: the state of a run before its first
 /// round.
-pub fn start_files(dir: &Path, pdn: bool) -> Result<FileLengths> {
+pub fn start_files(dir: &Path, pdn: bool, evaluator: EvaluatorKind) -> Result<FileLengths> {
     let mut lengths = FileLengths::new();
     for name in COUNTED_FILES.into_iter().chain([TIMINGS_FILE]) {
         let path = dir.join(name);
-        let header = header_line(name);
+        let header = header_line(name, evaluator);
         let mut file = File::create(&path).map_err(|e| Error::io("create", &path, &e))?;
         file.write_all(header.as_bytes())
             .map_err(|e| Error::io("write", &path, &e))?;
@@ -258,7 +268,7 @@ mod tests {
 
     #[test]
     fn specimen_rows_match_the_header_and_leave_missing_parents_empty() {
-        let header = specimens_header();
+        let header = specimens_header(EvaluatorKind::Ten);
         assert_eq!(header.len(), 10 + 20);
         assert_eq!(header[5], "origin");
         assert_eq!(header[10], "open_pawns");

@@ -10,7 +10,6 @@ use std::path::Path;
 
 use super::config::Config;
 use crate::error::{Error, Result};
-use crate::eval::WeightPair;
 use crate::fit::{fit, FitReport, FitSettings, GameRecords, RecordedGame};
 use crate::game::Opening;
 use crate::run_folder::GAMES_FILE;
@@ -49,12 +48,20 @@ pub(super) fn fit_after_round(
         endgame_pieces: config.search.endgame_pieces,
         opening: config.weights.opening,
         endgame: config.weights.endgame,
+        evaluator: config.weights.evaluator,
+        extended: config.weights.extended,
         ..FitSettings::default()
     };
     if records.games.is_empty() {
         return Ok(None);
     }
-    match fit(&records, &top.weights, None, &settings, |_, _| {}) {
+    match fit(
+        &records,
+        &top.weights,
+        top.extra.as_ref(),
+        &settings,
+        |_, _| {},
+    ) {
         Ok(report) => Ok(Some(report)),
         // Too few quiet positions yet: the round breeds as usual.
         Err(Error::Input(_)) => Ok(None),
@@ -67,7 +74,7 @@ pub(super) fn fit_after_round(
 /// bred (after the last round), added with the next id. Its parent is `top`, its start.
 pub(super) fn enter(
     newcomers: &mut Vec<Specimen>,
-    fitted: &WeightPair,
+    fitted: &FitReport,
     top: &Specimen,
     round: u32,
     next_id: &mut u64,
@@ -81,7 +88,8 @@ pub(super) fn enter(
     };
     newcomers.push(Specimen {
         id,
-        weights: *fitted,
+        weights: fitted.weights,
+        extra: fitted.extra,
         parent_a: Some(top.id),
         parent_b: None,
         born_round: round + 1,

@@ -9,6 +9,7 @@ use super::files::{header_line, write_atomically, COUNTED_FILES, RUN_FILES};
 use super::recorded::pdn_games;
 use crate::atomic_file::sync_dir;
 use crate::error::{Error, Result};
+use crate::eval::EvaluatorKind;
 use crate::run_folder::{GAMES_FILE, GAMES_PDN_FILE, TIMINGS_FILE};
 use crate::text::csv_line;
 
@@ -99,7 +100,7 @@ pub fn clear_islands(top: &Path) -> Result<()> {
 /// island, so that the files do not depend on which island finished first. `timings.csv` ends
 /// with the islands' playoff rows. With `pdn` (the islands wrote `games.pdn`), `games.pdn`
 /// holds their games in the order of the merged `games.csv`.
-pub fn merge_islands(top: &Path, count: u32, pdn: bool) -> Result<()> {
+pub fn merge_islands(top: &Path, count: u32, pdn: bool, evaluator: EvaluatorKind) -> Result<()> {
     for name in COUNTED_FILES.into_iter().chain([TIMINGS_FILE]) {
         let mut rows: Vec<(u64, u32, csv::StringRecord, &[u8])> = Vec::new();
         let mut pdn_texts = Vec::new();
@@ -138,7 +139,7 @@ pub fn merge_islands(top: &Path, count: u32, pdn: bool) -> Result<()> {
         }
         // Stable: an island's rows of one round keep their order.
         rows.sort_by_key(|&(round, index, _, _)| (round, index));
-        let header = header_line(name);
+        let header = header_line(name, evaluator);
         let mut text = format!("{ISLAND_COLUMN},{header}");
         let mut games = Vec::new();
         for (_, index, record, game) in &rows {

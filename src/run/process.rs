@@ -17,7 +17,7 @@ use super::state::State;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
-use crate::game::{play_game, GameResult, GameSettings, Opening, OpeningBook, Tally};
+use crate::game::{play_game_between, GameResult, GameSettings, Opening, OpeningBook, Tally};
 use crate::matchplay::play_match;
 use crate::rng::{stream, tag};
 use crate::tournament::{GameJob, GameReport, Specimen, Standing};
@@ -147,9 +147,10 @@ impl<'a> Run<'a> {
     pub(super) fn bracket_game(&self, job: &GameJob) -> GameReport {
         let opening = self.opening(&job.opening_key());
         let mut rng = stream(self.seed, &job.game_key());
-        let record = play_game(
-            &job.black.weights,
-            &job.white.weights,
+        let endgame_pieces = self.settings.search.endgame_pieces;
+        let record = play_game_between(
+            job.black.player(endgame_pieces),
+            job.white.player(endgame_pieces),
             &opening.position,
             &self.settings,
             &mut rng,
@@ -173,7 +174,10 @@ impl<'a> Run<'a> {
             endgame_pieces,
             ..file
         };
-        let a = switching(WeightsFile::new(specimen.weights));
+        let a = switching(WeightsFile {
+            extra: specimen.extra,
+            ..WeightsFile::new(specimen.weights)
+        });
         let b = switching(WeightsFile::material());
         let (deck, settings, seed) = (
             &self.validation_deck,

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::files::{header_line, write_atomically, FileLengths, COUNTED_FILES};
 use crate::error::{Error, Result};
+use crate::eval::EvaluatorKind;
 use crate::run_folder::{
     line_of, CsvTable, CHECKPOINT_FILE, GAMES_FILE, GAMES_PDN_FILE, ROUNDS_FILE, SPECIMENS_FILE,
     TIMINGS_FILE,
@@ -34,6 +35,7 @@ pub fn check_recorded(
     lengths: &FileLengths,
     completed_rounds: u32,
     pdn: bool,
+    evaluator: EvaluatorKind,
 ) -> Result<RecordedRounds> {
     let checkpoint = dir.join(CHECKPOINT_FILE);
     let damaged = |problem: String| {
@@ -46,7 +48,7 @@ pub fn check_recorded(
     let mut tables: BTreeMap<&str, CsvTable> = BTreeMap::new();
     for name in COUNTED_FILES {
         let (bytes, want) = read_recorded(dir, name, lengths, &damaged)?;
-        let header = header_line(name);
+        let header = header_line(name, evaluator);
         if !bytes.starts_with(header.as_bytes()) {
             return Err(Error::input(format!(
                 "{}: line 1 is not the header of {name}; the file was changed, so the run \
@@ -139,8 +141,14 @@ pub fn check_recorded(
 /// round that was in progress (complete or half-written), and `timings.csv` to its header and
 /// `completed_rounds` rows. Everything is checked first ([`check_recorded`]), so a damaged
 /// folder is refused before any file is changed.
-pub fn cut_to(dir: &Path, lengths: &FileLengths, completed_rounds: u32, pdn: bool) -> Result<()> {
-    check_recorded(dir, lengths, completed_rounds, pdn)?;
+pub fn cut_to(
+    dir: &Path,
+    lengths: &FileLengths,
+    completed_rounds: u32,
+    pdn: bool,
+    evaluator: EvaluatorKind,
+) -> Result<()> {
+    check_recorded(dir, lengths, completed_rounds, pdn, evaluator)?;
     let pdn_file = pdn.then_some(GAMES_PDN_FILE);
     for name in COUNTED_FILES.into_iter().chain(pdn_file) {
         let path = dir.join(name);
@@ -265,7 +273,7 @@ fn cut_timings(dir: &Path, rounds: u32) -> Result<()> {
         keep = end;
     }
     let text = if keep == 0 {
-        header_line(TIMINGS_FILE).into_bytes()
+        header_line(TIMINGS_FILE, EvaluatorKind::Ten).into_bytes()
     } else {
         bytes[..keep].to_vec()
     };
@@ -283,7 +291,7 @@ mod tests {
     #[test]
     fn cut_drops_extra_bytes_and_refuses_short_files() {
         let dir = tempfile::tempdir().unwrap();
-        let mut lengths = start_files(dir.path(), true).unwrap();
+        let mut lengths = start_files(dir.path(), true, EvaluatorKind::Ten).unwrap();
         assert!(!lengths.contains_key(TIMINGS_FILE));
         assert_eq!(lengths[GAMES_PDN_FILE], 0);
         let before = lengths.clone();
@@ -316,7 +324,7 @@ mod tests {
     #[test]
     fn recorded_pdn_games_must_be_whole_and_match_the_csv_rows() {
         let dir = tempfile::tempdir().unwrap();
-        let mut lengths = start_files(dir.path(), true).unwrap();
+        let mut lengths = start_files(dir.path(), true, EvaluatorKind::Ten).unwrap();
         let game = "[Event \"x\"]\n[Round \"1\"]\n\n1. 9-13 *\n\n";
         append_counted(
             dir.path(),
@@ -329,26 +337,26 @@ mod tests {
         let games: Vec<&[u8]> = pdn_games(&bytes).collect();
         assert_eq!(games, [game.as_bytes(), game.as_bytes()]);
         // Two games against no games.csv row.
-        let err = check_recorded(dir.path(), &lengths, 0, true).unwrap_err();
+        let err = check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten).unwrap_err();
         assert!(err.to_string().contains("holds 2 game(s)"), "{err}");
         // A length inside a game.
         *lengths.get_mut(GAMES_PDN_FILE).unwrap() -= 3;
-        let err = check_recorded(dir.path(), &lengths, 0, true).unwrap_err();
+        let err = check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten).unwrap_err();
         assert!(err.to_string().contains("does not end a game"), "{err}");
         // Asked for, but not recorded.
         lengths.remove(GAMES_PDN_FILE);
-        let err = check_recorded(dir.path(), &lengths, 0, true).unwrap_err();
+        let err = check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten).unwrap_err();
         assert!(
             err.to_string().contains("no length recorded for games.pdn"),
             "{err}"
         );
-        assert!(check_recorded(dir.path(), &lengths, 0, false).is_ok());
+        assert!(check_recorded(dir.path(), &lengths, 0, false, EvaluatorKind::Ten).is_ok());
     }
 
     #[test]
     fn timings_are_cut_by_rows() {
         let dir = tempfile::tempdir().unwrap();
-        start_files(dir.path(), false).unwrap();
+        start_files(dir.path(), false, EvaluatorKind::Ten).unwrap();
         let path = dir.path().join(TIMINGS_FILE);
         let header = fs::read_to_string(&path).unwrap();
         append(

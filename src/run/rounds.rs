@@ -263,7 +263,7 @@ impl Run<'_> {
         else {
             return Ok(());
         };
-        fitted::enter(newcomers, &report.weights, &top.specimen, round, next_id);
+        fitted::enter(newcomers, &report, &top.specimen, round, next_id);
         self.progress.note(&format!(
             "fit after round {round}: specimen {} from specimen {} on {} games ({} positions), \
              loss {:.5} -> {:.5}",

@@ -67,7 +67,7 @@ impl State {
     ) -> Result<Opened> {
         let games_pdn = config.tournament.games_pdn;
         let Some(checkpoint) = Checkpoint::load(dir)? else {
-            let lengths = files::start_files(dir, games_pdn)?;
+            let lengths = files::start_files(dir, games_pdn, config.weights.evaluator)?;
             return Ok(Opened::Ready(State::initial(config, lengths, island)));
         };
         if checkpoint.config != text {
@@ -92,7 +92,13 @@ impl State {
             let summary = RunSummary::of(top, config, completed, standings);
             return Ok(Opened::Finished(summary));
         }
-        recorded::cut_to(dir, &checkpoint.files, completed, games_pdn)?;
+        recorded::cut_to(
+            dir,
+            &checkpoint.files,
+            completed,
+            games_pdn,
+            config.weights.evaluator,
+        )?;
         Ok(Opened::Ready(State {
             completed,
             next_id: checkpoint.next_id,

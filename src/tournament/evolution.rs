@@ -155,6 +155,7 @@ pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Speci
         .map(|id| Specimen {
             id,
             weights: space.fresh(&mut rng),
+            extra: space.fresh_extra(),
             parent_a: None,
             parent_b: None,
             born_round: 0,
@@ -194,12 +195,13 @@ pub fn breed(
         }
     };
     let mut out = Vec::with_capacity(count);
-    let mut new_specimen = |weights, parent_a, parent_b| {
+    let mut new_specimen = |weights, extra, parent_a, parent_b| {
         let id = *next_id;
         *next_id += 1;
         Specimen {
             id,
             weights,
+            extra,
             parent_a,
             parent_b,
             born_round: round + 1,
@@ -227,11 +229,13 @@ pub fn breed(
             }
         }
         let weights = space.clamp(&weights);
-        out.push(new_specimen(weights, Some(a.id), b.map(|b| b.id)));
+        // The extended weights come whole from the first parent: a fitted table is one
+        // solution, and halves of two are none.
+        out.push(new_specimen(weights, a.extra, Some(a.id), b.map(|b| b.id)));
     }
     for _ in children..count {
         let weights = space.fresh(&mut rng);
-        out.push(new_specimen(weights, None, None));
+        out.push(new_specimen(weights, space.fresh_extra(), None, None));
     }
     out
 }

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::specimen::Specimen;
-use crate::game::{play_game, GameResult, GameScore, GameSettings, Opening, Tally};
+use crate::game::{play_game_between, GameResult, GameScore, GameSettings, Opening, Tally};
 use crate::rng::{stream, tag};
 
 /// A finalist's line of the playoff ranking.
@@ -116,7 +116,9 @@ pub fn play_playoff_share(
             }
             let mut rng = stream(seed, key);
             let pos = &opening.position;
-            let record = play_game(&black.weights, &white.weights, pos, settings, &mut rng);
+            let endgame_pieces = settings.search.endgame_pieces;
+            let (black, white) = (black.player(endgame_pieces), white.player(endgame_pieces));
+            let record = play_game_between(black, white, pos, settings, &mut rng);
             on_game();
             Some(record.result)
         })

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::WeightPair;
+use crate::eval::{ExtraPair, WeightPair};
+use crate::game::Player;
 
 /// A member of the population: its weights and its lineage.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -11,6 +12,10 @@ pub struct Specimen {
     pub id: u64,
     /// Its opening and endgame weight sets.
     pub weights: WeightPair,
+    /// Its extended evaluator's further weights (`None` in a run of the ten features; left
+    /// out of a checkpoint then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<ExtraPair>,
     /// First parent (genetic mode), if any.
     pub parent_a: Option<u64>,
     /// Second parent (genetic mode), if any.
@@ -24,6 +29,17 @@ pub struct Specimen {
 }
 
 impl Specimen {
+    /// The specimen as a player switching to its endgame set at `endgame_pieces` (the ten
+    /// features; the extended evaluator tapers instead), at the game's depths.
+    pub fn player(&self, endgame_pieces: u32) -> Player<'_> {
+        Player {
+            weights: &self.weights,
+            extra: self.extra.as_ref(),
+            endgame_pieces,
+            limits: None,
+        }
+    }
+
     /// How it came into the population, as `specimens.csv` writes it: `initial` (round 0),
     /// `child` (of one or two survivors), `fit` (a regression fit) or `fresh` (drawn from the
     /// weight space: an immigrant or a `random` newcomer).

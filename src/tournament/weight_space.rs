@@ -12,8 +12,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::{
-    WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_ABS_WEIGHT,
-    TERM_COUNT,
+    EvaluatorKind, ExtraPair, WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES,
+    MAN_SQUARES, MAX_ABS_WEIGHT, TERM_COUNT,
 };
 
 /// The allowed values of one weight, `min..=max`; written `[min, max]` in TOML. A range with
@@ -231,6 +231,9 @@ const DEFAULT_INIT_NOISE: f64 = 10.0;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WeightSpace {
+    /// The evaluator whose weights are tuned (`ten` is left out of a written config).
+    #[serde(skip_serializing_if = "EvaluatorKind::is_ten")]
+    pub evaluator: EvaluatorKind,
     /// How fresh specimens are drawn.
     pub init: InitMode,
     /// Standard deviation of the noise around `material` (with `init = "material"`).
@@ -249,6 +252,7 @@ impl Default for WeightSpace {
     /// [`FeatureRanges`] for both sets.
     fn default() -> WeightSpace {
         WeightSpace {
+            evaluator: EvaluatorKind::Ten,
             init: InitMode::Material,
             init_noise: DEFAULT_INIT_NOISE,
             opening: FeatureRanges::default(),
@@ -263,6 +267,7 @@ impl WeightSpace {
     /// (`init_noise` keeps its default; it only applies to `init = "material"`).
     pub const fn uniform(min: i32, max: i32) -> WeightSpace {
         WeightSpace {
+            evaluator: EvaluatorKind::Ten,
             init: InitMode::Random,
             init_noise: DEFAULT_INIT_NOISE,
             opening: FeatureRanges::all(min, max),
@@ -327,6 +332,12 @@ impl WeightSpace {
         self.extended
             .problem()
             .map(|(key, problem)| (format!("extended.{key}"), problem))
+    }
+
+    /// A fresh specimen's extended weights: none for `ten`, empty tables and terms for
+    /// `extended` (the run's fits fill them).
+    pub fn fresh_extra(&self) -> Option<ExtraPair> {
+        (self.evaluator == EvaluatorKind::Extended).then(ExtraPair::default)
     }
 
     /// A fresh specimen's weights, drawn as `init` says.
