@@ -5,8 +5,9 @@ use std::path::Path;
 use std::process::Command;
 
 use checkers_tuner::{
-    evaluate, export_to_file, features, resolve_export_source, weights_from_run, Color, Error,
-    ExportFormat, Player, Position, WeightPair, Weights, WeightsFile, WeightsSource, FEATURE_NAMES,
+    evaluate, evaluate_extended, export_to_file, features, resolve_export_source, terms,
+    weights_from_run, Color, Error, ExportFormat, ExtraPair, ExtraWeights, Player, Position,
+    WeightPair, Weights, WeightsFile, WeightsSource, FEATURE_NAMES,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -547,4 +548,87 @@ fn the_c_reference_evaluation_matches_the_engine() {
     }
     // Both weight sets were put to the test.
     assert!(phases[0] > 100 && phases[1] > 100, "{phases:?}");
+}
+
+#[test]
+fn the_c_reference_of_the_extended_evaluator_matches_the_engine() {
+    if !has_cc() {
+        eprintln!("skipped: no C compiler `cc`");
+        return;
+    }
+    let phase = |seed: i32| ExtraWeights {
+        terms: [seed + 13, -seed - 21],
+        men: std::array::from_fn(|i| (i as i32 * 37 + seed) % 61 - 30),
+        kings: std::array::from_fn(|i| (i as i32 * 53 + seed) % 91 - 45),
+    };
+    let file = WeightsFile {
+        weights: WeightPair {
+            opening: Weights([100, 150, -3, 7, -42, 11, -1, 12, 5, 9]),
+            endgame: Weights([100, 170, 2, -8, 4, -10, -15, 33, -2, 6]),
+        },
+        extra: Some(ExtraPair {
+            opening: phase(5),
+            endgame: phase(17),
+        }),
+        endgame_pieces: 12,
+        source: None,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
+    let main = dir.path().join("main.c");
+    std::fs::write(
+        &main,
+        "#include <stdio.h>\n#include \"weights.h\"\n\
+         int main(void) { unsigned long b, w, k; int wtm, t[CHECKERS_TERM_COUNT];\n\
+         while (scanf(\"%lu %lu %lu %d\", &b, &w, &k, &wtm) == 4) {\n\
+           checkers_terms((uint32_t)b, (uint32_t)w, (uint32_t)k, 1, t);\n\
+           printf(\"%d %d \", t[0], t[1]);\n\
+           checkers_terms((uint32_t)b, (uint32_t)w, (uint32_t)k, 0, t);\n\
+           printf(\"%d %d \", t[0], t[1]);\n\
+           printf(\"%d\\n\", checkers_evaluate_extended((uint32_t)b, (uint32_t)w, (uint32_t)k,\n\
+             wtm)); }\n\
+         return 0; }\n",
+    )
+    .unwrap();
+    let exe = compile_c(&main);
+    let positions = random_positions(3000);
+    let input: String = positions
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} {} {}\n",
+                p.pieces(Color::Black),
+                p.pieces(Color::White),
+                p.kings(),
+                u8::from(p.side_to_move() == Color::White)
+            )
+        })
+        .collect();
+    let mut child = Command::new(&exe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let extra = file.extra.unwrap();
+    let mut seen = [0; 2];
+    for (pos, line) in positions.iter().zip(text.lines()) {
+        let mut want: Vec<i32> = terms(pos, Color::Black).to_vec();
+        want.extend(terms(pos, Color::White));
+        want.push(evaluate_extended(pos, &file.weights, &extra));
+        let got: Vec<i32> = line
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(got, want, "{pos}");
+        seen[0] += usize::from(want[0] + want[2] > 0);
+        seen[1] += usize::from(want[1] + want[3] > 0);
+    }
+    assert_eq!(text.lines().count(), positions.len());
+    // Both terms occurred.
+    assert!(seen[0] > 100 && seen[1] > 100, "{seen:?}");
 }

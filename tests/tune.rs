@@ -51,6 +51,11 @@ fn tiny_fit() -> String {
     format!("{TINY}[evolution]\nfit_every = 1\nfit_window = 2\n")
 }
 
+/// [`tiny_fit`] with the extended evaluator: the fits fill the tables.
+fn tiny_extended() -> String {
+    tiny_fit().replace("[weights]\n", "[weights]\nevaluator = \"extended\"\n")
+}
+
 /// Another shape: random mode from the start position with random tie-breaks, an odd
 /// population (byes) and a higher survival fraction.
 const TINY_RANDOM: &str = r#"
@@ -153,7 +158,13 @@ fn tiny_mini_matches() -> String {
 
 #[test]
 fn thread_count_does_not_change_the_files() {
-    for text in [TINY, TINY_RANDOM, &tiny_mini_matches(), &tiny_fit()] {
+    for text in [
+        TINY,
+        TINY_RANDOM,
+        &tiny_mini_matches(),
+        &tiny_fit(),
+        &tiny_extended(),
+    ] {
         let tmp = tempfile::tempdir().unwrap();
         let (config, one) = reference(tmp.path(), text);
         let two = tmp.path().join("two");
@@ -194,7 +205,12 @@ fn a_run_with_the_endgame_database_adjudicates_and_does_not_depend_on_the_thread
 
 #[test]
 fn stopping_after_any_round_and_resuming_gives_the_same_files() {
-    for text in [TINY.to_string(), tiny_mini_matches(), tiny_fit()] {
+    for text in [
+        TINY.to_string(),
+        tiny_mini_matches(),
+        tiny_fit(),
+        tiny_extended(),
+    ] {
         stop_and_resume_after_each_round(&text);
     }
 }
@@ -229,7 +245,7 @@ fn stop_and_resume_after_each_round(text: &str) {
 
 #[test]
 fn a_crash_between_the_rows_and_the_checkpoint_is_replayed() {
-    for text in [TINY.to_string(), tiny_fit()] {
+    for text in [TINY.to_string(), tiny_fit(), tiny_extended()] {
         crash_before_the_checkpoint_and_resume(&text);
     }
 }
@@ -325,6 +341,53 @@ fn a_fitted_specimen_enters_in_place_of_the_last_newcomer() {
         .contains("fit_"));
     let with = fs::read_to_string(out.join("config.toml")).unwrap();
     assert!(with.contains("fit_every = 1") && with.contains("fit_window = 2"));
+}
+
+#[test]
+fn an_extended_run_keeps_the_fitted_tables_in_its_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "extended.toml", &tiny_extended());
+    let out = tmp.path().join("extended");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
+        .assert()
+        .code(130);
+    // The initial tables are empty; the fit after round 1 filled its specimen's.
+    let text = fs::read_to_string(out.join("checkpoint.json")).unwrap();
+    let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let tables_filled = |s: &serde_json::Value| {
+        let men = s["extra"]["opening"]["men"]
+            .as_array()
+            .expect("extended weights");
+        men.iter().any(|w| w != 0)
+    };
+    for member in checkpoint["population"].as_array().unwrap() {
+        let specimen = &member["specimen"];
+        assert_eq!(
+            tables_filled(specimen),
+            specimen["fitted"] == true,
+            "{specimen}"
+        );
+    }
+    resume(&out).success();
+    let specimens = fs::read_to_string(out.join("specimens.csv")).unwrap();
+    let header: Vec<&str> = specimens.lines().next().unwrap().split(',').collect();
+    // The ten features of both sets, then each set's 2 terms and 28 + 32 table entries.
+    assert_eq!(header.len(), 10 + 20 + 2 * (2 + 28 + 32));
+    assert_eq!(header[30], "open_bridge");
+    assert_eq!(header[32], "open_men_1");
+    assert_eq!(header.last(), Some(&"end_kings_32"));
+    let best = WeightsFile::load(&out.join("best.json")).unwrap();
+    assert!(best.extra.is_some(), "an extended best.json");
+    // The export of rank 1 reads the same weights back from specimens.csv.
+    let ranked = weights_from_run(&out, 1).unwrap();
+    assert_eq!((ranked.weights, ranked.extra), (best.weights, best.extra));
+    let config = fs::read_to_string(out.join("config.toml")).unwrap();
+    assert!(config.contains("evaluator = \"extended\""), "{config}");
 }
 
 #[test]
