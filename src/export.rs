@@ -317,9 +317,10 @@ impl Exporter for TomlExporter {
         if let Some(extra) = &file.extra {
             let names: Vec<String> = TERM_NAMES.iter().map(|n| toml_str(n)).collect();
             let _ = writeln!(out, "terms = [{}]", names.join(", "));
-            for (suffix, pick) in EXTRA_LISTS {
+            for list in 0..3 {
                 for (set, w) in [("opening", &extra.opening), ("endgame", &extra.endgame)] {
-                    let values: Vec<String> = pick(w).iter().map(i32::to_string).collect();
+                    let (suffix, weights) = w.lists()[list];
+                    let values: Vec<String> = weights.iter().map(i32::to_string).collect();
                     let _ = writeln!(out, "{set}_{suffix} = [{}]", values.join(", "));
                 }
             }
@@ -429,8 +430,8 @@ impl Exporter for CHeaderExporter {
             }
             out.push_str("};\n");
             for (set, w) in [("OPENING", &extra.opening), ("ENDGAME", &extra.endgame)] {
-                for (suffix, pick) in EXTRA_LISTS {
-                    let values: Vec<String> = pick(w).iter().map(|&v| c_int(v)).collect();
+                for (suffix, weights) in w.lists() {
+                    let values: Vec<String> = weights.iter().map(|&v| c_int(v)).collect();
                     let _ = writeln!(
                         out,
                         "static const int CHECKERS_{set}_{}[{}] = {{{}}};",
@@ -552,13 +553,6 @@ fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
 fn sets(w: &WeightPair) -> [(&'static str, &Weights); 2] {
     [("opening", &w.opening), ("endgame", &w.endgame)]
 }
-
-/// The extended lists of one phase by key suffix, as the weights file names them.
-const EXTRA_LISTS: [(&str, fn(&ExtraWeights) -> &[i32]); 3] = [
-    ("terms", |w| &w.terms),
-    ("men", |w| &w.men),
-    ("kings", |w| &w.kings),
-];
 
 /// A TOML basic string, escaped by the `toml` crate itself.
 fn toml_str(s: &str) -> String {

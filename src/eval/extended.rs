@@ -77,6 +77,24 @@ impl ExtraWeights {
         })
     }
 
+    /// The weights as the weights file names and lists them: `terms`, `men`, `kings`.
+    pub fn lists(&self) -> [(&'static str, &[i32]); 3] {
+        [
+            ("terms", &self.terms),
+            ("men", &self.men),
+            ("kings", &self.kings),
+        ]
+    }
+
+    /// [`ExtraWeights::lists`], to write.
+    pub fn lists_mut(&mut self) -> [(&'static str, &mut [i32]); 3] {
+        [
+            ("terms", &mut self.terms),
+            ("men", &mut self.men),
+            ("kings", &mut self.kings),
+        ]
+    }
+
     /// The largest absolute weight.
     pub fn max_abs(&self) -> u32 {
         self.to_vec()

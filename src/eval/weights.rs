@@ -12,10 +12,7 @@ use crate::error::Error;
 use crate::text::{excerpt, strip_bom};
 
 use super::evaluator::EvaluatorKind;
-use super::extended::{
-    extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, KING_SQUARES, MAN_SQUARES, TERM_COUNT,
-    TERM_NAMES,
-};
+use super::extended::{extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, TERM_NAMES};
 
 /// Number of evaluation features.
 pub const FEATURE_COUNT: usize = 10;
@@ -193,13 +190,6 @@ const KEYS: [&str; 14] = [
     "source",
 ];
 
-/// The extended evaluator's lists of one phase: key suffix, length, and where they go.
-const EXTRA_LISTS: [(&str, usize); 3] = [
-    ("terms", TERM_COUNT),
-    ("men", MAN_SQUARES),
-    ("kings", KING_SQUARES),
-];
-
 /// Largest meaningful `endgame_pieces`: a board never holds more than 24 pieces.
 const MAX_PIECES: i64 = 24;
 
@@ -254,12 +244,10 @@ impl WeightsFile {
             Some(extra) => {
                 let terms: Vec<String> = TERM_NAMES.iter().map(|n| format!("\"{n}\"")).collect();
                 let mut lines = format!("  \"terms\": [{}],\n", terms.join(", "));
-                for (suffix, _) in EXTRA_LISTS {
+                for list in 0..3 {
                     for (phase, w) in [("opening", &extra.opening), ("endgame", &extra.endgame)] {
-                        lines += &format!(
-                            "  \"{phase}_{suffix}\": {},\n",
-                            numbers(extra_list(w, suffix))
-                        );
+                        let (suffix, weights) = w.lists()[list];
+                        lines += &format!("  \"{phase}_{suffix}\": {},\n", numbers(weights));
                     }
                 }
                 ("  \"evaluator\": \"extended\",\n".to_string(), lines)
@@ -499,8 +487,7 @@ impl WeightsFile {
         }
         if let Some(extra) = &self.extra {
             for (phase, w) in [("opening", &extra.opening), ("endgame", &extra.endgame)] {
-                for (suffix, _) in EXTRA_LISTS {
-                    let list = extra_list(w, suffix);
+                for (suffix, list) in w.lists() {
                     if let Some(i) = list
                         .iter()
                         .position(|v| v.unsigned_abs() > MAX_ABS_WEIGHT.unsigned_abs())
@@ -517,24 +504,6 @@ impl WeightsFile {
             }
         }
         Ok(())
-    }
-}
-
-/// One of a phase's extended lists by its key suffix (`terms`, `men`, `kings`).
-fn extra_list<'w>(w: &'w ExtraWeights, suffix: &str) -> &'w [i32] {
-    match suffix {
-        "terms" => &w.terms,
-        "men" => &w.men,
-        _ => &w.kings,
-    }
-}
-
-/// [`extra_list`], to write.
-fn extra_list_mut<'w>(w: &'w mut ExtraWeights, suffix: &str) -> &'w mut [i32] {
-    match suffix {
-        "terms" => &mut w.terms,
-        "men" => &mut w.men,
-        _ => &mut w.kings,
     }
 }
 
@@ -788,7 +757,8 @@ impl<'a> Ctx<'a> {
             ("opening", &mut extra.opening),
             ("endgame", &mut extra.endgame),
         ] {
-            for (suffix, len) in EXTRA_LISTS {
+            for (suffix, out) in w.lists_mut() {
+                let len = out.len();
                 let key = format!("{phase}_{suffix}");
                 let v = obj.get(&key).ok_or_else(|| {
                     self.err(format!("missing key `{key}` (a list of {len} integers)"))
@@ -805,7 +775,6 @@ impl<'a> Ctx<'a> {
                         ),
                     )
                 })?;
-                let out = extra_list_mut(w, suffix);
                 for (i, item) in list.iter().enumerate() {
                     out[i] = self.int(item, &key, || format!("`{key}` item {}", i + 1))?;
                 }

@@ -336,6 +336,7 @@ mod tests {
                     opening: Weights([3; 10]),
                     endgame: Weights([-3; 10]),
                 },
+                extra: None,
                 parent_a: Some(1),
                 parent_b: None,
                 born_round: 2,

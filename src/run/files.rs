@@ -279,6 +279,7 @@ mod tests {
                 opening: Weights([1, -2, 3, -4, 5, -6, 7, -8, 9, -10]),
                 endgame: Weights([0; 10]),
             },
+            extra: None,
             parent_a: Some(3),
             parent_b: None,
             born_round: 2,

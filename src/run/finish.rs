@@ -108,7 +108,7 @@ impl Run<'_> {
             .expect("rank 1 is a finalist");
         let file = WeightsFile {
             weights: specimen.weights,
-            extra: specimen.extra,
+            extra: specimen.extra.as_deref().copied(),
             endgame_pieces: self.config.search.endgame_pieces,
             source: Some(WeightsSource::Specimen {
                 run: self.config.name.clone(),

@@ -58,7 +58,7 @@ pub(super) fn fit_after_round(
     match fit(
         &records,
         &top.weights,
-        top.extra.as_ref(),
+        top.extra.as_deref(),
         &settings,
         |_, _| {},
     ) {
@@ -89,7 +89,7 @@ pub(super) fn enter(
     newcomers.push(Specimen {
         id,
         weights: fitted.weights,
-        extra: fitted.extra,
+        extra: fitted.extra.map(Box::new),
         parent_a: Some(top.id),
         parent_b: None,
         born_round: round + 1,

@@ -175,7 +175,7 @@ impl<'a> Run<'a> {
             ..file
         };
         let a = switching(WeightsFile {
-            extra: specimen.extra,
+            extra: specimen.extra.as_deref().copied(),
             ..WeightsFile::new(specimen.weights)
         });
         let b = switching(WeightsFile::material());

@@ -308,7 +308,7 @@ mod tests {
             &mut lengths,
         )
         .unwrap();
-        cut_to(dir.path(), &before, 0, true).unwrap();
+        cut_to(dir.path(), &before, 0, true, EvaluatorKind::Ten).unwrap();
         assert_eq!(fs::metadata(&rounds).unwrap().len(), before[ROUNDS_FILE]);
         assert_eq!(
             fs::metadata(dir.path().join(GAMES_PDN_FILE)).unwrap().len(),
@@ -316,7 +316,7 @@ mod tests {
         );
         let mut longer = before.clone();
         *longer.get_mut(GAMES_FILE).unwrap() += 1;
-        let err = cut_to(dir.path(), &longer, 0, true).unwrap_err();
+        let err = cut_to(dir.path(), &longer, 0, true, EvaluatorKind::Ten).unwrap_err();
         assert!(err.to_string().contains("games.csv"), "{err}");
         assert_eq!(err.exit_code(), 2);
     }
@@ -381,7 +381,7 @@ mod tests {
         assert_eq!(fs::read_to_string(&path).unwrap(), header);
         // The counted files are checked before anything is cut.
         let lengths = start_files_lengths(dir.path());
-        let err = cut_to(dir.path(), &lengths, 1, false).unwrap_err();
+        let err = cut_to(dir.path(), &lengths, 1, false, EvaluatorKind::Ten).unwrap_err();
         assert!(err.to_string().contains("1 completed round"), "{err}");
     }
 

@@ -434,6 +434,7 @@ mod tests {
                     opening: Weights([id as i32; 10]),
                     endgame: Weights([-(id as i32); 10]),
                 },
+                extra: None,
                 parent_a: None,
                 parent_b: None,
                 born_round: 0,

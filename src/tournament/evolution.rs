@@ -155,7 +155,7 @@ pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Speci
         .map(|id| Specimen {
             id,
             weights: space.fresh(&mut rng),
-            extra: space.fresh_extra(),
+            extra: space.fresh_extra().map(Box::new),
             parent_a: None,
             parent_b: None,
             born_round: 0,
@@ -231,11 +231,21 @@ pub fn breed(
         let weights = space.clamp(&weights);
         // The extended weights come whole from the first parent: a fitted table is one
         // solution, and halves of two are none.
-        out.push(new_specimen(weights, a.extra, Some(a.id), b.map(|b| b.id)));
+        out.push(new_specimen(
+            weights,
+            a.extra.clone(),
+            Some(a.id),
+            b.map(|b| b.id),
+        ));
     }
     for _ in children..count {
         let weights = space.fresh(&mut rng);
-        out.push(new_specimen(weights, space.fresh_extra(), None, None));
+        out.push(new_specimen(
+            weights,
+            space.fresh_extra().map(Box::new),
+            None,
+            None,
+        ));
     }
     out
 }

@@ -210,6 +210,7 @@ mod tests {
         Specimen {
             id,
             weights,
+            extra: None,
             parent_a: None,
             parent_b: None,
             born_round: 0,

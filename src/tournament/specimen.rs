@@ -15,7 +15,7 @@ pub struct Specimen {
     /// Its extended evaluator's further weights (`None` in a run of the ten features; left
     /// out of a checkpoint then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub extra: Option<ExtraPair>,
+    pub extra: Option<Box<ExtraPair>>,
     /// First parent (genetic mode), if any.
     pub parent_a: Option<u64>,
     /// Second parent (genetic mode), if any.
@@ -34,7 +34,7 @@ impl Specimen {
     pub fn player(&self, endgame_pieces: u32) -> Player<'_> {
         Player {
             weights: &self.weights,
-            extra: self.extra.as_ref(),
+            extra: self.extra.as_deref(),
             endgame_pieces,
             limits: None,
         }

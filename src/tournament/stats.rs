@@ -220,6 +220,7 @@ mod tests {
                 opening: Weights(opening),
                 endgame: Weights(endgame),
             },
+            extra: None,
             parent_a: None,
             parent_b: None,
             born_round: 0,
