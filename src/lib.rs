@@ -48,9 +48,9 @@ pub use engine::{
 };
 pub use error::{Error, Result};
 pub use eval::{
-    evaluate, evaluate_extended, extended_inputs, feature_index, features, terms, Evaluator,
-    EvaluatorKind, ExtraPair, ExtraWeights, FeatureCounts, TermCounts, WeightPair, Weights,
-    WeightsFile, WeightsSource, EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES,
+    evaluate, evaluate_extended, extended_inputs, extra_names, feature_index, features, terms,
+    Evaluator, EvaluatorKind, ExtraPair, ExtraWeights, FeatureCounts, TermCounts, WeightPair,
+    Weights, WeightsFile, WeightsSource, EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES,
     TERM_NAMES,
 };
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};

@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::Path;
 
-use checkers_tuner::{plot_run, Error, FEATURE_NAMES};
+use checkers_tuner::{extra_names, plot_run, Error, FEATURE_NAMES};
 
 const ROUNDS_HEADER: &str = "round,population,levels,games,black_wins,white_wins,\
 draw_then_black_win,draw_then_white_win,double_draws,byes,survivors,newcomers,mean_plies,diversity";
@@ -296,4 +296,52 @@ fn only_svg_and_png_names_are_accepted() {
     assert!(fs::read_to_string(dir.path().join("p.Svg"))
         .unwrap()
         .starts_with("<svg"));
+}
+
+#[test]
+fn an_extended_run_gets_heat_maps_of_its_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    // The synthetic run's specimens with the extended evaluator's columns: round 3's best
+    // survivor (specimen 3, most rounds survived) has men's entries 1, 2, … in the opening.
+    let names = extra_names();
+    let text = specimens_csv();
+    let mut lines = text.lines();
+    let mut header = lines.next().unwrap().to_string();
+    for set in ["open", "end"] {
+        for name in &names {
+            header += &format!(",{set}_{name}");
+        }
+    }
+    let mut out = header + "\n";
+    for line in lines {
+        let values: Vec<String> = (0..2 * names.len())
+            .map(|i| (i as i32 - 2).to_string())
+            .collect();
+        out += &format!("{line},{}\n", values.join(","));
+    }
+    fs::write(dir.path().join("specimens.csv"), out).unwrap();
+    let svg_path = dir.path().join("tables.svg");
+    plot_run(dir.path(), &svg_path).unwrap();
+    let texts = svg_texts(&fs::read_to_string(&svg_path).unwrap());
+    assert!(
+        texts
+            .iter()
+            // (SVG escapes the apostrophe.)
+            .any(|t| t.starts_with("(f) piece-square tables of round 3")
+                && t.contains("best survivor (specimen 3)")),
+        "{texts:?}"
+    );
+    for title in [
+        "opening men",
+        "endgame men",
+        "opening kings",
+        "endgame kings",
+    ] {
+        assert!(texts.iter().any(|t| t == title), "{title}");
+    }
+    // The men's opening entries (after the two terms) are 0, 1, …, 27: each on its square.
+    for value in ["0", "13", "27"] {
+        assert!(texts.iter().any(|t| t == value), "{value}");
+    }
 }

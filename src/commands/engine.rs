@@ -71,6 +71,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
     database_pieces: Option<u32>,
+    /// Search with this weights file's evaluator and weights (default: fixed ten-feature
+    /// weights that exercise every feature), to measure what an evaluator costs.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<String>,
 }
 
 /// Checks a `--min-depth`/`--max-depth` pair by [`SearchLimits::try_new`].
@@ -160,7 +164,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let database = args.database.open(Holding::Mapped)?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
-    let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
+    let result = searcher.search(&pos, player.evaluator(&pos), limits, None);
     let best = result
         .best_move
         .map_or_else(|| "none".to_string(), |m| m.to_string());
@@ -197,7 +201,10 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
     let database = open_database(args.database_pieces.unwrap_or(0), Holding::InMemory)?;
-    let file = WeightsFile::new(BENCH_WEIGHTS);
+    let file = match &args.weights {
+        Some(arg) => WeightsFile::load_arg(arg)?,
+        None => WeightsFile::new(BENCH_WEIGHTS),
+    };
     let player = Player::of_file(&file);
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for (name, fen, min, max) in BENCH_POSITIONS {
@@ -211,7 +218,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         searcher.set_plain(args.plain);
         searcher.set_endgame_db(database);
         let started = Instant::now();
-        let result = searcher.search(&pos, player.phase_weights(&pos), limits, None);
+        let result = searcher.search(&pos, player.evaluator(&pos), limits, None);
         let secs = started.elapsed().as_secs_f64();
         println!(
             "{name} {} {secs:.3} {:.0}",

@@ -281,12 +281,13 @@ impl Engine {
             budget.depth = 1;
         }
         self.stop = Some(stop);
-        let weights = *Player::of_file(&self.weights).phase_weights(&pos);
+        let weights = self.weights.clone();
         let game = self.game.clone();
         let events = self.events.clone();
         thread::spawn(move || {
             let history = game.history(Some(NO_PROGRESS_PLIES));
-            let found = searcher.search_timed(&pos, &history, &weights, &budget, |r| {
+            let evaluator = Player::of_file(&weights).evaluator(&pos);
+            let found = searcher.search_timed(&pos, &history, evaluator, &budget, |r| {
                 send(&info_line(r, started))
             });
             send(&done_line(&pos, &found));

@@ -165,7 +165,7 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
         if side != human {
             let history = game.history(None);
             let found =
-                searcher.search_in_game(&pos, &history, engine.phase_weights(&pos), limits, None);
+                searcher.search_in_game(&pos, &history, engine.evaluator(&pos), limits, None);
             let mv = found.best_move.expect("a side with moves gets a move");
             println!(
                 "engine plays {mv} (score {} for the engine, {} nodes)",

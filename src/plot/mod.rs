@@ -4,6 +4,8 @@
 //! `assets/DejaVuSans-LICENSE.txt`) through plotters' pure-Rust `ab_glyph` backend, so drawing
 //! needs no system font library (fontconfig, freetype) on the machine.
 
+mod tables;
+
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -15,14 +17,14 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::error::Error;
-use crate::eval::FEATURE_NAMES;
+use crate::eval::{extra_names, FEATURE_NAMES};
 use crate::run_folder::{
     line_of, read_config_table, Column, CsvTable, LEARNING_FILE, ROUNDS_FILE, SPECIMENS_FILE,
 };
 
 /// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
 /// quotes) keeps the binary small; characters outside it are laid out as blanks.
-static FONT: &[u8] = include_bytes!("../assets/DejaVuSans-subset.ttf");
+static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans-subset.ttf");
 
 /// The family name our drawing code asks for, and plotters' own default for legends and labels.
 const FAMILY: &str = "sans-serif";
@@ -32,13 +34,21 @@ const HEIGHT: u32 = 1500;
 /// Extra height for the learning-curve panel, so the other panels keep their size.
 const LEARNING_HEIGHT: u32 = 420;
 
-/// The picture's height: taller when the run has a learning curve to show.
+/// Extra height for the tables' heat maps of an extended run.
+const TABLES_HEIGHT: u32 = 480;
+
+/// The picture's height: taller when the run has a learning curve or tables to show.
 fn height(data: &RunData) -> u32 {
     HEIGHT
         + if data.learning.is_empty() {
             0
         } else {
             LEARNING_HEIGHT
+        }
+        + if data.tables.is_some() {
+            TABLES_HEIGHT
+        } else {
+            0
         }
 }
 /// Width of the column right of each panel that holds its legend; plotters' own legends sit
@@ -166,6 +176,8 @@ struct Best {
     wins: u64,
     opening: [f64; 10],
     endgame: [f64; 10],
+    /// An extended run's further weights, opening and endgame (empty otherwise).
+    extra: [Vec<f64>; 2],
 }
 
 impl Best {
@@ -194,6 +206,8 @@ struct RunData {
     best: Vec<Best>,
     /// The learning curve, sorted by round (empty without `learning.csv`).
     learning: Vec<Validation>,
+    /// An extended run's tables: the last round's best survivor's.
+    tables: Option<tables::Tables>,
 }
 
 fn read_run(run_dir: &Path) -> Result<RunData, Error> {
@@ -204,15 +218,25 @@ fn read_run(run_dir: &Path) -> Result<RunData, Error> {
         )));
     }
     let learning_path = run_dir.join(LEARNING_FILE);
+    let best = read_best(&run_dir.join(SPECIMENS_FILE))?;
+    let tables = best
+        .last()
+        .filter(|b| !b.extra[0].is_empty())
+        .map(|b| tables::Tables {
+            round: b.round,
+            id: b.id,
+            sets: b.extra.clone(),
+        });
     Ok(RunData {
         name: run_name(run_dir)?,
         rounds: read_rounds(&run_dir.join(ROUNDS_FILE))?,
-        best: read_best(&run_dir.join(SPECIMENS_FILE))?,
+        best,
         learning: if learning_path.exists() {
             read_learning(&learning_path)?
         } else {
             Vec::new()
         },
+        tables,
     })
 }
 
@@ -352,6 +376,20 @@ fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
             ])
         })
         .collect::<Result<Vec<_>, Error>>()?;
+    // An extended run's further weights, when the file has their columns.
+    let extra_cols: Vec<[Column; 2]> = if cols.column("open_bridge").is_ok() {
+        extra_names()
+            .iter()
+            .map(|f| {
+                Ok([
+                    cols.column(&format!("open_{f}"))?,
+                    cols.column(&format!("end_{f}"))?,
+                ])
+            })
+            .collect::<Result<Vec<_>, Error>>()?
+    } else {
+        Vec::new()
+    };
 
     let mut best: BTreeMap<i64, Best> = BTreeMap::new();
     for record in cols.rows() {
@@ -369,6 +407,12 @@ fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
             }
         }
         let [opening, endgame] = sets;
+        let mut extra = [Vec::new(), Vec::new()];
+        for (set, values) in extra.iter_mut().enumerate() {
+            for pair in &extra_cols {
+                values.push(cols.parse(record, &pair[set], NUMBER)?);
+            }
+        }
         let candidate = Best {
             round,
             id,
@@ -376,6 +420,7 @@ fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
             wins,
             opening,
             endgame,
+            extra,
         };
         if best
             .get(&round)
@@ -550,10 +595,19 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     );
     let body = root.titled(&title, (FAMILY, 30).into_font().color(&BLACK))?;
     let (_, h) = body.dim_in_pixel();
+    let (body, tables_area) = match data.tables {
+        None => (body, None),
+        Some(_) => {
+            let (top, bottom) = body.split_vertically(h - h * TABLES_HEIGHT / height(data));
+            (top, Some(bottom))
+        }
+    };
+    let (_, h) = body.dim_in_pixel();
+    let learning_height = height(data) - data.tables.as_ref().map_or(0, |_| TABLES_HEIGHT);
     let (body, learning_area) = if data.learning.is_empty() {
         (body, None)
     } else {
-        let (top, bottom) = body.split_vertically(h * HEIGHT / (HEIGHT + LEARNING_HEIGHT));
+        let (top, bottom) = body.split_vertically(h * HEIGHT / learning_height);
         (top, Some(bottom))
     };
     let (_, h) = body.dim_in_pixel();
@@ -573,6 +627,9 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     panel_weights(&c, data, x_range.clone(), x_labels)?;
     if let Some(area) = learning_area {
         panel_learning(&area, data, x_range, x_labels)?;
+    }
+    if let (Some(area), Some(tables)) = (tables_area, &data.tables) {
+        tables::panel_tables(&area, tables)?;
     }
     Ok(())
 }
