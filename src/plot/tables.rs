@@ -35,7 +35,7 @@ impl Tables {
 /// Row (0: the owner's back row, drawn at the top) and column of square `s` (1-32).
 fn row_col(s: usize) -> (usize, usize) {
     let row = (s - 1) / 4;
-    (row, 2 * ((s - 1) % 4) + usize::from(row % 2 == 0))
+    (row, 2 * ((s - 1) % 4) + usize::from(row.is_multiple_of(2)))
 }
 
 /// White at 0, red for positive and blue for negative values, full at `±scale`.
