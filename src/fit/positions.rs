@@ -12,7 +12,9 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 
 use crate::engine::{Color, Position};
-use crate::eval::{extended_inputs, Evaluator, ExtraPair, WeightPair, EXTENDED_INPUTS};
+use crate::eval::{
+    extended_inputs, Evaluator, ExtraPair, WeightPair, EXTENDED_INPUTS, FEATURE_COUNT, TERM_COUNT,
+};
 use crate::game::GameResult;
 use crate::game::Player;
 
@@ -27,12 +29,48 @@ pub struct Sample {
     /// The side to move's counts minus the opponent's, in the extended evaluator's input order
     /// (the ten features first).
     pub inputs: [i8; EXTENDED_INPUTS],
+    /// The indices of the inputs that are not zero, `nonzero_count` of them: the extended
+    /// model sums over these alone (a board holds at most 24 pieces, one table entry each).
+    pub nonzero: [u8; MAX_NONZERO],
+    /// How many of `nonzero` are used.
+    pub nonzero_count: u8,
     /// Pieces on the board (which weight set applies).
     pub pieces: u8,
     /// The game's result for the side to move: 1 won, ½ drawn, 0 lost.
     pub label: f32,
     /// The game it came from, in input order (for the validation split).
     pub game: u32,
+}
+
+/// The most inputs that can be non-zero at once: the ten features, the terms, and one table
+/// entry per piece.
+pub const MAX_NONZERO: usize = FEATURE_COUNT + TERM_COUNT + 24;
+
+impl Sample {
+    /// A sample of `inputs`, with its non-zero inputs indexed.
+    pub fn new(inputs: [i8; EXTENDED_INPUTS], pieces: u8, label: f32, game: u32) -> Sample {
+        let mut nonzero = [0u8; MAX_NONZERO];
+        let mut count = 0;
+        for (i, &x) in inputs.iter().enumerate() {
+            if x != 0 {
+                nonzero[count] = i as u8;
+                count += 1;
+            }
+        }
+        Sample {
+            inputs,
+            nonzero,
+            nonzero_count: count as u8,
+            pieces,
+            label,
+            game,
+        }
+    }
+
+    /// The indices of the non-zero inputs.
+    pub fn nonzero(&self) -> &[u8] {
+        &self.nonzero[..usize::from(self.nonzero_count)]
+    }
 }
 
 /// How the positions are taken from the games.
@@ -102,12 +140,7 @@ fn sample(pos: &Position, result: GameResult, game: u32) -> Sample {
         (GameResult::BlackWin, Color::Black) | (GameResult::WhiteWin, Color::White) => 1.0,
         _ => 0.0,
     };
-    Sample {
-        inputs: extended_inputs(pos),
-        pieces: pos.piece_count() as u8,
-        label,
-        game,
-    }
+    Sample::new(extended_inputs(pos), pos.piece_count() as u8, label, game)
 }
 
 /// A quiet position reached by the capture search, and its value for the side to move at the

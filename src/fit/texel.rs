@@ -109,6 +109,25 @@ impl Model {
                 .sum()
         };
         let (opening, endgame) = x.split_at(self.width);
+        if self.width > FEATURE_COUNT {
+            // The extended inputs are mostly zero: sum the others only.
+            let (mut o, mut e) = (0.0, 0.0);
+            for &i in sample.nonzero() {
+                let (i, x) = (usize::from(i), f64::from(sample.inputs[usize::from(i)]));
+                o += opening[i] * x;
+                e += endgame[i] * x;
+            }
+            return match self.phase {
+                Phase::Switch(endgame_pieces) if u32::from(sample.pieces) <= endgame_pieces => {
+                    (e, 0.0, 1.0)
+                }
+                Phase::Switch(_) => (o, 1.0, 0.0),
+                Phase::Tapered => {
+                    let share = f64::from(taper(u32::from(sample.pieces))) / f64::from(FULL_BOARD);
+                    (share * o + (1.0 - share) * e, share, 1.0 - share)
+                }
+            };
+        }
         match self.phase {
             Phase::Switch(endgame_pieces) => {
                 if u32::from(sample.pieces) <= endgame_pieces {
@@ -179,8 +198,15 @@ impl Objective<'_> {
                                 continue;
                             }
                             let factor = if share == 1.0 { factor } else { factor * share };
-                            for i in 0..width {
-                                grad[offset + i] += factor * f64::from(s.inputs[i]);
+                            if width > FEATURE_COUNT {
+                                for &i in s.nonzero() {
+                                    let i = usize::from(i);
+                                    grad[offset + i] += factor * f64::from(s.inputs[i]);
+                                }
+                            } else {
+                                for i in 0..width {
+                                    grad[offset + i] += factor * f64::from(s.inputs[i]);
+                                }
                             }
                         }
                     }
@@ -292,12 +318,7 @@ mod tests {
         let mut inputs = [0; EXTENDED_INPUTS];
         inputs[0] = pawns;
         inputs[1] = kings;
-        Sample {
-            inputs,
-            pieces,
-            label,
-            game: 0,
-        }
+        Sample::new(inputs, pieces, label, 0)
     }
 
     /// The gradient agrees with finite differences of the loss, in both sets, with L2.
