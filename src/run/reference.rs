@@ -34,6 +34,27 @@ const KEY_DOCS: &[(&str, &str)] = &[
         "Standard deviation of the noise of `init = \"material\"`, in hundredths of a man.",
     ),
     (
+        "weights.evaluator",
+        "The evaluator whose weights are tuned: \"ten\" (the ten features, opening and \
+         endgame sets switched at `search.endgame_pieces`) or \"extended\" (the ten, the \
+         classic terms and piece-square tables for men and kings, tapered by the pieces on \
+         the board: docs/features.md). An extended run needs fits (`evolution.fit_every`) to \
+         fill its tables.",
+    ),
+    (
+        "weights.extended.terms",
+        "[min, max] of each classic term of the extended evaluator (bridge, exposure), both \
+         sets, in hundredths of a man per unit; `fit` stays inside.",
+    ),
+    (
+        "weights.extended.men",
+        "[min, max] of each entry of the extended evaluator's men's table, both sets.",
+    ),
+    (
+        "weights.extended.kings",
+        "[min, max] of each entry of the extended evaluator's kings' table, both sets.",
+    ),
+    (
         "weights.opening.*",
         "[min, max] of each weight of the opening set, in hundredths of a man (`pawns` fixed \
          at 100 sets the scale; a fixed weight has min = max). Mutation and crossover stay \
@@ -204,11 +225,12 @@ const KEY_DOCS: &[(&str, &str)] = &[
 ];
 
 /// Tables written only when they differ from their defaults: shown commented out.
-const OPTIONAL_TABLES: &[&str] = &["islands"];
+const OPTIONAL_TABLES: &[&str] = &["weights.extended", "islands"];
 
 /// Keys whose default is "unset" (or 0, off, and then left out of a written config): written
 /// commented out, with an example value.
 const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
+    ("weights.evaluator", "\"extended\""),
     ("evolution.mutation_sigma_end", "1.0"),
     ("evolution.fit_every", "5"),
     ("evolution.fit_window", "0"),
@@ -313,7 +335,15 @@ fn optional_table(table: &str) -> String {
     // The table as a config that uses it writes it, then its keys put back to their defaults.
     let mut config = Config::new("my-run");
     config.islands.count = 2;
-    let written = config.to_toml();
+    config.weights.extended.terms.max += 1;
+    let mut written = config.to_toml();
+    if table == "weights.extended" {
+        written = format!(
+            "[{table}]\n{}",
+            toml::to_string(&crate::tournament::ExtraRanges::default())
+                .expect("ranges serialise")
+        );
+    }
     let defaults = super::config::IslandsConfig::default();
     let mut out = format!("\n# [{table}]\n");
     for line in table_lines(&written, table) {
