@@ -412,4 +412,27 @@ mod tests {
             );
         }
     }
+
+    /// The worked example of docs/features.md, counted there by hand.
+    #[test]
+    fn the_docs_worked_example() {
+        let p = pos("W:W9,K14,22,25,30:B6,13,17,K26,28");
+        assert_eq!(terms(&p, Color::Black), [0, 1]);
+        assert_eq!(terms(&p, Color::White), [0, 0]);
+        let weights = crate::eval::Weights([100, 150, 5, 5, 3, 4, -2, 6, 2, 10]);
+        let ten = WeightPair {
+            opening: weights,
+            endgame: weights,
+        };
+        let mut extra = ExtraPair::default();
+        extra.opening.terms = [20, -10];
+        extra.endgame.terms = [0, -5];
+        for s in 1..=MAN_SQUARES {
+            extra.opening.men[s - 1] = s as i32;
+        }
+        for s in [14, 15, 18, 19] {
+            extra.endgame.kings[s - 1] = 10;
+        }
+        assert_eq!(evaluate_extended(&p, &ten, &extra), 23);
+    }
 }
