@@ -33,8 +33,8 @@ pub struct FitArgs {
     /// endgame_pieces`) from this run config; default: the built-in ranges, pawns fixed at 100.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// The evaluator to fit: ten or extended (default: the --config's `evaluator`, else the
-    /// start weights').
+    /// The evaluator to fit: ten or extended (default: extended when the --config's or the
+    /// start weights' evaluator is, else ten).
     #[arg(long, value_name = "ten|extended")]
     evaluator: Option<String>,
     /// Leave out each game's positions before this ply (counted from its start, the opening's
@@ -87,6 +87,9 @@ pub fn run(args: FitArgs) -> Result<()> {
         settings.endgame = config.weights.endgame;
         settings.endgame_pieces = config.search.endgame_pieces;
         settings.extended = config.weights.extended;
+        if config.weights.evaluator == EvaluatorKind::Extended {
+            settings.evaluator = EvaluatorKind::Extended;
+        }
     }
     if let Some(name) = &args.evaluator {
         settings.evaluator = EvaluatorKind::from_name(name).ok_or_else(|| {
@@ -236,6 +239,13 @@ fn report_text(
     );
     let _ = writeln!(out, "opening: {:?}", report.weights.opening.0);
     let _ = writeln!(out, "endgame: {:?}", report.weights.endgame.0);
+    if let Some(extra) = &report.extra {
+        let _ = writeln!(
+            out,
+            "extended: terms {:?} (opening) {:?} (endgame), and the tables in the file",
+            extra.opening.terms, extra.endgame.terms
+        );
+    }
     out
 }
 
