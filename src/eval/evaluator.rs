@@ -6,7 +6,7 @@ use crate::engine::Position;
 
 use super::extended::{evaluate_extended, evaluate_extended_quiet, ExtraPair};
 use super::features::{evaluate, evaluate_quiet};
-use super::weights::{WeightPair, Weights};
+use super::weight_sets::{WeightPair, Weights};
 
 /// Which evaluator a run, a fit or a weights file uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

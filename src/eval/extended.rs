@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{Bitboard, Color, Direction, Position};
 
 use super::features::{features, FeatureCounts, MOBILITY};
-use super::weights::{WeightPair, FEATURE_COUNT};
+use super::weight_sets::{WeightPair, FEATURE_COUNT};
 
 /// Number of classic terms.
 pub const TERM_COUNT: usize = 2;

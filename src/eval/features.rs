@@ -2,7 +2,7 @@
 
 use crate::engine::{rows, Bitboard, Color, Direction, Position, EDGE};
 
-use super::weights::{Weights, FEATURE_COUNT};
+use super::weight_sets::{Weights, FEATURE_COUNT};
 
 /// One side's ten feature counts, in [`FEATURE_NAMES`](super::FEATURE_NAMES) order.
 pub type FeatureCounts = [i32; FEATURE_COUNT];

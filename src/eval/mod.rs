@@ -4,7 +4,8 @@
 mod evaluator;
 mod extended;
 mod features;
-mod weights;
+mod weight_sets;
+mod weights_file;
 
 pub(crate) use evaluator::OwnedEvaluator;
 pub use evaluator::{Evaluator, EvaluatorKind};
@@ -14,7 +15,8 @@ pub use extended::{
     TERM_NAMES,
 };
 pub use features::{evaluate, features, FeatureCounts};
-pub use weights::{
-    feature_index, WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES,
-    FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT, PERSPECTIVE,
+pub use weight_sets::{
+    feature_index, WeightPair, Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, FEATURE_NAMES,
+    MAX_ABS_WEIGHT, PERSPECTIVE,
 };
+pub use weights_file::{WeightsFile, WeightsSource};
