@@ -136,3 +136,65 @@ fn the_extended_weights_play() {
     );
     assert_eq!(report.tally.results.games(), 8);
 }
+
+/// The binary.
+fn bin() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
+    command
+}
+
+#[test]
+fn every_command_takes_an_extended_weights_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("extended.json");
+    std::fs::write(&weights, ExportFormat::Json.render(&extended())).unwrap();
+    let weights = weights.to_str().unwrap();
+    let stdout = |assert: assert_cmd::assert::Assert| {
+        String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+    };
+    let analysed = stdout(
+        bin()
+            .args([
+                "analyse",
+                "--fen",
+                "B:W25,27,31:B3,9,14,17",
+                "--weights",
+                weights,
+            ])
+            .args(["--min-depth", "4", "--max-depth", "8"])
+            .assert()
+            .success(),
+    );
+    assert!(analysed.starts_with("bestmove "), "{analysed}");
+    let bench = stdout(
+        bin()
+            .args(["bench", "--depth", "4", "--weights", weights])
+            .assert()
+            .success(),
+    );
+    assert_eq!(bench.lines().count(), 4, "{bench}");
+    let openings = dir.path().join("two.txt");
+    std::fs::write(&openings, "9-13 22-18\n10-14 24-20\n").unwrap();
+    bin()
+        .args(["match", weights, "material", "--openings"])
+        .arg(&openings)
+        .args(["--min-depth", "2", "--max-depth", "4", "-q"])
+        .assert()
+        .success();
+    for format in ["json", "toml", "csv", "c", "openbench"] {
+        let out = dir.path().join(format!("out.{format}"));
+        bin()
+            .args(["export", weights, "--format", format, "-o"])
+            .arg(&out)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.to_lowercase().contains("men"), "{format}: {text}");
+    }
+    let back = WeightsFile::load_any(&dir.path().join("out.toml")).unwrap();
+    assert_eq!(back.extra, extended().extra);
+}

@@ -12,11 +12,11 @@ use crate::error::Error;
 use crate::text::{excerpt, strip_bom};
 
 use super::evaluator::EvaluatorKind;
+use super::extended::{extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, TERM_NAMES};
 use super::weight_sets::{
     feature_index, WeightPair, Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, FEATURE_NAMES,
     MAX_ABS_WEIGHT, PERSPECTIVE,
 };
-use super::extended::{extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, TERM_NAMES};
 
 /// Where a weights file's weights came from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -340,8 +340,7 @@ fn optional_table(table: &str) -> String {
     if table == "weights.extended" {
         written = format!(
             "[{table}]\n{}",
-            toml::to_string(&crate::tournament::ExtraRanges::default())
-                .expect("ranges serialise")
+            toml::to_string(&crate::tournament::ExtraRanges::default()).expect("ranges serialise")
         );
     }
     let defaults = super::config::IslandsConfig::default();
