@@ -449,6 +449,33 @@ fn openbench_lines_name_every_weight_once() {
     );
 }
 
+/// The output of the C program `exe` fed one line per position: Black's, White's and the kings'
+/// masks and whether White is to move.
+fn run_on_positions(exe: &Path, positions: &[Position]) -> String {
+    let input: String = positions
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} {} {}\n",
+                p.pieces(Color::Black),
+                p.pieces(Color::White),
+                p.kings(),
+                u8::from(p.side_to_move() == Color::White)
+            )
+        })
+        .collect();
+    let mut child = Command::new(exe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    String::from_utf8(output.stdout).unwrap()
+}
+
 /// Positions from random games (both sides to move, men and kings, captures pending or not).
 fn random_positions(count: usize) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(99);
@@ -503,28 +530,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
     let exe = compile_c(&main);
 
     let positions = random_positions(3000);
-    let input: String = positions
-        .iter()
-        .map(|p| {
-            format!(
-                "{} {} {} {}\n",
-                p.pieces(Color::Black),
-                p.pieces(Color::White),
-                p.kings(),
-                u8::from(p.side_to_move() == Color::White)
-            )
-        })
-        .collect();
-    let mut child = Command::new(&exe)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = run_on_positions(&exe, &positions);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), positions.len());
     let player = Player {
@@ -592,28 +598,7 @@ fn the_c_reference_of_the_extended_evaluator_matches_the_engine() {
     .unwrap();
     let exe = compile_c(&main);
     let positions = random_positions(3000);
-    let input: String = positions
-        .iter()
-        .map(|p| {
-            format!(
-                "{} {} {} {}\n",
-                p.pieces(Color::Black),
-                p.pieces(Color::White),
-                p.kings(),
-                u8::from(p.side_to_move() == Color::White)
-            )
-        })
-        .collect();
-    let mut child = Command::new(&exe)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = run_on_positions(&exe, &positions);
     let extra = file.extra.unwrap();
     let mut seen = [0; 2];
     for (pos, line) in positions.iter().zip(text.lines()) {

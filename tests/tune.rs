@@ -122,6 +122,18 @@ fn tune(config: &Path, out: &Path, threads: usize) {
         .success();
 }
 
+/// Runs `tune` into `out` and stops it after round `round`, as Ctrl-C would.
+fn stop_after_round(config: &Path, out: &Path, round: u32) {
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", round.to_string())
+        .assert()
+        .code(130);
+}
+
 fn resume(dir: &Path) -> assert_cmd::assert::Assert {
     bin().args(["resume", "--quiet"]).arg(dir).assert()
 }
@@ -289,14 +301,7 @@ fn a_fitted_specimen_enters_in_place_of_the_last_newcomer() {
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(tmp.path(), "fit.toml", &tiny_fit());
     let out = tmp.path().join("fit");
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
-        .assert()
-        .code(130);
+    stop_after_round(&config, &out, 1);
     let text = fs::read_to_string(out.join("checkpoint.json")).unwrap();
     let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
     let population = checkpoint["population"].as_array().unwrap();
@@ -348,14 +353,7 @@ fn an_extended_run_keeps_the_fitted_tables_in_its_files() {
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(tmp.path(), "extended.toml", &tiny_extended());
     let out = tmp.path().join("extended");
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
-        .assert()
-        .code(130);
+    stop_after_round(&config, &out, 1);
     // The initial tables are empty; the fit after round 1 filled its specimen's.
     let text = fs::read_to_string(out.join("checkpoint.json")).unwrap();
     let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -437,14 +435,7 @@ fn resume_cuts_rows_written_after_the_checkpoint_and_refuses_short_files() {
     let tmp = tempfile::tempdir().unwrap();
     let (config, full) = reference(tmp.path(), TINY);
     let out = tmp.path().join("cut");
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
-        .assert()
-        .code(130);
+    stop_after_round(&config, &out, 1);
     // Whole extra rows and a half-written one, as a killed process leaves them.
     for (name, junk) in [
         (
