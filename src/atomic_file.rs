@@ -3,6 +3,8 @@
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
 
 use crate::error::{Error, Result};
 
@@ -13,26 +15,111 @@ use crate::error::{Error, Result};
 /// An existing `path` must be a regular file: a symbolic link, a device or a folder is refused
 /// (bad input) rather than replaced.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomically_with(path, "", |tmp| {
+        let mut file = File::create(tmp).map_err(|e| Error::io("create", tmp, &e))?;
+        file.write_all(bytes)
+            .map_err(|e| Error::io("write", tmp, &e))?;
+        file.sync_all().map_err(|e| Error::io("write", tmp, &e))
+    })
+}
+
+/// Writes `path` atomically through `write`, which fills the temporary file it is given (its
+/// name ends in `extension`, e.g. `.png`, for writers that choose the format by it); the
+/// temporary file is then renamed over `path`. Stale temporary files of `path` left by killed
+/// processes are swept first, and the temporary file is removed when `write` fails or when the
+/// process is interrupted ([`exit_removing_temporaries`]).
+pub(crate) fn write_atomically_with(
+    path: &Path,
+    extension: &str,
+    write: impl FnOnce(&Path) -> Result<()>,
+) -> Result<()> {
     check_replaceable(path, "output file")?;
     let dir = parent_dir(path);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(temporary_name(&name, std::process::id()));
-    let result = (|| {
-        let mut file = File::create(&tmp).map_err(|e| Error::io("create", &tmp, &e))?;
-        file.write_all(bytes)
-            .map_err(|e| Error::io("write", &tmp, &e))?;
-        file.sync_all().map_err(|e| Error::io("write", &tmp, &e))?;
-        drop(file);
-        fs::rename(&tmp, path).map_err(|e| Error::io("write", path, &e))
-    })();
+    // Best effort: a folder that cannot be listed is reported by the write itself. Only old
+    // ones: on storage shared between machines, a fresh one may be another machine's write in
+    // progress, whose process id means nothing here.
+    let _ = remove_stale_temporaries(&dir, &[&name], STALE_AFTER);
+    let tmp = dir.join(format!(
+        "{}{extension}",
+        temporary_name(&name, std::process::id())
+    ));
+    let registered = Temporary::register(tmp);
+    let tmp = &registered.path;
+    let result = write(tmp).and_then(|()| {
+        #[cfg(feature = "crash-hooks")]
+        pause_before_rename();
+        fs::rename(tmp, path).map_err(|e| Error::io("write", path, &e))
+    });
     if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+        let _ = fs::remove_file(tmp);
     }
+    drop(registered);
     sync_dir(&dir);
     result
+}
+
+/// Test builds only (feature `crash-hooks`): waits `CHECKERS_TUNER_PAUSE_BEFORE_RENAME`
+/// milliseconds with the temporary file whole and not yet renamed, so that a test can
+/// interrupt a writer at that point.
+#[cfg(feature = "crash-hooks")]
+fn pause_before_rename() {
+    if let Some(ms) = std::env::var("CHECKERS_TUNER_PAUSE_BEFORE_RENAME")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+    {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+}
+
+/// The temporary files this process is writing, which an interrupted process removes before
+/// it ends ([`exit_removing_temporaries`]).
+static IN_PROGRESS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temporary file listed in [`IN_PROGRESS`] for as long as this value lives.
+struct Temporary {
+    path: PathBuf,
+}
+
+impl Temporary {
+    /// Lists `path` before any byte of it is written, so that an interruption from now on
+    /// removes it.
+    fn register(path: PathBuf) -> Temporary {
+        in_progress().push(path.clone());
+        Temporary { path }
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let mut list = in_progress();
+        if let Some(i) = list.iter().rposition(|p| *p == self.path) {
+            list.swap_remove(i);
+        }
+    }
+}
+
+fn in_progress() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // A panic while the list was held leaves it intact: it is only pushed to and removed from.
+    IN_PROGRESS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Ends the process at once with `status`, first removing the temporary files of the atomic
+/// writes in progress, so that an interrupted writer (Ctrl-C, SIGTERM) leaves each output
+/// either old or new and nothing hidden beside it. The list stays locked until the process has
+/// ended, so no write can start a new temporary file meanwhile; a rename that already happened
+/// stands (its temporary file is gone).
+pub fn exit_removing_temporaries(status: i32) -> ! {
+    let list = in_progress();
+    for path in list.iter() {
+        let _ = fs::remove_file(path);
+    }
+    std::process::exit(status)
 }
 
 /// The temporary file that process `pid` writes before renaming it to `name`.
@@ -129,9 +216,18 @@ fn canonical_name(path: &Path) -> Option<PathBuf> {
     Some(fs::canonicalize(parent_dir(path)).ok()?.join(name))
 }
 
-/// Removes the temporary files `.NAME.tmp-PID` of the files `names` in `dir` whose process
-/// `PID` is no longer running: what a process killed in the middle of an atomic write leaves.
-pub(crate) fn remove_stale_temporaries(dir: &Path, names: &[&str]) -> Result<()> {
+/// How old a temporary file of a dead process must be before the next write of its file
+/// removes it.
+const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// Removes the temporary files `.NAME.tmp-PID` (and `.NAME.tmp-PID.EXT`) of the files `names`
+/// in `dir` whose process `PID` is no longer running and that were last modified at least
+/// `min_age` ago: what a process killed in the middle of an atomic write leaves.
+pub(crate) fn remove_stale_temporaries(
+    dir: &Path,
+    names: &[&str],
+    min_age: Duration,
+) -> Result<()> {
     let entries = fs::read_dir(dir).map_err(|e| Error::io("read", dir, &e))?;
     for entry in entries.flatten() {
         let file_name = entry.file_name();
@@ -139,7 +235,9 @@ pub(crate) fn remove_stale_temporaries(dir: &Path, names: &[&str]) -> Result<()>
             continue;
         };
         let Some(pid) = names.iter().find_map(|name| {
-            let pid = file_name.strip_prefix(&format!(".{name}.tmp-"))?;
+            let rest = file_name.strip_prefix(&format!(".{name}.tmp-"))?;
+            // The pid, then an extension for writers that need one (`.png`).
+            let pid = rest.split_once('.').map_or(rest, |(pid, _)| pid);
             if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
             }
@@ -148,6 +246,14 @@ pub(crate) fn remove_stale_temporaries(dir: &Path, names: &[&str]) -> Result<()>
             continue;
         };
         if pid != std::process::id() && process_is_alive(pid) {
+            continue;
+        }
+        let age = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok());
+        if age.is_none_or(|age| age < min_age) && !min_age.is_zero() {
             continue;
         }
         let path = entry.path();

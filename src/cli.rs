@@ -81,19 +81,15 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Hub(args) => commands::hub::run(args),
         Command::Egdb(args) => commands::egdb::run(args),
         Command::Config(_) => {
-            print!("{}", checkers_tuner::commented_defaults());
-            Ok(())
+            commands::output::write_out_bytes(checkers_tuner::commented_defaults().as_bytes())
         }
         Command::Completions(args) => {
-            // Generated from the same definitions that parse the arguments, so they never drift.
+            // Generated from the same definitions that parse the arguments, so they never drift;
+            // into memory first, since the generator panics on a failed write.
             let mut command = Cli::command();
-            clap_complete::generate(
-                args.shell,
-                &mut command,
-                "checkers-tuner",
-                &mut std::io::stdout(),
-            );
-            Ok(())
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut command, "checkers-tuner", &mut script);
+            commands::output::write_out_bytes(&script)
         }
     }
 }

@@ -25,6 +25,7 @@ mod export;
 mod fit;
 mod game;
 pub mod hub;
+mod input_file;
 mod matchplay;
 mod pdn;
 mod plot;
@@ -35,7 +36,7 @@ mod search;
 mod text;
 mod tournament;
 
-pub use atomic_file::{refuse_overwriting, same_file};
+pub use atomic_file::{exit_removing_temporaries, refuse_overwriting, same_file};
 pub use egdb::{
     build as build_endgame_db, cache_dir as endgame_cache_dir, database_path as endgame_db_path,
     open_or_build as open_or_build_endgame_db, DbValue, EgdbError, EndgameDb, Material, Opened,
@@ -61,8 +62,9 @@ pub use game::{
     TimeControl,
 };
 pub use matchplay::{
-    check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_rows,
-    summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchReport, PairReport,
+    check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_file,
+    read_match_rows, summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchReport,
+    PairReport,
 };
 pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame};
 pub use plot::plot_run;

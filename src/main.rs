@@ -5,11 +5,17 @@ mod commands;
 
 use clap::Parser;
 
+use commands::output;
+
 fn main() {
     restore_default_sigpipe();
+    commands::interrupt::install();
     let args = cli::Cli::parse();
-    if let Err(err) = cli::run(args) {
-        eprintln!("Error: {err}");
+    if let Err(err) = cli::run(args).and_then(|()| output::flush_out()) {
+        // The exit status says what went wrong even when stderr cannot take the message: a
+        // closed pipe there must not end the process by SIGPIPE before it exits with it.
+        ignore_sigpipe();
+        output::note!("Error: {err}");
         std::process::exit(err.exit_code());
     }
 }
@@ -22,5 +28,14 @@ fn restore_default_sigpipe() {
     // signal disposition to the system default.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Ignores SIGPIPE again, so that a write to a closed pipe fails instead of ending the process.
+fn ignore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: only changes a signal disposition; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
+use crate::input_file::{self, Links, ReadError, CONFIG_CAP};
 
 /// The resolved config.
 pub const CONFIG_FILE: &str = "config.toml";
@@ -52,24 +53,26 @@ impl Column {
 }
 
 impl CsvTable {
-    /// Reads the CSV file at `path` with its header line. A missing or unreadable file, or text
-    /// that is not CSV, is bad input naming the file (and the line).
+    /// Reads the CSV file at `path` with its header line, parsing as it reads. A missing or
+    /// unreadable file, one that is not a regular file, or text that is not CSV, is bad input
+    /// naming the file (and the line).
     pub fn read(path: &Path) -> Result<CsvTable> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Error::input(format!(
-                    "{}: file not found (is this a run folder?)",
-                    path.display()
-                ))
-            } else {
-                Error::input(format!("cannot read {}: {e}", path.display()))
-            }
+        let file = input_file::open(path, Links::Follow).map_err(|e| match e {
+            ReadError::NotFound => Error::input(format!(
+                "{}: file not found (is this a run folder?)",
+                path.display()
+            )),
+            e => Error::input(format!("{}: {e}", path.display())),
         })?;
-        CsvTable::from_bytes(path, &bytes)
+        CsvTable::from_reader(path, std::io::BufReader::new(file))
     }
 
     /// Reads `bytes` as the CSV file at `path` (for a file read up to a recorded length).
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<CsvTable> {
+        CsvTable::from_reader(path, bytes)
+    }
+
+    fn from_reader(path: &Path, source: impl std::io::Read) -> Result<CsvTable> {
         let not_csv = |e: csv::Error| {
             let at = e
                 .position()
@@ -79,7 +82,7 @@ impl CsvTable {
         };
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
-            .from_reader(bytes);
+            .from_reader(source);
         let mut index = HashMap::new();
         for (i, name) in reader.headers().map_err(not_csv)?.iter().enumerate() {
             // A repeated header keeps its first place, as a reader by position would see it.
@@ -160,10 +163,10 @@ pub fn line_of(record: &csv::StringRecord) -> u64 {
 /// (a run folder from before its first write, or a hand-made one).
 pub fn read_config_table(run_dir: &Path) -> Result<Option<toml::Table>> {
     let path = run_dir.join(CONFIG_FILE);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match input_file::read_text(&path, Links::Follow, Some(CONFIG_CAP)) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::input(format!("cannot read {}: {e}", path.display()))),
+        Err(ReadError::NotFound) => return Ok(None),
+        Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
     };
     let text = crate::text::strip_bom(&text);
     text.parse().map(Some).map_err(|e: toml::de::Error| {

@@ -10,6 +10,7 @@ use checkers_tuner::{
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::output::{note, outln};
 use super::{parse_fen, thread_pool};
 
 /// Arguments of `egdb`.
@@ -100,18 +101,18 @@ fn build(args: BuildArgs) -> Result<()> {
     if !args.force {
         match EndgameDb::load(&path, args.pieces) {
             Ok(db) => {
-                println!(
+                outln!(
                     "{}: the {}-piece database is already built ({} positions, {}); \
                      --force builds it again",
                     path.display(),
                     args.pieces,
                     db.len(),
                     size_text(db.len())
-                );
+                )?;
                 return Ok(());
             }
             Err(EgdbError::Damaged(_, why)) if !args.quiet => {
-                eprintln!("{}: damaged ({why}); building it again", path.display());
+                note!("{}: damaged ({why}); building it again", path.display());
             }
             Err(EgdbError::Damaged(..) | EgdbError::Missing(_)) => {}
             Err(e) => return Err(e.into()),
@@ -121,7 +122,7 @@ fn build(args: BuildArgs) -> Result<()> {
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
-        eprintln!(
+        note!(
             "Building the {}-piece endgame database into {} ({} on two cores)…",
             args.pieces,
             path.display(),
@@ -134,14 +135,14 @@ fn build(args: BuildArgs) -> Result<()> {
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     db.save(&path)?;
-    println!(
+    outln!(
         "built {} pieces in {secs:.1} s: {} positions, {}, longest win {} plies; written to {}",
         args.pieces,
         db.len(),
         size_text(db.len()),
         db.longest(),
         path.display()
-    );
+    )?;
     Ok(())
 }
 
@@ -166,7 +167,7 @@ fn probe(args: ProbeArgs) -> Result<()> {
     })?;
     match db.probe(&pos) {
         Some(value) => {
-            println!("{value}");
+            outln!("{value}")?;
             Ok(())
         }
         None => Err(Error::input(format!(
@@ -239,9 +240,9 @@ fn open_in(dir: &Path, pieces: u32) -> Result<EndgameDb> {
     let bar = std::sync::OnceLock::new();
     let say = |damaged: Option<&EgdbError>| {
         if let Some(e) = damaged {
-            eprintln!("{e}; building it again");
+            note!("{e}; building it again");
         }
-        eprintln!(
+        note!(
             "The {pieces}-piece endgame database is not built yet: building it once into {} \
              ({} on two cores; `checkers-tuner egdb build` does the same)…",
             dir.display(),
@@ -259,7 +260,7 @@ fn open_in(dir: &Path, pieces: u32) -> Result<EndgameDb> {
         if let Some(bar) = bar.get() {
             bar.finish_and_clear();
         }
-        eprintln!(
+        note!(
             "Built the {pieces}-piece endgame database in {:.1} s ({}).",
             started.elapsed().as_secs_f64(),
             size_text(db.len())

@@ -9,6 +9,7 @@ use checkers_tuner::{
 use clap::Args;
 
 use super::egdb::{open_database, DatabaseArg, Holding};
+use super::output::outln;
 use super::{parse_fen, thread_pool};
 
 /// Deepest `perft --depth`: depth 20 already runs for days.
@@ -125,7 +126,7 @@ impl Game {
 pub fn moves(args: MovesArgs) -> Result<()> {
     let pos = parse_fen(&args.fen)?;
     for mv in pos.legal_moves() {
-        println!("{mv}");
+        outln!("{mv}")?;
     }
     Ok(())
 }
@@ -142,15 +143,15 @@ pub fn perft(args: PerftArgs) -> Result<()> {
         let started = Instant::now();
         let nodes = pool.install(|| perft_parallel(&pos, d));
         let secs = started.elapsed().as_secs_f64();
-        println!("{d} {nodes} {secs:.3}");
+        outln!("{d} {nodes} {secs:.3}")?;
         total_nodes += nodes;
         total_secs += secs;
     }
     if total_secs > 0.0 {
-        println!(
+        outln!(
             "total {total_nodes} {total_secs:.3} {:.0} nps",
             total_nodes as f64 / total_secs
-        );
+        )?;
     }
     Ok(())
 }
@@ -168,14 +169,16 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let best = result
         .best_move
         .map_or_else(|| "none".to_string(), |m| m.to_string());
-    println!(
+    outln!(
         "bestmove {best} score {} depth {} nodes {}",
-        result.score, result.depth, result.nodes
-    );
+        result.score,
+        result.depth,
+        result.nodes
+    )?;
     let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
-    println!("pv {}", pv.join(" "));
+    outln!("pv {}", pv.join(" "))?;
     if let Some(value) = database.and_then(|db| db.probe(&pos)) {
-        println!("database {value}");
+        outln!("database {value}")?;
     }
     Ok(())
 }
@@ -220,17 +223,17 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         let started = Instant::now();
         let result = searcher.search(&pos, player.evaluator(&pos), limits, None);
         let secs = started.elapsed().as_secs_f64();
-        println!(
+        outln!(
             "{name} {} {secs:.3} {:.0}",
             result.nodes,
             result.nodes as f64 / secs.max(1e-9)
-        );
+        )?;
         total_nodes += result.nodes;
         total_secs += secs;
     }
-    println!(
+    outln!(
         "total {total_nodes} {total_secs:.3} {:.0}",
         total_nodes as f64 / total_secs.max(1e-9)
-    );
+    )?;
     Ok(())
 }

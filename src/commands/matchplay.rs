@@ -7,16 +7,17 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use checkers_tuner::{
-    check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_rows,
-    refuse_overwriting, same_file, summary_path, three_move_deck, write_file_atomically, EndgameDb,
-    Error, GameSettings, MatchGame, MatchPlayer, Opening, PairReport, Result, SearchLimits,
-    SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
+    check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_file,
+    read_match_rows, refuse_overwriting, same_file, summary_path, three_move_deck,
+    write_file_atomically, EndgameDb, Error, GameSettings, MatchGame, MatchPlayer, Opening,
+    PairReport, Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::egdb::{DatabaseArg, Holding};
-use super::{ctrl_c_flag, thread_pool, INTERRUPTED_STATUS};
+use super::output::{note, outln};
+use super::{thread_pool, INTERRUPTED_STATUS};
 
 /// Plain progress lines (stderr not a terminal) come every this many pairs, and after the last.
 const PROGRESS_EVERY: usize = 10;
@@ -215,7 +216,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         })
         .transpose()?;
     if !args.quiet && !previous.is_empty() {
-        eprintln!(
+        note!(
             "continuing {} after {} of {} pairs",
             args.out.as_deref().unwrap_or(Path::new("")).display(),
             previous.len() / 2,
@@ -223,10 +224,10 @@ pub fn run(args: MatchArgs) -> Result<()> {
         );
     }
     for line in &lines {
-        println!("{line}");
+        outln!("{line}")?;
     }
 
-    let stop = ctrl_c_flag();
+    let stop = super::interrupt::stop_flag();
     let started = Instant::now();
     let mut progress = Progress::new(args.quiet, previous.len() / 2, openings.len(), sprt);
     let mut play = || {
@@ -269,7 +270,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let final_verdict = report.sprt.is_some_and(|s| s.verdict.is_final());
     let interrupted = report.pairs_played < report.pairs_total && !final_verdict;
 
-    println!();
+    outln!()?;
     lines.push(String::new());
     let results = if interrupted {
         report.interrupted_lines()
@@ -277,11 +278,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
         report.result_lines()
     };
     for line in results {
-        println!("{line}");
+        outln!("{line}")?;
         lines.push(line);
     }
     if !args.quiet {
-        eprintln!(
+        note!(
             "played {} games in {:.1} s",
             2 * (report.pairs_played - previous.len() / 2),
             started.elapsed().as_secs_f64()
@@ -294,20 +295,20 @@ pub fn run(args: MatchArgs) -> Result<()> {
         } else {
             o.write_summary(&summary)?;
             if !args.quiet {
-                eprintln!("wrote {} and {}", o.csv.path.display(), o.summary.display());
+                note!("wrote {} and {}", o.csv.path.display(), o.summary.display());
             }
         }
     }
     if let (Some(f), false, false) = (&pdn, interrupted, args.quiet) {
-        eprintln!("wrote {}", f.path.display());
+        note!("wrote {}", f.path.display());
     }
     if interrupted {
         match &out {
-            Some(o) => eprintln!(
+            Some(o) => note!(
                 "Interrupted: run the same command again to continue {}",
                 o.csv.path.display()
             ),
-            None => eprintln!("Interrupted."),
+            None => note!("Interrupted."),
         }
         std::process::exit(INTERRUPTED_STATUS);
     }
@@ -380,11 +381,14 @@ impl GamesFile {
     /// replaced, as before). Writes the summary's in-progress form.
     fn open(path: &Path, key: &str, openings: &[Opening], header: &[String]) -> Result<GamesFile> {
         let summary = summary_path(path);
-        let marked = std::fs::read(&summary)
-            .ok()
+        let marked = read_match_file(&summary)?
             .filter(|text| text.starts_with(format!("{IN_PROGRESS}\n").as_bytes()));
-        let (csv, previous) = match marked {
-            Some(text) if path.is_file() => {
+        let unfinished = match marked {
+            Some(text) => read_match_file(path)?.map(|bytes| (text, bytes)),
+            None => None,
+        };
+        let (csv, previous) = match unfinished {
+            Some((text, bytes)) => {
                 let text = String::from_utf8_lossy(&text);
                 if text.lines().nth(1) != Some(&format!("key: {key}")) {
                     return Err(Error::input(format!(
@@ -395,7 +399,6 @@ impl GamesFile {
                         summary.display()
                     )));
                 }
-                let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
                 let rows = read_match_rows(&bytes, &path.display().to_string(), openings)?;
                 // Drop what a killed process left after the last whole pair.
                 (Appender::continue_at(path, rows.complete_len)?, rows.games)
@@ -697,7 +700,7 @@ impl Progress {
                 bar.set_message(status);
             }
             None if p.pairs_done.is_multiple_of(PROGRESS_EVERY) || last => {
-                eprintln!("pairs {}/{}: {status}", p.pairs_done, p.pairs_total);
+                note!("pairs {}/{}: {status}", p.pairs_done, p.pairs_total);
             }
             None => {}
         }

@@ -5,34 +5,17 @@ pub mod engine;
 pub mod export;
 pub mod fit;
 pub mod hub;
+pub mod interrupt;
 pub mod matchplay;
+pub mod output;
 pub mod play;
 pub mod plot;
 mod progress;
 pub mod tune;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
 use checkers_tuner::{Error, Position, Result};
 
-/// Exit status after Ctrl-C (128 + SIGINT), as shells report it.
-pub const INTERRUPTED_STATUS: i32 = 130;
-
-/// A flag set by the first Ctrl-C (SIGINT, also when the shell started the program with it
-/// ignored); a second one quits at once. What was written so far stays valid either way.
-pub fn ctrl_c_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = Arc::clone(&flag);
-    // Failing to install the handler only costs the clean stop; a kill is still safe.
-    let _ = ctrlc::set_handler(move || {
-        if handler_flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(INTERRUPTED_STATUS);
-        }
-        eprintln!("\nStopping after the games in progress (Ctrl-C again to quit at once)…");
-    });
-    flag
-}
+pub use interrupt::INTERRUPTED_STATUS;
 
 /// Reads a `--fen` argument: the FEN itself (`B:W21-32:B1-12`) or its PDN tag as copied from
 /// a game file (`[FEN "B:W21-32:B1-12"]`).

@@ -1,16 +1,17 @@
 //! The `play` command: a person plays the engine in the terminal.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, refuse_overwriting, write_file_atomically, Color, DbValue, Error,
-    GameResult, Move, PdnGame, Player, Position, Result, Searcher, WeightsFile,
+    check_output_path, refuse_overwriting, write_file_atomically, Color, DbValue, EndgameDb, Error,
+    GameResult, Move, PdnGame, Player, Position, Result, SearchLimits, Searcher, WeightsFile,
 };
 use clap::{Args, ValueEnum};
 
 use super::egdb::{DatabaseArg, Holding};
 use super::engine::{search_limits, Game};
+use super::output::{self, out, outln};
 use super::parse_fen;
 
 /// The colour the person plays.
@@ -52,7 +53,9 @@ const HELP: &str = "Enter a move by its number or in notation (9-13, 9x18x27, or
                     'undo' takes back your last move, 'moves' lists the game, 'board' redraws, \
                     'help' shows this, 'quit' ends.";
 
-/// Runs the command, then writes the game as PDN if asked.
+/// Runs the command. With `--pdn`, the game file is rewritten after every move (result `*`)
+/// and once more when the game ends, however it ends: a result, `quit`, the end of the input,
+/// an error, or Ctrl-C (which ends the process between two saves). No move played is lost.
 pub fn run(args: PlayArgs) -> Result<()> {
     if let Some(path) = &args.pdn {
         check_output_path(path, "--pdn file")?;
@@ -64,64 +67,109 @@ pub fn run(args: PlayArgs) -> Result<()> {
         Some(f) => parse_fen(f)?,
         None => Position::start(),
     };
+    // Everything that can refuse the arguments is checked before the game (and its file) starts.
+    let engine = Engine::new(&args)?;
+    let record = Record { args: &args, start };
     let mut moves = Vec::new();
-    let outcome = play(&args, start, &mut moves)?;
-    if let Some(path) = &args.pdn {
-        write_pdn(path, &args, start, moves, outcome)?;
-    }
-    Ok(())
-}
-
-/// How a game in the terminal ended: the result and why, or `None` if the person left it.
-type Outcome = Option<(GameResult, String)>;
-
-/// Writes the game to `path` as one PDN game.
-fn write_pdn(
-    path: &Path,
-    args: &PlayArgs,
-    start: Position,
-    moves: Vec<Move>,
-    outcome: Outcome,
-) -> Result<()> {
-    let engine = format!("checkers-tuner ({})", args.weights);
-    let (black, white) = match args.color {
-        Side::Black => ("you", engine.as_str()),
-        Side::White => (engine.as_str(), "you"),
+    let ended = play(&args, &engine, &record, &mut moves);
+    let Some(path) = &args.pdn else {
+        return ended.map(drop);
     };
-    let mut game = PdnGame::new(
-        "checkers-tuner play",
-        "1",
-        black,
-        white,
-        start,
-        moves,
-        outcome.as_ref().map(|(result, _)| *result),
-    );
-    game.set_tag(
-        "Termination",
-        outcome.as_ref().map_or("unfinished (quit)", |(_, why)| why),
-    );
-    write_file_atomically(path, game.to_pdn().as_bytes())?;
-    println!("game written to {}", path.display());
-    Ok(())
+    let outcome = match &ended {
+        Ok(outcome) => outcome.clone(),
+        Err(e) => Ending::Unfinished(format!("unfinished ({e})")),
+    };
+    let saved = record.save(&moves, &outcome);
+    ended?;
+    saved?;
+    outln!("game written to {}", path.display())
 }
 
-/// Plays the game in the terminal, recording the moves in `moves`.
-fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Result<Outcome> {
-    let limits = search_limits(args.min_depth, args.max_depth)?;
-    let file = WeightsFile::load_arg(&args.weights)?;
-    let engine = Player::of_file(&file);
+/// How a game in the terminal ended.
+#[derive(Clone, Debug)]
+enum Ending {
+    /// A result, and why.
+    Result(GameResult, String),
+    /// No result (the `Termination` tag says why).
+    Unfinished(String),
+}
+
+/// The game's PDN file, rewritten whole (atomically) at every save.
+struct Record<'a> {
+    args: &'a PlayArgs,
+    start: Position,
+}
+
+impl Record<'_> {
+    /// Writes the game so far to `--pdn`, if given; an unfinished game gets the result `*`.
+    fn save(&self, moves: &[Move], ending: &Ending) -> Result<()> {
+        let Some(path) = &self.args.pdn else {
+            return Ok(());
+        };
+        let engine = format!("checkers-tuner ({})", self.args.weights);
+        let (black, white) = match self.args.color {
+            Side::Black => ("you", engine.as_str()),
+            Side::White => (engine.as_str(), "you"),
+        };
+        let (result, why) = match ending {
+            Ending::Result(result, why) => (Some(*result), why.as_str()),
+            Ending::Unfinished(why) => (None, why.as_str()),
+        };
+        let mut game = PdnGame::new(
+            "checkers-tuner play",
+            "1",
+            black,
+            white,
+            self.start,
+            moves.to_vec(),
+            result,
+        );
+        game.set_tag("Termination", why);
+        write_file_atomically(path, game.to_pdn().as_bytes())
+    }
+}
+
+/// The engine's side of the game: weights, depths and database.
+struct Engine {
+    limits: SearchLimits,
+    weights: WeightsFile,
+    database: Option<&'static EndgameDb>,
+}
+
+impl Engine {
+    fn new(args: &PlayArgs) -> Result<Engine> {
+        Ok(Engine {
+            limits: search_limits(args.min_depth, args.max_depth)?,
+            weights: WeightsFile::load_arg(&args.weights)?,
+            database: args.database.open(Holding::Mapped)?,
+        })
+    }
+}
+
+/// What a save after a move says of the game.
+const IN_PROGRESS: &str = "unfinished (in progress)";
+
+/// Plays the game in the terminal, recording the moves in `moves_played` and saving the record
+/// after each one.
+fn play(
+    args: &PlayArgs,
+    engine: &Engine,
+    record: &Record,
+    moves_played: &mut Vec<Move>,
+) -> Result<Ending> {
     let human = match args.color {
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
-    let database = args.database.open(Holding::Mapped)?;
+    let (limits, database) = (engine.limits, engine.database);
+    let player = Player::of_file(&engine.weights);
+    let start = record.start;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
+    let in_progress = Ending::Unfinished(IN_PROGRESS.to_string());
+    record.save(moves_played, &in_progress)?;
     let mut game = Game::new(start);
-    let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
-    let out_err = |e: io::Error| Error::failure(format!("cannot write to the terminal: {e}"));
+    let mut input = io::stdin().lock();
     let verdict = |winner: Color| {
         if winner == human {
             "you win"
@@ -129,19 +177,22 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
             "the engine wins"
         }
     };
-    println!("You play {human:?}. {HELP}");
+    outln!("You play {human:?}. {HELP}")?;
     loop {
         let pos = game.position;
         let side = pos.side_to_move();
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            print!("{}", pos.to_diagram());
+            out!("{}", pos.to_diagram())?;
             let winner = side.opponent();
-            println!("{side:?} has no move: {}.", verdict(winner));
-            return Ok(Some((won_by(winner), format!("{side:?} has no move"))));
+            outln!("{side:?} has no move: {}.", verdict(winner))?;
+            return Ok(Ending::Result(
+                won_by(winner),
+                format!("{side:?} has no move"),
+            ));
         }
         if let Some(value) = database.and_then(|db| db.probe(&pos)) {
-            print!("{}", pos.to_diagram());
+            out!("{}", pos.to_diagram())?;
             let (line, winner) = match value {
                 DbValue::Win(d) => (
                     format!("{side:?} to move wins in {d} plies with best play"),
@@ -153,68 +204,74 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
                 ),
                 DbValue::Draw => ("a draw with best play".to_string(), None),
             };
-            println!(
+            outln!(
                 "Endgame database: {line}; the game ends here: {}.",
                 winner.map_or("a draw", verdict)
-            );
-            return Ok(Some(match winner {
-                Some(w) => (won_by(w), format!("endgame database: {w:?} wins")),
-                None => (GameResult::Draw, "endgame database: a draw".to_string()),
-            }));
+            )?;
+            return Ok(match winner {
+                Some(w) => Ending::Result(won_by(w), format!("endgame database: {w:?} wins")),
+                None => Ending::Result(GameResult::Draw, "endgame database: a draw".to_string()),
+            });
         }
         if side != human {
             let history = game.history(None);
             let found =
-                searcher.search_in_game(&pos, &history, engine.evaluator(&pos), limits, None);
+                searcher.search_in_game(&pos, &history, player.evaluator(&pos), limits, None);
             let mv = found.best_move.expect("a side with moves gets a move");
-            println!(
+            outln!(
                 "engine plays {mv} (score {} for the engine, {} nodes)",
-                found.score, found.nodes
-            );
+                found.score,
+                found.nodes
+            )?;
             moves_played.push(mv);
             game.play(&mv);
+            record.save(moves_played, &in_progress)?;
             continue;
         }
-        print!("{}", pos.to_diagram());
+        out!("{}", pos.to_diagram())?;
         for (i, mv) in moves.iter().enumerate() {
-            print!("{:>3}. {mv:<12}", i + 1);
+            out!("{:>3}. {mv:<12}", i + 1)?;
             if i % 4 == 3 {
-                println!();
+                outln!()?;
             }
         }
-        println!();
-        print!("your move> ");
-        io::stdout().flush().map_err(out_err)?;
-        let Some(line) = lines.next() else {
-            println!();
-            return Ok(None);
+        outln!()?;
+        out!("your move> ")?;
+        output::flush_out()?;
+        let Some(line) = read_line(&mut input)? else {
+            outln!()?;
+            return Ok(Ending::Unfinished("unfinished (end of input)".to_string()));
         };
-        let line = line.map_err(|e| Error::failure(format!("cannot read the terminal: {e}")))?;
-        let text = line.trim();
+        let Ok(text) = std::str::from_utf8(&line) else {
+            outln!("That line is not text (UTF-8). {HELP}")?;
+            continue;
+        };
+        let text = text.trim();
         match text {
             "" | "board" => continue,
             "quit" | "exit" => {
-                println!(
+                outln!(
                     "Game left unfinished after {} plies: no result.",
                     moves_played.len()
-                );
-                return Ok(None);
+                )?;
+                return Ok(Ending::Unfinished("unfinished (quit)".to_string()));
             }
             "help" | "?" => {
-                println!("{HELP}");
+                outln!("{HELP}")?;
                 continue;
             }
             "moves" => {
-                println!("{}", move_list(&start, moves_played));
+                outln!("{}", move_list(&start, moves_played))?;
                 continue;
             }
             "undo" => {
                 match take_back(&start, human, moves_played) {
                     Some(back) => {
                         game = back;
-                        println!("Took back your last move.");
+                        record.save(moves_played, &in_progress)?;
+                        outln!("Took back your last move.")?;
                     }
-                    None => println!("There is no move of yours to take back."),
+                    None => outln!("There is no move of yours to take back.")?,
                 }
                 continue;
             }
@@ -229,9 +286,21 @@ fn play(args: &PlayArgs, start: Position, moves_played: &mut Vec<Move>) -> Resul
             Ok(mv) => {
                 moves_played.push(mv);
                 game.play(&mv);
+                record.save(moves_played, &in_progress)?;
             }
-            Err(msg) => println!("{msg}. {HELP}"),
+            Err(msg) => outln!("{msg}. {HELP}")?,
         }
+    }
+}
+
+/// Reads one line of input as bytes, without its line end; `None` at the end of the input. A
+/// line that is not UTF-8 is the caller's to refuse: the game goes on.
+fn read_line(input: &mut impl BufRead) -> Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    match input.read_until(b'\n', &mut line) {
+        Ok(0) => Ok(None),
+        Ok(_) => Ok(Some(line)),
+        Err(e) => Err(Error::failure(format!("cannot read the terminal: {e}"))),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use super::output::outln;
 use checkers_tuner::{plot_run, Result};
 use clap::Args;
 
@@ -21,6 +22,6 @@ pub fn run(args: PlotArgs) -> Result<()> {
         .output
         .unwrap_or_else(|| args.run_dir.join("rounds.svg"));
     plot_run(&args.run_dir, &out)?;
-    println!("{}", out.display());
+    outln!("{}", out.display())?;
     Ok(())
 }

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::output::note;
 use checkers_tuner::{
     GameResult, LevelSummary, ObserverFactory, RoundStats, RunObserver, RunView, Standing,
 };
@@ -94,8 +95,8 @@ impl RunObserver for Progress {
     fn note(&self, line: &str) {
         let line = format!("{}{line}", self.label);
         match &self.bars {
-            Some(bars) => bars.multi.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
+            Some(bars) => bars.multi.suspend(|| note!("{line}")),
+            None => note!("{line}"),
         }
     }
 

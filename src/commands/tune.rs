@@ -11,7 +11,8 @@ use checkers_tuner::{
 use clap::Args;
 
 use super::egdb::{open_database, Holding};
-use super::{ctrl_c_flag, INTERRUPTED_STATUS};
+use super::output::{note, outln};
+use super::INTERRUPTED_STATUS;
 
 /// Arguments of `tune`.
 #[derive(Args, Debug)]
@@ -60,7 +61,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .unwrap_or_else(|| Path::new("results").join(&config.name));
     let mut options = options(args.threads, args.quiet)?;
     if !args.quiet {
-        eprintln!(
+        note!(
             "{}",
             startup_summary(&args.config, &out, &config, args.threads)
         );
@@ -127,7 +128,7 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
     Ok(RunOptions {
         threads: threads.unwrap_or(0),
         observer: super::progress::factory(quiet),
-        stop: Some(ctrl_c_flag()),
+        stop: Some(super::interrupt::stop_flag()),
         endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
             let db = open_database(pieces, Holding::InMemory)?;
             Ok(db.expect("pieces above 0 give a database"))
@@ -148,35 +149,35 @@ fn report(outcome: RunOutcome, island: Option<(u32, String)>) -> Result<()> {
             dir,
             completed_rounds,
         } => {
-            eprintln!("{completed_rounds} round(s) saved.");
+            note!("{completed_rounds} round(s) saved.");
             let again = island.map_or_else(
                 || format!("checkers-tuner resume {}", dir.display()),
                 |(_, again)| again,
             );
-            eprintln!("Interrupted: continue with: {again}");
+            note!("Interrupted: continue with: {again}");
             std::process::exit(INTERRUPTED_STATUS);
         }
         RunOutcome::AlreadyFinished(summary) => {
             let dir = summary.dir.display();
-            println!("Run {dir} already finished; nothing to do.");
+            outln!("Run {dir} already finished; nothing to do.")?;
             summary
         }
         RunOutcome::Finished(summary) => {
             let dir = summary.dir.display();
             match island {
                 Some((index, _)) if index > 0 => {
-                    println!("Island {index} finished; island 0 writes the run's files in {dir}")
+                    outln!("Island {index} finished; island 0 writes the run's files in {dir}")?
                 }
                 _ => {
-                    println!("Run finished: files in {dir}");
-                    println!("  {}", summary.result_files().join(" "));
+                    outln!("Run finished: files in {dir}")?;
+                    outln!("  {}", summary.result_files().join(" "))?;
                 }
             }
             summary
         }
     };
     let best = summary.best();
-    println!(
+    outln!(
         "Best specimen: id {} with {:.1} points from {} playoff games ({} wins, {} draws, \
          {} losses) among {} finalists; weights in {}",
         best.id,
@@ -187,6 +188,6 @@ fn report(outcome: RunOutcome, island: Option<(u32, String)>) -> Result<()> {
         best.results.losses,
         summary.standings.len(),
         summary.dir.join(BEST_FILE).display()
-    );
+    )?;
     Ok(())
 }

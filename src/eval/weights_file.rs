@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::Error;
+use crate::input_file::{self, Links, WEIGHTS_CAP};
 use crate::text::{excerpt, strip_bom};
 
 use super::evaluator::EvaluatorKind;
@@ -409,14 +410,8 @@ impl WeightsFile {
 
 /// Reads a weights file's text; any failure is bad input because the path came from the user.
 fn read_weights_text(path: &Path) -> Result<String, Error> {
-    std::fs::read_to_string(path).map_err(|e| {
-        let problem = match e.kind() {
-            std::io::ErrorKind::NotFound => "file not found".to_string(),
-            std::io::ErrorKind::InvalidData => "not UTF-8 text".to_string(),
-            _ => format!("cannot read it ({e})"),
-        };
-        Error::Input(format!("weights file {}: {problem}", path.display()))
-    })
+    input_file::read_text(path, Links::Follow, Some(WEIGHTS_CAP))
+        .map_err(|e| Error::Input(format!("weights file {}: {e}", path.display())))
 }
 
 /// 1-based line and column (in characters) of byte `offset` in `text`.

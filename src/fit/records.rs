@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::engine::{Move, Position};
 use crate::error::{Error, Result};
 use crate::game::{GameResult, Opening};
+use crate::input_file::{self, Links};
 use crate::pdn::read_pdn;
 use crate::run_folder::{line_of, CsvTable, GAMES_FILE};
 
@@ -133,9 +134,9 @@ impl GameRecords {
 
     /// The games of a PDN file; games without a result are counted and left out.
     pub fn add_pdn(&mut self, path: &Path) -> Result<()> {
-        let bytes = fs::read(path).map_err(|e| {
+        let bytes = input_file::read(path, Links::Follow, None).map_err(|e| {
             Error::input(format!(
-                "{}: cannot read ({e}); expected a run folder or a PDN file",
+                "{}: {e}; expected a run folder or a PDN file",
                 path.display()
             ))
         })?;

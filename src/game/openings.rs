@@ -18,6 +18,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::engine::{Move, Position};
 use crate::error::{Error, Result};
 use crate::eval::Weights;
+use crate::input_file::{self, Links, DECK_CAP};
 use crate::search::{SearchLimits, Searcher};
 use crate::text::excerpt;
 
@@ -240,12 +241,8 @@ pub fn random_opening(rng: &mut ChaCha8Rng, plies: u32, balance: i32) -> Opening
 
 /// Reads a file of openings, one move sequence per line.
 pub fn load_openings_file(path: &Path) -> Result<Vec<Opening>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::input(format!(
-            "openings file {}: cannot read: {e}",
-            path.display()
-        ))
-    })?;
+    let text = input_file::read_text(path, Links::Follow, Some(DECK_CAP))
+        .map_err(|e| Error::input(format!("openings file {}: {e}", path.display())))?;
     parse_openings(&text, &path.display().to_string())
 }
 

@@ -8,14 +8,14 @@ mod tables;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::atomic_file::{write_atomically, write_atomically_with};
 use crate::error::Error;
 use crate::eval::{extra_names, FEATURE_NAMES};
 use crate::run_folder::{
@@ -444,43 +444,27 @@ fn register_font() -> Result<(), Error> {
     }
 }
 
-/// A temporary name beside `out`, unique within this process, with the extension that tells
-/// the PNG encoder its format.
-fn temp_path(out: &Path, png: bool) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let ext = if png { "png" } else { "svg" };
-    out.with_file_name(format!(".{name}.{}-{n}.tmp.{ext}", std::process::id()))
-}
-
+/// Draws the picture into a temporary file beside `out` and renames it onto `out`
+/// ([`write_atomically_with`]): `out` is either the whole picture or untouched, also when the
+/// command is interrupted.
 fn write_picture(data: &RunData, out: &Path, png: bool) -> Result<(), Error> {
     register_font()?;
-    let tmp = temp_path(out, png);
-    let result = if png {
-        render_png(data, &tmp, out)
+    if png {
+        // The encoder chooses the format by the file name's extension.
+        write_atomically_with(out, ".png", |tmp| render_png(data, tmp, out))
     } else {
-        render_svg(data, &tmp, out)
+        write_atomically(out, render_svg(data, out)?.as_bytes())
     }
-    .and_then(|()| std::fs::rename(&tmp, out).map_err(|e| Error::io("write", out, &e)));
-    if result.is_err() {
-        // Nothing half-written is left behind; the file may not even exist.
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
-fn render_svg(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
+fn render_svg(data: &RunData, out: &Path) -> Result<String, Error> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height(data))).into_drawing_area();
         draw(data, &root).map_err(|e| draw_failure(out, &e))?;
         root.present().map_err(|e| draw_failure(out, &e))?;
     }
-    std::fs::write(tmp, svg).map_err(|e| Error::io("write", out, &e))
+    Ok(svg)
 }
 
 fn render_png(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
@@ -895,7 +879,7 @@ fn panel_weights<DB: DrawingBackend>(
 mod tests {
     use super::*;
 
-    fn write_specimens(dir: &Path, rows: &[(i64, u64, u64, u64, i32)]) -> PathBuf {
+    fn write_specimens(dir: &Path, rows: &[(i64, u64, u64, u64, i32)]) -> std::path::PathBuf {
         let mut text = String::from("round,id,parent_a,parent_b,born_round,rounds_survived,wins");
         for prefix in ["open", "end"] {
             for f in FEATURE_NAMES {

@@ -14,6 +14,7 @@ use super::recorded;
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
 use crate::game::OpeningsSource;
+use crate::input_file::{self, Links, ReadError, DECK_CAP};
 use crate::text::{fingerprint, strip_bom};
 use crate::tournament::{Specimen, Standing};
 
@@ -72,7 +73,8 @@ pub struct Checkpoint {
 pub fn openings_fingerprint(config: &Config) -> Result<Option<String>> {
     match &config.tournament.openings {
         OpeningsSource::File(path) => {
-            let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, &e))?;
+            let bytes = input_file::read(path, Links::Follow, Some(DECK_CAP))
+                .map_err(|e| Error::input(format!("openings file {}: {e}", path.display())))?;
             Ok(Some(fingerprint(&bytes)))
         }
         _ => Ok(None),
@@ -104,10 +106,10 @@ impl Checkpoint {
     /// of its first round).
     pub fn load(dir: &Path) -> Result<Option<Checkpoint>> {
         let path = dir.join(CHECKPOINT_FILE);
-        let bytes = match std::fs::read(&path) {
+        let bytes = match input_file::read(&path, Links::Refuse, None) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::io("read", &path, &e)),
+            Err(ReadError::NotFound) => return Ok(None),
+            Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
         };
         let checkpoint: Checkpoint = std::str::from_utf8(&bytes)
             .map_err(|e| format!("not UTF-8 text: {e}"))

@@ -22,6 +22,7 @@ use crate::error::Error;
 use crate::game::{
     load_openings_file, GameSettings, OpeningsSource, SearchParams, MAX_RANDOM_OPENING_PLIES,
 };
+use crate::input_file::{self, Links, CONFIG_CAP};
 use crate::search::LimitsError;
 use crate::tournament::{EvolutionParams, TournamentParams, WeightSpace};
 
@@ -202,8 +203,8 @@ impl Config {
     /// (where known) and what is expected.
     pub fn load(path: impl AsRef<Path>) -> Result<Config, Error> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::input(format!("cannot read config {}: {e}", path.display())))?;
+        let text = input_file::read_text(path, Links::Follow, Some(CONFIG_CAP))
+            .map_err(|e| Error::input(format!("config {}: {e}", path.display())))?;
         Config::from_str_named(crate::text::strip_bom(&text), path)
     }
 

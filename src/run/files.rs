@@ -16,6 +16,7 @@ use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::{extra_names, EvaluatorKind, FEATURE_NAMES};
 use crate::game::Tally;
+use crate::input_file;
 use crate::text::csv_line;
 use crate::tournament::{BracketGame, RoundStats, Specimen};
 
@@ -64,6 +65,23 @@ pub fn holds_run(dir: &Path) -> bool {
     File::open(dir.join(CONFIG_FILE))
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut start))
         .is_ok_and(|()| start == CONFIG_MARK.as_bytes())
+}
+
+/// Refuses the run folder `dir` when one of its run files or its lock is a symbolic link or
+/// anything but a regular file: a run writes its files in place, and writing through a link
+/// would change a file outside the folder. Checked before a resumed run writes anything.
+pub fn refuse_irregular_files(dir: &Path) -> Result<()> {
+    for name in RUN_FILES.into_iter().chain([LOCK_FILE]) {
+        let path = dir.join(name);
+        input_file::refuse_irregular(&path).map_err(|e| {
+            Error::input(format!(
+                "{}: {e}; a run folder holds only the files the run wrote, so it cannot be \
+                 resumed like this (put the file itself back in its place)",
+                path.display()
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// The first entry of `dir` that a run did not write, if any: a file that is neither the lock
@@ -239,10 +257,10 @@ pub fn start_files(dir: &Path, pdn: bool, evaluator: EvaluatorKind) -> Result<Fi
 }
 
 /// Appends `text` to the appended file `name` and flushes it to disk; returns the bytes written.
+/// The file is never opened through a symbolic link.
 pub fn append(dir: &Path, name: &str, text: &str) -> Result<u64> {
     let path = dir.join(name);
-    let mut file = OpenOptions::new()
-        .append(true)
+    let mut file = input_file::no_links(OpenOptions::new().append(true))
         .open(&path)
         .map_err(|e| Error::io("open", &path, &e))?;
     file.write_all(text.as_bytes())

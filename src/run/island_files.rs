@@ -10,6 +10,7 @@ use super::recorded::pdn_games;
 use crate::atomic_file::sync_dir;
 use crate::error::{Error, Result};
 use crate::eval::EvaluatorKind;
+use crate::input_file::{self, Links};
 use crate::run_folder::{GAMES_FILE, GAMES_PDN_FILE, TIMINGS_FILE};
 use crate::text::csv_line;
 
@@ -95,6 +96,12 @@ pub fn clear_islands(top: &Path) -> Result<()> {
     Ok(())
 }
 
+/// An island's appended file, never through a symbolic link.
+fn read_run_file(path: &Path) -> Result<Vec<u8>> {
+    input_file::read(path, Links::Refuse, None)
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))
+}
+
 /// Writes the merged appended files of an island-model run into `top`: each island's rows (its
 /// folder holds exactly its completed rounds) behind an `island` column, ordered by round, then
 /// island, so that the files do not depend on which island finished first. `timings.csv` ends
@@ -107,12 +114,12 @@ pub fn merge_islands(top: &Path, count: u32, pdn: bool, evaluator: EvaluatorKind
         if name == GAMES_FILE && pdn {
             for index in 0..count {
                 let path = island_dir(top, index).join(GAMES_PDN_FILE);
-                pdn_texts.push(fs::read(&path).map_err(|e| Error::io("read", &path, &e))?);
+                pdn_texts.push(read_run_file(&path)?);
             }
         }
         for index in 0..count {
             let path = island_dir(top, index).join(name);
-            let bytes = fs::read(&path).map_err(|e| Error::io("read", &path, &e))?;
+            let bytes = read_run_file(&path)?;
             let mut games = pdn_texts.get(index as usize).map(|text| pdn_games(text));
             for record in csv::ReaderBuilder::new()
                 .from_reader(&bytes[..])

@@ -19,6 +19,7 @@ use super::checkpoint::Member;
 use super::files::write_atomically;
 use crate::error::{Error, Result};
 use crate::game::GameResult;
+use crate::input_file::{self, Links, ReadError};
 use crate::rng::{stream, tag};
 
 /// How long an island waits for another's file unless told otherwise: long enough for a slow
@@ -189,7 +190,7 @@ pub fn letter_result(letter: char) -> Option<GameResult> {
 pub fn publish<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let mut bytes = serde_json::to_vec_pretty(value).expect("exchanged files serialise");
     bytes.push(b'\n');
-    match std::fs::read(path) {
+    match input_file::read(path, Links::Refuse, None) {
         Ok(old) if old == bytes => return Ok(()),
         Ok(_) => {
             return Err(Error::input(format!(
@@ -198,8 +199,8 @@ pub fn publish<T: Serialize>(path: &Path, value: &T) -> Result<()> {
                 path.display()
             )))
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(Error::io("read", path, &e)),
+        Err(ReadError::NotFound) => {}
+        Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
     }
     let dir = path.parent().expect("an exchanged file has a folder");
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
@@ -218,7 +219,7 @@ pub fn wait_for<T: for<'de> Deserialize<'de>>(
     let started = Instant::now();
     let mut pause = Duration::from_millis(5);
     loop {
-        match std::fs::read(path) {
+        match input_file::read(path, Links::Refuse, None) {
             Ok(bytes) => {
                 return serde_json::from_slice(&bytes).map(Some).map_err(|e| {
                     Error::input(format!(
@@ -227,8 +228,8 @@ pub fn wait_for<T: for<'de> Deserialize<'de>>(
                     ))
                 })
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io("read", path, &e)),
+            Err(ReadError::NotFound) => {}
+            Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
         }
         if stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             return Ok(None);

@@ -9,11 +9,13 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
+use std::time::Duration;
 
 use super::files::{self, LOCK_FILE};
 use super::island_files;
 use crate::atomic_file::remove_stale_temporaries;
 use crate::error::{Error, Result};
+use crate::input_file::no_links;
 
 /// Holds the lock of a run folder until dropped.
 #[derive(Debug)]
@@ -27,19 +29,21 @@ impl RunLock {
     /// status 2), naming that process.
     pub fn acquire(dir: &Path) -> Result<RunLock> {
         let path = dir.join(LOCK_FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| {
-                Error::failure(format!(
-                    "cannot lock the run folder {}: cannot open {} ({e})",
-                    dir.display(),
-                    path.display()
-                ))
-            })?;
+        let mut file = no_links(
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+        )
+        .open(&path)
+        .map_err(|e| {
+            Error::failure(format!(
+                "cannot lock the run folder {}: cannot open {} ({e})",
+                dir.display(),
+                path.display()
+            ))
+        })?;
         // `flock` on Unix: the kernel drops it with the process.
         if let Err(e) = file.try_lock() {
             if let TryLockError::Error(e) = e {
@@ -66,7 +70,8 @@ impl RunLock {
             .and_then(|()| file.seek(SeekFrom::Start(0)))
             .and_then(|_| file.write_all(format!("{pid}\n").as_bytes()))
             .map_err(|e| Error::io("write", &path, &e))?;
-        remove_stale_temporaries(dir, &files::RUN_FILES)?;
+        // Under the lock no other process of this run writes here: every dead one's file goes.
+        remove_stale_temporaries(dir, &files::RUN_FILES, Duration::ZERO)?;
         Ok(RunLock { _file: file })
     }
 

@@ -9,6 +9,7 @@ use std::path::Path;
 use super::files::{header_line, write_atomically, FileLengths, COUNTED_FILES};
 use crate::error::{Error, Result};
 use crate::eval::EvaluatorKind;
+use crate::input_file::{self, Links, ReadError};
 use crate::run_folder::{
     line_of, CsvTable, CHECKPOINT_FILE, GAMES_FILE, GAMES_PDN_FILE, ROUNDS_FILE, SPECIMENS_FILE,
     TIMINGS_FILE,
@@ -157,8 +158,7 @@ pub fn cut_to(
             .map_err(|e| Error::io("read", &path, &e))?
             .len();
         if have > want {
-            let file = OpenOptions::new()
-                .write(true)
+            let file = input_file::no_links(OpenOptions::new().write(true))
                 .open(&path)
                 .map_err(|e| Error::io("open", &path, &e))?;
             file.set_len(want)
@@ -182,16 +182,16 @@ fn read_recorded(
     let Some(&want) = lengths.get(name) else {
         return Err(damaged(format!("no length recorded for {name}")));
     };
-    let bytes = match fs::read(&path) {
+    let bytes = match input_file::read(&path, Links::Refuse, None) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(ReadError::NotFound) => {
             return Err(Error::input(format!(
                 "{}: missing; the run folder is incomplete, so the run cannot be resumed \
                  (start again with `tune --force`)",
                 path.display()
             )))
         }
-        Err(e) => return Err(Error::io("read", &path, &e)),
+        Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
     };
     let have = bytes.len() as u64;
     if have < want {
@@ -254,10 +254,10 @@ pub(super) fn pdn_games(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// written: it only informs). A missing file is started again.
 fn cut_timings(dir: &Path, rounds: u32) -> Result<()> {
     let path = dir.join(TIMINGS_FILE);
-    let bytes = match fs::read(&path) {
+    let bytes = match input_file::read(&path, Links::Refuse, None) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(Error::io("read", &path, &e)),
+        Err(ReadError::NotFound) => Vec::new(),
+        Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
     };
     let mut keep = 0;
     for (lines, end) in bytes

@@ -88,6 +88,8 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
             dir.display()
         )));
     }
+    // Before anything is written: a link among the run's files would be written through.
+    files::refuse_irregular_files(dir)?;
     // Held until the run returns: no other `tune` or `resume` meanwhile.
     let _lock = RunLock::acquire(dir)?;
     let config = Config::load(&config_path)?;

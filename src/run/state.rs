@@ -66,6 +66,7 @@ impl State {
         island: Option<Island>,
     ) -> Result<Opened> {
         let games_pdn = config.tournament.games_pdn;
+        files::refuse_irregular_files(dir)?;
         let Some(checkpoint) = Checkpoint::load(dir)? else {
             let lengths = files::start_files(dir, games_pdn, config.weights.evaluator)?;
             return Ok(Opened::Ready(State::initial(config, lengths, island)));
