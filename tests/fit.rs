@@ -211,7 +211,7 @@ fn bad_input_is_one_clear_error_with_no_output() {
     let msg = fit_fails(d, &["empty-folder", "-o", "out.json"]);
     assert!(msg.contains("empty-folder: not a run folder"), "{msg}");
     let msg = fit_fails(d, &["missing.pdn", "-o", "out.json"]);
-    assert!(msg.contains("missing.pdn: cannot read"), "{msg}");
+    assert!(msg.contains("missing.pdn: file not found"), "{msg}");
 
     // A games.csv with an illegal move: the file and the row's line.
     fs::create_dir(d.join("damaged")).unwrap();
