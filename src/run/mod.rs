@@ -3,6 +3,7 @@
 mod checkpoint;
 mod config;
 mod config_messages;
+mod edits;
 mod exchange;
 mod files;
 mod finish;
