@@ -22,6 +22,7 @@ mod state;
 mod summary;
 
 pub use config::Config;
+pub(crate) use config::MAX_ISLANDS;
 pub use files::BEST_FILE;
 pub use islands::{Island, IslandChoice};
 pub use observer::{ObserverFactory, RunObserver, RunView};
