@@ -4,9 +4,6 @@
 
 use serde::{de, Deserialize, Deserializer};
 
-/// `u32::MAX` as the `i64` bound of [`int_in`].
-pub(crate) const U32_MAX: i64 = u32::MAX as i64;
-
 /// Reads an integer key and checks it against `MIN..=MAX` before it is typed, so that
 /// `rounds = -3` reads "must be at least 1, got -3" rather than "expected u32".
 pub(crate) fn int_in<'de, D, T, const MIN: i64, const MAX: i64>(
@@ -66,14 +63,12 @@ pub(crate) fn fraction<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64
     real_in(deserializer, (0.0, false), (1.0, false))
 }
 
-/// A finite number of at least 0.
-pub(crate) fn non_negative<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-    real_in(deserializer, (0.0, false), (f64::INFINITY, true))
-}
-
-/// A finite number of at least 0, for a key that may be left out.
-pub(crate) fn optional_non_negative<'de, D: Deserializer<'de>>(
+/// A number from `min` to `max`, both included (for a key's own reader: const generics take
+/// no floating-point bounds).
+pub(crate) fn number_in<'de, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<f64>, D::Error> {
-    non_negative(deserializer).map(Some)
+    min: f64,
+    max: f64,
+) -> Result<f64, D::Error> {
+    real_in(deserializer, (min, false), (max, false))
 }

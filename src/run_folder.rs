@@ -46,6 +46,11 @@ pub struct Column {
 }
 
 impl Column {
+    /// The column's name in the header line.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The (trimmed) text of this field of `record`; empty when the row is short.
     pub fn raw<'r>(&self, record: &'r csv::StringRecord) -> &'r str {
         record.get(self.index).unwrap_or("")
@@ -142,15 +147,20 @@ impl CsvTable {
             .map_err(|_| self.invalid(record, column, expected))
     }
 
-    /// The error for a field of `record` in `column` that is not `expected`.
+    /// The error for a field of `record` in `column` that is not `expected` (quoting a piece
+    /// of the field: a field can be megabytes long).
     pub fn invalid(&self, record: &csv::StringRecord, column: &Column, expected: &str) -> Error {
         Error::input(format!(
-            "{} line {}, column `{}`: `{}` is not {expected}",
-            self.path.display(),
-            line_of(record),
+            "{}, column `{}`: `{}` is not {expected}",
+            self.place(record),
             column.name,
-            column.raw(record)
+            crate::text::excerpt(column.raw(record))
         ))
+    }
+
+    /// "FILE line N", the place of `record`.
+    pub fn place(&self, record: &csv::StringRecord) -> String {
+        format!("{} line {}", self.path.display(), line_of(record))
     }
 }
 

@@ -29,6 +29,29 @@ pub(crate) fn excerpt(text: &str) -> String {
     cut
 }
 
+/// `message` with every span between backticks, or between double quotes, cut to an
+/// [`excerpt`]: for messages whose wording is not ours (serde's, the TOML parser's), which quote
+/// the value they were given whatever its length.
+pub(crate) fn clip_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut rest = message;
+    while let Some(open) = rest.find(['`', '"']) {
+        let quote = rest[open..].chars().next().expect("found a quote");
+        out.push_str(&rest[..=open]);
+        let after = &rest[open + 1..];
+        // An unclosed quote runs to the end: clipped all the same.
+        let close = after.find(quote).unwrap_or(after.len());
+        out.push_str(&excerpt(&after[..close]));
+        rest = &after[close..];
+        if let Some(tail) = rest.strip_prefix(quote) {
+            out.push(quote);
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A fingerprint of `bytes`: FNV-1a, 64 bits, in hexadecimal (stable across versions and
 /// platforms).
 pub(crate) fn fingerprint(bytes: &[u8]) -> String {
@@ -64,6 +87,22 @@ mod tests {
         assert_eq!(excerpt(&long[..60]), "x".repeat(60));
         assert_eq!(excerpt("a\nb"), "a b");
         assert_eq!(excerpt(&"é".repeat(100)).chars().count(), 61);
+    }
+
+    #[test]
+    fn quoted_spans_are_clipped_and_the_rest_is_kept() {
+        let long = "y".repeat(5000);
+        let clipped = clip_quoted(&format!("unknown variant `{long}`, expected `a` or \"b\""));
+        assert_eq!(
+            clipped,
+            format!(
+                "unknown variant `{}…`, expected `a` or \"b\"",
+                "y".repeat(60)
+            )
+        );
+        assert_eq!(clip_quoted("no quotes here"), "no quotes here");
+        assert_eq!(clip_quoted(&format!("open `{long}")).chars().count(), 67);
+        assert_eq!(clip_quoted("``"), "``");
     }
 
     #[test]

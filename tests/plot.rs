@@ -345,3 +345,218 @@ fn an_extended_run_gets_heat_maps_of_its_tables() {
         assert!(texts.iter().any(|t| t == value), "{value}");
     }
 }
+
+/// The binary's `plot DIR -o OUT`.
+fn plot_cmd(dir: &Path, out: &Path) -> assert_cmd::assert::Assert {
+    assert_cmd::Command::cargo_bin("checkers-tuner")
+        .unwrap()
+        .arg("plot")
+        .arg(dir)
+        .arg("-o")
+        .arg(out)
+        // Not a speed check: a hang must fail the test rather than stall the suite.
+        .timeout(std::time::Duration::from_secs(600))
+        .assert()
+}
+
+const LEARNING_HEADER: &str =
+    "round,id,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high";
+
+#[test]
+fn huge_finite_values_are_drawn_at_the_edge_with_a_note() {
+    let specimen_with = |value: &str| {
+        let row = specimen_row(2, 12, 1, 4, -20);
+        let mut fields: Vec<&str> = row.split(',').collect();
+        fields[12] = value;
+        specimens_csv().replace(&row, &fields.join(","))
+    };
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "learning.csv",
+            format!("{LEARNING_HEADER}\n2,3,material,64,20,40,4,0.6,88.7,-9e307,9e307\n"),
+            "of Elo beyond ±10000",
+        ),
+        (
+            "learning.csv",
+            format!(
+                "{LEARNING_HEADER}\n2,3,material,64,20,40,4,0.6,1.7976931348623157e308,\
+                 -1.7976931348623157e308,1e-300\n3,21,material,64,0,0,64,0,NaN,NaN,-inf\n"
+            ),
+            "of Elo beyond ±10000",
+        ),
+        (
+            "rounds.csv",
+            rounds_csv().replace(",70.25,", ",1e308,"),
+            "of `mean_plies` outside 0..=10000",
+        ),
+        (
+            "rounds.csv",
+            rounds_csv().replace(",82,", ",-5,"),
+            "of `mean_plies` outside 0..=10000",
+        ),
+        (
+            "specimens.csv",
+            specimen_with("1e300"),
+            "of weights beyond ±10000",
+        ),
+        (
+            "specimens.csv",
+            specimen_with("-9e307"),
+            "of weights beyond ±10000",
+        ),
+    ];
+    for (k, (file, text, note)) in cases.into_iter().enumerate() {
+        let dir = tempfile::tempdir().unwrap();
+        write_run(dir.path());
+        fs::write(dir.path().join(file), text).unwrap();
+        let out = dir.path().join("p.svg");
+        plot_cmd(dir.path(), &out).success();
+        let svg = fs::read_to_string(&out).unwrap();
+        assert!(svg.len() < 1_000_000, "case {k}: {} bytes", svg.len());
+        let texts = svg_texts(&svg);
+        let noted = texts
+            .iter()
+            .find(|t| t.contains(note))
+            .unwrap_or_else(|| panic!("case {k}: no note {note:?} in {texts:?}"));
+        assert!(
+            noted.contains(&format!("{file} line ")),
+            "case {k}: {noted}"
+        );
+    }
+}
+
+#[test]
+fn values_no_run_writes_are_refused_naming_file_line_and_column() {
+    let island_rounds = rounds_csv()
+        .replace("round,population", "island,round,population")
+        .replace("\n1,10,", "\n0,1,10,")
+        .replace("\n2,10,", "\n0,2,10,")
+        .replace("\n3,10,", "\n0,3,10,");
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "rounds.csv",
+            rounds_csv().replace("\n2,10,", "\n9223372036854775807,10,"),
+            "rounds.csv line 3, column `round`: `9223372036854775807` is not a round from 0 to \
+             1000000",
+        ),
+        (
+            "rounds.csv",
+            rounds_csv().replace("\n2,10,", "\n-5,10,"),
+            "column `round`: `-5` is not a round from 0 to 1000000",
+        ),
+        (
+            "rounds.csv",
+            rounds_csv().replace("\n3,10,4,15,1,", "\n3,10,4,15,18446744073709551615,"),
+            "rounds.csv line 4, column `black_wins`: `18446744073709551615` is not a count",
+        ),
+        (
+            "rounds.csv",
+            island_rounds.replace("\n0,2,10,3,15,", "\n0,2,10,3,99999999999999,"),
+            "column `games`: `99999999999999` is not a count from 0 to 1000000000",
+        ),
+        (
+            "rounds.csv",
+            island_rounds.replace("\n0,2,", "\n18446744073709551615,2,"),
+            "rounds.csv line 3, column `island`: `18446744073709551615` is not an island from \
+             0 to 1023",
+        ),
+        (
+            "specimens.csv",
+            specimens_csv().replace("\n3,21,", "\n4294967296,21,"),
+            "specimens.csv line 7, column `round`",
+        ),
+        (
+            "learning.csv",
+            format!("island,{LEARNING_HEADER}\n1024,2,3,material,64,20,40,4,0.6,88.7,40.2,140\n"),
+            "learning.csv line 2, column `island`: `1024` is not an island from 0 to 1023",
+        ),
+        (
+            "learning.csv",
+            format!("{LEARNING_HEADER}\n1000001,3,material,64,20,40,4,0.6,88.7,40.2,140\n"),
+            "learning.csv line 2, column `round`",
+        ),
+        (
+            "rounds.csv",
+            rounds_csv().replace(",70.25,", &format!(",{}x,", "7".repeat(1 << 20))),
+            "column `mean_plies`: `7777777777",
+        ),
+    ];
+    for (k, (file, text, wanted)) in cases.into_iter().enumerate() {
+        let dir = tempfile::tempdir().unwrap();
+        write_run(dir.path());
+        fs::write(dir.path().join(file), text).unwrap();
+        let out = dir.path().join("p.svg");
+        let assert = plot_cmd(dir.path(), &out).code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(wanted), "case {k}: {stderr:.500}");
+        assert!(
+            stderr.len() < 1000,
+            "case {k}: {} bytes of message",
+            stderr.len()
+        );
+        assert!(!out.exists(), "case {k}: a picture of refused input");
+    }
+}
+
+#[test]
+fn a_run_of_200000_rounds_gives_a_picture_of_a_few_megabytes() {
+    const ROUNDS: u32 = 200_000;
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let mut rounds = format!("{ROUNDS_HEADER}\n");
+    let mut specimens = format!("{}\n", specimens_header());
+    let mut learning = format!("{LEARNING_HEADER}\n");
+    for r in 1..=ROUNDS {
+        // A spike now and then, which grouping must keep.
+        let plies = if r % 50_000 == 0 { 900 } else { 60 + r % 40 };
+        rounds += &format!("{r},10,3,13,{},2,2,1,1,0,2,8,{plies},40.1\n", 3 + r % 3);
+        specimens += &specimen_row(r, r, 1 + r % 5, 2, (r % 100) as i32);
+        specimens.push('\n');
+        if r % 2 == 0 {
+            let elo = f64::from(r % 300) - 150.0;
+            learning += &format!(
+                "{r},{r},material,64,20,40,4,0.6,{elo},{},{}\n",
+                elo - 40.0,
+                elo + 40.0
+            );
+        }
+    }
+    fs::write(dir.path().join("rounds.csv"), rounds).unwrap();
+    fs::write(dir.path().join("specimens.csv"), specimens).unwrap();
+    fs::write(dir.path().join("learning.csv"), learning).unwrap();
+    let out = dir.path().join("long.svg");
+    plot_cmd(dir.path(), &out).success();
+    let size = fs::metadata(&out).unwrap().len();
+    assert!(size < 5_000_000, "{size} bytes");
+    let texts = svg_texts(&fs::read_to_string(&out).unwrap());
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("200000 rounds, drawn in groups of 134")),
+        "{texts:?}"
+    );
+    let png = dir.path().join("long.png");
+    plot_cmd(dir.path(), &png).success();
+    assert!(fs::metadata(&png).unwrap().len() > 10_000);
+}
+
+#[test]
+fn a_thousand_islands_share_the_learning_panel_and_its_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let mut learning = format!("island,{LEARNING_HEADER}\n");
+    for island in 0..1024 {
+        for round in 1..=3 {
+            learning += &format!("{island},{round},7,material,64,20,40,4,0.6,{island},-30,40\n");
+        }
+    }
+    fs::write(dir.path().join("learning.csv"), learning).unwrap();
+    let out = dir.path().join("islands.svg");
+    plot_cmd(dir.path(), &out).success();
+    let svg = fs::read_to_string(&out).unwrap();
+    assert!(svg.len() < 5_000_000, "{} bytes", svg.len());
+    let texts = svg_texts(&svg);
+    assert!(texts.iter().any(|t| t == "island 11"));
+    assert!(!texts.iter().any(|t| t == "island 12"));
+    assert!(texts.iter().any(|t| t == "1012 more islands"), "{texts:?}");
+}

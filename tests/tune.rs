@@ -1103,3 +1103,98 @@ fn bad_configs_exit_2_naming_the_key_and_create_no_run_folder() {
         .code(2)
         .stderr(contains("no-such.toml"));
 }
+
+/// A tiny run on random openings (what made the playoff of `playoff_openings = 4294967295`
+/// allocate its openings first), without an endgame database.
+const STUCK: &str = r#"
+name = "stuck"
+seed = 4
+[population]
+size = 6
+[tournament]
+rounds = 2
+openings = "random:4"
+max_plies = 40
+playoff_openings = 2
+[search]
+min_depth = 1
+max_depth = 2
+database_pieces = 0
+"#;
+
+#[test]
+fn a_run_stuck_on_a_value_an_older_version_took_goes_on_once_the_value_is_edited() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "stuck.toml", STUCK);
+    let out = tmp.path().join("stuck");
+    stop_after_round(&config, &out, 2);
+    // What an older version wrote for `playoff_openings = 4294967295`, which it accepted: the
+    // run folder's config.toml and the checkpoint's copy of it, every round played.
+    let config_toml = out.join("config.toml");
+    let set = |name: &str, from: &str, to: &str| {
+        let path = out.join(name);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{name} has no {from:?}");
+        fs::write(&path, text.replace(from, to)).unwrap();
+    };
+    let huge = "playoff_openings = 4294967295";
+    set("config.toml", "playoff_openings = 2", huge);
+    set("checkpoint.json", "playoff_openings = 2", huge);
+    resume(&out)
+        .code(2)
+        .stderr(contains(
+            "`tournament.playoff_openings`: must be at most 1000, got 4294967295",
+        ))
+        .stderr(contains(format!(
+            "edit {} (only `tournament.playoff_openings` may change",
+            config_toml.display()
+        )))
+        .stderr(contains("and run resume again"));
+
+    // Every other key stays frozen, in range or not.
+    set("config.toml", huge, "playoff_openings = 3");
+    set("config.toml", "seed = 4", "seed = 5");
+    resume(&out)
+        .code(2)
+        .stderr(contains("changed since the run started (`seed`)"))
+        .stderr(contains("only `tournament.playoff_openings` may change"));
+    set("config.toml", "seed = 5", "seed = 4");
+    set("config.toml", "rounds = 2", "rounds = 4294967295");
+    resume(&out)
+        .code(2)
+        .stderr(contains("`tournament.rounds`: must be at most 1000000"))
+        .stderr(contains(
+            "`tournament.rounds` cannot change after a run started",
+        ));
+    set("config.toml", "rounds = 4294967295", "rounds = 2");
+    assert!(!out.join("playoff.csv").exists());
+
+    // The edit is taken, with a note, and the run ends as one started with the new value.
+    bin()
+        .args(["resume", "--threads", "1"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(contains(
+            "`tournament.playoff_openings` changed from 4294967295 to 3",
+        ));
+    let edited = write_config(
+        tmp.path(),
+        "edited.toml",
+        &STUCK.replace("playoff_openings = 2", "playoff_openings = 3"),
+    );
+    let reference = tmp.path().join("reference");
+    tune(&edited, &reference, 1);
+    assert_same_files(&reference, &out);
+
+    // Once the playoff is played, nothing may change.
+    set(
+        "config.toml",
+        "playoff_openings = 3",
+        "playoff_openings = 4",
+    );
+    resume(&out)
+        .code(2)
+        .stderr(contains("(`tournament.playoff_openings`)"))
+        .stderr(contains("once the playoff has started"));
+}

@@ -246,6 +246,9 @@ pub fn load_openings_file(path: &Path) -> Result<Vec<Opening>> {
     parse_openings(&text, &path.display().to_string())
 }
 
+/// The longest openings path a config may give, in bytes: the longest path Linux opens.
+const MAX_OPENINGS_PATH_BYTES: usize = 4096;
+
 /// Where the games of a run start. Written in TOML as `"start"`, `"3-move"`, `"tough"`,
 /// `"random:N"` or a path.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -325,12 +328,19 @@ impl<'de> Deserialize<'de> for OpeningsSource {
                                 Ok(OpeningsSource::Random(plies))
                             }
                             _ => Err(E::custom(format!(
-                                "{v:?}: expected random:N with N (random plies from the start) \
-                                 from 1 to {MAX_RANDOM_OPENING_PLIES}"
+                                "\"{}\": expected random:N with N (random plies from the \
+                                 start) from 1 to {MAX_RANDOM_OPENING_PLIES}",
+                                excerpt(v)
                             ))),
                         }
                     }
                     "" => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                    path if path.len() > MAX_OPENINGS_PATH_BYTES => Err(E::custom(format!(
+                        "the path \"{}\" is {} bytes long, at most {MAX_OPENINGS_PATH_BYTES} \
+                         are allowed",
+                        excerpt(path),
+                        path.len()
+                    ))),
                     path => Ok(OpeningsSource::File(PathBuf::from(path))),
                 }
             }

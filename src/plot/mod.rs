@@ -4,7 +4,10 @@
 //! `assets/DejaVuSans-LICENSE.txt`) through plotters' pure-Rust `ab_glyph` backend, so drawing
 //! needs no system font library (fontconfig, freetype) on the machine.
 
+mod grouping;
 mod tables;
+
+use grouping::{Grouping, MAX_GROUPS};
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -17,10 +20,12 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::atomic_file::{write_atomically, write_atomically_with};
 use crate::error::Error;
-use crate::eval::{extra_names, FEATURE_NAMES};
+use crate::eval::{extra_names, FEATURE_NAMES, MAX_ABS_WEIGHT};
+use crate::run::MAX_ISLANDS;
 use crate::run_folder::{
     line_of, read_config_table, Column, CsvTable, LEARNING_FILE, ROUNDS_FILE, SPECIMENS_FILE,
 };
+use crate::tournament::{MAX_GAME_PLIES, MAX_ROUNDS};
 
 /// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
 /// quotes) keeps the binary small; characters outside it are laid out as blanks.
@@ -120,14 +125,21 @@ const PLIES_COLOUR: RGBColor = rgb(0x2ca02c);
 /// best survivor of a round is the best of all islands, and (e) has one line per island (each
 /// island's validated top survivor).
 ///
+/// Any finite values are drawn: one beyond a panel's scale (an Elo beyond ±10,000, a weight
+/// beyond ±10,000, a mean game length outside 0 to 10,000 plies) is drawn at the edge, with a
+/// note under the title saying how many and where the first is. A run of more than 1,500
+/// rounds is drawn in groups of rounds, each line through every group's lowest and highest
+/// value, so that the picture of any run stays small.
+///
 /// The picture is written to a temporary file beside `out` and renamed onto it, so `out` is
 /// either the complete picture or untouched.
 ///
 /// # Errors
 /// [`Error::Input`] when the folder or one of the CSV files is missing, a file lacks a needed
-/// column, a value does not parse (naming the file, line and column), a round appears twice in
-/// `rounds.csv`, or `rounds.csv` has no rounds yet. [`Error::Failure`] when the picture cannot be
-/// drawn or written.
+/// column, a value does not parse or is one no run writes (a round beyond 1,000,000, an island
+/// beyond 1023, a count beyond 10^9), naming the file, line and column, a round appears twice
+/// in `rounds.csv`, or `rounds.csv` has no rounds yet. [`Error::Failure`] when the picture
+/// cannot be drawn or written.
 pub fn plot_run(run_dir: &Path, out: &Path) -> Result<(), Error> {
     crate::atomic_file::check_output_path(out, "output")?;
     let png = is_png(out)?;
@@ -208,6 +220,104 @@ struct RunData {
     learning: Vec<Validation>,
     /// An extended run's tables: the last round's best survivor's.
     tables: Option<tables::Tables>,
+    /// What the picture shows otherwise than the files say: values drawn at the edge of
+    /// their scale (see [`Clamped`]).
+    notes: Vec<String>,
+}
+
+/// The most pairs or games one row of `rounds.csv` may count: a round of the largest
+/// population, of every island, with the longest mini-matches, has far fewer.
+const MAX_COUNT: u64 = 1_000_000_000;
+
+/// The largest Elo drawn where it is: a validation match of the largest deck that lost a
+/// single game is under 2,000 Elo; anything beyond is drawn at this edge, with a note.
+const MAX_ELO: f64 = 10_000.0;
+
+/// Values drawn at the edge of their scale instead of where the file puts them (a finite value
+/// no run writes, as a hand-edited or damaged file may hold), so that one absurd number does
+/// not flatten the whole panel; the picture says how many were, and where the first was.
+#[derive(Default)]
+struct Clamped {
+    /// Per kind ("learning.csv: Elo beyond ±10000"): how many, and the first one's place.
+    kinds: Vec<(String, u64, String)>,
+}
+
+impl Clamped {
+    /// `value` (finite) moved into `range`, noted as `kind` when it moved.
+    fn clamp(
+        &mut self,
+        value: f64,
+        range: (f64, f64),
+        kind: &str,
+        cols: &CsvTable,
+        record: &csv::StringRecord,
+        column: &Column,
+    ) -> f64 {
+        let moved = value.clamp(range.0, range.1);
+        if moved != value {
+            match self.kinds.iter_mut().find(|(k, _, _)| k == kind) {
+                Some((_, count, _)) => *count += 1,
+                None => {
+                    let place = format!("{}, column `{}`", cols.place(record), column.name());
+                    self.kinds.push((kind.to_string(), 1, place));
+                }
+            }
+        }
+        moved
+    }
+
+    /// One line per kind, for the picture.
+    fn notes(&self) -> Vec<String> {
+        self.kinds
+            .iter()
+            .map(|(kind, count, first)| {
+                let many = if *count == 1 { "value" } else { "values" };
+                format!("{count} {many} {kind}, drawn at the edge (first: {first})")
+            })
+            .collect()
+    }
+}
+
+/// The field of `column` parsed as `T` within `range`, or bad input naming the file, the line,
+/// the column and the range (`what`: "a round", "a count").
+fn parse_within<T>(
+    cols: &CsvTable,
+    record: &csv::StringRecord,
+    column: &Column,
+    range: std::ops::RangeInclusive<T>,
+    what: &str,
+) -> Result<T, Error>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    let expected = format!("{what} from {} to {}", range.start(), range.end());
+    let value = cols.parse(record, column, &expected)?;
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(cols.invalid(record, column, &expected))
+    }
+}
+
+/// A round number of any of the run's files: 0 to the most rounds a run may have.
+fn parse_round(cols: &CsvTable, record: &csv::StringRecord, column: &Column) -> Result<i64, Error> {
+    parse_within(cols, record, column, 0..=i64::from(MAX_ROUNDS), "a round")
+}
+
+/// An island number (0 without the column): below the most islands a run may have.
+fn parse_island(
+    cols: &CsvTable,
+    record: &csv::StringRecord,
+    column: Option<&Column>,
+) -> Result<u64, Error> {
+    column.map_or(Ok(0), |c| {
+        parse_within(cols, record, c, 0..=u64::from(MAX_ISLANDS - 1), "an island")
+    })
+}
+
+/// A count of pairs or games of `rounds.csv`.
+fn parse_count(cols: &CsvTable, record: &csv::StringRecord, column: &Column) -> Result<u64, Error> {
+    parse_within(cols, record, column, 0..=MAX_COUNT, "a count")
 }
 
 fn read_run(run_dir: &Path) -> Result<RunData, Error> {
@@ -218,7 +328,8 @@ fn read_run(run_dir: &Path) -> Result<RunData, Error> {
         )));
     }
     let learning_path = run_dir.join(LEARNING_FILE);
-    let best = read_best(&run_dir.join(SPECIMENS_FILE))?;
+    let mut clamped = Clamped::default();
+    let best = read_best(&run_dir.join(SPECIMENS_FILE), &mut clamped)?;
     let tables = best
         .last()
         .filter(|b| !b.extra[0].is_empty())
@@ -227,16 +338,19 @@ fn read_run(run_dir: &Path) -> Result<RunData, Error> {
             id: b.id,
             sets: b.extra.clone(),
         });
+    let rounds = read_rounds(&run_dir.join(ROUNDS_FILE), &mut clamped)?;
+    let learning = if learning_path.exists() {
+        read_learning(&learning_path, &mut clamped)?
+    } else {
+        Vec::new()
+    };
     Ok(RunData {
         name: run_name(run_dir)?,
-        rounds: read_rounds(&run_dir.join(ROUNDS_FILE))?,
+        rounds,
         best,
-        learning: if learning_path.exists() {
-            read_learning(&learning_path)?
-        } else {
-            Vec::new()
-        },
+        learning,
         tables,
+        notes: clamped.notes(),
     })
 }
 
@@ -253,21 +367,10 @@ fn run_name(run_dir: &Path) -> Result<String, Error> {
         .unwrap_or_else(folder_name))
 }
 
-/// The field of an optional column, parsed as [`CsvTable::parse`] does; 0 without the column.
-fn parse_or_zero(
-    cols: &CsvTable,
-    record: &csv::StringRecord,
-    column: Option<&Column>,
-    expected: &str,
-) -> Result<u64, Error> {
-    column.map_or(Ok(0), |c| cols.parse(record, c, expected))
-}
-
-const INTEGER: &str = "an integer";
 const COUNT: &str = "a non-negative integer";
 const NUMBER: &str = "a finite number";
 
-fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
+fn read_rounds(path: &Path, clamped: &mut Clamped) -> Result<Vec<RoundStats>, Error> {
     let cols = CsvTable::read(path)?;
     let round_col = cols.column("round")?;
     let outcome_cols = OUTCOMES
@@ -286,8 +389,8 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
     let mut rounds: BTreeMap<i64, (RoundStats, f64, u64)> = BTreeMap::new();
     let mut seen: HashMap<(u64, i64), u64> = HashMap::new();
     for record in cols.rows() {
-        let round: i64 = cols.parse(record, &round_col, INTEGER)?;
-        let island = parse_or_zero(&cols, record, island_col.as_ref(), COUNT)?;
+        let round = parse_round(&cols, record, &round_col)?;
+        let island = parse_island(&cols, record, island_col.as_ref())?;
         if let Some(first) = seen.insert((island, round), line_of(record)) {
             let whose = match island_col {
                 Some(_) => format!("island {island}'s "),
@@ -301,17 +404,20 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
         }
         let mut outcomes = [0u64; 5];
         for (count, col) in outcomes.iter_mut().zip(&outcome_cols) {
-            *count = cols.parse(record, col, COUNT)?;
+            *count = parse_count(&cols, record, col)?;
         }
         // A round without games has no mean; the writer may leave it empty or write NaN.
         let mean_plies = if plies_col.raw(record).is_empty() {
             None
         } else {
             let v: f64 = cols.parse(record, &plies_col, NUMBER)?;
-            v.is_finite().then_some(v)
+            let range = (0.0, f64::from(MAX_GAME_PLIES));
+            let kind = format!("of `mean_plies` outside 0..={MAX_GAME_PLIES}");
+            v.is_finite()
+                .then(|| clamped.clamp(v, range, &kind, &cols, record, &plies_col))
         };
         let games = match &games_col {
-            Some(col) => Some(cols.parse::<u64>(record, col, COUNT)?),
+            Some(col) => Some(parse_count(&cols, record, col)?),
             None => None,
         };
         let (row, plies_sum, games_sum) = rounds.entry(round).or_insert_with(|| {
@@ -340,27 +446,39 @@ fn read_rounds(path: &Path) -> Result<Vec<RoundStats>, Error> {
     Ok(rounds.into_values().map(|(row, _, _)| row).collect())
 }
 
-fn read_learning(path: &Path) -> Result<Vec<Validation>, Error> {
+fn read_learning(path: &Path, clamped: &mut Clamped) -> Result<Vec<Validation>, Error> {
     let cols = CsvTable::read(path)?;
     let [round, elo, low, high] =
         ["round", "elo", "elo_low", "elo_high"].map(|name| cols.column(name));
     let (round, elo, low, high) = (round?, elo?, low?, high?);
     let island_col = cols.optional("island");
     let mut rows = Vec::new();
+    let kind = format!("of Elo beyond ±{MAX_ELO}");
     for record in cols.rows() {
+        // An infinite end (a clean sweep) is drawn at the edge as it is, NaN not at all; a
+        // finite Elo no match gives is moved to the edge of the scale, with a note.
+        let mut elo_of = |column: &Column| -> Result<f64, Error> {
+            let v: f64 = cols.parse(record, column, "a number")?;
+            Ok(if v.is_finite() {
+                clamped.clamp(v, (-MAX_ELO, MAX_ELO), &kind, &cols, record, column)
+            } else {
+                v
+            })
+        };
+        let (elo, low, high) = (elo_of(&elo)?, elo_of(&low)?, elo_of(&high)?);
         rows.push(Validation {
-            island: parse_or_zero(&cols, record, island_col.as_ref(), COUNT)?,
-            round: cols.parse(record, &round, INTEGER)?,
-            elo: cols.parse(record, &elo, NUMBER)?,
-            low: cols.parse(record, &low, NUMBER)?,
-            high: cols.parse(record, &high, NUMBER)?,
+            island: parse_island(&cols, record, island_col.as_ref())?,
+            round: parse_round(&cols, record, &round)?,
+            elo,
+            low,
+            high,
         });
     }
     rows.sort_by_key(|v| (v.island, v.round));
     Ok(rows)
 }
 
-fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
+fn read_best(path: &Path, clamped: &mut Clamped) -> Result<Vec<Best>, Error> {
     let cols = CsvTable::read(path)?;
     let [round_col, id_col, survived_col, wins_col] =
         ["round", "id", "rounds_survived", "wins"].map(|name| cols.column(name));
@@ -393,24 +511,30 @@ fn read_best(path: &Path) -> Result<Vec<Best>, Error> {
 
     let mut best: BTreeMap<i64, Best> = BTreeMap::new();
     for record in cols.rows() {
-        let round = cols.parse(record, &round_col, INTEGER)?;
+        let round = parse_round(&cols, record, &round_col)?;
         let id = cols.parse(record, &id_col, COUNT)?;
         let rounds_survived = cols.parse(record, &survived_col, COUNT)?;
         let wins = cols.parse(record, &wins_col, COUNT)?;
+        let bound = f64::from(MAX_ABS_WEIGHT);
+        let kind = format!("of weights beyond ±{MAX_ABS_WEIGHT}");
+        let mut weight = |column: &Column| -> Result<f64, Error> {
+            let w: f64 = cols.parse(record, column, NUMBER)?;
+            if !w.is_finite() {
+                return Err(cols.invalid(record, column, NUMBER));
+            }
+            Ok(clamped.clamp(w, (-bound, bound), &kind, &cols, record, column))
+        };
         let mut sets = [[0f64; 10]; 2];
         for (set, weights) in sets.iter_mut().enumerate() {
             for (w, pair) in weights.iter_mut().zip(&weight_cols) {
-                *w = cols.parse(record, &pair[set], NUMBER)?;
-                if !w.is_finite() {
-                    return Err(cols.invalid(record, &pair[set], NUMBER));
-                }
+                *w = weight(&pair[set])?;
             }
         }
         let [opening, endgame] = sets;
         let mut extra = [Vec::new(), Vec::new()];
         for (set, values) in extra.iter_mut().enumerate() {
             for pair in &extra_cols {
-                values.push(cols.parse(record, &pair[set], NUMBER)?);
+                values.push(weight(&pair[set])?);
             }
         }
         let candidate = Best {
@@ -493,32 +617,28 @@ fn percent_label(v: &f64) -> String {
     format!("{:.0}%", v * 100.0)
 }
 
-/// Splits `(round, value)` points into runs of consecutive rounds with a value, so that lines
-/// break where a round has no value instead of bridging it.
-fn segments(points: impl IntoIterator<Item = (i64, Option<f64>)>) -> Vec<Vec<(f64, f64)>> {
-    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
-    let mut last: Option<i64> = None;
-    for (round, value) in points {
-        match (value, out.last_mut()) {
-            (Some(v), Some(segment)) if last == Some(round - 1) => segment.push((round as f64, v)),
-            (Some(v), _) => out.push(vec![(round as f64, v)]),
-            (None, _) => {}
-        }
-        last = value.map(|_| round);
-    }
-    out
-}
-
-/// A line with a dot on every point, drawn on `area` in its own coordinates.
+/// Lines drawn on `area` in its own coordinates, made by `groups`: with a dot on every point
+/// when it says so (and on a lone point always, which is no line), and one pixel wide when it
+/// groups rounds (a wide line turning sharply from a group's lowest value to its highest is
+/// drawn with long spikes at its corners).
 fn draw_line<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
     area: &DrawingArea<DB, CT>,
     points: &[Vec<(f64, f64)>],
     colour: RGBColor,
+    groups: &Grouping,
 ) -> DrawResult<DB> {
+    let width = if groups.thinned() { 1 } else { 2 };
     for segment in points {
-        area.draw(&PathElement::new(segment.clone(), colour.stroke_width(2)))?;
-        for &p in segment {
-            area.draw(&Circle::new(p, 3, colour.filled()))?;
+        if segment.len() > 1 {
+            area.draw(&PathElement::new(
+                segment.clone(),
+                colour.stroke_width(width),
+            ))?;
+        }
+        if groups.dots || segment.len() == 1 {
+            for &p in segment {
+                area.draw(&Circle::new(p, 3, colour.filled()))?;
+            }
         }
     }
     Ok(())
@@ -569,15 +689,53 @@ fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The longest run name drawn in the title, in characters.
+const TITLE_NAME_CHARS: usize = 60;
+
+/// The round axis every panel shares, and how its rounds are grouped.
+struct View {
+    /// The first and the last round drawn.
+    rounds: (i64, i64),
+    x_range: Range<f64>,
+    x_labels: usize,
+    groups: Grouping,
+}
+
 fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
     root.fill(&WHITE)?;
+    let mut name: String = data.name.chars().take(TITLE_NAME_CHARS).collect();
+    if name.len() < data.name.len() {
+        name.push('…');
+    }
     let title = format!(
-        "checkers-tuner run \"{}\": {} round{}",
-        data.name,
+        "checkers-tuner run \"{name}\": {} round{}",
         data.rounds.len(),
         if data.rounds.len() == 1 { "" } else { "s" }
     );
     let body = root.titled(&title, (FAMILY, 30).into_font().color(&BLACK))?;
+
+    let rounds = || {
+        let best = data.best.iter().map(|b| b.round);
+        data.rounds.iter().map(|r| r.round).chain(best)
+    };
+    let (first, last) = (rounds().min().unwrap_or(0), rounds().max().unwrap_or(0));
+    let view = View {
+        rounds: (first, last),
+        x_range: (first as f64 - 0.5)..(last as f64 + 0.5),
+        x_labels: ((last - first + 2) as usize).min(20),
+        groups: Grouping::new(first, last, MAX_GROUPS),
+    };
+    let mut notes = data.notes.clone();
+    if view.groups.thinned() {
+        notes.push(format!(
+            "{} rounds, drawn in groups of {}: a line shows the lowest and the highest value of \
+             each group, a bar of (a) the group's mean",
+            last - first + 1,
+            view.groups.width
+        ));
+    }
+    let body = draw_notes(&body, &notes)?;
+
     let (_, h) = body.dim_in_pixel();
     let (body, tables_area) = match data.tables {
         None => (body, None),
@@ -598,24 +756,37 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     let (a, rest) = body.split_vertically(h * 34 / 100);
     let (b, c) = rest.split_vertically(h * 27 / 100);
 
-    let rounds = || {
-        let best = data.best.iter().map(|b| b.round);
-        data.rounds.iter().map(|r| r.round).chain(best)
-    };
-    let (first, last) = (rounds().min().unwrap_or(0), rounds().max().unwrap_or(0));
-    let x_range = (first as f64 - 0.5)..(last as f64 + 0.5);
-    let x_labels = ((last - first + 2) as usize).min(20);
-
-    panel_outcomes(&a, data, x_range.clone(), x_labels)?;
-    panel_draws(&b, data, x_range.clone(), x_labels)?;
-    panel_weights(&c, data, x_range.clone(), x_labels)?;
+    panel_outcomes(&a, data, &view)?;
+    panel_draws(&b, data, &view)?;
+    panel_weights(&c, data, &view)?;
     if let Some(area) = learning_area {
-        panel_learning(&area, data, x_range, x_labels)?;
+        panel_learning(&area, data, &view)?;
     }
     if let (Some(area), Some(tables)) = (tables_area, &data.tables) {
         tables::panel_tables(&area, tables)?;
     }
     Ok(())
+}
+
+/// Height of a line of notes under the title.
+const NOTE_HEIGHT: u32 = 20;
+
+/// Writes `notes` (what the picture shows otherwise than the files say) in a strip at the top
+/// of `area`; the rest of `area`.
+fn draw_notes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    notes: &[String],
+) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
+    if notes.is_empty() {
+        return Ok(area.clone());
+    }
+    let (strip, rest) = area.split_vertically(NOTE_HEIGHT * notes.len() as u32 + 6);
+    let style = (FAMILY, 15).into_font().color(&rgb(0x9b1c1c));
+    for (k, note) in notes.iter().enumerate() {
+        let y = NOTE_HEIGHT as i32 * k as i32 + 2;
+        strip.draw(&Text::new(format!("note: {note}"), (20, y), style.clone()))?;
+    }
+    Ok(rest)
 }
 
 /// A panel's plotting area and, right of it, its legend column.
@@ -673,11 +844,13 @@ fn draw_zero_line<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
     area.draw(&PathElement::new(ends, BLACK.mix(0.5).stroke_width(1)))
 }
 
+/// The most islands named in the learning curve's legend; the others share one entry.
+const MAX_ISLAND_ENTRIES: u64 = 12;
+
 fn panel_learning<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
-    x_range: Range<f64>,
-    x_labels: usize,
+    view: &View,
 ) -> DrawResult<DB> {
     let (plot_area, legend_area) = split_legend(area);
     // Infinite interval ends (a clean sweep) are drawn to the edge of a finite scale.
@@ -696,27 +869,56 @@ fn panel_learning<DB: DrawingBackend>(
         "(e) learning curve: validated survivor against material",
         70,
     )
-    .build_cartesian_2d(x_range.clone(), y_range.clone())?;
-    draw_round_axes(&mut chart, "Elo", x_labels, &integer_label)?;
-    draw_zero_line(chart.plotting_area(), &x_range)?;
-    let bar_colour = rgb(ISLAND_COLOURS[0]).mix(0.5).stroke_width(2);
-    chart.draw_series(data.learning.iter().map(|v| {
-        let x = v.round as f64;
-        PathElement::new([(x, clamp(v.low)), (x, clamp(v.high))], bar_colour)
-    }))?;
-    // One line per island of an island-model run (rows are sorted by island, then round).
+    .build_cartesian_2d(view.x_range.clone(), y_range.clone())?;
+    draw_round_axes(&mut chart, "Elo", view.x_labels, &integer_label)?;
+    draw_zero_line(chart.plotting_area(), &view.x_range)?;
+    // One line per island of an island-model run (rows are sorted by island, then round); the
+    // islands share the groups a single line would have.
     let islands = data.learning.last().map_or(0, |v| v.island) + 1;
+    let (first, last) = view.rounds;
+    let groups = Grouping::new(first, last, MAX_GROUPS / islands as i64);
+    let bar_colour = rgb(ISLAND_COLOURS[0]).mix(0.5).stroke_width(2);
+    // An interval with a NaN end has no bar.
+    let bars = data
+        .learning
+        .iter()
+        .filter(|v| !v.low.is_nan() && !v.high.is_nan());
+    if groups.thinned() {
+        // One bar per group, from the lowest end to the highest of all its rows.
+        let mut spans: BTreeMap<i64, (f64, f64)> = BTreeMap::new();
+        for v in bars {
+            let span = spans
+                .entry(groups.group(v.round))
+                .or_insert((v.low, v.high));
+            *span = (span.0.min(v.low), span.1.max(v.high));
+        }
+        chart.draw_series(spans.into_iter().map(|(g, (low, high))| {
+            let (a, b) = groups.extent(g, 0.0);
+            let x = (a + b) / 2.0;
+            PathElement::new([(x, clamp(low)), (x, clamp(high))], bar_colour)
+        }))?;
+    } else {
+        chart.draw_series(bars.map(|v| {
+            let x = v.round as f64;
+            PathElement::new([(x, clamp(v.low)), (x, clamp(v.high))], bar_colour)
+        }))?;
+    }
     let mut entries = Vec::new();
     for island in 0..islands {
         let colour = rgb(ISLAND_COLOURS[island as usize % ISLAND_COLOURS.len()]);
         let rows = data.learning.iter().filter(|v| v.island == island);
-        let points = segments(rows.map(|v| (v.round, finite(v.elo))));
-        draw_line(chart.plotting_area(), &points, colour)?;
+        let points = groups.lines(rows.map(|v| (v.round, finite(v.elo))));
+        draw_line(chart.plotting_area(), &points, colour, &groups)?;
         let label = match islands {
             1 => "Elo (bar: 95% interval)".to_string(),
-            _ => format!("island {island}"),
+            _ if island < MAX_ISLAND_ENTRIES => format!("island {island}"),
+            _ => continue,
         };
         entries.push((label, Mark::Line(colour)));
+    }
+    if islands > MAX_ISLAND_ENTRIES {
+        let more = islands - MAX_ISLAND_ENTRIES;
+        entries.push((format!("{more} more islands"), Mark::Line(WHITE)));
     }
     draw_legend(
         &legend_area,
@@ -734,24 +936,33 @@ fn panel_learning<DB: DrawingBackend>(
 fn panel_outcomes<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
-    x_range: Range<f64>,
-    x_labels: usize,
+    view: &View,
 ) -> DrawResult<DB> {
     let (plot_area, legend_area) = split_legend(area);
     let max_pairs = data.rounds.iter().map(RoundStats::pairs).max().unwrap_or(0);
     let mut chart = chart_on(&plot_area, "(a) outcome of every pair, per round", 70)
-        .build_cartesian_2d(x_range, 0f64..max_pairs.max(1) as f64 * 1.05)?;
-    draw_round_axes(&mut chart, "pairs", x_labels, &integer_label)?;
+        .build_cartesian_2d(view.x_range.clone(), 0f64..max_pairs.max(1) as f64 * 1.05)?;
+    draw_round_axes(&mut chart, "pairs", view.x_labels, &integer_label)?;
+    // Per group of rounds: the pairs of each outcome, and the rounds that count them; a bar is
+    // a group's mean, which for a group of one round is the round itself.
+    let mut groups: BTreeMap<i64, ([u64; 5], u64)> = BTreeMap::new();
+    for r in &data.rounds {
+        let (sums, rounds) = groups.entry(view.groups.group(r.round)).or_default();
+        for (sum, count) in sums.iter_mut().zip(r.outcomes) {
+            *sum += count;
+        }
+        *rounds += 1;
+    }
     for (k, (_, _, colour)) in OUTCOMES.iter().enumerate() {
-        chart.draw_series(data.rounds.iter().filter(|r| r.outcomes[k] > 0).map(|r| {
-            let base: u64 = r.outcomes[..k].iter().sum();
-            let top = base + r.outcomes[k];
-            let x = r.round as f64;
-            Rectangle::new(
-                [(x - 0.4, base as f64), (x + 0.4, top as f64)],
-                colour.filled(),
-            )
-        }))?;
+        chart.draw_series(groups.iter().filter(|(_, (sums, _))| sums[k] > 0).map(
+            |(&g, (sums, rounds))| {
+                let mean = |sum: u64| sum as f64 / *rounds as f64;
+                let base = mean(sums[..k].iter().sum());
+                let top = base + mean(sums[k]);
+                let (left, right) = view.groups.extent(g, 0.1);
+                Rectangle::new([(left, base), (right, top)], colour.filled())
+            },
+        ))?;
     }
     let entries: Vec<(&str, Mark)> = OUTCOMES
         .iter()
@@ -773,9 +984,9 @@ fn panel_outcomes<DB: DrawingBackend>(
 fn panel_draws<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
-    x_range: Range<f64>,
-    x_labels: usize,
+    view: &View,
 ) -> DrawResult<DB> {
+    let x_range = view.x_range.clone();
     let (plot_area, legend_area) = split_legend(area);
     let max_plies = data
         .rounds
@@ -786,7 +997,7 @@ fn panel_draws<DB: DrawingBackend>(
         .right_y_label_area_size(70)
         .build_cartesian_2d(x_range.clone(), 0f64..1.0)?
         .set_secondary_coord(x_range, 0f64..max_plies * 1.1);
-    draw_round_axes(&mut chart, "share of pairs", x_labels, &percent_label)?;
+    draw_round_axes(&mut chart, "share of pairs", view.x_labels, &percent_label)?;
     chart
         .configure_secondary_axes()
         .y_desc("mean plies per game")
@@ -795,18 +1006,29 @@ fn panel_draws<DB: DrawingBackend>(
         .axis_desc_style((FAMILY, 16))
         .draw()?;
 
+    let groups = &view.groups;
     let rate = |f: fn(&RoundStats) -> u64| {
-        segments(data.rounds.iter().map(|r| {
+        groups.lines(data.rounds.iter().map(|r| {
             let pairs = r.pairs();
             (r.round, (pairs > 0).then(|| f(r) as f64 / pairs as f64))
         }))
     };
     let first_drawn = rate(|r| r.outcomes[2] + r.outcomes[3] + r.outcomes[4]);
     let double = rate(|r| r.outcomes[4]);
-    draw_line(chart.plotting_area(), &first_drawn, DRAW_RATE_COLOUR)?;
-    draw_line(chart.plotting_area(), &double, DOUBLE_DRAW_COLOUR)?;
-    let plies = segments(data.rounds.iter().map(|r| (r.round, r.mean_plies)));
-    draw_line(chart.secondary_plotting_area(), &plies, PLIES_COLOUR)?;
+    draw_line(
+        chart.plotting_area(),
+        &first_drawn,
+        DRAW_RATE_COLOUR,
+        groups,
+    )?;
+    draw_line(chart.plotting_area(), &double, DOUBLE_DRAW_COLOUR, groups)?;
+    let plies = groups.lines(data.rounds.iter().map(|r| (r.round, r.mean_plies)));
+    draw_line(
+        chart.secondary_plotting_area(),
+        &plies,
+        PLIES_COLOUR,
+        groups,
+    )?;
     draw_legend(
         &legend_area,
         "per round",
@@ -827,9 +1049,9 @@ fn panel_draws<DB: DrawingBackend>(
 fn panel_weights<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
-    x_range: Range<f64>,
-    x_labels: usize,
+    view: &View,
 ) -> DrawResult<DB> {
+    let x_range = view.x_range.clone();
     let (plots, legend_area) = split_legend(area);
     let (pw, _) = plots.dim_in_pixel();
     let (open_area, end_area) = plots.split_horizontally(pw / 2);
@@ -850,12 +1072,14 @@ fn panel_weights<DB: DrawingBackend>(
     for (set, (sub, caption)) in [open_area, end_area].iter().zip(captions).enumerate() {
         let mut chart =
             chart_on(sub, caption, 60).build_cartesian_2d(x_range.clone(), y_range.clone())?;
-        draw_round_axes(&mut chart, "weight", x_labels.min(12), &integer_label)?;
+        draw_round_axes(&mut chart, "weight", view.x_labels.min(12), &integer_label)?;
         draw_zero_line(chart.plotting_area(), &x_range)?;
         for (i, &colour) in FEATURE_COLOURS.iter().enumerate() {
             let weight = |b: &Best| [b.opening[i], b.endgame[i]][set];
-            let points = segments(data.best.iter().map(|b| (b.round, Some(weight(b)))));
-            draw_line(chart.plotting_area(), &points, rgb(colour))?;
+            let points = view
+                .groups
+                .lines(data.best.iter().map(|b| (b.round, Some(weight(b)))));
+            draw_line(chart.plotting_area(), &points, rgb(colour), &view.groups)?;
         }
     }
     let entries: Vec<(&str, Mark)> = FEATURE_NAMES
@@ -917,31 +1141,11 @@ mod tests {
                 (3, 7, 1, 1, 0),
             ],
         );
-        let best = read_best(&path).unwrap();
+        let best = read_best(&path, &mut Clamped::default()).unwrap();
         let picked: Vec<(i64, u64)> = best.iter().map(|b| (b.round, b.id)).collect();
         assert_eq!(picked, vec![(1, 2), (2, 8), (3, 5)]);
         assert_eq!(best[2].opening[0], 300.0);
         assert_eq!(best[2].endgame[9], 319.0);
-    }
-
-    #[test]
-    fn segments_break_at_missing_values_and_missing_rounds() {
-        let segs = segments([
-            (1, Some(1.0)),
-            (2, Some(2.0)),
-            (3, None),
-            (4, Some(4.0)),
-            (6, Some(6.0)),
-            (7, Some(7.0)),
-        ]);
-        assert_eq!(
-            segs,
-            vec![
-                vec![(1.0, 1.0), (2.0, 2.0)],
-                vec![(4.0, 4.0)],
-                vec![(6.0, 6.0), (7.0, 7.0)],
-            ]
-        );
     }
 
     #[test]
@@ -951,7 +1155,7 @@ mod tests {
         let header = "round,black_wins,white_wins,draw_then_black_win,draw_then_white_win,\
                       double_draws,mean_plies";
         std::fs::write(&path, format!("{header}\n2,1,0,0,0,0,\n1,0,1,0,0,0,NaN\n")).unwrap();
-        let rounds = read_rounds(&path).unwrap();
+        let rounds = read_rounds(&path, &mut Clamped::default()).unwrap();
         assert_eq!(
             rounds.iter().map(|r| r.round).collect::<Vec<_>>(),
             vec![1, 2]
@@ -959,16 +1163,18 @@ mod tests {
         assert!(rounds.iter().all(|r| r.mean_plies.is_none()));
 
         std::fs::write(&path, format!("{header}\n1,1,0,0,0,0,long\n")).unwrap();
-        let err = read_rounds(&path).unwrap_err();
+        let err = read_rounds(&path, &mut Clamped::default()).unwrap_err();
         assert!(
             matches!(&err, Error::Input(m) if m.contains("line 2") && m.contains("`mean_plies`"))
         );
 
         std::fs::write(&path, format!("{header}\n1,1,0,0,0,0,5\n1,1,0,0,0,0,5\n")).unwrap();
-        let err = read_rounds(&path).unwrap_err();
+        let err = read_rounds(&path, &mut Clamped::default()).unwrap_err();
         assert!(matches!(&err, Error::Input(m) if m.contains("already appears on line 2")));
 
         std::fs::write(&path, format!("{header}\n")).unwrap();
-        assert!(matches!(read_rounds(&path), Err(Error::Input(m)) if m.contains("no rounds")));
+        assert!(
+            matches!(read_rounds(&path, &mut Clamped::default()), Err(Error::Input(m)) if m.contains("no rounds"))
+        );
     }
 }

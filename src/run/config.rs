@@ -16,15 +16,31 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub(super) use super::config_messages::ConfigError;
 use super::config_messages::{Layout, Reporter};
-use crate::bounded::{int_in, U32_MAX};
+use crate::bounded::int_in;
 use crate::error::Error;
 use crate::game::{
     load_openings_file, GameSettings, OpeningsSource, SearchParams, MAX_RANDOM_OPENING_PLIES,
 };
 use crate::input_file::{self, Links, CONFIG_CAP};
 use crate::search::LimitsError;
-use crate::tournament::{EvolutionParams, TournamentParams, WeightSpace};
+use crate::text::excerpt;
+use crate::tournament::{
+    playoff_games, EvolutionParams, TournamentParams, WeightSpace, MAX_ROUNDS,
+};
+
+/// The longest run name, in bytes: it names a folder, whose name the file system limits
+/// (255 bytes on most), and it is quoted in titles and messages.
+pub const MAX_NAME_BYTES: usize = 100;
+
+/// The most islands a run may have.
+pub const MAX_ISLANDS: u32 = 1024;
+
+/// The most games the playoff may play, counted for the most finalists a config allows (see
+/// [`Config::most_finalists`]): a round robin of thousands of finalists is weeks of games, and
+/// its results are kept in memory until it ends.
+pub const MAX_PLAYOFF_GAMES: u64 = 100_000_000;
 
 /// A tuning run, as described by its TOML file. Every key except `name` has a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,10 +87,10 @@ pub struct Config {
 #[serde(deny_unknown_fields, default)]
 pub struct IslandsConfig {
     /// Number of islands; 1 is a run without islands.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, 1024>")]
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_ISLANDS as i64 }>")]
     pub count: u32,
     /// Rounds between migrations.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_ROUNDS as i64 }>")]
     pub migration_interval: u32,
     /// Survivors each island sends to its neighbour at a migration (fewer if it has fewer).
     #[serde(deserialize_with = "int_in::<_, u32, 0, 100_000>")]
@@ -106,7 +122,7 @@ impl IslandsConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct ValidationConfig {
     /// Rounds between validations (0: no validation).
-    #[serde(deserialize_with = "int_in::<_, u32, 0, U32_MAX>")]
+    #[serde(deserialize_with = "int_in::<_, u32, 0, { MAX_ROUNDS as i64 }>")]
     pub every: u32,
     /// Openings of the validation deck; each is played with both colours.
     #[serde(deserialize_with = "int_in::<_, u32, 1, 10_000>")]
@@ -202,16 +218,24 @@ impl Config {
     /// file's folder. Every mistake is an [`Error::Input`] naming the file, the key, the line
     /// (where known) and what is expected.
     pub fn load(path: impl AsRef<Path>) -> Result<Config, Error> {
-        let path = path.as_ref();
+        Ok(Config::load_keyed(path.as_ref())?)
+    }
+
+    /// [`Config::load`], with the key of a mistake kept apart for the caller.
+    pub(super) fn load_keyed(path: &Path) -> Result<Config, ConfigError> {
         let text = input_file::read_text(path, Links::Follow, Some(CONFIG_CAP))
-            .map_err(|e| Error::input(format!("config {}: {e}", path.display())))?;
-        Config::from_str_named(crate::text::strip_bom(&text), path)
+            .map_err(|e| ConfigError::unkeyed(format!("config {}: {e}", path.display())))?;
+        Config::parse(crate::text::strip_bom(&text), path)
     }
 
     /// Parses and checks config `text`. `origin` is the file it came from: it names the file in
     /// messages, and a relative openings path is taken from its folder.
     pub fn from_str_named(text: &str, origin: impl AsRef<Path>) -> Result<Config, Error> {
-        let origin = origin.as_ref();
+        Ok(Config::parse(text, origin.as_ref())?)
+    }
+
+    /// [`Config::from_str_named`], with the key of a mistake kept apart for the caller.
+    fn parse(text: &str, origin: &Path) -> Result<Config, ConfigError> {
         let report = Reporter { text, origin };
 
         let table: toml::Table = toml::from_str(text).map_err(|e| report.toml_error(&e, None))?;
@@ -233,14 +257,32 @@ impl Config {
         Ok(config)
     }
 
+    /// The most finalists the playoff can have: every specimen of every island when no round
+    /// eliminates anybody (every game drawn, say), plus each island's champion and final fit.
+    pub fn most_finalists(&self) -> u64 {
+        (self.population.size as u64 + 2) * u64::from(self.islands.count)
+    }
+
     /// Checks that only make sense with the whole config: the name, and pairs of keys.
-    fn check_relations(&self, report: &Reporter, layout: &Layout) -> Result<(), Error> {
+    fn check_relations(&self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
         let name = &self.name;
         if name.trim().is_empty() {
             return Err(report.at(
                 layout.get("name"),
                 "name",
                 "must not be empty; it names the run folder results/<name>",
+            ));
+        }
+        if name.len() > MAX_NAME_BYTES {
+            return Err(report.at(
+                layout.get("name"),
+                "name",
+                &format!(
+                    "\"{}\" is {} bytes long, at most {MAX_NAME_BYTES} are allowed; it names \
+                     the run folder results/<name>",
+                    excerpt(name),
+                    name.len()
+                ),
             ));
         }
         if name == "."
@@ -279,6 +321,7 @@ impl Config {
                 ),
             ));
         }
+        self.check_playoff_size(report, layout)?;
         if let Some((key, problem)) = self.weights.problem() {
             let key = format!("weights.{key}");
             return Err(report.at(layout.get(&key), &key, &problem));
@@ -286,9 +329,38 @@ impl Config {
         Ok(())
     }
 
+    /// The playoff's games, counted for [`Config::most_finalists`], must stay within
+    /// [`MAX_PLAYOFF_GAMES`]: it is a round robin, so its games grow with the square of the
+    /// finalists, and a run must not fail at its end on what its config asked for.
+    fn check_playoff_size(&self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
+        let finalists = self.most_finalists();
+        let openings = self.tournament.playoff_openings;
+        let games = playoff_games(finalists as usize, openings as usize);
+        if games <= MAX_PLAYOFF_GAMES {
+            return Ok(());
+        }
+        let key = "tournament.playoff_openings";
+        let islands = match self.islands.count {
+            1 => String::new(),
+            n => format!(", times `islands.count` ({n})"),
+        };
+        Err(report.at(
+            layout.get(key),
+            key,
+            &format!(
+                "{openings} openings for up to {finalists} finalists (`population.size` ({}) \
+                 plus a champion and a fit{islands}: every specimen reaches the playoff when no \
+                 round eliminates anybody) make up to {games} playoff games, more than the \
+                 {MAX_PLAYOFF_GAMES} allowed; lower `tournament.playoff_openings` or \
+                 `population.size`",
+                self.population.size
+            ),
+        ))
+    }
+
     /// Makes an openings path absolute (relative to the config file's folder) and checks that
     /// the file exists and that every opening in it is legal.
-    fn resolve_openings(&mut self, report: &Reporter, layout: &Layout) -> Result<(), Error> {
+    fn resolve_openings(&mut self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
         let OpeningsSource::File(path) = &self.tournament.openings else {
             return Ok(());
         };

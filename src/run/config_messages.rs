@@ -1,9 +1,46 @@
 //! Where a config's keys are in its text, and the messages that name the file, the line and the
 //! key of a mistake.
 
+use std::fmt;
 use std::path::Path;
 
 use crate::error::Error;
+use crate::text::{clip_quoted, excerpt};
+
+/// A mistake in a config: its message (file, line, key, what is expected) and the dotted key
+/// it is about when there is one, so that `resume` can tell a key that may still change from
+/// one that may not. Bad input (exit status 2) once it reaches the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The key, e.g. `tournament.playoff_openings`; `None` for a syntax error or an unreadable
+    /// file.
+    pub(super) key: Option<String>,
+    message: String,
+}
+
+impl ConfigError {
+    /// A mistake that is about no one key.
+    pub(super) fn unkeyed(message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            key: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl From<ConfigError> for Error {
+    fn from(err: ConfigError) -> Error {
+        Error::input(err.message)
+    }
+}
 
 /// Builds the messages of one document.
 pub(super) struct Reporter<'a> {
@@ -18,16 +55,25 @@ impl Reporter<'_> {
     }
 
     /// "FILE line N: `key`: message", without the line when the key is not in the file.
-    pub(super) fn at(&self, entry: Option<&Entry>, key: &str, message: &str) -> Error {
+    pub(super) fn at(&self, entry: Option<&Entry>, key: &str, message: &str) -> ConfigError {
         let place = match entry {
             Some(entry) => format!("{} line {}", self.origin.display(), self.line(entry.start)),
             None => self.origin.display().to_string(),
         };
-        Error::input(format!("{place}: `{key}`: {message}"))
+        ConfigError {
+            // A key the file made up can be megabytes long: quote a piece of it.
+            message: format!("{place}: `{}`: {message}", excerpt(key)),
+            key: Some(key.to_string()),
+        }
     }
 
     /// `first` must not exceed `second`; reported at whichever is written in the file.
-    pub(super) fn pair(&self, layout: &Layout, first: (&str, i64), second: (&str, i64)) -> Error {
+    pub(super) fn pair(
+        &self,
+        layout: &Layout,
+        first: (&str, i64),
+        second: (&str, i64),
+    ) -> ConfigError {
         match layout.get(first.0) {
             Some(entry) => self.at(
                 Some(entry),
@@ -47,7 +93,7 @@ impl Reporter<'_> {
 
     /// A syntax error (no layout yet) or a type / unknown-key error of the typed parse, with
     /// the key found from the error's position.
-    pub(super) fn toml_error(&self, err: &toml::de::Error, layout: Option<&Layout>) -> Error {
+    pub(super) fn toml_error(&self, err: &toml::de::Error, layout: Option<&Layout>) -> ConfigError {
         let message = plain_message(err.message());
         // The typed parse puts document-wide errors (a missing key) at 0..0: no line to show.
         let whole_document = |span: &std::ops::Range<usize>| span.is_empty() && span.start == 0;
@@ -55,24 +101,30 @@ impl Reporter<'_> {
             .span()
             .filter(|span| layout.is_none() || !whole_document(span));
         let Some(span) = span else {
-            return Error::input(format!("{}: {message}", self.origin.display()));
+            return ConfigError::unkeyed(format!("{}: {message}", self.origin.display()));
         };
         let line = self.line(span.start);
         match layout.and_then(|layout| layout.at(span.start)) {
-            Some(entry) => Error::input(format!(
-                "{} line {line}: `{}`: {message}",
-                self.origin.display(),
-                entry.path
-            )),
-            None => Error::input(format!("{} line {line}: {message}", self.origin.display())),
+            Some(entry) => ConfigError {
+                message: format!(
+                    "{} line {line}: `{}`: {message}",
+                    self.origin.display(),
+                    excerpt(&entry.path)
+                ),
+                key: Some(entry.path.clone()),
+            },
+            None => {
+                ConfigError::unkeyed(format!("{} line {line}: {message}", self.origin.display()))
+            }
         }
     }
 }
 
-/// Turns serde's wording into the config's: one line, "key" for "field", and type names a user
-/// knows.
+/// Turns serde's wording into the config's: one line, "key" for "field", type names a user
+/// knows, and no quoted value longer than an excerpt (serde quotes the unknown key or variant
+/// it was given, whatever its length).
 pub(super) fn plain_message(message: &str) -> String {
-    let mut text = message.trim().replace('\n', "; ");
+    let mut text = clip_quoted(message.trim()).replace('\n', "; ");
     text = text.replace("unknown field", "unknown key");
     for rust in ["u32", "u64", "usize", "i32", "i64"] {
         text = text.replace(&format!("expected {rust}"), "expected an integer");

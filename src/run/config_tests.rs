@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::game::TieBreak;
+use crate::tournament::WeightRange;
 
 /// The name an enum setting is written with in TOML (`"genetic"`, `"blend"`).
 fn written<T: Serialize>(value: T) -> String {
@@ -304,12 +305,12 @@ fn numbers_out_of_range_name_key_line_and_bound() {
         (
             "[evolution]\nmutation_sigma = -1",
             "evolution.mutation_sigma",
-            "at least 0",
+            "between 0 and 20000, got -1",
         ),
         (
             "[evolution]\nmutation_sigma = inf",
             "evolution.mutation_sigma",
-            "finite",
+            "got inf",
         ),
         ("seed = -1", "seed", "at least 0"),
     ];
@@ -586,4 +587,343 @@ fn shipped_configs_load() {
 fn load_reports_a_missing_file_as_bad_input() {
     let err = Config::load("/no/such/dir/run.toml").unwrap_err();
     assert!(matches!(&err, Error::Input(m) if m.contains("/no/such/dir/run.toml")));
+}
+
+#[test]
+fn every_count_has_an_upper_bound_named_with_key_and_line() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "[tournament]\nrounds = 1000001",
+            "tournament.rounds",
+            "at most 1000000",
+        ),
+        (
+            "[tournament]\nrounds = 4294967295",
+            "tournament.rounds",
+            "at most 1000000",
+        ),
+        (
+            "[tournament]\nstall_levels = 1001",
+            "tournament.stall_levels",
+            "at most 1000",
+        ),
+        (
+            "[tournament]\nmax_plies = 10001",
+            "tournament.max_plies",
+            "at most 10000",
+        ),
+        (
+            "[tournament]\nno_progress_plies = 4294967295",
+            "tournament.no_progress_plies",
+            "at most 10000",
+        ),
+        (
+            "[tournament]\nplayoff_openings = 4294967295",
+            "tournament.playoff_openings",
+            "at most 1000, got 4294967295",
+        ),
+        (
+            "[tournament]\nplayoff_openings = 1001",
+            "tournament.playoff_openings",
+            "at most 1000",
+        ),
+        (
+            "[tournament]\npairing_openings = 65",
+            "tournament.pairing_openings",
+            "at most 64",
+        ),
+        (
+            "[tournament]\nrandom_opening_balance = 10001",
+            "tournament.random_opening_balance",
+            "at most 10000",
+        ),
+        (
+            "[validation]\nevery = 1000001",
+            "validation.every",
+            "at most 1000000",
+        ),
+        (
+            "[validation]\nopenings = 10001",
+            "validation.openings",
+            "at most 10000",
+        ),
+        (
+            "[validation]\nopening_plies = 41",
+            "validation.opening_plies",
+            "at most 40",
+        ),
+        ("[islands]\ncount = 1025", "islands.count", "at most 1024"),
+        (
+            "[islands]\nmigration_interval = 4294967295",
+            "islands.migration_interval",
+            "at most 1000000",
+        ),
+        (
+            "[islands]\nmigrants = 100001",
+            "islands.migrants",
+            "at most 100000",
+        ),
+        (
+            "[evolution]\nfit_every = 1000001",
+            "evolution.fit_every",
+            "at most 1000000",
+        ),
+        (
+            "[evolution]\nfit_window = 1000001",
+            "evolution.fit_window",
+            "at most 1000000",
+        ),
+        (
+            "[evolution]\nmutation_sigma = 20001",
+            "evolution.mutation_sigma",
+            "between 0 and 20000",
+        ),
+        (
+            "[evolution]\nmutation_sigma_end = 1e300",
+            "evolution.mutation_sigma_end",
+            "between 0 and 20000",
+        ),
+        (
+            "[population]\nsize = 100001",
+            "population.size",
+            "at most 100000",
+        ),
+        (
+            "[search]\ndatabase_pieces = 6",
+            "search.database_pieces",
+            "at most 5",
+        ),
+        (
+            "seed = 9223372036854775807\n[search]\nmax_depth = 99",
+            "search.max_depth",
+            "at most 40",
+        ),
+    ];
+    for (body, key, bound) in cases {
+        let message = rejected_at(
+            &format!("name = \"x\"\n{body}\n"),
+            key,
+            body.lines().count() + 1,
+        );
+        assert!(
+            message.contains(bound),
+            "{message} should contain {bound:?}"
+        );
+    }
+}
+
+#[test]
+fn upper_bounds_themselves_are_accepted() {
+    let config = parse(
+        "name = \"x\"\n[population]\nsize = 10\n[tournament]\nrounds = 1000000\n\
+         stall_levels = 1000\nmax_plies = 10000\nno_progress_plies = 10000\n\
+         playoff_openings = 1000\n[validation]\nevery = 1000000\n[islands]\ncount = 2\n\
+         migration_interval = 1000000\n[evolution]\nmutation_sigma = 20000\n\
+         mutation_sigma_end = 20000\nfit_every = 1000000\n",
+    )
+    .unwrap();
+    assert_eq!(config.tournament.rounds, 1_000_000);
+    assert_eq!(config.tournament.playoff_openings, 1000);
+    // The largest ids stay far below 2^53, so every reader of the files keeps them exact.
+    let big = parse(
+        "name = \"x\"\n[population]\nsize = 100000\n[tournament]\nrounds = 1000000\n\
+         playoff_openings = 1\n[islands]\ncount = 1\n",
+    );
+    assert!(big.is_err(), "a round robin of 100002 finalists is refused");
+    let ids = Config {
+        population: PopulationConfig { size: 100_000 },
+        islands: IslandsConfig {
+            count: 1024,
+            ..IslandsConfig::default()
+        },
+        tournament: TournamentParams {
+            rounds: 1_000_000,
+            ..TournamentParams::default()
+        },
+        ..Config::new("x")
+    };
+    assert!(ids.island_ids(1024).start < 1 << 53);
+}
+
+#[test]
+fn the_playoff_is_bounded_for_the_most_finalists_a_config_allows() {
+    // 3000 specimens: up to 3002 finalists, 3002 x 3001 x 8 = 72 million games.
+    let fits = parse("name = \"x\"\n[population]\nsize = 3000\n").unwrap();
+    assert_eq!(fits.most_finalists(), 3002);
+    let message = rejected_at(
+        "name = \"x\"\n[population]\nsize = 4000\n[tournament]\nplayoff_openings = 8\n",
+        "tournament.playoff_openings",
+        5,
+    );
+    for part in [
+        "up to 4002 finalists",
+        "128096016 playoff games",
+        "more than the 100000000 allowed",
+        "`population.size` (4000)",
+    ] {
+        assert!(message.contains(part), "{message} should contain {part:?}");
+    }
+    // Not written: reported without a line, under the key that bounds it.
+    let message = rejected("name = \"x\"\n[population]\nsize = 100000\n");
+    assert!(
+        message.starts_with("configs/x.toml: `tournament.playoff_openings`: "),
+        "{message}"
+    );
+    let message = rejected(
+        "name = \"x\"\n[population]\nsize = 600\n[islands]\ncount = 8\n\
+         [tournament]\nplayoff_openings = 8\n",
+    );
+    assert!(message.contains("times `islands.count` (8)"), "{message}");
+    assert!(parse("name = \"x\"\n[population]\nsize = 600\n[islands]\ncount = 8\n[tournament]\nplayoff_openings = 2\n").is_ok());
+}
+
+#[test]
+fn the_name_is_at_most_100_bytes_and_never_echoed_whole() {
+    assert!(parse(&format!("name = \"{}\"\n", "n".repeat(100))).is_ok());
+    for name in [
+        "n".repeat(101),
+        "é".repeat(51),
+        "x".repeat(300),
+        "y".repeat(1 << 20),
+    ] {
+        let message = rejected_at(&format!("name = \"{name}\"\n"), "name", 1);
+        assert!(
+            message.contains(&format!("is {} bytes long, at most 100", name.len())),
+            "{}",
+            excerpt(&message)
+        );
+        assert!(
+            message.len() < 400,
+            "{} bytes: {}",
+            message.len(),
+            excerpt(&message)
+        );
+    }
+}
+
+#[test]
+fn echoed_values_are_clipped_whatever_their_length() {
+    let huge = "z".repeat(1 << 20);
+    for (body, key) in [
+        (format!("[evolution]\nmode = \"{huge}\""), "evolution.mode"),
+        (
+            format!("[tournament]\nopenings = \"random:{huge}\""),
+            "tournament.openings",
+        ),
+        (
+            format!("[tournament]\nopenings = \"{huge}\""),
+            "tournament.openings",
+        ),
+        (
+            format!("[search]\ntie_break = \"{huge}\""),
+            "search.tie_break",
+        ),
+        (
+            format!("[weights.opening]\nkings = [1, \"{huge}\"]"),
+            "weights.opening.kings",
+        ),
+    ] {
+        let message = rejected_at(&format!("name = \"x\"\n{body}\n"), key, 3);
+        assert!(
+            message.len() < 500,
+            "{} bytes: {}",
+            message.len(),
+            excerpt(&message)
+        );
+    }
+    let message = rejected(&format!("name = \"x\"\n[tournament]\n{huge} = 1\n"));
+    assert!(message.contains("unknown key"), "{}", excerpt(&message));
+    assert!(
+        message.len() < 600,
+        "{} bytes: {}",
+        message.len(),
+        excerpt(&message)
+    );
+    let message = rejected(&format!(
+        "name = \"x\"\n[tournament]\nopenings = \"{huge}\"\n"
+    ));
+    assert!(
+        message.contains("1048576 bytes long, at most 4096"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_range_is_exactly_two_integers() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "[weights.opening]\nkings = [100, 300, \"x\", {a = 1}]",
+            "weights.opening.kings",
+            "a range is exactly two numbers [min, max], got 4 elements",
+        ),
+        (
+            "[weights.opening]\nkings = [100, 300, 400]",
+            "weights.opening.kings",
+            "got 3 elements",
+        ),
+        (
+            "[weights.endgame]\npawns = [100]",
+            "weights.endgame.pawns",
+            "got 1 element",
+        ),
+        (
+            "[weights.endgame]\nmobility = []",
+            "weights.endgame.mobility",
+            "got 0 elements",
+        ),
+        (
+            "[weights.opening]\njumps = [1, \"x\"]",
+            "weights.opening.jumps",
+            "its max is the text \"x\"",
+        ),
+        (
+            "[weights.opening]\njumps = [1.5, 3]",
+            "weights.opening.jumps",
+            "1.5, not an integer",
+        ),
+        (
+            "[weights.opening]\njumps = [[1], 3]",
+            "weights.opening.jumps",
+            "its min is an array",
+        ),
+        (
+            "[weights.opening]\njumps = [1, {a = 2}]",
+            "weights.opening.jumps",
+            "is a table",
+        ),
+        (
+            "[weights.opening]\njumps = [true, 3]",
+            "weights.opening.jumps",
+            "true, not a number",
+        ),
+        (
+            "[weights.opening]\njumps = 5",
+            "weights.opening.jumps",
+            "two integers",
+        ),
+        (
+            "[weights.opening]\njumps = [0, 9223372036854775807]",
+            "weights.opening.jumps",
+            "within -10000..=10000",
+        ),
+        (
+            "[weights.extended]\nmen = [1, 2, 3]",
+            "weights.extended.men",
+            "got 3 elements",
+        ),
+        (
+            "[weights.extended]\nterms = [-5]",
+            "weights.extended.terms",
+            "got 1 element",
+        ),
+    ];
+    for (body, key, wanted) in cases {
+        let message = rejected_at(&format!("name = \"x\"\n{body}\n"), key, 3);
+        assert!(
+            message.contains(wanted),
+            "{message} should contain {wanted:?}"
+        );
+    }
+    let config = parse("name = \"x\"\n[weights.opening]\nkings = [ 120 , 200 ]\n").unwrap();
+    assert_eq!(config.weights.opening.kings, WeightRange::new(120, 200));
 }

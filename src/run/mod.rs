@@ -3,6 +3,7 @@
 mod checkpoint;
 mod config;
 mod config_messages;
+mod edits;
 mod exchange;
 mod files;
 mod finish;
@@ -21,6 +22,7 @@ mod state;
 mod summary;
 
 pub use config::Config;
+pub(crate) use config::MAX_ISLANDS;
 pub use files::BEST_FILE;
 pub use islands::{Island, IslandChoice};
 pub use observer::{ObserverFactory, RunObserver, RunView};

@@ -130,6 +130,12 @@ impl<'a> Run<'a> {
                 state.completed, config.tournament.rounds
             ));
         }
+        // Islands run in step share one config: their first tells what changed in it.
+        if !view.islands_in_this_process || view.island == Some(0) {
+            for note in &state.notes {
+                run.progress.note(note);
+            }
+        }
         Ok(run)
     }
 

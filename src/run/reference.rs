@@ -11,8 +11,8 @@ const KEY_DOCS: &[(&str, &str)] = &[
     (
         "name",
         "Names the run and its output folder, results/<name> unless `tune --out` says \
-         otherwise. The only key without a default: required. Not `.`, and no `/`, `\\`, `..` \
-         or control characters.",
+         otherwise. The only key without a default: required. At most 100 bytes; not `.`, and \
+         no `/`, `\\`, `..` or control characters.",
     ),
     (
         "seed",
@@ -56,9 +56,9 @@ const KEY_DOCS: &[(&str, &str)] = &[
     ),
     (
         "weights.opening.*",
-        "[min, max] of each weight of the opening set, in hundredths of a man (`pawns` fixed \
-         at 100 sets the scale; a fixed weight has min = max). Mutation and crossover stay \
-         inside.",
+        "[min, max] of each weight of the opening set, in hundredths of a man: exactly two \
+         integers within -10,000..=10,000 (`pawns` fixed at 100 sets the scale; a fixed weight \
+         has min = max). Mutation and crossover stay inside.",
     ),
     (
         "weights.endgame.*",
@@ -67,8 +67,8 @@ const KEY_DOCS: &[(&str, &str)] = &[
     ),
     (
         "tournament.rounds",
-        "Rounds before the playoff; each round is one single-elimination tournament over the \
-         population.",
+        "Rounds before the playoff (1 to 1,000,000); each round is one single-elimination \
+         tournament over the population.",
     ),
     (
         "tournament.survival_fraction",
@@ -76,7 +76,7 @@ const KEY_DOCS: &[(&str, &str)] = &[
     ),
     (
         "tournament.stall_levels",
-        "...or after this many bracket levels in a row eliminated nobody.",
+        "...or after this many bracket levels in a row eliminated nobody (1 to 1,000).",
     ),
     (
         "tournament.openings",
@@ -88,25 +88,29 @@ const KEY_DOCS: &[(&str, &str)] = &[
     (
         "tournament.random_opening_balance",
         "With \"random:N\": an opening that a depth-4 material search scores beyond this \
-         (hundredths of a man) is drawn again.",
+         (hundredths of a man, 0 to 10,000) is drawn again.",
     ),
     (
         "tournament.pairing_openings",
         "1: a pair plays one game, replayed with colours switched after a draw (a second draw \
-         sends both on). k > 1: k openings x both colours, the higher score goes on.",
+         sends both on). k > 1 (at most 64): k openings x both colours, the higher score goes \
+         on.",
     ),
     (
         "tournament.max_plies",
-        "A game still running after this many plies is a draw.",
+        "A game still running after this many plies is a draw (1 to 10,000).",
     ),
     (
         "tournament.no_progress_plies",
-        "A game is a draw after this many plies in a row without a capture or a man's move.",
+        "A game is a draw after this many plies in a row without a capture or a man's move (2 \
+         to 10,000).",
     ),
     (
         "tournament.playoff_openings",
         "In the final playoff, each pair of finalists plays this many openings with both \
-         colours.",
+         colours (1 to 1,000, and at most 100,000,000 games for the most finalists the config \
+         allows: population.size + 2 per island). The one key of a run folder's config.toml \
+         that may change after the run started, until its playoff starts.",
     ),
     (
         "tournament.database_adjudication",
@@ -163,7 +167,8 @@ const KEY_DOCS: &[(&str, &str)] = &[
     ),
     (
         "evolution.mutation_sigma",
-        "Standard deviation of a mutation's Gaussian step, in hundredths of a man.",
+        "Standard deviation of a mutation's Gaussian step, in hundredths of a man (0 to \
+         20,000).",
     ),
     (
         "evolution.mutation_sigma_end",
@@ -176,25 +181,25 @@ const KEY_DOCS: &[(&str, &str)] = &[
         "Off (0) by default. Every this many rounds, a regression fit (the `fit` command's Texel \
          method) on the run's games, started from the round's top survivor, enters the \
          population in place of one immigrant (or, with none, one child); `specimens.csv` \
-         gives its origin as `fit`. Islands fit on their own games.",
+         gives its origin as `fit`. Islands fit on their own games. At most 1,000,000.",
     ),
     (
         "evolution.fit_window",
         "The rounds of games each fit learns from, counting back from the round just played \
-         (0: every round so far).",
+         (0: every round so far; at most 1,000,000).",
     ),
     (
         "validation.every",
         "Every this many rounds, the round's top survivor plays `material` on the validation \
-         deck, a row of learning.csv (0: no validation and no champion).",
+         deck, a row of learning.csv (0: no validation and no champion; at most 1,000,000).",
     ),
     (
         "validation.openings",
-        "Openings of the validation deck, each played with both colours.",
+        "Openings of the validation deck, each played with both colours (1 to 10,000).",
     ),
     (
         "validation.opening_plies",
-        "Random plies from the start of each validation opening.",
+        "Random plies from the start of each validation opening (1 to 40).",
     ),
     (
         "validation.seed",
@@ -209,10 +214,14 @@ const KEY_DOCS: &[(&str, &str)] = &[
     (
         "islands.count",
         "Populations that evolve side by side, each of `population.size`, in one process or one \
-         process per machine (`tune --island auto` under Slurm or a Kubernetes Indexed Job). 1: \
-         a run without islands, and the section is left out of the run's config.toml.",
+         process per machine (`tune --island auto` under Slurm or a Kubernetes Indexed Job), 1 \
+         to 1,024. 1: a run without islands, and the section is left out of the run's \
+         config.toml.",
     ),
-    ("islands.migration_interval", "Rounds between migrations."),
+    (
+        "islands.migration_interval",
+        "Rounds between migrations (1 to 1,000,000).",
+    ),
     (
         "islands.migrants",
         "At a migration, each island sends copies of its best this many survivors to its \

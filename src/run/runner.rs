@@ -20,6 +20,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 use super::config::Config;
+use super::edits;
 use super::exchange::islands_playoff;
 use super::files::{self, write_atomically, CONFIG_FILE};
 use super::island_files;
@@ -71,7 +72,9 @@ pub fn tune_island(
 
 /// Continues the run in `dir` from its last completed round (or its playoff), cutting the rows a
 /// killed process wrote after its checkpoint. A run that never completed a round starts over
-/// from round 1; a finished run is reported as such.
+/// from round 1; a finished run is reported as such. A `config.toml` that fails the check, or
+/// that changed since the checkpoint in a key that may not change, is refused with what to do
+/// (see `edits.rs`).
 pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
     if !dir.is_dir() {
         return Err(Error::input(format!(
@@ -92,7 +95,7 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
     files::refuse_irregular_files(dir)?;
     // Held until the run returns: no other `tune` or `resume` meanwhile.
     let _lock = RunLock::acquire(dir)?;
-    let config = Config::load(&config_path)?;
+    let config = Config::load_keyed(&config_path).map_err(|e| edits::refused_config(dir, &e))?;
     start_or_continue(dir, &config, &config.to_toml(), options)
 }
 

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::checkpoint::{Champion, Checkpoint, Member};
 use super::config::Config;
+use super::edits;
 use super::files::{self, FileLengths, CONFIG_FILE};
 use super::islands::Island;
 use super::recorded;
@@ -22,6 +23,9 @@ pub(super) struct State {
     pub(super) files: FileLengths,
     /// The best validated specimen so far, if validation keeps one.
     pub(super) champion: Option<Champion>,
+    /// What the process is told when it takes the run on: the keys of `config.toml` changed
+    /// since the checkpoint (see `edits.rs`).
+    pub(super) notes: Vec<String>,
 }
 
 /// A run (or an island) found ready to go on, or found finished.
@@ -52,12 +56,14 @@ impl State {
             population,
             files,
             champion: None,
+            notes: Vec::new(),
         }
     }
 
     /// The state of the run (or island) whose files are in `dir` and whose run folder is
     /// `top`: from its checkpoint, after cutting what a killed process wrote after it, or the
-    /// initial one when it has none. A checkpoint of another config than `text` is refused.
+    /// initial one when it has none. A checkpoint of another config than `text` is refused,
+    /// unless only keys that may still change differ (see `edits.rs`).
     pub(super) fn open(
         top: &Path,
         dir: &Path,
@@ -71,21 +77,21 @@ impl State {
             let lengths = files::start_files(dir, games_pdn, config.weights.evaluator)?;
             return Ok(Opened::Ready(State::initial(config, lengths, island)));
         };
+        let mut notes = Vec::new();
         if checkpoint.config != text {
-            return Err(Error::input(match island {
-                None => format!(
-                    "{}: the config was changed since the run started; put back the original \
-                     (it is saved in {}) or start a new run",
-                    dir.join(CONFIG_FILE).display(),
-                    files::CHECKPOINT_FILE
-                ),
-                Some(island) => format!(
-                    "{}: island {} was started with another config; every island of a run \
-                     must be started with the same config",
-                    dir.join(files::CHECKPOINT_FILE).display(),
-                    island.index
-                ),
-            }));
+            let started = edits::playoff_started(&checkpoint, top, config.islands.count);
+            let place = dir.join(files::CHECKPOINT_FILE);
+            notes = edits::accept(&checkpoint.config, text, started, &place).map_err(|e| {
+                Error::input(match island {
+                    None => format!("{}: {e}", dir.join(CONFIG_FILE).display()),
+                    Some(island) => format!(
+                        "{}: island {} was started with another config: {e}; every island of \
+                         a run must go on with the same config",
+                        place.display(),
+                        island.index
+                    ),
+                })
+            })?;
         }
         checkpoint.check(config, dir, island.map(|island| island.index))?;
         let completed = checkpoint.completed_rounds;
@@ -106,6 +112,7 @@ impl State {
             population: checkpoint.population,
             files: checkpoint.files,
             champion: checkpoint.champion,
+            notes,
         }))
     }
 }

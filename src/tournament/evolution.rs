@@ -2,11 +2,12 @@
 //! population after a round (docs/tournament.md, step 4).
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
+use super::settings::MAX_ROUNDS;
 use super::specimen::Specimen;
-use crate::bounded::{fraction, int_in, non_negative, optional_non_negative};
-use crate::eval::{WeightPair, Weights, FEATURE_COUNT};
+use crate::bounded::{fraction, int_in, number_in};
+use crate::eval::{WeightPair, Weights, FEATURE_COUNT, MAX_ABS_WEIGHT};
 use crate::rng::{stream, tag};
 
 use super::weight_space::{standard_normal, WeightSpace};
@@ -50,12 +51,12 @@ pub struct EvolutionParams {
     #[serde(deserialize_with = "fraction")]
     pub mutation_rate: f64,
     /// Standard deviation of a mutation's Gaussian step (after the first round).
-    #[serde(deserialize_with = "non_negative")]
+    #[serde(deserialize_with = "sigma")]
     pub mutation_sigma: f64,
     /// Standard deviation after the last round that breeds, reached geometrically from
     /// `mutation_sigma` (`None`: the same step all run long). Small late steps let a converged
     /// population settle instead of drifting on the noise of single games.
-    #[serde(deserialize_with = "optional_non_negative")]
+    #[serde(deserialize_with = "optional_sigma")]
     pub mutation_sigma_end: Option<f64>,
     /// Every this many rounds, a regression fit on the run's games (from the round's top
     /// survivor) enters the population as a newcomer, in place of one immigrant, and a final
@@ -75,8 +76,22 @@ pub struct EvolutionParams {
     pub fit_window: u32,
 }
 
-/// The largest `fit_every` and `fit_window`: far beyond any run's rounds.
-const MAX_FIT_ROUNDS: i64 = 1_000_000;
+/// The largest `fit_every` and `fit_window`: a run's most rounds.
+const MAX_FIT_ROUNDS: i64 = MAX_ROUNDS as i64;
+
+/// The largest mutation step: the width of the widest weight range, beyond which a step only
+/// pushes the weight to a bound of its range.
+const MAX_SIGMA: f64 = 2.0 * MAX_ABS_WEIGHT as f64;
+
+/// Reads a mutation step: a number from 0 to [`MAX_SIGMA`].
+fn sigma<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    number_in(deserializer, 0.0, MAX_SIGMA)
+}
+
+/// Reads a mutation step that may be left out.
+fn optional_sigma<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
+    sigma(deserializer).map(Some)
+}
 
 /// Whether a count is zero (serde's `skip_serializing_if` takes a reference).
 fn is_zero(n: &u32) -> bool {

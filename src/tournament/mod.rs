@@ -13,7 +13,7 @@ pub use evolution::{breed, initial_population, EvolutionParams};
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };
-pub use settings::TournamentParams;
+pub use settings::{TournamentParams, MAX_GAME_PLIES, MAX_ROUNDS};
 pub use specimen::Specimen;
 pub use stats::{OutcomeCounts, RoundStats};
 pub use weight_space::{ExtraRanges, FeatureRanges, WeightRange, WeightSpace};

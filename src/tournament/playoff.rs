@@ -25,37 +25,66 @@ pub struct Standing {
 }
 
 /// Games a playoff of `finalists` specimens over `openings` openings plays: every pair, both
-/// colours, every opening.
+/// colours, every opening (`u64::MAX` when that does not fit: the config check compares it
+/// with a bound).
 pub fn playoff_games(finalists: usize, openings: usize) -> u64 {
-    (finalists * finalists.saturating_sub(1) * openings) as u64
+    let (finalists, openings) = (finalists as u64, openings as u64);
+    finalists
+        .saturating_mul(finalists.saturating_sub(1))
+        .saturating_mul(openings)
 }
 
 /// One playoff game: black, white, the opening and the game's stream key.
 type PlayoffJob<'s, 'o> = (&'s Specimen, &'s Specimen, &'o Opening, [u64; 5]);
 
 /// Every game of the round robin, in a fixed order: every pair (i < j), every opening, both
-/// colours (i Black first).
-fn playoff_jobs<'s, 'o>(
-    finalists: &[&'s Specimen],
+/// colours (i Black first). Game `g` is found from its number rather than listed: a playoff
+/// may have millions of games, and a list of them would take tens of bytes each.
+struct RoundRobin<'s, 'o> {
+    finalists: &'s [&'s Specimen],
     openings: &'o [Opening],
-) -> Vec<PlayoffJob<'s, 'o>> {
-    let mut jobs = Vec::new();
-    for (i, &first) in finalists.iter().enumerate() {
-        for &second in &finalists[i + 1..] {
-            for (k, opening) in (0u64..).zip(openings) {
-                for colour in 0..2u64 {
-                    let (black, white) = if colour == 0 {
-                        (first, second)
-                    } else {
-                        (second, first)
-                    };
-                    let key = [tag::PLAYOFF, first.id, second.id, k, colour];
-                    jobs.push((black, white, opening, key));
-                }
-            }
+    /// `row_starts[i]`: the index of pair (i, i + 1), the first pair of finalist i.
+    row_starts: Vec<u64>,
+}
+
+impl<'s, 'o> RoundRobin<'s, 'o> {
+    fn new(finalists: &'s [&'s Specimen], openings: &'o [Opening]) -> RoundRobin<'s, 'o> {
+        let n = finalists.len() as u64;
+        let row_starts = (0..n)
+            .scan(0u64, |start, i| {
+                let this = *start;
+                *start += n - 1 - i;
+                Some(this)
+            })
+            .collect();
+        RoundRobin {
+            finalists,
+            openings,
+            row_starts,
         }
     }
-    jobs
+
+    /// The number of games.
+    fn len(&self) -> u64 {
+        playoff_games(self.finalists.len(), self.openings.len())
+    }
+
+    /// Game `g` (from 0) of the fixed order.
+    fn job(&self, g: u64) -> PlayoffJob<'s, 'o> {
+        let colour = g % 2;
+        let k = (g / 2) % self.openings.len() as u64;
+        let pair = g / 2 / self.openings.len() as u64;
+        let i = self.row_starts.partition_point(|&start| start <= pair) - 1;
+        let j = i + 1 + (pair - self.row_starts[i]) as usize;
+        let (first, second) = (self.finalists[i], self.finalists[j]);
+        let (black, white) = if colour == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let key = [tag::PLAYOFF, first.id, second.id, k, colour];
+        (black, white, &self.openings[k as usize], key)
+    }
 }
 
 /// Which games of a playoff one worker plays: game `g` (in the fixed order of the round robin)
@@ -102,19 +131,20 @@ pub fn play_playoff_share(
     cancel: Option<&AtomicBool>,
     on_game: impl Fn() + Sync,
 ) -> Option<Vec<GameResult>> {
-    let jobs = playoff_jobs(finalists, openings);
-    let mine: Vec<_> = jobs
-        .iter()
-        .skip(share.index)
-        .step_by(share.count.max(1))
-        .collect();
+    let games = RoundRobin::new(finalists, openings);
+    let count = share.count.max(1);
+    let mine = (games.len() as usize)
+        .saturating_sub(share.index)
+        .div_ceil(count);
     let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
-    mine.par_iter()
-        .map(|(black, white, opening, key)| {
+    (0..mine)
+        .into_par_iter()
+        .map(|m| {
             if cancelled() {
                 return None;
             }
-            let mut rng = stream(seed, key);
+            let (black, white, opening, key) = games.job((share.index + m * count) as u64);
+            let mut rng = stream(seed, &key);
             let pos = &opening.position;
             let endgame_pieces = settings.search.endgame_pieces;
             let (black, white) = (black.player(endgame_pieces), white.player(endgame_pieces));
@@ -135,11 +165,11 @@ pub fn playoff_standings(
     openings: &[Opening],
     shares: &[Vec<GameResult>],
 ) -> Vec<Standing> {
-    let jobs = playoff_jobs(finalists, openings);
+    let games = RoundRobin::new(finalists, openings);
     let count = shares.len();
     assert_eq!(
-        shares.iter().map(Vec::len).sum::<usize>(),
-        jobs.len(),
+        shares.iter().map(|share| share.len() as u64).sum::<u64>(),
+        games.len(),
         "one result per playoff game"
     );
     let blank = |id| Standing {
@@ -148,7 +178,9 @@ pub fn playoff_standings(
     };
     let mut scores: BTreeMap<u64, Standing> =
         finalists.iter().map(|s| (s.id, blank(s.id))).collect();
-    for (g, (black, white, _, _)) in jobs.iter().enumerate() {
+    for g in 0..games.len() {
+        let (black, white, _, _) = games.job(g);
+        let g = g as usize;
         let result = shares[g % count][g / count];
         for (id, is_black) in [(black.id, true), (white.id, false)] {
             let s = scores.get_mut(&id).expect("a finalist");
@@ -241,6 +273,44 @@ mod tests {
         assert_eq!(table.len(), 3);
         assert!(table.iter().all(|s| s.results.games() == 4));
         assert_eq!(playoff_games(3, 1), 6);
+    }
+
+    #[test]
+    fn games_are_numbered_pair_by_pair_then_opening_then_colour() {
+        let specimens: Vec<Specimen> = (0..5)
+            .map(|id| finalist(100 + id, crate::eval::WeightPair::material()))
+            .collect();
+        let finalists: Vec<&Specimen> = specimens.iter().collect();
+        let openings = three_openings();
+        let games = RoundRobin::new(&finalists, &openings);
+        let mut listed = Vec::new();
+        for i in 0..5 {
+            for j in i + 1..5 {
+                for k in 0..3u64 {
+                    for colour in 0..2u64 {
+                        let (a, b) = (100 + i, 100 + j);
+                        let (black, white) = if colour == 0 { (a, b) } else { (b, a) };
+                        listed.push((black, white, k, [tag::PLAYOFF, a, b, k, colour]));
+                    }
+                }
+            }
+        }
+        assert_eq!(games.len(), listed.len() as u64);
+        assert_eq!(games.len(), playoff_games(5, 3));
+        for (g, wanted) in listed.into_iter().enumerate() {
+            let (black, white, opening, key) = games.job(g as u64);
+            let k = openings
+                .iter()
+                .position(|o| std::ptr::eq(o, opening))
+                .unwrap();
+            assert_eq!((black.id, white.id, k as u64, key), wanted, "game {g}");
+        }
+        assert_eq!(playoff_games(usize::MAX, 2), u64::MAX);
+    }
+
+    /// Three distinct openings from the 3-move deck.
+    fn three_openings() -> Vec<Opening> {
+        crate::game::three_move_deck().into_iter().take(3).collect()
     }
 
     #[test]

@@ -2,9 +2,26 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bounded::{int_in, open_fraction, U32_MAX};
+use crate::bounded::{int_in, open_fraction};
 use crate::eval::MAX_ABS_WEIGHT;
 use crate::game::{GameSettings, OpeningsSource};
+
+/// The most rounds a run may have, and the bound of every key counted in rounds: a round plays
+/// a whole tournament, so a million of them is years of games, while the bound keeps every
+/// per-round count and id far from overflowing.
+pub const MAX_ROUNDS: u32 = 1_000_000;
+
+/// The most levels in a row without an elimination before a round ends: a level that
+/// eliminates nobody replays the whole pool, so a larger count only delays a stuck round.
+pub const MAX_STALL_LEVELS: u32 = 1_000;
+
+/// The most plies of a game and of a stretch without progress: real games end within a few
+/// hundred plies, and a game's moves are kept in memory until it ends.
+pub const MAX_GAME_PLIES: u32 = 10_000;
+
+/// The most openings each pair of finalists plays in the playoff: a deck of a thousand is far
+/// beyond the shipped ones, and each opening is drawn and kept in memory before play starts.
+pub const MAX_PLAYOFF_OPENINGS: u32 = 1_000;
 
 /// `[tournament]`: the rounds of single elimination, the games' openings and draw rules, and the
 /// final playoff. The one owner of these settings: the run config's section, with its defaults
@@ -13,13 +30,13 @@ use crate::game::{GameSettings, OpeningsSource};
 #[serde(deny_unknown_fields, default)]
 pub struct TournamentParams {
     /// Number of rounds before the playoff.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_ROUNDS as i64 }>")]
     pub rounds: u32,
     /// A round ends once the pool has no more than this share of the population.
     #[serde(deserialize_with = "open_fraction")]
     pub survival_fraction: f64,
     /// A round also ends after this many consecutive bracket levels that eliminated nobody.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_STALL_LEVELS as i64 }>")]
     pub stall_levels: u32,
     /// Where every game starts.
     pub openings: OpeningsSource,
@@ -32,13 +49,13 @@ pub struct TournamentParams {
     #[serde(deserialize_with = "int_in::<_, u32, 1, 64>")]
     pub pairing_openings: u32,
     /// A game still running after this many plies is a draw.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_GAME_PLIES as i64 }>")]
     pub max_plies: u32,
     /// A game is a draw after this many plies in a row without a capture or a man's move.
-    #[serde(deserialize_with = "int_in::<_, u32, 2, U32_MAX>")]
+    #[serde(deserialize_with = "int_in::<_, u32, 2, { MAX_GAME_PLIES as i64 }>")]
     pub no_progress_plies: u32,
     /// Number of openings each pair of finalists plays (both colours) in the playoff.
-    #[serde(deserialize_with = "int_in::<_, u32, 1, U32_MAX>")]
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_PLAYOFF_OPENINGS as i64 }>")]
     pub playoff_openings: u32,
     /// End a game by the endgame database's value once it reaches a position the database
     /// holds (`reason = database`); only with `search.database_pieces` above 0.

@@ -8,18 +8,23 @@
 //! price can sensibly be: a king is worth one to three men, and a positional term a fraction of
 //! a man per unit.
 
+use std::fmt;
+
 use rand::Rng;
-use serde::{Deserialize, Serialize};
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::eval::{
     EvaluatorKind, ExtraPair, WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES,
     MAN_SQUARES, MAX_ABS_WEIGHT, TERM_COUNT,
 };
+use crate::text::excerpt;
 
-/// The allowed values of one weight, `min..=max`; written `[min, max]` in TOML. A range with
-/// `min == max` fixes the weight.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(from = "[i32; 2]", into = "[i32; 2]")]
+/// The allowed values of one weight, `min..=max`; written `[min, max]` in TOML, exactly two
+/// integers (anything else is refused, not cut to size). A range with `min == max` fixes the
+/// weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(into = "[i32; 2]")]
 pub struct WeightRange {
     /// Smallest allowed value.
     pub min: i32,
@@ -27,9 +32,126 @@ pub struct WeightRange {
     pub max: i32,
 }
 
-impl From<[i32; 2]> for WeightRange {
-    fn from([min, max]: [i32; 2]) -> WeightRange {
-        WeightRange { min, max }
+impl<'de> Deserialize<'de> for WeightRange {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<WeightRange, D::Error> {
+        deserializer.deserialize_seq(RangeVisitor)
+    }
+}
+
+/// Reads `[min, max]`, counting every element, so that `[100, 300, "x"]` is an error rather
+/// than a range whose third element went unread.
+struct RangeVisitor;
+
+impl<'de> Visitor<'de> for RangeVisitor {
+    type Value = WeightRange;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a range [min, max] of two integers")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<WeightRange, A::Error> {
+        let mut bounds = Vec::with_capacity(2);
+        let mut count = 0usize;
+        // Every element is read whatever it is, so that the count is the array's length.
+        while let Some(element) = seq.next_element::<Element>()? {
+            count += 1;
+            if count <= 2 {
+                bounds.push(element);
+            }
+        }
+        if count != 2 {
+            let s = if count == 1 { "" } else { "s" };
+            return Err(de::Error::custom(format!(
+                "a range is exactly two numbers [min, max], got {count} element{s}"
+            )));
+        }
+        let mut ints = [0i64; 2];
+        for (k, (int, element)) in ints.iter_mut().zip(&bounds).enumerate() {
+            let Element::Integer(v) = element else {
+                let which = ["min", "max"][k];
+                return Err(de::Error::custom(format!(
+                    "a range is exactly two integers [min, max]; its {which} is {element}"
+                )));
+            };
+            *int = *v;
+        }
+        let [min, max] = ints;
+        // Checked before the bounds are narrowed to i32; their order is left to `problem`.
+        if let Some(problem) = bounds_problem(min, max) {
+            return Err(de::Error::custom(problem));
+        }
+        Ok(WeightRange::new(min as i32, max as i32))
+    }
+}
+
+/// One element of a range's array, whatever it is, as far as a message needs to name it.
+enum Element {
+    Integer(i64),
+    Number(f64),
+    Text(String),
+    Bool(bool),
+    Array,
+    Table,
+}
+
+impl fmt::Display for Element {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Element::Integer(v) => write!(f, "{v}"),
+            Element::Number(v) => write!(f, "{v}, not an integer"),
+            Element::Text(v) => write!(f, "the text \"{}\"", excerpt(v)),
+            Element::Bool(v) => write!(f, "{v}, not a number"),
+            Element::Array => f.write_str("an array"),
+            Element::Table => f.write_str("a table"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Element {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Element, D::Error> {
+        deserializer.deserialize_any(ElementVisitor)
+    }
+}
+
+/// Reads any value into an [`Element`], consuming nested arrays and tables whole.
+struct ElementVisitor;
+
+impl<'de> Visitor<'de> for ElementVisitor {
+    type Value = Element;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an integer")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Element, E> {
+        Ok(Element::Integer(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Element, E> {
+        // Beyond i64, the value is out of every range anyway: keep it out.
+        Ok(i64::try_from(v).map_or(Element::Number(v as f64), Element::Integer))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element, E> {
+        Ok(Element::Number(v))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Element, E> {
+        Ok(Element::Bool(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Element, E> {
+        Ok(Element::Text(v.to_string()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Element, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Element::Array)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Element, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Element::Table)
     }
 }
 
@@ -57,21 +179,23 @@ impl WeightRange {
 
     /// Why the range is unusable, if it is.
     pub fn problem(&self) -> Option<String> {
-        let bound = MAX_ABS_WEIGHT;
         if self.min > self.max {
             Some(format!(
                 "[{}, {}]: the first bound must not exceed the second",
                 self.min, self.max
             ))
-        } else if self.min < -bound || self.max > bound {
-            Some(format!(
-                "[{}, {}]: bounds must lie within -{bound}..={bound}",
-                self.min, self.max
-            ))
         } else {
-            None
+            bounds_problem(self.min.into(), self.max.into())
         }
     }
+}
+
+/// Why a range `[min, max]` reaches beyond the weights an evaluator takes, if it does.
+fn bounds_problem(min: i64, max: i64) -> Option<String> {
+    let bound = i64::from(MAX_ABS_WEIGHT);
+    let outside = |v: i64| !(-bound..=bound).contains(&v);
+    (outside(min) || outside(max))
+        .then(|| format!("[{min}, {max}]: bounds must lie within -{bound}..={bound}"))
 }
 
 /// One range per feature for one weight set; written as a TOML table `feature = [min, max]`,
