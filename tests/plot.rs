@@ -89,7 +89,7 @@ fn svg_texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
-fn input_message(result: Result<(), Error>) -> String {
+fn input_message<T: std::fmt::Debug>(result: Result<T, Error>) -> String {
     match result {
         Err(Error::Input(msg)) => msg,
         other => panic!("expected an input error, got {other:?}"),

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::output::outln;
+use super::output::{note, outln};
 use checkers_tuner::{plot_run, Result};
 use clap::Args;
 
@@ -21,7 +21,9 @@ pub fn run(args: PlotArgs) -> Result<()> {
     let out = args
         .output
         .unwrap_or_else(|| args.run_dir.join("rounds.svg"));
-    plot_run(&args.run_dir, &out)?;
+    for line in plot_run(&args.run_dir, &out)? {
+        note!("note: {line}");
+    }
     outln!("{}", out.display())?;
     Ok(())
 }

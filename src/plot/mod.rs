@@ -132,7 +132,8 @@ const PLIES_COLOUR: RGBColor = rgb(0x2ca02c);
 /// value, so that the picture of any run stays small.
 ///
 /// The picture is written to a temporary file beside `out` and renamed onto it, so `out` is
-/// either the complete picture or untouched.
+/// either the complete picture or untouched. Returns the notes drawn under the title (values
+/// drawn at the edge), for the caller to show as well.
 ///
 /// # Errors
 /// [`Error::Input`] when the folder or one of the CSV files is missing, a file lacks a needed
@@ -140,11 +141,23 @@ const PLIES_COLOUR: RGBColor = rgb(0x2ca02c);
 /// beyond 1023, a count beyond 10^9), naming the file, line and column, a round appears twice
 /// in `rounds.csv`, or `rounds.csv` has no rounds yet. [`Error::Failure`] when the picture
 /// cannot be drawn or written.
-pub fn plot_run(run_dir: &Path, out: &Path) -> Result<(), Error> {
+pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<String>, Error> {
+    check_run_dir(run_dir)?;
     crate::atomic_file::check_output_path(out, "output")?;
     let png = is_png(out)?;
     let data = read_run(run_dir)?;
-    write_picture(&data, out, png)
+    write_picture(&data, out, png)?;
+    Ok(data.notes)
+}
+
+fn check_run_dir(run_dir: &Path) -> Result<(), Error> {
+    if run_dir.is_dir() {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "run folder {} does not exist or is not a folder",
+        run_dir.display()
+    )))
 }
 
 /// Whether `out` names a PNG (`.png`) rather than an SVG (`.svg`) picture; any other name is an
@@ -321,12 +334,7 @@ fn parse_count(cols: &CsvTable, record: &csv::StringRecord, column: &Column) -> 
 }
 
 fn read_run(run_dir: &Path) -> Result<RunData, Error> {
-    if !run_dir.is_dir() {
-        return Err(Error::input(format!(
-            "run folder {} does not exist or is not a folder",
-            run_dir.display()
-        )));
-    }
+    check_run_dir(run_dir)?;
     let learning_path = run_dir.join(LEARNING_FILE);
     let mut clamped = Clamped::default();
     let best = read_best(&run_dir.join(SPECIMENS_FILE), &mut clamped)?;
