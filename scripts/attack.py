@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Tries the tool as a hostile user would (issue 24, "Nothing lost, nothing stuck").
+
+Usage: scripts/attack.py [BINARY]   (default: target/release/checkers-tuner)
+
+The interrupted writers of class 8 are caught in the middle of a write only by a test build
+(`cargo test` builds target/debug/checkers-tuner with the `crash-hooks` feature, which can pause
+before the rename); with a release build those attacks only check that nothing is left behind.
+
+Runs attacks of every class in a scratch folder and prints, per class, how many were tried and
+how many held: the expected exit status, one `Error:` line at most, no panic (status 101 or a
+"panicked" message), no abort (134), no hang (a 60 s timeout), and the inputs unchanged. Exits
+1 if any attack did not hold. The endgame database is not needed (every run uses none).
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/release/checkers-tuner")
+START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+TINY = """name = "tiny"
+seed = 5
+[population]
+size = 8
+[tournament]
+rounds = 2
+openings = "3-move"
+max_plies = 60
+playoff_openings = 2
+[search]
+min_depth = 2
+max_depth = 4
+database_pieces = 0
+"""
+results = {}  # class -> [(attack, held, detail)]
+
+
+def run(args, stdin=b"", stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=None):
+    try:
+        p = subprocess.run([BIN] + args, input=stdin, stdout=stdout, stderr=stderr,
+                           timeout=60, env=env)
+        return p.returncode, (p.stderr or b"").decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        return "hang", ""
+
+
+def record(cls, attack, code, err, expect, kept=True):
+    codes = expect if isinstance(expect, tuple) else (expect,)
+    panicked = "panicked" in err or code in (101, 134, -6)
+    errors = [l for l in err.splitlines() if l.startswith("Error:")]
+    held = code in codes and not panicked and len(errors) <= 1 and kept
+    first = errors[0][:110] if errors else ""
+    results.setdefault(cls, []).append((attack, held, f"exit {code} {first}"))
+
+
+def attack(cls, args, expect=2, stdin=b"", inputs=()):
+    before = {f: open(f, "rb").read() for f in inputs if os.path.isfile(f)}
+    code, err = run(args, stdin)
+    kept = all(open(f, "rb").read() == b for f, b in before.items())
+    record(cls, " ".join(args), code, err, expect, kept)
+
+
+def main():
+    scratch = tempfile.mkdtemp(prefix="attack-")
+    os.chdir(scratch)
+    os.environ["CHECKERS_TUNER_CACHE"] = os.path.join(scratch, "cache")
+    open("tiny.toml", "w").write(TINY)
+    assert run(["tune", "tiny.toml", "--out", "run", "-q"])[0] == 0
+    assert run(["export", "run", "-o", "w.json"])[0] == 0
+    open("deck.txt", "w").write("9-13 22-18\n11-15 23-19\n")
+    os.mkfifo("fifo")
+    os.mkdir("folder")
+
+    # 1 and 9: every config value bounded, ranges exactly two numbers, names short.
+    bad_keys = [
+        ("tournament", "playoff_openings", "4294967295"), ("tournament", "rounds", "4294967295"),
+        ("tournament", "max_plies", "4294967295"), ("tournament", "no_progress_plies", "99999999"),
+        ("tournament", "stall_levels", "4294967295"), ("validation", "every", "4294967295"),
+        ("islands", "migration_interval", "4294967295"), ("population", "size", "1000000"),
+        ("evolution", "mutation_sigma", "1e300"), ("search", "max_depth", "1000"),
+        ("weights.opening", "kings", '[100, 300, "x", {a = 1}]'),
+        ("weights.opening", "kings", "[100]"), ("weights.opening", "kings", "[1.5, 3]"),
+        ("weights.endgame", "jumps", "[-99999999, 5]"), ("population", "size", "5000"),
+    ]
+    for section, key, value in bad_keys:
+        text = f'name = "bad"\n[{section}]\n{key} = {value}\n'
+        open("bad.toml", "w").write(text)
+        attack("1, 9: config bounds", ["tune", "bad.toml", "-q"], 2)
+    for name in ["n" * 300, "a/b", "..", "x" * 101, "\\u0007"]:
+        open("bad.toml", "w").write(f'name = "{name}"\n')
+        attack("1, 9: config bounds", ["tune", "bad.toml", "-q"], 2)
+
+    # 2: no command writes over one of its inputs.
+    for args in (["match", "w.json", "material", "--pdn", "w.json"],
+                 ["match", "w.json", "material", "--out", "./w.json"],
+                 ["match", "material", "material", "--openings", "deck.txt", "--pdn", "deck.txt"],
+                 ["export", "w.json", "--format", "json", "-o", "folder/../w.json"],
+                 ["play", "--weights", "w.json", "--pdn", "w.json"],
+                 ["fit", "run", "-o", "run/games.csv"],
+                 ["fit", "run", "-o", "w.json", "--weights", "w.json"]):
+        attack("2: inputs kept", args, 2, inputs=("w.json", "deck.txt", "run/games.csv"))
+
+    # 3: bounded reads.
+    for src in ["/dev/zero", "/dev/urandom", "fifo", "folder"]:
+        for args in (["export", src], ["match", src, "material"],
+                     ["analyse", "--weights", src, "--fen", START], ["bench", "--weights", src],
+                     ["tune", src], ["fit", src, "-o", "f.json"],
+                     ["match", "material", "material", "--openings", src],
+                     ["play", "--weights", src]):
+            attack("3: bounded reads", args, 2)
+    open("big.json", "w").write(" " * (5 << 20) + open("w.json").read())
+    open("big.toml", "w").write("#\n" * (600_000) + TINY)
+    for args in (["export", "big.json"], ["match", "big.json", "material"], ["tune", "big.toml"]):
+        attack("3: bounded reads", args, 2)
+
+    # 4: output errors are errors.
+    for args, ok in ((["moves", "--fen", START], 1), (["config", "--defaults"], 1),
+                     (["perft", "--depth", "3"], 1), (["completions", "bash"], 1),
+                     (["analyse", "--fen", START, "--min-depth", "2", "--max-depth", "4"], 1),
+                     (["export", "w.json"], 1), (["plot", "run", "-o", "/dev/full"], 2),
+                     (["match", "material", "material", "--openings", "start",
+                       "--database-pieces", "0"], 1)):
+        with open("/dev/full", "wb") as full:
+            code, err = run(args, stdout=full)
+        record("4: output errors", " ".join(args) + " >/dev/full", code, err, ok)
+    for args, ok in ((["export", "missing.json"], 2), (["tune", "missing.toml"], 2),
+                     (["moves", "--fen", "B:W99:B1"], 2), (["tune", "tiny.toml", "--out",
+                                                           "full-run", "-q"], 0)):
+        with open("/dev/full", "wb") as full:
+            code, err = run(args, stderr=full)
+        record("4: output errors", " ".join(args) + " 2>/dev/full", code, err, ok)
+    for args in (["config", "--defaults"], ["completions", "zsh"], ["perft", "--depth", "9"]):
+        p = subprocess.Popen([BIN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.close()
+        err = p.stderr.read().decode()
+        code = p.wait()
+        record("4: output errors", " ".join(args) + " | (closed)", code, err,
+               (0, -signal.SIGPIPE))
+
+    # 5: play never loses a game.
+    for stdin, why in ((b"1\n1\n\xff\n", "end of input"), (b"1\nquit\n", "quit"),
+                       (b"\xff\n1\nexit\n", "quit"), (b"1\nundo\n1\n", "end of input"),
+                       (b"99\nfoo\n1\n", "end of input")):
+        if os.path.exists("g.pdn"):
+            os.remove("g.pdn")
+        code, err = run(["play", "--pdn", "g.pdn", "--min-depth", "2", "--max-depth", "4"],
+                        stdin)
+        game = open("g.pdn").read() if os.path.exists("g.pdn") else ""
+        kept = f"unfinished ({why})" in game and "9-13" in game
+        record("5: play keeps its game", repr(stdin), code, err, 0, kept)
+    for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)):
+        if os.path.exists("g.pdn"):
+            os.remove("g.pdn")
+        p = subprocess.Popen([BIN, "play", "--pdn", "g.pdn", "--min-depth", "2",
+                              "--max-depth", "4"], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        p.stdin.write(b"1\n")
+        p.stdin.flush()
+        for _ in range(500):
+            if os.path.exists("g.pdn") and "9-13 " in open("g.pdn").read().split("1. ")[-1]:
+                break
+            time.sleep(0.01)
+        p.send_signal(sig)
+        code = p.wait()
+        game = open("g.pdn").read()
+        record("5: play keeps its game", f"signal {sig.name}", code, p.stderr.read().decode(),
+               status, "1. 9-13" in game and '[Result "*"]' in game)
+
+    # 6: run files that are links or not files.
+    assert run(["tune", "tiny.toml", "--out", "stopped", "-q"])[0] == 0
+    names = ["games.csv", "rounds.csv", "specimens.csv", "learning.csv", "timings.csv",
+             "checkpoint.json", "config.toml", ".lock", "games.pdn"]
+    for name in names:
+        for make in ("link", "fifo"):
+            shutil.rmtree("victim", ignore_errors=True)
+            shutil.copytree("stopped", "victim")
+            target = os.path.abspath(f"outside-{name}")
+            if os.path.exists(f"victim/{name}"):
+                shutil.move(f"victim/{name}", target)
+            else:
+                open(target, "w").write("")
+            if make == "link":
+                os.symlink(target, f"victim/{name}")
+            else:
+                os.mkfifo(f"victim/{name}")
+            attack("6: run files", ["resume", "victim"], 2, inputs=(target,))
+
+    # 7: plot on any finite values.
+    for column, value in (("elo_low", "-9e307"), ("elo_high", "9e307"), ("elo", "1e308"),
+                          ("elo", "-1e-300")):
+        shutil.rmtree("p", ignore_errors=True)
+        shutil.copytree("run", "p")
+        lines = open("p/learning.csv").read().splitlines()
+        if len(lines) > 1:
+            head = lines[0].split(",")
+            row = lines[1].split(",")
+            row[head.index(column)] = value
+            lines[1] = ",".join(row)
+            open("p/learning.csv", "w").write("\n".join(lines) + "\n")
+        attack("7: plot", ["plot", "p"], 0)
+    for column, value in (("mean_plies", "1e308"), ("games", "1e12"), ("round", "-5")):
+        shutil.rmtree("p", ignore_errors=True)
+        shutil.copytree("run", "p")
+        lines = open("p/rounds.csv").read().splitlines()
+        head = lines[0].split(",")
+        row = lines[1].split(",")
+        if column in head:
+            row[head.index(column)] = value
+        lines[1] = ",".join(row)
+        open("p/rounds.csv", "w").write("\n".join(lines) + "\n")
+        attack("7: plot", ["plot", "p"], (0, 2))
+
+    # 8: temporary files of interrupted writers.
+    env = dict(os.environ, CHECKERS_TUNER_PAUSE_BEFORE_RENAME="20000")
+    for args, name in ((["export", "w.json", "-o", "o.json"], "o.json"),
+                       (["plot", "run", "-o", "o.png"], "o.png"),
+                       (["plot", "run", "-o", "o.svg"], "o.svg"),
+                       (["fit", "run", "-o", "o2.json", "-q"], "o2.json")):
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            open(name, "w").write("old\n")
+            p = subprocess.Popen([BIN] + args, env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE)
+            tmp = lambda: [f for f in os.listdir(".") if f.startswith(f".{name}.tmp-")]
+            for _ in range(3000):
+                if tmp() or p.poll() is not None:
+                    break
+                time.sleep(0.01)
+            paused = bool(tmp())
+            p.send_signal(sig)
+            code = p.wait()
+            kept = open(name).read() == "old\n" and not tmp()
+            # Without the test hook (a release build) the write is over before the signal.
+            record("8: temporaries", " ".join(args) + f" + {sig.name}", code,
+                   p.stderr.read().decode(), 128 + sig if paused else (0, 128 + sig),
+                   kept or not paused)
+
+    held_all = True
+    for cls in sorted(results):
+        rows = results[cls]
+        held = sum(1 for _, h, _ in rows if h)
+        print(f"{cls}: {held}/{len(rows)} held")
+        for attack_text, h, detail in rows:
+            if not h:
+                held_all = False
+                print(f"    FAILED {attack_text[:80]}: {detail}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    sys.exit(0 if held_all else 1)
+
+
+if __name__ == "__main__":
+    main()
