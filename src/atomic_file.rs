@@ -15,23 +15,26 @@ use crate::error::{Error, Result};
 /// An existing `path` must be a regular file: a symbolic link, a device or a folder is refused
 /// (bad input) rather than replaced.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomically_with(path, "", |tmp| {
-        let mut file = File::create(tmp).map_err(|e| Error::io("create", tmp, &e))?;
+    write_atomically_with(path, "", |tmp, mut file| {
         file.write_all(bytes)
             .map_err(|e| Error::io("write", tmp, &e))?;
         file.sync_all().map_err(|e| Error::io("write", tmp, &e))
     })
 }
 
-/// Writes `path` atomically through `write`, which fills the temporary file it is given (its
-/// name ends in `extension`, e.g. `.png`, for writers that choose the format by it); the
-/// temporary file is then renamed over `path`. Stale temporary files of `path` left by killed
-/// processes are swept first, and the temporary file is removed when `write` fails or when the
-/// process is interrupted ([`exit_removing_temporaries`]).
+/// Writes `path` atomically through `write`, which fills the temporary file it is given, open
+/// and empty, with its name (which ends in `extension`, e.g. `.png`, for writers that choose
+/// the format by it); the temporary file is then renamed over `path`. Stale temporary files of
+/// `path` left by killed processes are swept first, and the temporary file is removed when
+/// `write` fails or when the process is interrupted ([`exit_removing_temporaries`]).
+///
+/// A writer that writes through the open file leaves nothing behind when interrupted at any
+/// moment; one that opens the name again (an encoder that takes a path) may, in the instant
+/// between the removal and the end of the process, create it anew, for the next write to sweep.
 pub(crate) fn write_atomically_with(
     path: &Path,
     extension: &str,
-    write: impl FnOnce(&Path) -> Result<()>,
+    write: impl FnOnce(&Path, File) -> Result<()>,
 ) -> Result<()> {
     check_replaceable(path, "output file")?;
     let dir = parent_dir(path);
@@ -47,9 +50,9 @@ pub(crate) fn write_atomically_with(
         "{}{extension}",
         temporary_name(&name, std::process::id())
     ));
-    let registered = Temporary::register(tmp);
+    let (registered, file) = Temporary::create(tmp)?;
     let tmp = &registered.path;
-    let result = write(tmp).and_then(|()| {
+    let result = write(tmp, file).and_then(|()| {
         #[cfg(feature = "crash-hooks")]
         pause_before_rename();
         fs::rename(tmp, path).map_err(|e| Error::io("write", path, &e))
@@ -85,11 +88,13 @@ struct Temporary {
 }
 
 impl Temporary {
-    /// Lists `path` before any byte of it is written, so that an interruption from now on
-    /// removes it.
-    fn register(path: PathBuf) -> Temporary {
-        in_progress().push(path.clone());
-        Temporary { path }
+    /// Creates the temporary file `path` and lists it, both under the list's lock: an
+    /// interruption removes it from the moment it exists, and none can come between.
+    fn create(path: PathBuf) -> Result<(Temporary, File)> {
+        let mut list = in_progress();
+        let file = File::create(&path).map_err(|e| Error::io("create", &path, &e))?;
+        list.push(path.clone());
+        Ok((Temporary { path }, file))
     }
 }
 
@@ -112,8 +117,8 @@ fn in_progress() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// Ends the process at once with `status`, first removing the temporary files of the atomic
 /// writes in progress, so that an interrupted writer (Ctrl-C, SIGTERM) leaves each output
 /// either old or new and nothing hidden beside it. The list stays locked until the process has
-/// ended, so no write can start a new temporary file meanwhile; a rename that already happened
-/// stands (its temporary file is gone).
+/// ended, so no write can create a new temporary file meanwhile; a rename that already
+/// happened stands (its temporary file is gone), one that comes after the removal fails.
 pub fn exit_removing_temporaries(status: i32) -> ! {
     let list = in_progress();
     for path in list.iter() {

@@ -583,7 +583,7 @@ fn write_picture(data: &RunData, out: &Path, png: bool) -> Result<(), Error> {
     register_font()?;
     if png {
         // The encoder chooses the format by the file name's extension.
-        write_atomically_with(out, ".png", |tmp| render_png(data, tmp, out))
+        write_atomically_with(out, ".png", |tmp, _| render_png(data, tmp, out))
     } else {
         write_atomically(out, render_svg(data, out)?.as_bytes())
     }
