@@ -247,6 +247,17 @@ fn bad_input_gives_error_lines_and_the_engine_goes_on() {
         assert_eq!(answer.len(), 1, "{bad}: {answer:?}");
         assert!(answer[0].starts_with("error message="), "{bad}: {answer:?}");
     }
+    // A line of 3 MiB and one that is not UTF-8: one error line each, never the end.
+    for bad in [vec![b'x'; 3 << 20], vec![0xff, 0xfe, b'p', b'o', b's']] {
+        let stdin = engine.stdin.as_mut().unwrap();
+        stdin.write_all(&bad).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        engine.send("ping");
+        let mut answer = engine.until("pong");
+        answer.pop();
+        assert_eq!(answer.len(), 1, "{answer:?}");
+        assert!(answer[0].starts_with("error message="), "{answer:?}");
+    }
     // None of the bad lines changed the position or the level.
     let (info, mv) = engine.think();
     assert_eq!(info.len(), 3);
