@@ -321,7 +321,10 @@ fn pdn(d: &Path) -> String {
 fn play_keeps_the_game_when_the_input_ends_quits_or_is_not_text() {
     let dir = setup();
     let d = dir.path();
+    // A line of 100,000 bytes: refused like a mistyped move, unkept.
+    let long_line = [vec![b'x'; 100_000], b"\n1\nquit\n".to_vec()].concat();
     for (input, code, termination) in [
+        (&long_line[..], 0, "unfinished (quit)"),
         (&b"1\n1\n\xff\n"[..], 0, "unfinished (end of input)"),
         (&b"1\nquit\n"[..], 0, "unfinished (quit)"),
         (&b"\xff\xfe\n1\nexit\n"[..], 0, "unfinished (quit)"),

@@ -7,7 +7,7 @@
 //! position without `stop` gets it searched after the current answer.
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
@@ -23,6 +23,7 @@ use clap::Args;
 
 use super::egdb::{DatabaseArg, Holding};
 use super::engine::Game;
+use super::read_line;
 
 /// Arguments of `hub`.
 #[derive(Args, Debug)]
@@ -70,41 +71,6 @@ enum Flow {
 
 /// The longest command line read: a `pos` line with a whole game's moves is a few KB.
 const MAX_LINE: usize = 1 << 20;
-
-/// Reads one line of input: `None` at its end, `Some(None)` for a line longer than
-/// [`MAX_LINE`] (skipped to its end without keeping it), else the line without its line end.
-/// Bytes that are not UTF-8 are replaced, so the command's parser refuses them as text.
-fn read_line(input: &mut impl BufRead) -> io::Result<Option<Option<String>>> {
-    let mut line = Vec::new();
-    let read = Read::take(&mut *input, MAX_LINE as u64 + 1).read_until(b'\n', &mut line)?;
-    if read == 0 {
-        return Ok(None);
-    }
-    if line.len() > MAX_LINE {
-        // The rest of the line, up to and with its line end, is dropped unread.
-        loop {
-            let buffer = input.fill_buf()?;
-            if buffer.is_empty() {
-                break;
-            }
-            match buffer.iter().position(|&b| b == b'\n') {
-                Some(end) => {
-                    input.consume(end + 1);
-                    break;
-                }
-                None => {
-                    let all = buffer.len();
-                    input.consume(all);
-                }
-            }
-        }
-        return Ok(Some(None));
-    }
-    while matches!(line.last(), Some(b'\n' | b'\r')) {
-        line.pop();
-    }
-    Ok(Some(Some(String::from_utf8_lossy(&line).into_owned())))
-}
 
 /// Writes one protocol line to standard output and flushes it. A GUI that went away ends the
 /// program through SIGPIPE (see `main`); other write errors have no one to be reported to.
@@ -160,11 +126,13 @@ pub fn run(args: HubArgs) -> Result<()> {
     let reader = events.clone();
     thread::spawn(move || {
         let mut input = io::stdin().lock();
-        while let Ok(Some(line)) = read_line(&mut input) {
+        while let Ok(Some(line)) = read_line(&mut input, MAX_LINE) {
             let Some(line) = line else {
                 send_error(&format!("a line longer than {MAX_LINE} bytes was ignored"));
                 continue;
             };
+            // Bytes that are not UTF-8 are replaced: the command's parser refuses them.
+            let line = String::from_utf8_lossy(&line).into_owned();
             if reader.send(Event::Line(line)).is_err() {
                 return;
             }

@@ -13,9 +13,45 @@ pub mod plot;
 mod progress;
 pub mod tune;
 
+use std::io::{self, BufRead, Read};
+
 use checkers_tuner::{Error, Position, Result};
 
 pub use interrupt::INTERRUPTED_STATUS;
+
+/// Reads one line of `input` without its line end: `None` at the end of the input,
+/// `Some(None)` for a line longer than `max` bytes (skipped to its end unkept, so no line can
+/// take all memory), else the line's bytes.
+pub fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Option<Vec<u8>>>> {
+    let mut line = Vec::new();
+    let read = Read::take(&mut *input, max as u64 + 1).read_until(b'\n', &mut line)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.len() > max {
+        loop {
+            let buffer = input.fill_buf()?;
+            if buffer.is_empty() {
+                break;
+            }
+            match buffer.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    input.consume(end + 1);
+                    break;
+                }
+                None => {
+                    let all = buffer.len();
+                    input.consume(all);
+                }
+            }
+        }
+        return Ok(Some(None));
+    }
+    while matches!(line.last(), Some(b'\n' | b'\r')) {
+        line.pop();
+    }
+    Ok(Some(Some(line)))
+}
 
 /// Reads a `--fen` argument: the FEN itself (`B:W21-32:B1-12`) or its PDN tag as copied from
 /// a game file (`[FEN "B:W21-32:B1-12"]`).

@@ -1,6 +1,6 @@
 //! The `play` command: a person plays the engine in the terminal.
 
-use std::io::{self, BufRead};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use super::egdb::{DatabaseArg, Holding};
 use super::engine::{search_limits, Game};
 use super::output::{self, out, outln};
-use super::parse_fen;
+use super::{parse_fen, read_line};
 
 /// The colour the person plays.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -146,6 +146,9 @@ impl Engine {
     }
 }
 
+/// The longest line of input read: a move or a command is a few bytes.
+const MAX_LINE: usize = 4096;
+
 /// What a save after a move says of the game.
 const IN_PROGRESS: &str = "unfinished (in progress)";
 
@@ -238,9 +241,15 @@ fn play(
         outln!()?;
         out!("your move> ")?;
         output::flush_out()?;
-        let Some(line) = read_line(&mut input)? else {
+        let Some(line) = read_line(&mut input, MAX_LINE)
+            .map_err(|e| Error::failure(format!("cannot read the terminal: {e}")))?
+        else {
             outln!()?;
             return Ok(Ending::Unfinished("unfinished (end of input)".to_string()));
+        };
+        let Some(line) = line else {
+            outln!("That line is longer than {MAX_LINE} bytes. {HELP}")?;
+            continue;
         };
         let Ok(text) = std::str::from_utf8(&line) else {
             outln!("That line is not text (UTF-8). {HELP}")?;
@@ -290,17 +299,6 @@ fn play(
             }
             Err(msg) => outln!("{msg}. {HELP}")?,
         }
-    }
-}
-
-/// Reads one line of input as bytes, without its line end; `None` at the end of the input. A
-/// line that is not UTF-8 is the caller's to refuse: the game goes on.
-fn read_line(input: &mut impl BufRead) -> Result<Option<Vec<u8>>> {
-    let mut line = Vec::new();
-    match input.read_until(b'\n', &mut line) {
-        Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(line)),
-        Err(e) => Err(Error::failure(format!("cannot read the terminal: {e}"))),
     }
 }
 
