@@ -14,6 +14,7 @@ how many held: the expected exit status, one `Error:` line at most, no panic (st
 """
 
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -40,10 +41,16 @@ database_pieces = 0
 results = {}  # class -> [(attack, held, detail)]
 
 
+def limit_memory():
+    """At most 4 GiB of address space per command: an older build that reads /dev/zero whole
+    fails fast instead of taking the machine's memory."""
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
 def run(args, stdin=b"", stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=None):
     try:
         p = subprocess.run([BIN] + args, input=stdin, stdout=stdout, stderr=stderr,
-                           timeout=60, env=env)
+                           timeout=60, env=env, preexec_fn=limit_memory)
         return p.returncode, (p.stderr or b"").decode(errors="replace")
     except subprocess.TimeoutExpired:
         return "hang", ""
@@ -135,7 +142,8 @@ def main():
             code, err = run(args, stderr=full)
         record("4: output errors", " ".join(args) + " 2>/dev/full", code, err, ok)
     for args in (["config", "--defaults"], ["completions", "zsh"], ["perft", "--depth", "9"]):
-        p = subprocess.Popen([BIN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = subprocess.Popen([BIN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=limit_memory)
         p.stdout.close()
         err = p.stderr.read().decode()
         code = p.wait()
