@@ -241,7 +241,7 @@ def main():
             paused = bool(tmp())
             p.send_signal(sig)
             code = p.wait()
-            kept = open(name).read() == "old\n" and not tmp()
+            kept = open(name, "rb").read() == b"old\n" and not tmp()
             # Without the test hook (a release build) the write is over before the signal.
             record("8: temporaries", " ".join(args) + f" + {sig.name}", code,
                    p.stderr.read().decode(), 128 + sig if paused else (0, 128 + sig),
