@@ -200,14 +200,15 @@ def main():
 
     # 7: plot on any finite values.
     for column, value in (("elo_low", "-9e307"), ("elo_high", "9e307"), ("elo", "1e308"),
-                          ("elo", "-1e-300")):
+                          ("elo", "-1e-300"), ("elo_low elo_high", "-9e307 9e307")):
         shutil.rmtree("p", ignore_errors=True)
         shutil.copytree("run", "p")
         lines = open("p/learning.csv").read().splitlines()
         if len(lines) > 1:
             head = lines[0].split(",")
             row = lines[1].split(",")
-            row[head.index(column)] = value
+            for col, val in zip(column.split(), value.split()):
+                row[head.index(col)] = val
             lines[1] = ",".join(row)
             open("p/learning.csv", "w").write("\n".join(lines) + "\n")
         attack("7: plot", ["plot", "p"], 0)
