@@ -136,23 +136,12 @@ fn temporary_name(name: &str, pid: u32) -> String {
 /// file, a device, a pipe, a folder): writing atomically would replace it, not write into it.
 /// `what` names the path in the message (`output file`, `--out`).
 pub(crate) fn check_replaceable(path: &Path, what: &str) -> Result<()> {
-    let Ok(meta) = fs::symlink_metadata(path) else {
-        return Ok(());
-    };
-    let kind = meta.file_type();
-    let found = if kind.is_file() {
-        return Ok(());
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else if kind.is_dir() {
-        "a folder"
-    } else {
-        "not a regular file (a device, pipe or socket)"
-    };
-    Err(Error::input(format!(
-        "{what} {}: is {found}; give the name of a regular file (or of a new one) instead",
-        path.display()
-    )))
+    crate::input_file::refuse_irregular(path).map_err(|e| {
+        Error::input(format!(
+            "{what} {}: {e}; give the name of a regular file (or of a new one) instead",
+            path.display()
+        ))
+    })
 }
 
 /// Checks before long work that `out` can be written as an output file: it names a file, its
@@ -253,12 +242,7 @@ pub(crate) fn remove_stale_temporaries(
         if pid != std::process::id() && process_is_alive(pid) {
             continue;
         }
-        let age = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok());
-        if age.is_none_or(|age| age < min_age) && !min_age.is_zero() {
+        if !min_age.is_zero() && !is_older_than(&entry, min_age) {
             continue;
         }
         let path = entry.path();
@@ -269,6 +253,16 @@ pub(crate) fn remove_stale_temporaries(
         }
     }
     Ok(())
+}
+
+/// Whether `entry` was last modified at least `age` ago (not when its time cannot be read).
+fn is_older_than(entry: &fs::DirEntry, age: Duration) -> bool {
+    entry
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|elapsed| elapsed >= age)
 }
 
 /// Whether a process with id `pid` exists (it may belong to another user).

@@ -11,6 +11,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
 
+use crate::error::{Error, Result};
+
 /// The largest config file read.
 pub(crate) const CONFIG_CAP: Cap = Cap::new(1 << 20, "a config");
 /// The largest weights file read (an extended weights file is about 10 KB).
@@ -76,6 +78,13 @@ impl fmt::Display for ReadError {
             ReadError::NotText => f.write_str("not UTF-8 text"),
             ReadError::Io(e) => write!(f, "cannot read it ({e})"),
         }
+    }
+}
+
+impl ReadError {
+    /// This error as bad input naming `path`: "PATH: is a symbolic link".
+    pub(crate) fn at(self, path: &Path) -> Error {
+        Error::input(format!("{}: {self}", path.display()))
     }
 }
 
@@ -175,6 +184,20 @@ pub(crate) fn read(path: &Path, links: Links, cap: Option<Cap>) -> Result<Vec<u8
         });
     }
     Ok(bytes)
+}
+
+/// [`read`], with no file at `path` as `None` (a file a run or a match writes later) and any
+/// other failure as bad input naming `path`.
+pub(crate) fn read_existing(
+    path: &Path,
+    links: Links,
+    cap: Option<Cap>,
+) -> Result<Option<Vec<u8>>> {
+    match read(path, links, cap) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(ReadError::NotFound) => Ok(None),
+        Err(e) => Err(e.at(path)),
+    }
 }
 
 /// Reads the regular file at `path` as UTF-8 text; see [`read`].

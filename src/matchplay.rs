@@ -24,7 +24,7 @@ use crate::eval::WeightsFile;
 use crate::game::{
     play_game_between, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening, Player,
 };
-use crate::input_file::{self, Links, ReadError};
+use crate::input_file::{self, Links};
 use crate::pdn::PdnGame;
 use crate::rng::{stream, tag};
 use crate::search::SearchLimits;
@@ -526,11 +526,7 @@ pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
 /// Reads one of a match's own files back (`--out`, its summary) to continue the match: a
 /// regular file, never through a symbolic link; `None` when there is none.
 pub fn read_match_file(path: &Path) -> Result<Option<Vec<u8>>> {
-    match input_file::read(path, Links::Refuse, None) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(ReadError::NotFound) => Ok(None),
-        Err(e) => Err(Error::input(format!("{}: {e}", path.display()))),
-    }
+    input_file::read_existing(path, Links::Refuse, None)
 }
 
 /// Writes `bytes` to a temporary file next to `out`, syncs it and renames it over `out`, so

@@ -67,7 +67,7 @@ impl CsvTable {
                 "{}: file not found (is this a run folder?)",
                 path.display()
             )),
-            e => Error::input(format!("{}: {e}", path.display())),
+            e => e.at(path),
         })?;
         CsvTable::from_reader(path, std::io::BufReader::new(file))
     }
@@ -176,7 +176,7 @@ pub fn read_config_table(run_dir: &Path) -> Result<Option<toml::Table>> {
     let text = match input_file::read_text(&path, Links::Follow, Some(CONFIG_CAP)) {
         Ok(text) => text,
         Err(ReadError::NotFound) => return Ok(None),
-        Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
+        Err(e) => return Err(e.at(&path)),
     };
     let text = crate::text::strip_bom(&text);
     text.parse().map(Some).map_err(|e: toml::de::Error| {

@@ -28,23 +28,9 @@ pub fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Opti
     if read == 0 {
         return Ok(None);
     }
-    if line.len() > max {
-        loop {
-            let buffer = input.fill_buf()?;
-            if buffer.is_empty() {
-                break;
-            }
-            match buffer.iter().position(|&b| b == b'\n') {
-                Some(end) => {
-                    input.consume(end + 1);
-                    break;
-                }
-                None => {
-                    let all = buffer.len();
-                    input.consume(all);
-                }
-            }
-        }
+    // `max + 1` bytes without a line end: the line is longer than `max`.
+    if line.len() > max && line.last() != Some(&b'\n') {
+        input.skip_until(b'\n')?;
         return Ok(Some(None));
     }
     while matches!(line.last(), Some(b'\n' | b'\r')) {
@@ -90,4 +76,28 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
         .num_threads(threads)
         .build()
         .map_err(|e| Error::failure(format!("cannot start {threads} threads: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_line;
+
+    #[test]
+    fn lines_up_to_the_limit_are_read_and_longer_ones_skipped_whole() {
+        let text = b"abcd\nabcde\nxy\r\nlast";
+        let mut input = &text[..];
+        let mut lines = Vec::new();
+        while let Some(line) = read_line(&mut input, 4).unwrap() {
+            lines.push(line);
+        }
+        assert_eq!(
+            lines,
+            vec![
+                Some(b"abcd".to_vec()),
+                None,
+                Some(b"xy".to_vec()),
+                Some(b"last".to_vec())
+            ]
+        );
+    }
 }

@@ -4,12 +4,14 @@
 //! `assets/DejaVuSans-LICENSE.txt`) through plotters' pure-Rust `ab_glyph` backend, so drawing
 //! needs no system font library (fontconfig, freetype) on the machine.
 
+mod data;
 mod grouping;
 mod tables;
 
+use data::{check_run_dir, read_run, Best, RoundStats, RunData};
 use grouping::{Grouping, MAX_GROUPS};
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -20,12 +22,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::atomic_file::{write_atomically, write_atomically_with};
 use crate::error::Error;
-use crate::eval::{extra_names, FEATURE_NAMES, MAX_ABS_WEIGHT};
-use crate::run::MAX_ISLANDS;
-use crate::run_folder::{
-    line_of, read_config_table, Column, CsvTable, LEARNING_FILE, ROUNDS_FILE, SPECIMENS_FILE,
-};
-use crate::tournament::{MAX_GAME_PLIES, MAX_ROUNDS};
+use crate::eval::FEATURE_NAMES;
 
 /// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
 /// quotes) keeps the binary small; characters outside it are laid out as blanks.
@@ -65,23 +62,15 @@ const fn rgb(hex: u32) -> RGBColor {
     RGBColor((hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
 }
 
-/// The five pair outcomes of `rounds.csv`, in stacking order (bottom first): column, legend
-/// label, colour. Black/white decisive games are dark/light grey, the draw-then-win outcomes
-/// dark/light blue, so the colour of the side that won is visible at a glance.
-const OUTCOMES: [(&str, &str, RGBColor); 5] = [
-    ("black_wins", "black wins", rgb(0x333333)),
-    ("white_wins", "white wins", rgb(0xbdbdbd)),
-    (
-        "draw_then_black_win",
-        "draw, then black wins",
-        rgb(0x1f5fa8),
-    ),
-    (
-        "draw_then_white_win",
-        "draw, then white wins",
-        rgb(0x9ecae1),
-    ),
-    ("double_draws", "double draw", rgb(0xff7f0e)),
+/// The legend label and colour of each pair outcome, in the stacking order (bottom first) of
+/// [`data::OUTCOME_COLUMNS`]. Black/white decisive games are dark/light grey, the draw-then-win
+/// outcomes dark/light blue, so the colour of the side that won is visible at a glance.
+const OUTCOMES: [(&str, RGBColor); 5] = [
+    ("black wins", rgb(0x333333)),
+    ("white wins", rgb(0xbdbdbd)),
+    ("draw, then black wins", rgb(0x1f5fa8)),
+    ("draw, then white wins", rgb(0x9ecae1)),
+    ("double draw", rgb(0xff7f0e)),
 ];
 
 /// One colour per feature (matplotlib's "tab10"), in [`FEATURE_NAMES`] order.
@@ -150,16 +139,6 @@ pub fn plot_run(run_dir: &Path, out: &Path) -> Result<Vec<String>, Error> {
     Ok(data.notes)
 }
 
-fn check_run_dir(run_dir: &Path) -> Result<(), Error> {
-    if run_dir.is_dir() {
-        return Ok(());
-    }
-    Err(Error::input(format!(
-        "run folder {} does not exist or is not a folder",
-        run_dir.display()
-    )))
-}
-
 /// Whether `out` names a PNG (`.png`) rather than an SVG (`.svg`) picture; any other name is an
 /// error.
 fn is_png(out: &Path) -> Result<bool, Error> {
@@ -175,393 +154,6 @@ fn is_png(out: &Path) -> Result<bool, Error> {
             out.display()
         ))),
     }
-}
-
-/// One row of `rounds.csv`, reduced to what the picture shows.
-#[derive(Debug, Clone, PartialEq)]
-struct RoundStats {
-    round: i64,
-    /// Pair counts in [`OUTCOMES`] order.
-    outcomes: [u64; 5],
-    mean_plies: Option<f64>,
-}
-
-impl RoundStats {
-    fn pairs(&self) -> u64 {
-        self.outcomes.iter().sum()
-    }
-}
-
-/// The best survivor of one round (see [`plot_run`] for the ordering).
-#[derive(Debug, Clone, PartialEq)]
-struct Best {
-    round: i64,
-    id: u64,
-    rounds_survived: u64,
-    wins: u64,
-    opening: [f64; 10],
-    endgame: [f64; 10],
-    /// An extended run's further weights, opening and endgame (empty otherwise).
-    extra: [Vec<f64>; 2],
-}
-
-impl Best {
-    /// What ranks a round's best survivor highest: see [`plot_run`].
-    fn rank(&self) -> (u64, u64, std::cmp::Reverse<u64>) {
-        (self.rounds_survived, self.wins, std::cmp::Reverse(self.id))
-    }
-}
-
-/// One row of `learning.csv`: a validation match's Elo and its 95% interval.
-#[derive(Debug, Clone, PartialEq)]
-struct Validation {
-    /// The island (0 for a run without islands).
-    island: u64,
-    round: i64,
-    elo: f64,
-    low: f64,
-    high: f64,
-}
-
-#[derive(Debug)]
-struct RunData {
-    name: String,
-    rounds: Vec<RoundStats>,
-    /// One entry per round that has survivors, sorted by round.
-    best: Vec<Best>,
-    /// The learning curve, sorted by round (empty without `learning.csv`).
-    learning: Vec<Validation>,
-    /// An extended run's tables: the last round's best survivor's.
-    tables: Option<tables::Tables>,
-    /// What the picture shows otherwise than the files say: values drawn at the edge of
-    /// their scale (see [`Clamped`]).
-    notes: Vec<String>,
-}
-
-/// The most pairs or games one row of `rounds.csv` may count: a round of the largest
-/// population, of every island, with the longest mini-matches, has far fewer.
-const MAX_COUNT: u64 = 1_000_000_000;
-
-/// The largest Elo drawn where it is: a validation match of the largest deck that lost a
-/// single game is under 2,000 Elo; anything beyond is drawn at this edge, with a note.
-const MAX_ELO: f64 = 10_000.0;
-
-/// Values drawn at the edge of their scale instead of where the file puts them (a finite value
-/// no run writes, as a hand-edited or damaged file may hold), so that one absurd number does
-/// not flatten the whole panel; the picture says how many were, and where the first was.
-#[derive(Default)]
-struct Clamped {
-    /// Per kind ("learning.csv: Elo beyond ±10000"): how many, and the first one's place.
-    kinds: Vec<(String, u64, String)>,
-}
-
-impl Clamped {
-    /// `value` (finite) moved into `range`, noted as `kind` when it moved.
-    fn clamp(
-        &mut self,
-        value: f64,
-        range: (f64, f64),
-        kind: &str,
-        cols: &CsvTable,
-        record: &csv::StringRecord,
-        column: &Column,
-    ) -> f64 {
-        let moved = value.clamp(range.0, range.1);
-        if moved != value {
-            match self.kinds.iter_mut().find(|(k, _, _)| k == kind) {
-                Some((_, count, _)) => *count += 1,
-                None => {
-                    let place = format!("{}, column `{}`", cols.place(record), column.name());
-                    self.kinds.push((kind.to_string(), 1, place));
-                }
-            }
-        }
-        moved
-    }
-
-    /// One line per kind, for the picture.
-    fn notes(&self) -> Vec<String> {
-        self.kinds
-            .iter()
-            .map(|(kind, count, first)| {
-                let many = if *count == 1 { "value" } else { "values" };
-                format!("{count} {many} {kind}, drawn at the edge (first: {first})")
-            })
-            .collect()
-    }
-}
-
-/// The field of `column` parsed as `T` within `range`, or bad input naming the file, the line,
-/// the column and the range (`what`: "a round", "a count").
-fn parse_within<T>(
-    cols: &CsvTable,
-    record: &csv::StringRecord,
-    column: &Column,
-    range: std::ops::RangeInclusive<T>,
-    what: &str,
-) -> Result<T, Error>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
-{
-    let expected = format!("{what} from {} to {}", range.start(), range.end());
-    let value = cols.parse(record, column, &expected)?;
-    if range.contains(&value) {
-        Ok(value)
-    } else {
-        Err(cols.invalid(record, column, &expected))
-    }
-}
-
-/// A round number of any of the run's files: 0 to the most rounds a run may have.
-fn parse_round(cols: &CsvTable, record: &csv::StringRecord, column: &Column) -> Result<i64, Error> {
-    parse_within(cols, record, column, 0..=i64::from(MAX_ROUNDS), "a round")
-}
-
-/// An island number (0 without the column): below the most islands a run may have.
-fn parse_island(
-    cols: &CsvTable,
-    record: &csv::StringRecord,
-    column: Option<&Column>,
-) -> Result<u64, Error> {
-    column.map_or(Ok(0), |c| {
-        parse_within(cols, record, c, 0..=u64::from(MAX_ISLANDS - 1), "an island")
-    })
-}
-
-/// A count of pairs or games of `rounds.csv`.
-fn parse_count(cols: &CsvTable, record: &csv::StringRecord, column: &Column) -> Result<u64, Error> {
-    parse_within(cols, record, column, 0..=MAX_COUNT, "a count")
-}
-
-fn read_run(run_dir: &Path) -> Result<RunData, Error> {
-    check_run_dir(run_dir)?;
-    let learning_path = run_dir.join(LEARNING_FILE);
-    let mut clamped = Clamped::default();
-    let best = read_best(&run_dir.join(SPECIMENS_FILE), &mut clamped)?;
-    let tables = best
-        .last()
-        .filter(|b| !b.extra[0].is_empty())
-        .map(|b| tables::Tables {
-            round: b.round,
-            id: b.id,
-            sets: b.extra.clone(),
-        });
-    let rounds = read_rounds(&run_dir.join(ROUNDS_FILE), &mut clamped)?;
-    let learning = if learning_path.exists() {
-        read_learning(&learning_path, &mut clamped)?
-    } else {
-        Vec::new()
-    };
-    Ok(RunData {
-        name: run_name(run_dir)?,
-        rounds,
-        best,
-        learning,
-        tables,
-        notes: clamped.notes(),
-    })
-}
-
-fn run_name(run_dir: &Path) -> Result<String, Error> {
-    let folder_name = || {
-        run_dir
-            .canonicalize()
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| run_dir.display().to_string())
-    };
-    Ok(read_config_table(run_dir)?
-        .and_then(|table| table.get("name")?.as_str().map(str::to_owned))
-        .unwrap_or_else(folder_name))
-}
-
-const COUNT: &str = "a non-negative integer";
-const NUMBER: &str = "a finite number";
-
-fn read_rounds(path: &Path, clamped: &mut Clamped) -> Result<Vec<RoundStats>, Error> {
-    let cols = CsvTable::read(path)?;
-    let round_col = cols.column("round")?;
-    let outcome_cols = OUTCOMES
-        .iter()
-        .map(|(name, _, _)| cols.column(name))
-        .collect::<Result<Vec<_>, _>>()?;
-    let plies_col = cols.column("mean_plies")?;
-    // An island-model run has one row per island and round: the picture shows their sum.
-    let island_col = cols.optional("island");
-    let games_col = match island_col {
-        Some(_) => Some(cols.column("games")?),
-        None => None,
-    };
-
-    // Per round: its sums, and for an island-model run (plies of all games, games) for the mean.
-    let mut rounds: BTreeMap<i64, (RoundStats, f64, u64)> = BTreeMap::new();
-    let mut seen: HashMap<(u64, i64), u64> = HashMap::new();
-    for record in cols.rows() {
-        let round = parse_round(&cols, record, &round_col)?;
-        let island = parse_island(&cols, record, island_col.as_ref())?;
-        if let Some(first) = seen.insert((island, round), line_of(record)) {
-            let whose = match island_col {
-                Some(_) => format!("island {island}'s "),
-                None => String::new(),
-            };
-            return Err(Error::input(format!(
-                "{} line {}, column `round`: {whose}round {round} already appears on line {first}",
-                path.display(),
-                line_of(record)
-            )));
-        }
-        let mut outcomes = [0u64; 5];
-        for (count, col) in outcomes.iter_mut().zip(&outcome_cols) {
-            *count = parse_count(&cols, record, col)?;
-        }
-        // A round without games has no mean; the writer may leave it empty or write NaN.
-        let mean_plies = if plies_col.raw(record).is_empty() {
-            None
-        } else {
-            let v: f64 = cols.parse(record, &plies_col, NUMBER)?;
-            let range = (0.0, f64::from(MAX_GAME_PLIES));
-            let kind = format!("of `mean_plies` outside 0..={MAX_GAME_PLIES}");
-            v.is_finite()
-                .then(|| clamped.clamp(v, range, &kind, &cols, record, &plies_col))
-        };
-        let games = match &games_col {
-            Some(col) => Some(parse_count(&cols, record, col)?),
-            None => None,
-        };
-        let (row, plies_sum, games_sum) = rounds.entry(round).or_insert_with(|| {
-            let row = RoundStats {
-                round,
-                outcomes: [0; 5],
-                mean_plies,
-            };
-            (row, 0.0, 0)
-        });
-        for (total, add) in row.outcomes.iter_mut().zip(outcomes) {
-            *total += add;
-        }
-        if let Some(games) = games {
-            *plies_sum += mean_plies.unwrap_or(0.0) * games as f64;
-            *games_sum += games;
-            row.mean_plies = (*games_sum > 0).then(|| *plies_sum / *games_sum as f64);
-        }
-    }
-    if rounds.is_empty() {
-        return Err(Error::input(format!(
-            "{}: no rounds recorded yet, nothing to plot",
-            path.display()
-        )));
-    }
-    Ok(rounds.into_values().map(|(row, _, _)| row).collect())
-}
-
-fn read_learning(path: &Path, clamped: &mut Clamped) -> Result<Vec<Validation>, Error> {
-    let cols = CsvTable::read(path)?;
-    let [round, elo, low, high] =
-        ["round", "elo", "elo_low", "elo_high"].map(|name| cols.column(name));
-    let (round, elo, low, high) = (round?, elo?, low?, high?);
-    let island_col = cols.optional("island");
-    let mut rows = Vec::new();
-    let kind = format!("of Elo beyond ±{MAX_ELO}");
-    for record in cols.rows() {
-        // An infinite end (a clean sweep) is drawn at the edge as it is, NaN not at all; a
-        // finite Elo no match gives is moved to the edge of the scale, with a note.
-        let mut elo_of = |column: &Column| -> Result<f64, Error> {
-            let v: f64 = cols.parse(record, column, "a number")?;
-            Ok(if v.is_finite() {
-                clamped.clamp(v, (-MAX_ELO, MAX_ELO), &kind, &cols, record, column)
-            } else {
-                v
-            })
-        };
-        let (elo, low, high) = (elo_of(&elo)?, elo_of(&low)?, elo_of(&high)?);
-        rows.push(Validation {
-            island: parse_island(&cols, record, island_col.as_ref())?,
-            round: parse_round(&cols, record, &round)?,
-            elo,
-            low,
-            high,
-        });
-    }
-    rows.sort_by_key(|v| (v.island, v.round));
-    Ok(rows)
-}
-
-fn read_best(path: &Path, clamped: &mut Clamped) -> Result<Vec<Best>, Error> {
-    let cols = CsvTable::read(path)?;
-    let [round_col, id_col, survived_col, wins_col] =
-        ["round", "id", "rounds_survived", "wins"].map(|name| cols.column(name));
-    let (round_col, id_col, survived_col, wins_col) =
-        (round_col?, id_col?, survived_col?, wins_col?);
-    // Per feature: its opening and its endgame column.
-    let weight_cols = FEATURE_NAMES
-        .iter()
-        .map(|f| {
-            Ok([
-                cols.column(&format!("open_{f}"))?,
-                cols.column(&format!("end_{f}"))?,
-            ])
-        })
-        .collect::<Result<Vec<_>, Error>>()?;
-    // An extended run's further weights, when the file has their columns.
-    let extra_cols: Vec<[Column; 2]> = if cols.column("open_bridge").is_ok() {
-        extra_names()
-            .iter()
-            .map(|f| {
-                Ok([
-                    cols.column(&format!("open_{f}"))?,
-                    cols.column(&format!("end_{f}"))?,
-                ])
-            })
-            .collect::<Result<Vec<_>, Error>>()?
-    } else {
-        Vec::new()
-    };
-
-    let mut best: BTreeMap<i64, Best> = BTreeMap::new();
-    for record in cols.rows() {
-        let round = parse_round(&cols, record, &round_col)?;
-        let id = cols.parse(record, &id_col, COUNT)?;
-        let rounds_survived = cols.parse(record, &survived_col, COUNT)?;
-        let wins = cols.parse(record, &wins_col, COUNT)?;
-        let bound = f64::from(MAX_ABS_WEIGHT);
-        let kind = format!("of weights beyond ±{MAX_ABS_WEIGHT}");
-        let mut weight = |column: &Column| -> Result<f64, Error> {
-            let w: f64 = cols.parse(record, column, NUMBER)?;
-            if !w.is_finite() {
-                return Err(cols.invalid(record, column, NUMBER));
-            }
-            Ok(clamped.clamp(w, (-bound, bound), &kind, &cols, record, column))
-        };
-        let mut sets = [[0f64; 10]; 2];
-        for (set, weights) in sets.iter_mut().enumerate() {
-            for (w, pair) in weights.iter_mut().zip(&weight_cols) {
-                *w = weight(&pair[set])?;
-            }
-        }
-        let [opening, endgame] = sets;
-        let mut extra = [Vec::new(), Vec::new()];
-        for (set, values) in extra.iter_mut().enumerate() {
-            for pair in &extra_cols {
-                values.push(weight(&pair[set])?);
-            }
-        }
-        let candidate = Best {
-            round,
-            id,
-            rounds_survived,
-            wins,
-            opening,
-            endgame,
-            extra,
-        };
-        if best
-            .get(&round)
-            .is_none_or(|current| candidate.rank() > current.rank())
-        {
-            best.insert(round, candidate);
-        }
-    }
-    Ok(best.into_values().collect())
 }
 
 /// Registers the shipped font with plotters once per process.
@@ -961,7 +553,7 @@ fn panel_outcomes<DB: DrawingBackend>(
         }
         *rounds += 1;
     }
-    for (k, (_, _, colour)) in OUTCOMES.iter().enumerate() {
+    for (k, (_, colour)) in OUTCOMES.iter().enumerate() {
         chart.draw_series(groups.iter().filter(|(_, (sums, _))| sums[k] > 0).map(
             |(&g, (sums, rounds))| {
                 let mean = |sum: u64| sum as f64 / *rounds as f64;
@@ -975,7 +567,7 @@ fn panel_outcomes<DB: DrawingBackend>(
     let entries: Vec<(&str, Mark)> = OUTCOMES
         .iter()
         .rev()
-        .map(|&(_, label, colour)| (label, Mark::Swatch(colour)))
+        .map(|&(label, colour)| (label, Mark::Swatch(colour)))
         .collect();
     draw_legend(
         &legend_area,
@@ -1105,84 +697,4 @@ fn panel_weights<DB: DrawingBackend>(
             "wins, then lowest id",
         ],
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn write_specimens(dir: &Path, rows: &[(i64, u64, u64, u64, i32)]) -> std::path::PathBuf {
-        let mut text = String::from("round,id,parent_a,parent_b,born_round,rounds_survived,wins");
-        for prefix in ["open", "end"] {
-            for f in FEATURE_NAMES {
-                text.push_str(&format!(",{prefix}_{f}"));
-            }
-        }
-        text.push('\n');
-        for &(round, id, survived, wins, w) in rows {
-            text.push_str(&format!("{round},{id},,,0,{survived},{wins}"));
-            for i in 0..20 {
-                text.push_str(&format!(",{}", w + i));
-            }
-            text.push('\n');
-        }
-        let path = dir.join("specimens.csv");
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    #[test]
-    fn best_survivor_is_most_rounds_then_most_wins_then_lowest_id() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = write_specimens(
-            dir.path(),
-            &[
-                // round 1: most rounds_survived wins despite fewer wins
-                (1, 4, 1, 9, 0),
-                (1, 2, 2, 1, 100),
-                // round 2: equal rounds, most wins
-                (2, 3, 2, 1, 0),
-                (2, 8, 2, 5, 200),
-                // round 3: all equal: lowest id, whatever the row order
-                (3, 9, 1, 1, 0),
-                (3, 5, 1, 1, 300),
-                (3, 7, 1, 1, 0),
-            ],
-        );
-        let best = read_best(&path, &mut Clamped::default()).unwrap();
-        let picked: Vec<(i64, u64)> = best.iter().map(|b| (b.round, b.id)).collect();
-        assert_eq!(picked, vec![(1, 2), (2, 8), (3, 5)]);
-        assert_eq!(best[2].opening[0], 300.0);
-        assert_eq!(best[2].endgame[9], 319.0);
-    }
-
-    #[test]
-    fn empty_mean_plies_is_no_point_but_text_is_an_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rounds.csv");
-        let header = "round,black_wins,white_wins,draw_then_black_win,draw_then_white_win,\
-                      double_draws,mean_plies";
-        std::fs::write(&path, format!("{header}\n2,1,0,0,0,0,\n1,0,1,0,0,0,NaN\n")).unwrap();
-        let rounds = read_rounds(&path, &mut Clamped::default()).unwrap();
-        assert_eq!(
-            rounds.iter().map(|r| r.round).collect::<Vec<_>>(),
-            vec![1, 2]
-        );
-        assert!(rounds.iter().all(|r| r.mean_plies.is_none()));
-
-        std::fs::write(&path, format!("{header}\n1,1,0,0,0,0,long\n")).unwrap();
-        let err = read_rounds(&path, &mut Clamped::default()).unwrap_err();
-        assert!(
-            matches!(&err, Error::Input(m) if m.contains("line 2") && m.contains("`mean_plies`"))
-        );
-
-        std::fs::write(&path, format!("{header}\n1,1,0,0,0,0,5\n1,1,0,0,0,0,5\n")).unwrap();
-        let err = read_rounds(&path, &mut Clamped::default()).unwrap_err();
-        assert!(matches!(&err, Error::Input(m) if m.contains("already appears on line 2")));
-
-        std::fs::write(&path, format!("{header}\n")).unwrap();
-        assert!(
-            matches!(read_rounds(&path, &mut Clamped::default()), Err(Error::Input(m)) if m.contains("no rounds"))
-        );
-    }
 }

@@ -14,7 +14,7 @@ use super::recorded;
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
 use crate::game::OpeningsSource;
-use crate::input_file::{self, Links, ReadError, DECK_CAP};
+use crate::input_file::{self, Links, DECK_CAP};
 use crate::text::{fingerprint, strip_bom};
 use crate::tournament::{Specimen, Standing};
 
@@ -106,10 +106,8 @@ impl Checkpoint {
     /// of its first round).
     pub fn load(dir: &Path) -> Result<Option<Checkpoint>> {
         let path = dir.join(CHECKPOINT_FILE);
-        let bytes = match input_file::read(&path, Links::Refuse, None) {
-            Ok(bytes) => bytes,
-            Err(ReadError::NotFound) => return Ok(None),
-            Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
+        let Some(bytes) = input_file::read_existing(&path, Links::Refuse, None)? else {
+            return Ok(None);
         };
         let checkpoint: Checkpoint = std::str::from_utf8(&bytes)
             .map_err(|e| format!("not UTF-8 text: {e}"))

@@ -67,11 +67,12 @@ pub fn holds_run(dir: &Path) -> bool {
         .is_ok_and(|()| start == CONFIG_MARK.as_bytes())
 }
 
-/// Refuses the run folder `dir` when one of its run files or its lock is a symbolic link or
-/// anything but a regular file: a run writes its files in place, and writing through a link
-/// would change a file outside the folder. Checked before a resumed run writes anything.
+/// Refuses the run folder `dir` when one of its run files is a symbolic link or anything but a
+/// regular file: a run writes its files in place, and writing through a link would change a
+/// file outside the folder. Checked before a resumed run writes anything (the lock checks its
+/// own file).
 pub fn refuse_irregular_files(dir: &Path) -> Result<()> {
-    for name in RUN_FILES.into_iter().chain([LOCK_FILE]) {
+    for name in RUN_FILES {
         let path = dir.join(name);
         input_file::refuse_irregular(&path).map_err(|e| {
             Error::input(format!(

@@ -98,8 +98,7 @@ pub fn clear_islands(top: &Path) -> Result<()> {
 
 /// An island's appended file, never through a symbolic link.
 fn read_run_file(path: &Path) -> Result<Vec<u8>> {
-    input_file::read(path, Links::Refuse, None)
-        .map_err(|e| Error::input(format!("{}: {e}", path.display())))
+    input_file::read(path, Links::Refuse, None).map_err(|e| e.at(path))
 }
 
 /// Writes the merged appended files of an island-model run into `top`: each island's rows (its

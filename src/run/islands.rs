@@ -19,7 +19,7 @@ use super::checkpoint::Member;
 use super::files::write_atomically;
 use crate::error::{Error, Result};
 use crate::game::GameResult;
-use crate::input_file::{self, Links, ReadError};
+use crate::input_file::{self, Links};
 use crate::rng::{stream, tag};
 
 /// How long an island waits for another's file unless told otherwise: long enough for a slow
@@ -190,17 +190,16 @@ pub fn letter_result(letter: char) -> Option<GameResult> {
 pub fn publish<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let mut bytes = serde_json::to_vec_pretty(value).expect("exchanged files serialise");
     bytes.push(b'\n');
-    match input_file::read(path, Links::Refuse, None) {
-        Ok(old) if old == bytes => return Ok(()),
-        Ok(_) => {
+    match input_file::read_existing(path, Links::Refuse, None)? {
+        Some(old) if old == bytes => return Ok(()),
+        Some(_) => {
             return Err(Error::input(format!(
                 "{}: differs from what this island computes again after a restart; the run \
                  folder was changed, so the run cannot continue identically",
                 path.display()
             )))
         }
-        Err(ReadError::NotFound) => {}
-        Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
+        None => {}
     }
     let dir = path.parent().expect("an exchanged file has a folder");
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, &e))?;
@@ -219,17 +218,13 @@ pub fn wait_for<T: for<'de> Deserialize<'de>>(
     let started = Instant::now();
     let mut pause = Duration::from_millis(5);
     loop {
-        match input_file::read(path, Links::Refuse, None) {
-            Ok(bytes) => {
-                return serde_json::from_slice(&bytes).map(Some).map_err(|e| {
-                    Error::input(format!(
-                        "{}: not a file of island {writer} ({e}); the run folder was changed",
-                        path.display()
-                    ))
-                })
-            }
-            Err(ReadError::NotFound) => {}
-            Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
+        if let Some(bytes) = input_file::read_existing(path, Links::Refuse, None)? {
+            return serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+                Error::input(format!(
+                    "{}: not a file of island {writer} ({e}); the run folder was changed",
+                    path.display()
+                ))
+            });
         }
         if stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             return Ok(None);

@@ -15,7 +15,7 @@ use super::files::{self, LOCK_FILE};
 use super::island_files;
 use crate::atomic_file::remove_stale_temporaries;
 use crate::error::{Error, Result};
-use crate::input_file::no_links;
+use crate::input_file::{self, no_links};
 
 /// Holds the lock of a run folder until dropped.
 #[derive(Debug)]
@@ -29,6 +29,13 @@ impl RunLock {
     /// status 2), naming that process.
     pub fn acquire(dir: &Path) -> Result<RunLock> {
         let path = dir.join(LOCK_FILE);
+        input_file::refuse_irregular(&path).map_err(|e| {
+            Error::input(format!(
+                "{}: {e}; a run folder's lock is a regular file (remove this one: the next run \
+                 makes a new one)",
+                path.display()
+            ))
+        })?;
         let mut file = no_links(
             OpenOptions::new()
                 .read(true)

@@ -191,7 +191,7 @@ fn read_recorded(
                 path.display()
             )))
         }
-        Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
+        Err(e) => return Err(e.at(&path)),
     };
     let have = bytes.len() as u64;
     if have < want {
@@ -254,11 +254,7 @@ pub(super) fn pdn_games(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// written: it only informs). A missing file is started again.
 fn cut_timings(dir: &Path, rounds: u32) -> Result<()> {
     let path = dir.join(TIMINGS_FILE);
-    let bytes = match input_file::read(&path, Links::Refuse, None) {
-        Ok(bytes) => bytes,
-        Err(ReadError::NotFound) => Vec::new(),
-        Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
-    };
+    let bytes = input_file::read_existing(&path, Links::Refuse, None)?.unwrap_or_default();
     let mut keep = 0;
     for (lines, end) in bytes
         .iter()

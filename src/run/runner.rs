@@ -91,7 +91,7 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
             dir.display()
         )));
     }
-    // Before anything is written: a link among the run's files would be written through.
+    // Before its config is read: an island run's top folder is not one `State::open` checks.
     files::refuse_irregular_files(dir)?;
     // Held until the run returns: no other `tune` or `resume` meanwhile.
     let _lock = RunLock::acquire(dir)?;

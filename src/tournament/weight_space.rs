@@ -8,10 +8,11 @@
 //! price can sensibly be: a king is worth one to three men, and a positional term a fraction of
 //! a man per unit.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use rand::Rng;
-use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::eval::{
@@ -84,14 +85,18 @@ impl<'de> Visitor<'de> for RangeVisitor {
     }
 }
 
-/// One element of a range's array, whatever it is, as far as a message needs to name it.
+/// One element of a range's array, whatever it is, as far as a message needs to name it
+/// (nested arrays and tables are read whole and dropped).
+#[derive(Deserialize)]
+#[serde(untagged)]
 enum Element {
     Integer(i64),
     Number(f64),
     Text(String),
     Bool(bool),
-    Array,
-    Table,
+    // Read whole only so that the array's count is right; what they hold is not shown.
+    Array(#[allow(dead_code)] Vec<IgnoredAny>),
+    Table(#[allow(dead_code)] BTreeMap<String, IgnoredAny>),
 }
 
 impl fmt::Display for Element {
@@ -101,57 +106,9 @@ impl fmt::Display for Element {
             Element::Number(v) => write!(f, "{v}, not an integer"),
             Element::Text(v) => write!(f, "the text \"{}\"", excerpt(v)),
             Element::Bool(v) => write!(f, "{v}, not a number"),
-            Element::Array => f.write_str("an array"),
-            Element::Table => f.write_str("a table"),
+            Element::Array(_) => f.write_str("an array"),
+            Element::Table(_) => f.write_str("a table"),
         }
-    }
-}
-
-impl<'de> Deserialize<'de> for Element {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Element, D::Error> {
-        deserializer.deserialize_any(ElementVisitor)
-    }
-}
-
-/// Reads any value into an [`Element`], consuming nested arrays and tables whole.
-struct ElementVisitor;
-
-impl<'de> Visitor<'de> for ElementVisitor {
-    type Value = Element;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an integer")
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Element, E> {
-        Ok(Element::Integer(v))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Element, E> {
-        // Beyond i64, the value is out of every range anyway: keep it out.
-        Ok(i64::try_from(v).map_or(Element::Number(v as f64), Element::Integer))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element, E> {
-        Ok(Element::Number(v))
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Element, E> {
-        Ok(Element::Bool(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Element, E> {
-        Ok(Element::Text(v.to_string()))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Element, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Element::Array)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Element, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Element::Table)
     }
 }
 
