@@ -668,6 +668,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
     Ok(WeightsFile {
         weights: pair,
         extra,
+        patterns: None,
         endgame_pieces,
         source: Some(WeightsSource::Specimen { run, id, round }),
     })

@@ -49,10 +49,11 @@ pub use engine::{
 };
 pub use error::{Error, Result};
 pub use eval::{
-    evaluate, evaluate_extended, extended_inputs, extra_names, feature_index, features, terms,
-    Evaluator, EvaluatorKind, ExtraPair, ExtraWeights, FeatureCounts, TermCounts, WeightPair,
-    Weights, WeightsFile, WeightsSource, EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES,
-    TERM_NAMES,
+    classic_counts, evaluate, evaluate_extended, evaluate_patterns, extended_inputs, extra_names,
+    feature_index, features, terms, ClassicCounts, Evaluator, EvaluatorKind, ExtraPair,
+    ExtraWeights, FeatureCounts, PatternTables, PatternWeights, Region, RegionError, RegionLayout,
+    TermCounts, WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, CLASSIC_NAMES,
+    EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_REGION_SQUARES, TERM_NAMES,
 };
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
 pub use fit::{fit, FitReport, FitSettings, GameRecords, Losses, RecordedGame};

@@ -139,6 +139,7 @@ impl MatchGame {
                 plies: fields[6].parse().ok()?,
                 reason,
                 moves: Vec::new(),
+                scores: Vec::new(),
             },
         })
     }

@@ -29,6 +29,11 @@ pub const TIMINGS_FILE: &str = "timings.csv";
 pub const CHECKPOINT_FILE: &str = "checkpoint.json";
 /// The learning curve: validation matches of a round's top survivor.
 pub const LEARNING_FILE: &str = "learning.csv";
+/// The folder of the pattern weights of a run's fitted specimens (`specimen-<id>.json`).
+pub const TABLES_DIR: &str = "tables";
+/// The positions store: every game played, compactly, with the searches' scores (what the
+/// fits learn from; see `fit::store`).
+pub const POSITIONS_FILE: &str = "positions.bin";
 
 /// A CSV file of a run folder, read whole, whose columns are found by name (so that the
 /// reader does not depend on column order, and an island-model run's extra `island` column is

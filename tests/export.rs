@@ -20,6 +20,7 @@ fn sample() -> WeightsFile {
             endgame: Weights([90, 170, 0, -8, 4, -100, -15, 33, -2, i32::MAX]),
         },
         extra: None,
+        patterns: None,
         endgame_pieces: 10,
         source: Some(WeightsSource::Specimen {
             run: "overnight \"quoted\" */ run".into(),
@@ -507,6 +508,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
             endgame: Weights([90, 170, 2, -8, 4, -10, -15, 33, -2, 6]),
         },
         extra: None,
+        patterns: None,
         endgame_pieces: 10,
         source: None,
     };
@@ -536,6 +538,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
     let player = Player {
         weights: &file.weights,
         extra: None,
+        patterns: None,
         endgame_pieces: file.endgame_pieces,
         limits: None,
     };
@@ -576,6 +579,7 @@ fn the_c_reference_of_the_extended_evaluator_matches_the_engine() {
             opening: phase(5),
             endgame: phase(17),
         }),
+        patterns: None,
         endgame_pieces: 12,
         source: None,
     };

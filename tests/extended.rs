@@ -22,6 +22,7 @@ fn extended() -> WeightsFile {
             opening: phase(0),
             endgame: phase(7),
         }),
+        patterns: None,
         endgame_pieces: 12,
         source: Some(WeightsSource::Fit {
             data: "games.csv (3 games)".into(),

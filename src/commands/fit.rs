@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
     check_output_path, export_to_file, fit, refuse_overwriting, Config, Error, EvaluatorKind,
-    ExportFormat, FitReport, FitSettings, GameRecords, Losses, Result, WeightsFile, WeightsSource,
+    ExportFormat, FitReport, FitSettings, GameRecords, Losses, RegionLayout, Result, WeightsFile,
+    WeightsSource,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,10 +34,14 @@ pub struct FitArgs {
     /// endgame_pieces`) from this run config; default: the built-in ranges, pawns fixed at 100.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// The evaluator to fit: ten or extended (default: extended when the --config's or the
-    /// start weights' evaluator is, else ten).
-    #[arg(long, value_name = "ten|extended")]
+    /// The evaluator to fit: ten, extended or patterns (default: the --config's evaluator when
+    /// it is not ten, else the start weights').
+    #[arg(long, value_name = "ten|extended|patterns")]
     evaluator: Option<String>,
+    /// The pattern evaluator's regions when the start weights have no tables: bands, strips
+    /// or bands+strips (default: the --config's, else bands+strips).
+    #[arg(long, value_name = "LAYOUT")]
+    regions: Option<String>,
     /// Leave out each game's positions before this ply (counted from its start, the opening's
     /// moves included).
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().first_ply)]
@@ -50,6 +55,10 @@ pub struct FitArgs {
     /// Strength of an L2 pull towards the start weights, per (weight change / 100)² (0: none).
     #[arg(long, value_name = "LAMBDA", default_value_t = FitSettings::default().l2)]
     l2: f64,
+    /// The pattern evaluator's pull of table entries toward zero, in positions: an entry
+    /// seen in far fewer positions stays near zero.
+    #[arg(long, value_name = "POSITIONS", default_value_t = FitSettings::default().l2_tables)]
+    l2_tables: f64,
     /// Most optimiser iterations.
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().max_iterations)]
     iterations: u32,
@@ -76,6 +85,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         validation: args.validation,
         seed: args.seed,
         l2: args.l2,
+        l2_tables: args.l2_tables,
         max_iterations: args.iterations,
         endgame_pieces: start.endgame_pieces,
         evaluator: start.evaluator(),
@@ -87,14 +97,22 @@ pub fn run(args: FitArgs) -> Result<()> {
         settings.endgame = config.weights.endgame;
         settings.endgame_pieces = config.search.endgame_pieces;
         settings.extended = config.weights.extended;
-        if config.weights.evaluator == EvaluatorKind::Extended {
-            settings.evaluator = EvaluatorKind::Extended;
+        settings.patterns = config.weights.patterns;
+        if !config.weights.evaluator.is_ten() {
+            settings.evaluator = config.weights.evaluator;
         }
     }
     if let Some(name) = &args.evaluator {
         settings.evaluator = EvaluatorKind::from_name(name).ok_or_else(|| {
             Error::input(format!(
-                "--evaluator: `{name}` is not an evaluator, expected ten or extended"
+                "--evaluator: `{name}` is not an evaluator, expected ten, extended or patterns"
+            ))
+        })?;
+    }
+    if let Some(name) = &args.regions {
+        settings.patterns.regions = RegionLayout::from_name(name).ok_or_else(|| {
+            Error::input(format!(
+                "--regions: `{name}` is not a region layout, expected bands, strips or bands+strips"
             ))
         })?;
     }
@@ -132,6 +150,7 @@ pub fn run(args: FitArgs) -> Result<()> {
                 &records,
                 &start.weights,
                 start.extra.as_ref(),
+                start.patterns.as_ref(),
                 &settings,
                 on_iteration,
             )
@@ -140,6 +159,7 @@ pub fn run(args: FitArgs) -> Result<()> {
             &records,
             &start.weights,
             start.extra.as_ref(),
+            start.patterns.as_ref(),
             &settings,
             on_iteration,
         )?,
@@ -151,6 +171,7 @@ pub fn run(args: FitArgs) -> Result<()> {
     let file = WeightsFile {
         weights: report.weights,
         extra: report.extra,
+        patterns: report.patterns.clone(),
         endgame_pieces: settings.endgame_pieces,
         source: Some(WeightsSource::Fit {
             data: data_description(&records, &report),

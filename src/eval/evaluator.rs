@@ -1,11 +1,14 @@
 //! The choice of evaluator, and the weights a search evaluates its leaves with.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Position;
 
 use super::extended::{evaluate_extended, evaluate_extended_quiet, ExtraPair};
 use super::features::{evaluate, evaluate_quiet};
+use super::pattern_evaluator::{evaluate_patterns, evaluate_patterns_quiet, PatternWeights};
 use super::weight_sets::{WeightPair, Weights};
 
 /// Which evaluator a run, a fit or a weights file uses.
@@ -17,6 +20,8 @@ pub enum EvaluatorKind {
     Ten,
     /// The ten features, classic terms and piece-square tables, opening and endgame tapered.
     Extended,
+    /// The extended evaluator, further classic terms and region tables, tapered.
+    Patterns,
 }
 
 impl EvaluatorKind {
@@ -25,6 +30,7 @@ impl EvaluatorKind {
         match self {
             EvaluatorKind::Ten => "ten",
             EvaluatorKind::Extended => "extended",
+            EvaluatorKind::Patterns => "patterns",
         }
     }
 
@@ -33,11 +39,24 @@ impl EvaluatorKind {
         *self == EvaluatorKind::Ten
     }
 
+    /// Whether its weights include the extended evaluator's (terms and piece-square tables).
+    pub fn has_extra(self) -> bool {
+        self != EvaluatorKind::Ten
+    }
+
+    /// Every evaluator, for listing the names.
+    pub const ALL: [EvaluatorKind; 3] = [
+        EvaluatorKind::Ten,
+        EvaluatorKind::Extended,
+        EvaluatorKind::Patterns,
+    ];
+
     /// The kind called `name`, if any.
     pub fn from_name(name: &str) -> Option<EvaluatorKind> {
         match name {
             "ten" => Some(EvaluatorKind::Ten),
             "extended" => Some(EvaluatorKind::Extended),
+            "patterns" => Some(EvaluatorKind::Patterns),
             _ => None,
         }
     }
@@ -57,6 +76,9 @@ pub enum Evaluator<'a> {
     /// The extended evaluator: the ten features' two sets and the further terms, tapered by
     /// the pieces on the board.
     Extended(&'a WeightPair, &'a ExtraPair),
+    /// The pattern evaluator: the extended evaluator's weights, the classic terms and the
+    /// region tables (shared, so that a searcher keeps them without a copy).
+    Patterns(&'a WeightPair, &'a ExtraPair, &'a Arc<PatternWeights>),
 }
 
 impl<'a> From<&'a Weights> for Evaluator<'a> {
@@ -71,6 +93,9 @@ impl Evaluator<'_> {
         match self {
             Evaluator::Ten(w) => evaluate(pos, w),
             Evaluator::Extended(ten, extra) => evaluate_extended(pos, ten, extra),
+            Evaluator::Patterns(ten, extra, patterns) => {
+                evaluate_patterns(pos, ten, extra, patterns)
+            }
         }
     }
 
@@ -80,25 +105,32 @@ impl Evaluator<'_> {
         match self {
             Evaluator::Ten(w) => evaluate_quiet(pos, w),
             Evaluator::Extended(ten, extra) => evaluate_extended_quiet(pos, ten, extra),
+            Evaluator::Patterns(ten, extra, patterns) => {
+                evaluate_patterns_quiet(pos, ten, extra, patterns)
+            }
         }
     }
 
-    /// A copy the caller owns.
+    /// A copy the caller owns (the tables shared, not copied).
     pub(crate) fn to_owned(self) -> OwnedEvaluator {
         match self {
             Evaluator::Ten(w) => OwnedEvaluator::Ten(*w),
             Evaluator::Extended(ten, extra) => OwnedEvaluator::Extended(*ten, *extra),
+            Evaluator::Patterns(ten, extra, patterns) => {
+                OwnedEvaluator::Patterns(*ten, *extra, Arc::clone(patterns))
+            }
         }
     }
 }
 
 /// An [`Evaluator`]'s weights, owned (what a searcher keeps between searches).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 // Held inline, once per searcher: boxing the extended weights would allocate on every search.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum OwnedEvaluator {
     Ten(Weights),
     Extended(WeightPair, ExtraPair),
+    Patterns(WeightPair, ExtraPair, Arc<PatternWeights>),
 }
 
 impl Default for OwnedEvaluator {
@@ -114,6 +146,9 @@ impl OwnedEvaluator {
         match self {
             OwnedEvaluator::Ten(w) => evaluate(pos, w),
             OwnedEvaluator::Extended(ten, extra) => evaluate_extended(pos, ten, extra),
+            OwnedEvaluator::Patterns(ten, extra, patterns) => {
+                evaluate_patterns(pos, ten, extra, patterns)
+            }
         }
     }
 
@@ -124,6 +159,9 @@ impl OwnedEvaluator {
         match self {
             OwnedEvaluator::Ten(w) => evaluate_quiet(pos, w),
             OwnedEvaluator::Extended(ten, extra) => evaluate_extended_quiet(pos, ten, extra),
+            OwnedEvaluator::Patterns(ten, extra, patterns) => {
+                evaluate_patterns_quiet(pos, ten, extra, patterns)
+            }
         }
     }
 
@@ -132,6 +170,9 @@ impl OwnedEvaluator {
         match (self, evaluator) {
             (OwnedEvaluator::Ten(a), Evaluator::Ten(b)) => a == b,
             (OwnedEvaluator::Extended(a, x), Evaluator::Extended(b, y)) => a == b && x == y,
+            (OwnedEvaluator::Patterns(a, x, p), Evaluator::Patterns(b, y, q)) => {
+                a == b && x == y && (Arc::ptr_eq(p, q) || p == q)
+            }
             _ => false,
         }
     }

@@ -155,9 +155,10 @@ fn terms_as_black(
     [bridge, (exposed & own).count_ones() as i32]
 }
 
-/// A side's pieces, kings and the enemy's pieces from that side's view.
+/// A side's pieces, kings and the enemy's pieces from that side's view (White's boards
+/// turned round).
 #[inline(always)]
-fn view(pos: &Position, color: Color) -> (Bitboard, Bitboard, Bitboard) {
+pub(super) fn view(pos: &Position, color: Color) -> (Bitboard, Bitboard, Bitboard) {
     let own = pos.pieces(color);
     let kings = pos.kings_of(color);
     let enemy = pos.pieces(color.opponent());
@@ -240,10 +241,16 @@ fn phase_value(
     total
 }
 
-/// The extended evaluation of `pos` for the side to move; `None` when `quiet` (the side to move
-/// is known to have no capture) and the side to move has no move (it has lost).
+/// The extended evaluation's opening and endgame values of `pos` for the side to move, before
+/// the taper; `None` when `quiet` (the side to move is known to have no capture) and the side
+/// to move has no move (it has lost).
 #[inline(always)]
-fn evaluate_with(pos: &Position, ten: &WeightPair, extra: &ExtraPair, quiet: bool) -> Option<i32> {
+pub(super) fn phase_values(
+    pos: &Position,
+    ten: &WeightPair,
+    extra: &ExtraPair,
+    quiet: bool,
+) -> Option<(i32, i32)> {
     let us = pos.side_to_move();
     let them = us.opponent();
     let ours = features(pos, us);
@@ -269,8 +276,23 @@ fn evaluate_with(pos: &Position, ten: &WeightPair, extra: &ExtraPair, quiet: boo
         &term_counts,
         our_endgame - their_endgame,
     );
-    let share = taper(pos.piece_count());
-    Some((opening * share + endgame * (FULL_BOARD - share)) / FULL_BOARD)
+    Some((opening, endgame))
+}
+
+/// The tapered value of a position with `pieces` on the board: `(opening · p + endgame ·
+/// (24 − p)) / 24`, `p` at most 24, truncating toward zero.
+#[inline(always)]
+pub(super) fn tapered(opening: i32, endgame: i32, pieces: u32) -> i32 {
+    let share = taper(pieces);
+    (opening * share + endgame * (FULL_BOARD - share)) / FULL_BOARD
+}
+
+/// The extended evaluation of `pos` for the side to move; `None` when `quiet` (the side to move
+/// is known to have no capture) and the side to move has no move (it has lost).
+#[inline(always)]
+fn evaluate_with(pos: &Position, ten: &WeightPair, extra: &ExtraPair, quiet: bool) -> Option<i32> {
+    let (opening, endgame) = phase_values(pos, ten, extra, quiet)?;
+    Some(tapered(opening, endgame, pos.piece_count()))
 }
 
 /// The extended evaluation of `pos` from the side to move's view.

@@ -1,11 +1,23 @@
 //! The evaluators: `ten` (ten features per side, an opening and an endgame set switched at a
-//! piece count) and `extended` (the ten, classic terms and piece-square tables, tapered).
+//! piece count), `extended` (the ten, classic terms and piece-square tables, tapered) and
+//! `patterns` (the extended evaluator, further classic terms and region tables, tapered).
 
+mod classic;
 mod evaluator;
 mod extended;
 mod features;
+mod pattern_evaluator;
+mod patterns;
 mod weight_sets;
 mod weights_file;
+
+pub use classic::{
+    classic_counts, classic_inputs, classic_value, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES,
+    EXCHANGE, EXCHANGE_SCALE,
+};
+pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
+pub(crate) use pattern_evaluator::men_in_views;
+pub use patterns::{PatternTables, Region, RegionError, RegionLayout, MAX_REGION_SQUARES};
 
 pub(crate) use evaluator::OwnedEvaluator;
 pub use evaluator::{Evaluator, EvaluatorKind};

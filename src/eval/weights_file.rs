@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -13,6 +14,9 @@ use crate::input_file::{self, Links, WEIGHTS_CAP};
 use crate::text::{excerpt, strip_bom};
 
 use super::evaluator::EvaluatorKind;
+use super::classic::{CLASSIC_COUNT, CLASSIC_NAMES};
+use super::pattern_evaluator::PatternWeights;
+use super::patterns::{PatternTables, Region};
 use super::extended::{extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, TERM_NAMES};
 use super::weight_sets::{
     feature_index, WeightPair, Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, FEATURE_NAMES,
@@ -67,6 +71,8 @@ pub struct WeightsFile {
     pub weights: WeightPair,
     /// The extended evaluator's further weights; `None`: the ten-feature evaluator.
     pub extra: Option<ExtraPair>,
+    /// With `extra`, the pattern evaluator's further weights; `None`: the extended evaluator.
+    pub patterns: Option<Arc<PatternWeights>>,
     /// Pieces left on the board (both colours) at which the endgame set takes over.
     pub endgame_pieces: u32,
     /// The run and specimen the weights come from; `None` for hand-made files and `material`.
@@ -74,7 +80,7 @@ pub struct WeightsFile {
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 20] = [
     "evaluator",
     "features",
     "opening",
@@ -89,6 +95,22 @@ const KEYS: [&str; 14] = [
     "endgame_pieces",
     "perspective",
     "source",
+    "classic",
+    "opening_classic",
+    "endgame_classic",
+    "regions",
+    "opening_tables",
+    "endgame_tables",
+];
+
+/// The keys of the pattern evaluator's further weights.
+const PATTERN_KEYS: [&str; 6] = [
+    "classic",
+    "opening_classic",
+    "endgame_classic",
+    "regions",
+    "opening_tables",
+    "endgame_tables",
 ];
 
 /// Largest meaningful `endgame_pieces`: a board never holds more than 24 pieces.
@@ -100,6 +122,7 @@ impl WeightsFile {
         WeightsFile {
             weights,
             extra: None,
+            patterns: None,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             source: None,
         }
@@ -107,9 +130,10 @@ impl WeightsFile {
 
     /// The evaluator these weights are for.
     pub fn evaluator(&self) -> EvaluatorKind {
-        match self.extra {
-            Some(_) => EvaluatorKind::Extended,
-            None => EvaluatorKind::Ten,
+        match (&self.extra, &self.patterns) {
+            (Some(_), Some(_)) => EvaluatorKind::Patterns,
+            (Some(_), None) => EvaluatorKind::Extended,
+            (None, _) => EvaluatorKind::Ten,
         }
     }
 
@@ -151,7 +175,12 @@ impl WeightsFile {
                         lines += &format!("  \"{phase}_{suffix}\": {},\n", numbers(weights));
                     }
                 }
-                ("  \"evaluator\": \"extended\",\n".to_string(), lines)
+                let lines = match &self.patterns {
+                    None => lines,
+                    Some(patterns) => lines + &pattern_lines(patterns),
+                };
+                let kind = self.evaluator().name();
+                (format!("  \"evaluator\": \"{kind}\",\n"), lines)
             }
         };
         format!(
@@ -404,8 +433,47 @@ impl WeightsFile {
                 }
             }
         }
+        if let Some(patterns) = &self.patterns {
+            if patterns.max_abs() > MAX_ABS_WEIGHT.unsigned_abs() {
+                return Err(Ctx::new(origin).err(format!(
+                    "a classic term's weight or a table entry is outside \
+                     -{MAX_ABS_WEIGHT}..={MAX_ABS_WEIGHT} (larger weights could overflow the \
+                     evaluation)"
+                )));
+            }
+        }
         Ok(())
     }
+}
+
+/// The JSON lines of the pattern evaluator's further weights: the classic terms' names and
+/// weights, the regions, and each phase's tables, a table a line.
+fn pattern_lines(patterns: &PatternWeights) -> String {
+    let numbers = |w: &[i32]| {
+        let items: Vec<String> = w.iter().map(|v| v.to_string()).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let names: Vec<String> = CLASSIC_NAMES.iter().map(|n| format!("\"{n}\"")).collect();
+    let mut lines = format!("  \"classic\": [{}],\n", names.join(", "));
+    lines += &format!(
+        "  \"opening_classic\": {},\n  \"endgame_classic\": {},\n",
+        numbers(&patterns.classic_opening),
+        numbers(&patterns.classic_endgame)
+    );
+    let regions: Vec<String> = patterns
+        .tables
+        .regions()
+        .iter()
+        .map(|r| numbers(&r.squares().iter().map(|&s| i32::from(s)).collect::<Vec<_>>()))
+        .collect();
+    lines += &format!("  \"regions\": [{}],\n", regions.join(", "));
+    for (phase, name) in ["opening", "endgame"].into_iter().enumerate() {
+        let tables: Vec<String> = (0..patterns.tables.regions().len())
+            .map(|r| format!("    {}", numbers(&patterns.tables.table(r, phase))))
+            .collect();
+        lines += &format!("  \"{name}_tables\": [\n{}\n  ],\n", tables.join(",\n"));
+    }
+    lines
 }
 
 /// Reads a weights file's text; any failure is bad input because the path came from the user.
@@ -598,17 +666,23 @@ impl<'a> Ctx<'a> {
             None | Some(Value::Null) => None,
             Some(v) => Some(self.source(v)?),
         };
-        let extra = self.extra(obj)?;
+        let (extra, patterns) = self.extra(obj)?;
         Ok(WeightsFile {
             weights: WeightPair { opening, endgame },
             extra,
+            patterns: patterns.map(Arc::new),
             endgame_pieces,
             source,
         })
     }
 
-    /// The extended evaluator's lists when `evaluator` is `extended`; none may appear without it.
-    fn extra(&self, obj: &serde_json::Map<String, Value>) -> Result<Option<ExtraPair>, Error> {
+    /// The extended evaluator's lists when `evaluator` is `extended` or `patterns`, and the
+    /// pattern evaluator's when it is `patterns`; none may appear without it.
+    #[allow(clippy::type_complexity)]
+    fn extra(
+        &self,
+        obj: &serde_json::Map<String, Value>,
+    ) -> Result<(Option<ExtraPair>, Option<PatternWeights>), Error> {
         let evaluator = match obj.get("evaluator") {
             None => EvaluatorKind::Ten,
             Some(v) => v
@@ -618,12 +692,22 @@ impl<'a> Ctx<'a> {
                     self.err_at(
                         "evaluator",
                         format!(
-                            "`evaluator` must be \"ten\" or \"extended\", found {}",
+                            "`evaluator` must be \"ten\", \"extended\" or \"patterns\", found {}",
                             kind(v)
                         ),
                     )
                 })?,
         };
+        if evaluator != EvaluatorKind::Patterns {
+            if let Some(key) = PATTERN_KEYS.iter().find(|k| obj.contains_key(**k)) {
+                return Err(self.err_at(
+                    key,
+                    format!(
+                        "`{key}` belongs to the pattern evaluator, but `evaluator` is not \"patterns\""
+                    ),
+                ));
+            }
+        }
         if evaluator == EvaluatorKind::Ten {
             if let Some(key) = KEYS[4..11].iter().find(|k| obj.contains_key(**k)) {
                 return Err(self.err_at(
@@ -631,7 +715,7 @@ impl<'a> Ctx<'a> {
                     format!("`{key}` belongs to the extended evaluator, but `evaluator` is not \"extended\""),
                 ));
             }
-            return Ok(None);
+            return Ok((None, None));
         }
         if let Some(v) = obj.get("terms") {
             let names: Option<Vec<&str>> = v
@@ -675,7 +759,114 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
-        Ok(Some(extra))
+        let patterns = match evaluator {
+            EvaluatorKind::Patterns => Some(self.patterns(obj)?),
+            _ => None,
+        };
+        Ok((Some(extra), patterns))
+    }
+
+    /// A list of integers under `key`, of `len` items when given.
+    fn int_list(&self, v: &Value, key: &str, what: &str, len: Option<usize>) -> Result<Vec<i32>, Error> {
+        let list = v
+            .as_array()
+            .filter(|l| len.is_none_or(|n| l.len() == n))
+            .ok_or_else(|| {
+                let want = len.map_or(String::new(), |n| format!(" of {n}"));
+                self.err_at(
+                    key,
+                    format!(
+                        "{what} must be a list{want} integers, found {}",
+                        match v {
+                            Value::Array(l) => format!("{} numbers", l.len()),
+                            other => kind(other),
+                        }
+                    ),
+                )
+            })?;
+        list.iter()
+            .enumerate()
+            .map(|(i, item)| self.int(item, key, || format!("{what} item {}", i + 1)))
+            .collect()
+    }
+
+    /// The pattern evaluator's classic terms, regions and tables.
+    fn patterns(&self, obj: &serde_json::Map<String, Value>) -> Result<PatternWeights, Error> {
+        if let Some(v) = obj.get("classic") {
+            let names: Option<Vec<&str>> = v
+                .as_array()
+                .map(|list| list.iter().map(|n| n.as_str().unwrap_or("?")).collect());
+            if names.as_deref() != Some(&CLASSIC_NAMES[..]) {
+                return Err(self.err_at(
+                    "classic",
+                    format!(
+                        "`classic` must list the classic terms in order: {}",
+                        CLASSIC_NAMES.join(", ")
+                    ),
+                ));
+            }
+        }
+        let get = |key: &str, what: &str| {
+            obj.get(key)
+                .ok_or_else(|| self.err(format!("missing key `{key}` ({what})")))
+        };
+        let mut classic = [[0; CLASSIC_COUNT]; 2];
+        for (phase, out) in ["opening", "endgame"].iter().zip(&mut classic) {
+            let key = format!("{phase}_classic");
+            let v = get(&key, &format!("a list of {CLASSIC_COUNT} integers"))?;
+            let list = self.int_list(v, &key, &format!("`{key}`"), Some(CLASSIC_COUNT))?;
+            out.copy_from_slice(&list);
+        }
+        let v = get("regions", "a list of regions, each a list of squares")?;
+        let items = v.as_array().filter(|l| !l.is_empty()).ok_or_else(|| {
+            self.err_at(
+                "regions",
+                format!("`regions` must be a list of regions (lists of squares), found {}", kind(v)),
+            )
+        })?;
+        let mut regions = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let what = format!("`regions` item {}", i + 1);
+            let squares = self.int_list(item, "regions", &what, None)?;
+            let squares: Vec<i64> = squares.into_iter().map(i64::from).collect();
+            regions.push(
+                Region::new(&squares).map_err(|e| self.err_at("regions", format!("{what}: {e}")))?,
+            );
+        }
+        let mut tables = PatternTables::zero(regions);
+        let mut values = vec![[0i32; 2]; tables.len()];
+        for (phase, name) in ["opening", "endgame"].into_iter().enumerate() {
+            let key = format!("{name}_tables");
+            let count = tables.regions().len();
+            let v = get(&key, &format!("a table for each of the {count} regions"))?;
+            let list = v.as_array().filter(|l| l.len() == count).ok_or_else(|| {
+                self.err_at(
+                    &key,
+                    format!(
+                        "`{key}` must be a list of {count} tables (one per region), found {}",
+                        match v {
+                            Value::Array(l) => format!("{} items", l.len()),
+                            other => kind(other),
+                        }
+                    ),
+                )
+            })?;
+            for (r, table) in list.iter().enumerate() {
+                let entries = tables.regions()[r].entries();
+                let what = format!("`{key}` table {}", r + 1);
+                let table = self.int_list(table, &key, &what, Some(entries))?;
+                let offset = tables.offset(r);
+                for (e, v) in table.into_iter().enumerate() {
+                    values[offset + e][phase] = v;
+                }
+            }
+        }
+        assert!(tables.set_values(values), "one value per entry");
+        Ok(PatternWeights {
+            classic_opening: classic[0],
+            classic_endgame: classic[1],
+            tables,
+        })
     }
 
     fn check_features(&self, v: &Value) -> Result<(), Error> {
@@ -889,6 +1080,7 @@ mod tests {
                 endgame: Weights([90, 170, 0, -8, 4, -100, -15, 33, -2, 1]),
             },
             extra: None,
+            patterns: None,
             endgame_pieces: 10,
             source: Some(WeightsSource::Specimen {
                 run: "night \"run\"".into(),

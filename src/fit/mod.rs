@@ -6,134 +6,28 @@
 //! specimens run it on the run's own games.
 
 mod lbfgs;
+mod pattern_fit;
 mod positions;
 mod records;
+mod report;
+mod store;
 mod texel;
 
-use rand::Rng;
+use std::sync::Arc;
 
-use crate::error::{Error, Result};
-use crate::eval::{EvaluatorKind, ExtraPair, WeightPair, DEFAULT_ENDGAME_PIECES};
-use crate::rng::{stream, tag};
-use crate::tournament::{ExtraRanges, FeatureRanges, WeightRange};
+use crate::error::Result;
+use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
+use crate::tournament::WeightRange;
 
+pub use pattern_fit::{PatternData, PatternModel, PatternObjective, PatternSample};
 pub use positions::{extract, Extraction, Sample};
 pub use records::{GameRecords, RecordedGame};
+pub use report::{FitReport, FitSettings, Losses, DEFAULT_L2_TABLES};
+pub use store::{
+    append_round, length_through_round, start_store, stored_score, StoreReader, StoredGame,
+    NO_SCORE, SCORE_WIN,
+};
 pub use texel::{fit_k, Model, Objective};
-
-/// How a fit is made: one owner for its settings, their defaults and their checks.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FitSettings {
-    /// Plies of each game (from its start, the opening's included) whose positions are left
-    /// out.
-    pub first_ply: u32,
-    /// The share of games held out to measure the fit (0: none).
-    pub validation: f64,
-    /// The seed of the validation split.
-    pub seed: u64,
-    /// Strength of the pull towards the start weights (0: none).
-    pub l2: f64,
-    /// Most optimiser iterations.
-    pub max_iterations: u32,
-    /// Pieces at which the endgame set takes over (the fitted file's `endgame_pieces`).
-    pub endgame_pieces: u32,
-    /// The ranges of the opening set's weights (equal bounds fix a weight).
-    pub opening: FeatureRanges,
-    /// The ranges of the endgame set's weights.
-    pub endgame: FeatureRanges,
-    /// The evaluator whose weights are fitted.
-    pub evaluator: EvaluatorKind,
-    /// The ranges of the extended evaluator's further weights (both sets).
-    pub extended: ExtraRanges,
-}
-
-impl Default for FitSettings {
-    /// Positions from ply 10 on, a fifth of the games held out (seed 1), no L2, up to 300
-    /// iterations, the default endgame threshold and the default weight ranges (pawns fixed
-    /// at 100).
-    fn default() -> FitSettings {
-        FitSettings {
-            first_ply: 10,
-            validation: 0.2,
-            seed: 1,
-            l2: 0.0,
-            max_iterations: 300,
-            endgame_pieces: DEFAULT_ENDGAME_PIECES,
-            opening: FeatureRanges::default(),
-            endgame: FeatureRanges::default(),
-            evaluator: EvaluatorKind::Ten,
-            extended: ExtraRanges::default(),
-        }
-    }
-}
-
-impl FitSettings {
-    /// Why the settings are unusable, naming the setting by `name_of` (the command line's or
-    /// the config's spelling), if they are.
-    pub fn check(&self, name_of: impl Fn(&str) -> String) -> Result<()> {
-        if !(0.0..1.0).contains(&self.validation) {
-            return Err(Error::input(format!(
-                "{} {} is outside 0 ..< 1 (the share of games held out)",
-                name_of("validation"),
-                self.validation
-            )));
-        }
-        if !(self.l2.is_finite() && self.l2 >= 0.0) {
-            return Err(Error::input(format!(
-                "{} {} must be a finite number >= 0",
-                name_of("l2"),
-                self.l2
-            )));
-        }
-        for (set, ranges) in [("opening", &self.opening), ("endgame", &self.endgame)] {
-            for (name, range) in crate::eval::FEATURE_NAMES.iter().zip(ranges.to_array()) {
-                if let Some(problem) = range.problem() {
-                    return Err(Error::input(format!("weights.{set}.{name} {problem}")));
-                }
-            }
-        }
-        if let Some((key, problem)) = self.extended.problem() {
-            return Err(Error::input(format!("weights.extended.{key} {problem}")));
-        }
-        Ok(())
-    }
-}
-
-/// The losses of one weight pair on the training and validation positions.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Losses {
-    /// Mean squared error on the training positions.
-    pub training: f64,
-    /// Mean squared error on the held-out positions (`None` without a validation split).
-    pub validation: Option<f64>,
-}
-
-/// What a fit found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FitReport {
-    /// The fitted weights (integers within the ranges).
-    pub weights: WeightPair,
-    /// The fitted further weights of the extended evaluator (`None` for `ten`).
-    pub extra: Option<ExtraPair>,
-    /// Games learnt from (training and validation).
-    pub games: usize,
-    /// Of which held out.
-    pub validation_games: usize,
-    /// Quiet positions of the training games.
-    pub training_positions: usize,
-    /// Quiet positions of the held-out games.
-    pub validation_positions: usize,
-    /// The fitted logistic scale, per man.
-    pub k: f64,
-    /// Optimiser iterations.
-    pub iterations: u32,
-    /// The losses of `material`, of the start weights and of the fit.
-    pub material: Losses,
-    /// See [`FitReport::material`].
-    pub start: Losses,
-    /// See [`FitReport::material`].
-    pub fitted: Losses,
-}
 
 /// Fits weights to `records` from `start` (which also resolves captures to quiet positions and
 /// is the L2 anchor): `K` first with the `material` weights, then the weights. `on_iteration` sees
@@ -143,39 +37,38 @@ pub fn fit(
     records: &GameRecords,
     start: &WeightPair,
     start_extra: Option<&ExtraPair>,
+    start_patterns: Option<&Arc<PatternWeights>>,
     settings: &FitSettings,
     on_iteration: impl FnMut(u32, f64),
 ) -> Result<FitReport> {
     settings.check(|name| format!("fit {name}"))?;
+    if settings.evaluator == EvaluatorKind::Patterns {
+        return pattern_fit::fit_patterns(
+            records,
+            start,
+            start_extra,
+            start_patterns,
+            settings,
+            on_iteration,
+        );
+    }
     let samples = extract(
         &records.games,
         Extraction {
             first_ply: settings.first_ply,
             weights: start,
             extra: start_extra,
+            patterns: None,
             endgame_pieces: settings.endgame_pieces,
         },
     );
     let held_out: Vec<bool> = (0..records.games.len())
-        .map(|game| {
-            settings.validation > 0.0
-                && stream(settings.seed, &[tag::FIT_SPLIT, game as u64]).gen::<f64>()
-                    < settings.validation
-        })
+        .map(|game| settings.holds_out(game))
         .collect();
     let (validation, training): (Vec<Sample>, Vec<Sample>) =
         samples.into_iter().partition(|s| held_out[s.game as usize]);
     if training.is_empty() {
-        return Err(Error::input(format!(
-            "no position to learn from: {} game(s), none with a quiet position after ply {}{}",
-            records.games.len(),
-            settings.first_ply,
-            if settings.validation > 0.0 {
-                " in the training share"
-            } else {
-                ""
-            }
-        )));
+        return Err(settings.nothing_to_learn(records.games.len()));
     }
     // K says what a man is worth in the games' results, so it is measured with `material`
     // (pawns 100, kings 150): with the start's positional terms in the evaluation, a K fitted
@@ -226,13 +119,15 @@ pub fn fit(
         fitted: losses(&weights, extra.as_ref()),
         weights,
         extra,
+        patterns: None,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{Weights, FEATURE_COUNT};
+    use crate::eval::{Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT};
+    use crate::rng::stream;
     use crate::game::{play_game, three_move_deck, GameSettings};
 
     /// Real games' positions, labelled by a known model (the exact win probability its
@@ -254,6 +149,7 @@ mod tests {
                 RecordedGame {
                     start: opening.position,
                     moves: record.moves,
+            scores: Vec::new(),
                     result: record.result,
                 }
             })
@@ -262,6 +158,7 @@ mod tests {
             first_ply: 0,
             weights: &material,
             extra: None,
+            patterns: None,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
         };
         let mut samples = extract(&games, how);

@@ -8,12 +8,13 @@
 //! ten features) are kept, so that any weights' evaluation of it is one dot product per phase.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::engine::{Color, Position};
 use crate::eval::{
-    extended_inputs, Evaluator, ExtraPair, WeightPair, EXTENDED_INPUTS, FEATURE_COUNT, TERM_COUNT,
+    extended_inputs, Evaluator, ExtraPair, PatternWeights, WeightPair, EXTENDED_INPUTS, FEATURE_COUNT, TERM_COUNT,
 };
 use crate::game::GameResult;
 use crate::game::Player;
@@ -83,6 +84,8 @@ pub struct Extraction<'a> {
     pub weights: &'a WeightPair,
     /// With `weights`, the extended evaluator's further weights (`None`: the ten features).
     pub extra: Option<&'a ExtraPair>,
+    /// With `extra`, the pattern evaluator's further weights (`None`: the extended evaluator).
+    pub patterns: Option<&'a Arc<PatternWeights>>,
     /// Pieces at which the ten features' endgame set takes over.
     pub endgame_pieces: u32,
 }
@@ -93,6 +96,7 @@ impl Extraction<'_> {
         Player {
             weights: self.weights,
             extra: self.extra,
+            patterns: self.patterns,
             endgame_pieces: self.endgame_pieces,
             limits: None,
         }
@@ -114,14 +118,24 @@ pub fn extract(games: &[RecordedGame], how: Extraction<'_>) -> Vec<Sample> {
 
 /// The samples of one game.
 fn game_samples(game: &RecordedGame, index: u32, how: Extraction<'_>) -> Vec<Sample> {
+    quiet_leaves(game, how)
+        .into_iter()
+        .map(|(leaf, _)| sample(&leaf, game.result, index))
+        .collect()
+}
+
+/// The quiet positions a fit learns from in one game, in ply order, each with the ply of the
+/// game position it was resolved from: the positions from `how.first_ply` on, each followed
+/// through its captures; a quiet position that comes back counts once.
+pub(super) fn quiet_leaves(game: &RecordedGame, how: Extraction<'_>) -> Vec<(Position, usize)> {
     let mut seen = HashSet::new();
-    let mut samples = Vec::new();
+    let mut leaves = Vec::new();
     let mut pos = game.start;
     for ply in 0..=game.moves.len() {
         if ply as u32 >= how.first_ply {
             if let Some(leaf) = quiet_leaf(&pos, how, MAX_CAPTURE_PLIES) {
                 if seen.insert(leaf.position) {
-                    samples.push(sample(&leaf.position, game.result, index));
+                    leaves.push((leaf.position, ply));
                 }
             }
         }
@@ -129,17 +143,22 @@ fn game_samples(game: &RecordedGame, index: u32, how: Extraction<'_>) -> Vec<Sam
             pos = pos.play(mv);
         }
     }
-    samples
+    leaves
+}
+
+/// The label of a position whose side to move is `us`, in a game that ended in `result`: 1
+/// won, ½ drawn, 0 lost.
+pub(super) fn result_label(result: GameResult, us: Color) -> f32 {
+    match (result, us) {
+        (GameResult::Draw, _) => 0.5,
+        (GameResult::BlackWin, Color::Black) | (GameResult::WhiteWin, Color::White) => 1.0,
+        _ => 0.0,
+    }
 }
 
 /// The sample of a quiet position of a game that ended in `result`.
 fn sample(pos: &Position, result: GameResult, game: u32) -> Sample {
-    let us = pos.side_to_move();
-    let label = match (result, us) {
-        (GameResult::Draw, _) => 0.5,
-        (GameResult::BlackWin, Color::Black) | (GameResult::WhiteWin, Color::White) => 1.0,
-        _ => 0.0,
-    };
+    let label = result_label(result, pos.side_to_move());
     Sample::new(extended_inputs(pos), pos.piece_count() as u8, label, game)
 }
 
@@ -201,6 +220,7 @@ mod tests {
         RecordedGame {
             start,
             moves,
+            scores: Vec::new(),
             result,
         }
     }
@@ -210,6 +230,7 @@ mod tests {
             first_ply: 0,
             weights,
             extra: None,
+            patterns: None,
             endgame_pieces: 12,
         }
     }

@@ -12,6 +12,8 @@ use crate::input_file::{self, Links};
 use crate::pdn::read_pdn;
 use crate::run_folder::{line_of, CsvTable, GAMES_FILE};
 
+use super::store::{stored_score, StoreReader, NO_SCORE};
+
 /// One finished game: where it started, its moves, who won.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedGame {
@@ -19,6 +21,10 @@ pub struct RecordedGame {
     pub start: Position,
     /// Every move from `start`, the opening's included.
     pub moves: Vec<Move>,
+    /// The mover's search score of each move, as the positions store keeps it
+    /// ([`stored_score`](super::store::stored_score); [`NO_SCORE`] where no search chose the move,
+    /// or none at all for a game read from text).
+    pub scores: Vec<i16>,
     /// The game's result.
     pub result: GameResult,
 }
@@ -26,16 +32,28 @@ pub struct RecordedGame {
 impl RecordedGame {
     /// A game played from `opening`: from the standard position with the opening's moves first
     /// when they replay to it (so that plies count from the start, as in PDN), else from the
-    /// opening's position.
-    pub fn from_opening(opening: &Opening, moves: &[Move], result: GameResult) -> RecordedGame {
+    /// opening's position. `scores` are the searches' scores of `moves` (none for the
+    /// opening's), empty when unknown.
+    pub fn from_opening(
+        opening: &Opening,
+        moves: &[Move],
+        scores: &[i32],
+        result: GameResult,
+    ) -> RecordedGame {
         let (start, mut all) = match opening.moves_from_start() {
             Some(opening_moves) => (Position::start(), opening_moves),
             None => (opening.position, Vec::new()),
         };
+        let mut stored = vec![NO_SCORE; all.len()];
+        stored.extend(scores.iter().map(|&s| stored_score(s)));
+        if scores.is_empty() {
+            stored.clear();
+        }
         all.extend_from_slice(moves);
         RecordedGame {
             start,
             moves: all,
+            scores: stored,
             result,
         }
     }
@@ -126,7 +144,19 @@ impl GameRecords {
                 played.push(mv);
             }
             self.games
-                .push(RecordedGame::from_opening(&opening, &played, result));
+                .push(RecordedGame::from_opening(&opening, &played, &[], result));
+        }
+        self.files.push(path.to_owned());
+        Ok(())
+    }
+
+    /// The games of a positions store (`positions.bin`) from round `first_round` on.
+    pub fn add_store_from(&mut self, path: &Path, first_round: u32) -> Result<()> {
+        let mut reader = StoreReader::open(path)?;
+        while let Some(stored) = reader.next_game()? {
+            if stored.round >= first_round {
+                self.games.push(stored.game);
+            }
         }
         self.files.push(path.to_owned());
         Ok(())
@@ -154,6 +184,7 @@ impl GameRecords {
                 Some(result) => self.games.push(RecordedGame {
                     start: game.start,
                     moves: game.moves,
+                    scores: Vec::new(),
                     result,
                 }),
                 None => self.unfinished += 1,

@@ -49,7 +49,9 @@ impl Model {
                 width: FEATURE_COUNT,
                 phase: Phase::Switch(endgame_pieces),
             },
-            EvaluatorKind::Extended => Model {
+            // The pattern evaluator's own fit has its own model (`pattern_fit`); its extended
+            // part is this one.
+            EvaluatorKind::Extended | EvaluatorKind::Patterns => Model {
                 width: EXTENDED_INPUTS,
                 phase: Phase::Tapered,
             },
@@ -241,7 +243,7 @@ impl Objective<'_> {
 }
 
 /// The logistic function.
-fn sigmoid(x: f64) -> f64 {
+pub(super) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -249,7 +251,7 @@ fn sigmoid(x: f64) -> f64 {
 /// search on `ln K`: the loss is unimodal in `K` for any fixed evaluation.
 pub fn fit_k(samples: &[Sample], model: Model, weights: &WeightPair) -> f64 {
     let x = model.parameters_of(weights, None);
-    let loss = |k: f64| {
+    golden_section_k(|k: f64| {
         Objective {
             samples,
             model,
@@ -258,7 +260,12 @@ pub fn fit_k(samples: &[Sample], model: Model, weights: &WeightPair) -> f64 {
             anchor: &x,
         }
         .loss(&x, None)
-    };
+    })
+}
+
+/// The `K` in 0.01..=20 that minimises `loss`, by golden-section search on `ln K` (the loss
+/// of a fixed evaluation is unimodal in `K`).
+pub(super) fn golden_section_k(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut a, mut b) = (0.01f64.ln(), 20.0f64.ln());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let mut c = b - ratio * (b - a);

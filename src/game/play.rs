@@ -1,5 +1,6 @@
 //! Plays one game: search for each side, draw rules, phase switch.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
@@ -8,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::settings::{GameSettings, TieBreak, TimeControl};
 use crate::egdb::DbValue;
 use crate::engine::{Color, HashedPosition, Move, Position};
-use crate::eval::{Evaluator, ExtraPair, WeightPair, Weights, WeightsFile};
+use crate::eval::{Evaluator, ExtraPair, PatternWeights, WeightPair, Weights, WeightsFile};
 use crate::search::{GameHistory, SearchLimits, Searcher};
 
 /// The result of a game.
@@ -177,6 +178,9 @@ pub struct GameRecord {
     pub reason: EndReason,
     /// The moves played, in order.
     pub moves: Vec<Move>,
+    /// The score of each move's search, for the side that made it (the search's scale: wins
+    /// near `±WIN`); empty for a game read back from a file.
+    pub scores: Vec<i32>,
 }
 
 impl GameRecord {
@@ -194,6 +198,9 @@ pub struct Player<'a> {
     pub weights: &'a WeightPair,
     /// The extended evaluator's further weights; `None`: the ten-feature evaluator.
     pub extra: Option<&'a ExtraPair>,
+    /// With `extra`, the pattern evaluator's further weights; `None`: the extended evaluator
+    /// (which is the pattern evaluator with zero classic terms and tables).
+    pub patterns: Option<&'a Arc<PatternWeights>>,
     /// The ten-feature evaluator switches to the endgame set when this many pieces or fewer are left.
     pub endgame_pieces: u32,
     /// Depths of this side's own, in place of the game's `min_depth`/`max_depth`: a match can
@@ -209,6 +216,7 @@ impl<'a> Player<'a> {
         Player {
             weights: &file.weights,
             extra: file.extra.as_ref(),
+            patterns: file.patterns.as_ref(),
             endgame_pieces: file.endgame_pieces,
             limits: None,
         }
@@ -224,12 +232,13 @@ impl<'a> Player<'a> {
         }
     }
 
-    /// What the search evaluates with in `pos`: the extended evaluator (which tapers by
-    /// itself), or the ten features' set for the phase.
+    /// What the search evaluates with in `pos`: the pattern or the extended evaluator (which
+    /// taper by themselves), or the ten features' set for the phase.
     pub fn evaluator(&self, pos: &Position) -> Evaluator<'a> {
-        match self.extra {
-            Some(extra) => Evaluator::Extended(self.weights, extra),
-            None => Evaluator::Ten(self.phase_weights(pos)),
+        match (self.extra, self.patterns) {
+            (Some(extra), Some(patterns)) => Evaluator::Patterns(self.weights, extra, patterns),
+            (Some(extra), None) => Evaluator::Extended(self.weights, extra),
+            (None, _) => Evaluator::Ten(self.phase_weights(pos)),
         }
     }
 }
@@ -254,6 +263,7 @@ pub fn play_game(
     let player = |weights| Player {
         weights,
         extra: None,
+        patterns: None,
         endgame_pieces: settings.search.endgame_pieces,
         limits: None,
     };
@@ -280,6 +290,7 @@ pub fn play_game_between(
     let mut since_irreversible = vec![pos.hash];
     let mut recent = vec![pos.position];
     let mut moves = Vec::new();
+    let mut scores = Vec::new();
     let mut quiet_plies = 0;
     let limits = settings.limits();
     // Time left on Black's and White's clocks (unused without a clock).
@@ -346,6 +357,7 @@ pub fn play_game_between(
         }
         pos = pos.play(&mv);
         moves.push(mv);
+        scores.push(found.score);
         since_irreversible.push(pos.hash);
         recent.push(pos.position);
         // Same key, same side to move (the key includes it): a repetition of this position.
@@ -365,5 +377,6 @@ pub fn play_game_between(
         plies: moves.len() as u32,
         reason,
         moves,
+        scores,
     }
 }

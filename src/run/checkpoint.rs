@@ -337,6 +337,8 @@ mod tests {
                     endgame: Weights([-3; 10]),
                 },
                 extra: None,
+                patterns: None,
+                tables: None,
                 parent_a: Some(1),
                 parent_b: None,
                 born_round: 2,

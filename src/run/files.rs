@@ -14,7 +14,7 @@ use crate::atomic_file::sync_dir;
 pub(crate) use crate::atomic_file::write_atomically;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
-use crate::eval::{extra_names, EvaluatorKind, FEATURE_NAMES};
+use crate::eval::{extra_names, EvaluatorKind, CLASSIC_COUNT, CLASSIC_NAMES, FEATURE_NAMES};
 use crate::game::Tally;
 use crate::input_file;
 use crate::text::csv_line;
@@ -22,7 +22,7 @@ use crate::tournament::{BracketGame, RoundStats, Specimen};
 
 pub use crate::run_folder::{
     BEST_FILE, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE, LEARNING_FILE,
-    PLAYOFF_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+    PLAYOFF_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 
 /// The files appended round by round whose byte lengths every checkpoint records. `timings.csv`
@@ -33,7 +33,7 @@ pub const COUNTED_FILES: [&str; 4] = [ROUNDS_FILE, SPECIMENS_FILE, GAMES_FILE, L
 /// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
 /// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
 /// missing files.
-pub const RUN_FILES: [&str; 10] = [
+pub const RUN_FILES: [&str; 11] = [
     CHECKPOINT_FILE,
     CONFIG_FILE,
     ROUNDS_FILE,
@@ -44,6 +44,7 @@ pub const RUN_FILES: [&str; 10] = [
     BEST_FILE,
     TIMINGS_FILE,
     LEARNING_FILE,
+    POSITIONS_FILE,
 ];
 
 /// The run folder's lock file (see `lock.rs`): created by the first `tune`, never removed.
@@ -127,16 +128,23 @@ pub fn specimens_header(evaluator: EvaluatorKind) -> Vec<String> {
     for prefix in ["open", "end"] {
         header.extend(FEATURE_NAMES.iter().map(|name| format!("{prefix}_{name}")));
     }
-    if evaluator == EvaluatorKind::Extended {
+    if evaluator.has_extra() {
         for prefix in ["open", "end"] {
             header.extend(extra_names().iter().map(|name| format!("{prefix}_{name}")));
         }
+    }
+    if evaluator == EvaluatorKind::Patterns {
+        for prefix in ["open", "end"] {
+            header.extend(CLASSIC_NAMES.iter().map(|name| format!("{prefix}_{name}")));
+        }
+        header.push("tables".to_string());
     }
     header
 }
 
 /// A survivor's row of `specimens.csv`; a missing parent is an empty field.
 pub fn specimen_record(
+    evaluator: EvaluatorKind,
     round: u32,
     specimen: &Specimen,
     rounds_survived: u32,
@@ -162,6 +170,17 @@ pub fn specimen_record(
         for set in [&extra.opening, &extra.endgame] {
             row.extend(set.to_vec().iter().map(|w| w.to_string()));
         }
+    }
+    if evaluator == EvaluatorKind::Patterns {
+        let zero = [0; CLASSIC_COUNT];
+        let patterns = specimen.patterns.as_deref();
+        for set in [
+            patterns.map_or(&zero, |p| &p.classic_opening),
+            patterns.map_or(&zero, |p| &p.classic_endgame),
+        ] {
+            row.extend(set.iter().map(|w| w.to_string()));
+        }
+        row.push(specimen.tables.map(|id| id.to_string()).unwrap_or_default());
     }
     row
 }
@@ -299,6 +318,8 @@ mod tests {
                 endgame: Weights([0; 10]),
             },
             extra: None,
+            patterns: None,
+            tables: None,
             parent_a: Some(3),
             parent_b: None,
             born_round: 2,
@@ -309,7 +330,7 @@ mod tests {
             draws: 1,
             losses: 0,
         };
-        let line = csv_line(&specimen_record(4, &specimen, 3, &tally));
+        let line = csv_line(&specimen_record(EvaluatorKind::Ten, 4, &specimen, 3, &tally));
         assert_eq!(
             line,
             "4,17,3,,2,child,3,2,1,0,1,-2,3,-4,5,-6,7,-8,9,-10,0,0,0,0,0,0,0,0,0,0\n"
@@ -322,7 +343,7 @@ mod tests {
                     fitted,
                     ..specimen.clone()
                 };
-                specimen_record(4, &specimen, 1, &tally)[5].clone()
+                specimen_record(EvaluatorKind::Ten, 4, &specimen, 1, &tally)[5].clone()
             },
         );
         assert_eq!(origins, ["initial", "fresh", "fit"]);

@@ -109,6 +109,7 @@ impl Run<'_> {
         let file = WeightsFile {
             weights: specimen.weights,
             extra: specimen.extra.as_deref().copied(),
+            patterns: specimen.patterns.clone(),
             endgame_pieces: self.config.search.endgame_pieces,
             source: Some(WeightsSource::Specimen {
                 run: self.config.name.clone(),

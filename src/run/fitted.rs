@@ -12,7 +12,7 @@ use super::config::Config;
 use crate::error::{Error, Result};
 use crate::fit::{fit, FitReport, FitSettings, GameRecords, RecordedGame};
 use crate::game::Opening;
-use crate::run_folder::GAMES_FILE;
+use crate::run_folder::{GAMES_FILE, POSITIONS_FILE};
 use crate::tournament::{BracketGame, Specimen};
 
 /// The fit after `round` from `top`'s weights, on the games of `dir`'s `games.csv` within the
@@ -28,20 +28,15 @@ pub(super) fn fit_after_round(
     let first_round = config.evolution.fit_first_round(round);
     let mut records = GameRecords::default();
     if round > first_round {
-        records.add_games_csv_from(&dir.join(GAMES_FILE), first_round)?;
+        let store = dir.join(POSITIONS_FILE);
+        if store.exists() {
+            records.add_store_from(&store, first_round)?;
+        } else {
+            records.add_games_csv_from(&dir.join(GAMES_FILE), first_round)?;
+        }
     }
     for game in games {
-        let opening = Opening::from_name(&game.opening).map_err(|e| {
-            Error::failure(format!(
-                "round {round}: a game's opening `{}` cannot be replayed ({e})",
-                game.opening
-            ))
-        })?;
-        records.games.push(RecordedGame::from_opening(
-            &opening,
-            &game.record.moves,
-            game.record.result,
-        ));
+        records.games.push(recorded(game)?);
     }
     let settings = FitSettings {
         validation: 0.0,
@@ -59,6 +54,7 @@ pub(super) fn fit_after_round(
         &records,
         &top.weights,
         top.extra.as_deref(),
+        top.patterns.as_ref(),
         &settings,
         |_, _| {},
     ) {
@@ -67,6 +63,23 @@ pub(super) fn fit_after_round(
         Err(Error::Input(_)) => Ok(None),
         Err(other) => Err(other),
     }
+}
+
+/// A bracket game as a fit (and the positions store) sees it: from the start position with its
+/// opening's moves when they replay from it, with the searches' scores.
+pub(super) fn recorded(game: &BracketGame) -> Result<RecordedGame> {
+    let opening = Opening::from_name(&game.opening).map_err(|e| {
+        Error::failure(format!(
+            "round {}: a game's opening `{}` cannot be replayed ({e})",
+            game.round, game.opening
+        ))
+    })?;
+    Ok(RecordedGame::from_opening(
+        &opening,
+        &game.record.moves,
+        &game.record.scores,
+        game.record.result,
+    ))
 }
 
 /// The fitted specimen among the `newcomers` bred after `round`: in place of the last one (an
@@ -90,6 +103,8 @@ pub(super) fn enter(
         id,
         weights: fitted.weights,
         extra: fitted.extra.map(Box::new),
+        patterns: fitted.patterns.clone(),
+        tables: fitted.patterns.is_some().then_some(id),
         parent_a: Some(top.id),
         parent_b: None,
         born_round: round + 1,

@@ -20,6 +20,7 @@ mod rounds;
 mod runner;
 mod state;
 mod summary;
+mod tables;
 
 pub use config::Config;
 pub(crate) use config::MAX_ISLANDS;

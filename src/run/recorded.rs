@@ -9,10 +9,11 @@ use std::path::Path;
 use super::files::{header_line, write_atomically, FileLengths, COUNTED_FILES};
 use crate::error::{Error, Result};
 use crate::eval::EvaluatorKind;
+use crate::fit::length_through_round;
 use crate::input_file::{self, Links, ReadError};
 use crate::run_folder::{
-    line_of, CsvTable, CHECKPOINT_FILE, GAMES_FILE, GAMES_PDN_FILE, ROUNDS_FILE, SPECIMENS_FILE,
-    TIMINGS_FILE,
+    line_of, CsvTable, CHECKPOINT_FILE, GAMES_FILE, GAMES_PDN_FILE, POSITIONS_FILE, ROUNDS_FILE,
+    SPECIMENS_FILE, TIMINGS_FILE,
 };
 
 /// What the counted files hold up to the lengths a checkpoint recorded, once checked.
@@ -168,6 +169,22 @@ pub fn cut_to(
         }
     }
     cut_timings(dir, completed_rounds)
+}
+
+/// Cuts the positions store back to the end of round `completed_rounds`, when the run has one
+/// (a run begun by an older version has none: its fits read `games.csv`).
+pub fn cut_store(dir: &Path, completed_rounds: u32) -> Result<()> {
+    let path = dir.join(POSITIONS_FILE);
+    if !path.exists() {
+        return Ok(());
+    }
+    let want = length_through_round(&path, completed_rounds)?;
+    let file = input_file::no_links(OpenOptions::new().write(true))
+        .open(&path)
+        .map_err(|e| Error::io("open", &path, &e))?;
+    file.set_len(want)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| Error::io("truncate", &path, &e))
 }
 
 /// The counted file `name` and the length the checkpoint recorded for it, once it is known to

@@ -10,12 +10,14 @@ use rayon::prelude::*;
 use super::checkpoint::{Champion, Member};
 use super::files::{
     append, append_counted, learning_record, specimen_record, timings_record, GAMES_FILE,
-    GAMES_PDN_FILE, LEARNING_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+    GAMES_PDN_FILE, LEARNING_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 use super::fitted;
 use super::process::{merit, Run, VALIDATION_OPPONENT};
 use super::state::State;
+use super::tables::write_tables;
 use crate::error::Result;
+use crate::fit::{append_round, RecordedGame};
 use crate::game::Opening;
 use crate::pdn::PdnGame;
 use crate::text::csv_line;
@@ -197,7 +199,13 @@ impl Run<'_> {
                 let tally = result.tallies.get(&member.specimen.id);
                 let tally = tally.copied().unwrap_or_default();
                 let record =
-                    specimen_record(round, &member.specimen, member.rounds_survived, &tally);
+                    specimen_record(
+                    config.weights.evaluator,
+                    round,
+                    &member.specimen,
+                    member.rounds_survived,
+                    &tally,
+                );
                 csv_line(&record)
             })
             .collect();
@@ -217,6 +225,14 @@ impl Run<'_> {
             if name != GAMES_PDN_FILE || games_pdn {
                 append_counted(&self.dir, name, rows, &mut lengths)?;
             }
+        }
+        if self.dir.join(POSITIONS_FILE).exists() {
+            let games: Vec<RecordedGame> = result
+                .games
+                .iter()
+                .map(fitted::recorded)
+                .collect::<Result<_>>()?;
+            append_round(&self.dir, round, &games)?;
         }
         append(&self.dir, TIMINGS_FILE, &timing_row)?;
         #[cfg(feature = "crash-hooks")]
@@ -264,6 +280,16 @@ impl Run<'_> {
             return Ok(());
         };
         fitted::enter(newcomers, &report, &top.specimen, round, next_id);
+        let entered = newcomers.last().expect("just entered");
+        if entered.patterns.is_some() {
+            write_tables(
+                &self.dir,
+                entered,
+                self.config.search.endgame_pieces,
+                &self.config.name,
+                round,
+            )?;
+        }
         self.progress.note(&format!(
             "fit after round {round}: specimen {} from specimen {} on {} games ({} positions), \
              loss {:.5} -> {:.5}",

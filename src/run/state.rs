@@ -10,7 +10,9 @@ use super::files::{self, FileLengths, CONFIG_FILE};
 use super::islands::Island;
 use super::recorded;
 use super::summary::RunSummary;
+use super::tables::attach_tables;
 use crate::error::{Error, Result};
+use crate::fit::start_store;
 use crate::tournament::initial_population;
 
 /// Where a run stands between rounds.
@@ -75,6 +77,7 @@ impl State {
         files::refuse_irregular_files(dir)?;
         let Some(checkpoint) = Checkpoint::load(dir)? else {
             let lengths = files::start_files(dir, games_pdn, config.weights.evaluator)?;
+            start_store(dir)?;
             return Ok(Opened::Ready(State::initial(config, lengths, island)));
         };
         let mut notes = Vec::new();
@@ -106,12 +109,22 @@ impl State {
             games_pdn,
             config.weights.evaluator,
         )?;
+        recorded::cut_store(dir, completed)?;
+        let mut population = checkpoint.population;
+        let mut champion = checkpoint.champion;
+        attach_tables(
+            dir,
+            population
+                .iter_mut()
+                .map(|m| &mut m.specimen)
+                .chain(champion.iter_mut().map(|c| &mut c.specimen)),
+        )?;
         Ok(Opened::Ready(State {
             completed,
             next_id: checkpoint.next_id,
-            population: checkpoint.population,
+            population,
             files: checkpoint.files,
-            champion: checkpoint.champion,
+            champion,
             notes,
         }))
     }

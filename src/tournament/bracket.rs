@@ -435,6 +435,8 @@ mod tests {
                     endgame: Weights([-(id as i32); 10]),
                 },
                 extra: None,
+                patterns: None,
+                tables: None,
                 parent_a: None,
                 parent_b: None,
                 born_round: 0,
@@ -454,6 +456,7 @@ mod tests {
                     _ => EndReason::NoMoves,
                 },
                 moves: Vec::new(),
+                scores: Vec::new(),
             },
         }
     }

@@ -171,6 +171,8 @@ pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Speci
             id,
             weights: space.fresh(&mut rng),
             extra: space.fresh_extra().map(Box::new),
+            patterns: None,
+            tables: None,
             parent_a: None,
             parent_b: None,
             born_round: 0,
@@ -210,13 +212,15 @@ pub fn breed(
         }
     };
     let mut out = Vec::with_capacity(count);
-    let mut new_specimen = |weights, extra, parent_a, parent_b| {
+    let mut new_specimen = |weights, extra, (patterns, tables), parent_a, parent_b| {
         let id = *next_id;
         *next_id += 1;
         Specimen {
             id,
             weights,
             extra,
+            patterns,
+            tables,
             parent_a,
             parent_b,
             born_round: round + 1,
@@ -244,11 +248,12 @@ pub fn breed(
             }
         }
         let weights = space.clamp(&weights);
-        // The extended weights come whole from the first parent: a fitted table is one
-        // solution, and halves of two are none.
+        // The extended and pattern weights come whole from the first parent: a fitted table is
+        // one solution, and halves of two are none.
         out.push(new_specimen(
             weights,
             a.extra.clone(),
+            (a.patterns.clone(), a.tables),
             Some(a.id),
             b.map(|b| b.id),
         ));
@@ -258,6 +263,7 @@ pub fn breed(
         out.push(new_specimen(
             weights,
             space.fresh_extra().map(Box::new),
+            (None, None),
             None,
             None,
         ));

@@ -16,4 +16,4 @@ pub use playoff::{
 pub use settings::{TournamentParams, MAX_GAME_PLIES, MAX_ROUNDS};
 pub use specimen::Specimen;
 pub use stats::{OutcomeCounts, RoundStats};
-pub use weight_space::{ExtraRanges, FeatureRanges, WeightRange, WeightSpace};
+pub use weight_space::{ExtraRanges, FeatureRanges, PatternRanges, WeightRange, WeightSpace};

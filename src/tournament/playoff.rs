@@ -243,6 +243,8 @@ mod tests {
             id,
             weights,
             extra: None,
+            patterns: None,
+            tables: None,
             parent_a: None,
             parent_b: None,
             born_round: 0,

@@ -1,8 +1,10 @@
 //! A specimen: one member of a tuning run's population.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
-use crate::eval::{ExtraPair, WeightPair};
+use crate::eval::{ExtraPair, PatternWeights, WeightPair};
 use crate::game::Player;
 
 /// A member of the population: its weights and its lineage.
@@ -16,6 +18,14 @@ pub struct Specimen {
     /// out of a checkpoint then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extra: Option<Box<ExtraPair>>,
+    /// Its pattern evaluator's further weights, shared with the fitted specimen they come
+    /// from (`None`: zero, or a run of another evaluator). A checkpoint names that specimen
+    /// (`tables`) and keeps the weights in the run folder, once.
+    #[serde(skip)]
+    pub patterns: Option<Arc<PatternWeights>>,
+    /// The id of the fitted specimen whose pattern weights these are (see `patterns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<u64>,
     /// First parent (genetic mode), if any.
     pub parent_a: Option<u64>,
     /// Second parent (genetic mode), if any.
@@ -35,6 +45,7 @@ impl Specimen {
         Player {
             weights: &self.weights,
             extra: self.extra.as_deref(),
+            patterns: self.patterns.as_ref(),
             endgame_pieces,
             limits: None,
         }

@@ -221,6 +221,8 @@ mod tests {
                 endgame: Weights(endgame),
             },
             extra: None,
+            patterns: None,
+            tables: None,
             parent_a: None,
             parent_b: None,
             born_round: 0,

@@ -16,7 +16,7 @@ use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::eval::{
-    EvaluatorKind, ExtraPair, WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES,
+    EvaluatorKind, ExtraPair, RegionLayout, WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES,
     MAN_SQUARES, MAX_ABS_WEIGHT, TERM_COUNT,
 };
 use crate::text::excerpt;
@@ -305,6 +305,47 @@ impl ExtraRanges {
     }
 }
 
+/// The pattern evaluator's tables and the ranges of its further weights (`[weights.patterns]`),
+/// the same in both sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PatternRanges {
+    /// The regions of the tables.
+    pub regions: RegionLayout,
+    /// Each classic term of the pattern evaluator (docs/features.md).
+    pub classic: WeightRange,
+    /// Each table entry.
+    pub tables: WeightRange,
+}
+
+impl Default for PatternRanges {
+    fn default() -> PatternRanges {
+        PatternRanges::DEFAULT
+    }
+}
+
+impl PatternRanges {
+    /// Bands and strips; a classic term within two men per unit, a table entry within two
+    /// men (an entry is one configuration of eight squares: larger values are noise).
+    pub const DEFAULT: PatternRanges = PatternRanges {
+        regions: RegionLayout::BandsAndStrips,
+        classic: WeightRange::new(-200, 200),
+        tables: WeightRange::new(-200, 200),
+    };
+
+    /// Whether these are the defaults (a config leaves them out then).
+    pub fn is_default(&self) -> bool {
+        *self == PatternRanges::default()
+    }
+
+    /// The first unusable range as (key below `weights.patterns.`, what is wrong), if any.
+    pub fn problem(&self) -> Option<(String, String)> {
+        [("classic", self.classic), ("tables", self.tables)]
+            .into_iter()
+            .find_map(|(key, range)| range.problem().map(|p| (key.to_string(), p)))
+    }
+}
+
 /// Default `init_noise`: a tenth of a man per unit of each feature.
 const DEFAULT_INIT_NOISE: f64 = 10.0;
 
@@ -326,6 +367,9 @@ pub struct WeightSpace {
     /// Ranges of the extended evaluator's further weights.
     #[serde(skip_serializing_if = "ExtraRanges::is_default")]
     pub extended: ExtraRanges,
+    /// The pattern evaluator's regions and the ranges of its further weights.
+    #[serde(skip_serializing_if = "PatternRanges::is_default")]
+    pub patterns: PatternRanges,
 }
 
 impl Default for WeightSpace {
@@ -339,6 +383,7 @@ impl Default for WeightSpace {
             opening: FeatureRanges::default(),
             endgame: FeatureRanges::default(),
             extended: ExtraRanges::default(),
+            patterns: PatternRanges::default(),
         }
     }
 }
@@ -354,6 +399,7 @@ impl WeightSpace {
             opening: FeatureRanges::all(min, max),
             endgame: FeatureRanges::all(min, max),
             extended: ExtraRanges::DEFAULT,
+            patterns: PatternRanges::DEFAULT,
         }
     }
 
@@ -418,7 +464,7 @@ impl WeightSpace {
     /// A fresh specimen's extended weights: none for `ten`, empty tables and terms for
     /// `extended` (the run's fits fill them).
     pub fn fresh_extra(&self) -> Option<ExtraPair> {
-        (self.evaluator == EvaluatorKind::Extended).then(ExtraPair::default)
+        self.evaluator.has_extra().then(ExtraPair::default)
     }
 
     /// A fresh specimen's weights, drawn as `init` says.

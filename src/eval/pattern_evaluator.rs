@@ -1,0 +1,190 @@
+//! The `patterns` evaluator of docs/features.md: the extended evaluator, the classic terms and
+//! the region tables, opening and endgame values tapered by the pieces on the board.
+
+use crate::engine::{Color, Position};
+
+use super::classic::{classic_counts, classic_value, CLASSIC_COUNT};
+use super::extended::{phase_values, tapered, ExtraPair};
+use super::patterns::PatternTables;
+use super::weight_sets::WeightPair;
+
+/// The weights the `patterns` evaluator adds to the extended evaluator's: the classic terms
+/// of both phases and the region tables.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PatternWeights {
+    /// The classic terms' weights on a full board, in
+    /// [`CLASSIC_NAMES`](super::CLASSIC_NAMES) order.
+    pub classic_opening: [i32; CLASSIC_COUNT],
+    /// The classic terms' weights on an empty board.
+    pub classic_endgame: [i32; CLASSIC_COUNT],
+    /// The region tables.
+    pub tables: PatternTables,
+}
+
+impl PatternWeights {
+    /// Zero classic weights and zero tables of `tables`' regions.
+    pub fn zero(tables: PatternTables) -> PatternWeights {
+        PatternWeights {
+            classic_opening: [0; CLASSIC_COUNT],
+            classic_endgame: [0; CLASSIC_COUNT],
+            tables,
+        }
+    }
+
+    /// The largest absolute weight.
+    pub fn max_abs(&self) -> u32 {
+        self.classic_opening
+            .iter()
+            .chain(&self.classic_endgame)
+            .map(|w| w.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+            .max(self.tables.max_abs())
+    }
+}
+
+/// The men of the side to move and of its opponent, each pair in that side's own view: `(own,
+/// enemy)` for the side to move, then for the opponent.
+#[inline(always)]
+pub(crate) fn men_in_views(pos: &Position) -> ((u32, u32), (u32, u32)) {
+    let black = pos.men(Color::Black);
+    let white = pos.men(Color::White);
+    let black_view = (black, white);
+    let white_view = (white.reverse_bits(), black.reverse_bits());
+    match pos.side_to_move() {
+        Color::Black => (black_view, white_view),
+        Color::White => (white_view, black_view),
+    }
+}
+
+/// The evaluation of `pos` for the side to move; `None` when `quiet` (no capture for the side
+/// to move) and that side has no move.
+#[inline(always)]
+fn evaluate_with(
+    pos: &Position,
+    ten: &WeightPair,
+    extra: &ExtraPair,
+    patterns: &PatternWeights,
+    quiet: bool,
+) -> Option<i32> {
+    let (mut opening, mut endgame) = phase_values(pos, ten, extra, quiet)?;
+    let pieces = pos.piece_count();
+    let counts = classic_counts(pos);
+    opening += classic_value(&patterns.classic_opening, &counts, pieces as i32);
+    endgame += classic_value(&patterns.classic_endgame, &counts, pieces as i32);
+    let ((us_own, us_enemy), (them_own, them_enemy)) = men_in_views(pos);
+    let (our_opening, our_endgame) = patterns.tables.side_sums(us_own, us_enemy);
+    let (their_opening, their_endgame) = patterns.tables.side_sums(them_own, them_enemy);
+    opening += our_opening - their_opening;
+    endgame += our_endgame - their_endgame;
+    Some(tapered(opening, endgame, pieces))
+}
+
+/// The `patterns` evaluation of `pos` from the side to move's view.
+#[inline]
+pub fn evaluate_patterns(
+    pos: &Position,
+    ten: &WeightPair,
+    extra: &ExtraPair,
+    patterns: &PatternWeights,
+) -> i32 {
+    evaluate_with(pos, ten, extra, patterns, false).expect("not asked to detect a loss")
+}
+
+/// [`evaluate_patterns`] of a position known to have no capture for the side to move, or
+/// `None` if that side has no move at all.
+#[inline]
+pub fn evaluate_patterns_quiet(
+    pos: &Position,
+    ten: &WeightPair,
+    extra: &ExtraPair,
+    patterns: &PatternWeights,
+) -> Option<i32> {
+    evaluate_with(pos, ten, extra, patterns, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{evaluate_extended, RegionLayout};
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    fn some_weights() -> PatternWeights {
+        let regions = RegionLayout::BandsAndStrips.regions();
+        let mut tables = PatternTables::zero(regions);
+        let values = (0..tables.len() as i32)
+            .map(|i| [(i * 7919) % 23 - 11, (i * 104_729) % 31 - 15])
+            .collect();
+        assert!(tables.set_values(values));
+        PatternWeights {
+            classic_opening: [10, 20, 30, 5],
+            classic_endgame: [40, -20, 15, 9],
+            tables,
+        }
+    }
+
+    #[test]
+    fn zero_patterns_evaluate_as_extended() {
+        let ten = WeightPair::material();
+        let mut extra = ExtraPair::default();
+        extra.opening.men[4] = 13;
+        extra.endgame.kings[9] = -7;
+        let zero = PatternWeights::zero(PatternTables::zero(RegionLayout::Bands.regions()));
+        for fen in ["B:W21-32:B1-12", "W:W9,K14,22,25,30:B6,13,17,K26,28"] {
+            let p = pos(fen);
+            assert_eq!(
+                evaluate_patterns(&p, &ten, &extra, &zero),
+                evaluate_extended(&p, &ten, &extra)
+            );
+        }
+    }
+
+    #[test]
+    fn mirrored_positions_evaluate_alike() {
+        let ten = WeightPair::material();
+        let extra = ExtraPair::default();
+        let weights = some_weights();
+        for fen in [
+            "B:W21-32:B1-12",
+            "W:W9,K14,22,25,30:B6,13,17,K26,28",
+            "B:W22,30,K4:B1,3,14,K29",
+            "W:WK32:B23,24,27,28,25",
+        ] {
+            let p = pos(fen);
+            assert_eq!(
+                evaluate_patterns(&p, &ten, &extra, &weights),
+                evaluate_patterns(&p.mirrored(), &ten, &extra, &weights),
+                "{fen}"
+            );
+        }
+    }
+
+    /// The tables add the side to move's entries and take the opponent's, the opponent's
+    /// board turned round.
+    #[test]
+    fn a_table_entry_by_hand() {
+        let zero = crate::eval::Weights::default();
+        let ten = WeightPair {
+            opening: zero,
+            endgame: zero,
+        };
+        let extra = ExtraPair::default();
+        let mut weights = PatternWeights::zero(PatternTables::zero(RegionLayout::Bands.regions()));
+        // Black to move: men 1 and 6, White men 28 and 32. Black's first band (1-8): own men
+        // on 1 (digit 1 × 3^0) and 6 (1 × 3^5) → 1 + 243 = 244. White's view turns the board:
+        // its men on 28 and 32 are on its 5 and 1 → 3^4 + 3^0 = 82 in its first band.
+        let p = pos("B:W28,32:B1,6");
+        let mut values = weights.tables.values().to_vec();
+        values[244] = [100, 0];
+        values[82] = [40, 0];
+        assert!(weights.tables.set_values(values));
+        // With 4 pieces on the board the opening values weigh 4/24.
+        assert_eq!(
+            evaluate_patterns(&p, &ten, &extra, &weights),
+            (100 - 40) * 4 / 24
+        );
+    }
+}

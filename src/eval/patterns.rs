@@ -1,0 +1,383 @@
+//! The region tables of the `patterns` evaluator (docs/features.md): learned values indexed by
+//! the exact contents of board regions.
+//!
+//! A region is a list of up to eight squares of a side's own view. Its index in a position is
+//! `Σ d_k · 3^k` over its squares `s_k`, with `d_k` 1 for an own man on `s_k`, 2 for an
+//! opponent's man and 0 for an empty square or a king (kings are the piece-square tables'
+//! business). Each region has one table of `3^n` values per phase; a side's value is the sum of
+//! its regions' entries, and the evaluation takes the side to move's minus the opponent's, the
+//! opponent's counted with the board turned round. So one table serves both colours and a
+//! position evaluates like its mirror image.
+//!
+//! The index is computed a byte of the board at a time: for each byte of the 32-bit board that
+//! holds squares of the region, a 256-entry table gives those squares' part of the index.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Bitboard;
+
+/// The most squares of a region: `3^8 = 6561` entries per table.
+pub const MAX_REGION_SQUARES: usize = 8;
+
+/// A region of the board: distinct squares (1–32) of a side's own view, in index order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    squares: Vec<u8>,
+}
+
+/// Why a list of squares is not a region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegionError {
+    /// No square, or more than [`MAX_REGION_SQUARES`].
+    Size(usize),
+    /// A square outside 1–32.
+    Square(i64),
+    /// A square listed twice.
+    Repeated(u8),
+}
+
+impl fmt::Display for RegionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegionError::Size(n) => write!(
+                f,
+                "a region has 1 to {MAX_REGION_SQUARES} squares, not {n}"
+            ),
+            RegionError::Square(s) => write!(f, "square {s} is not one of 1-32"),
+            RegionError::Repeated(s) => write!(f, "square {s} is listed twice"),
+        }
+    }
+}
+
+impl std::error::Error for RegionError {}
+
+impl Region {
+    /// The region of `squares` (1–32, distinct, at most [`MAX_REGION_SQUARES`]).
+    pub fn new(squares: &[i64]) -> Result<Region, RegionError> {
+        if squares.is_empty() || squares.len() > MAX_REGION_SQUARES {
+            return Err(RegionError::Size(squares.len()));
+        }
+        let mut seen = 0u32;
+        let mut out = Vec::with_capacity(squares.len());
+        for &s in squares {
+            if !(1..=32).contains(&s) {
+                return Err(RegionError::Square(s));
+            }
+            let s = s as u8;
+            if seen & (1 << (s - 1)) != 0 {
+                return Err(RegionError::Repeated(s));
+            }
+            seen |= 1 << (s - 1);
+            out.push(s);
+        }
+        Ok(Region { squares: out })
+    }
+
+    /// The squares, in index order (the first is the lowest digit).
+    pub fn squares(&self) -> &[u8] {
+        &self.squares
+    }
+
+    /// Entries of its table: `3^squares`.
+    pub fn entries(&self) -> usize {
+        3usize.pow(self.squares.len() as u32)
+    }
+
+    /// The index of a position in which the side whose view this is has men `own` and its
+    /// opponent men `enemy` (both in that view), computed square by square: the reference the
+    /// byte tables are checked against.
+    pub fn index_of(&self, own: Bitboard, enemy: Bitboard) -> usize {
+        let mut index = 0;
+        for &s in self.squares.iter().rev() {
+            let bit = 1 << (s - 1);
+            index = 3 * index
+                + if own & bit != 0 {
+                    1
+                } else if enemy & bit != 0 {
+                    2
+                } else {
+                    0
+                };
+        }
+        index
+    }
+}
+
+/// The standard region sets, by name (`[weights.patterns] regions`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RegionLayout {
+    /// Four horizontal bands of two rows (squares 1–8, 9–16, 17–24, 25–32 of the own view).
+    #[serde(rename = "bands")]
+    Bands,
+    /// Four vertical strips of two columns (one square a row each).
+    #[serde(rename = "strips")]
+    Strips,
+    /// The bands, then the strips: every square in two regions.
+    #[default]
+    #[serde(rename = "bands+strips")]
+    BandsAndStrips,
+}
+
+impl RegionLayout {
+    /// The name in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RegionLayout::Bands => "bands",
+            RegionLayout::Strips => "strips",
+            RegionLayout::BandsAndStrips => "bands+strips",
+        }
+    }
+
+    /// The layout called `name`, if any.
+    pub fn from_name(name: &str) -> Option<RegionLayout> {
+        [
+            RegionLayout::Bands,
+            RegionLayout::Strips,
+            RegionLayout::BandsAndStrips,
+        ]
+        .into_iter()
+        .find(|l| l.name() == name)
+    }
+
+    /// The regions of the layout.
+    pub fn regions(self) -> Vec<Region> {
+        if self == RegionLayout::BandsAndStrips {
+            let mut all = RegionLayout::Bands.regions();
+            all.extend(RegionLayout::Strips.regions());
+            return all;
+        }
+        let squares: Vec<Vec<i64>> = match self {
+            RegionLayout::BandsAndStrips => unreachable!("handled above"),
+            RegionLayout::Bands => (0..4)
+                .map(|band| (1..=8).map(|k| 8 * band + k).collect())
+                .collect(),
+            RegionLayout::Strips => (0..4)
+                .map(|strip| {
+                    (1..=32)
+                        .filter(|&s| {
+                            let i = s as usize - 1;
+                            let row = i / 4;
+                            let col = 2 * (i % 4) + usize::from(row % 2 == 0);
+                            col / 2 == strip
+                        })
+                        .collect()
+                })
+                .collect(),
+        };
+        squares
+            .iter()
+            .map(|s| Region::new(s).expect("presets are valid regions"))
+            .collect()
+    }
+}
+
+/// One byte of the board's part of a region's index: `table[byte value]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct BytePart {
+    shift: u32,
+    table: Box<[u16; 256]>,
+}
+
+/// The tables of a set of regions, opening and endgame values side by side.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PatternTables {
+    regions: Vec<Region>,
+    /// Where each region's entries start in `values`, and one past the last region's end.
+    offsets: Vec<usize>,
+    /// Each region's byte parts (computed from `regions`).
+    parts: Vec<Vec<BytePart>>,
+    /// `[opening, endgame]` of every entry of every region, region after region.
+    values: Vec<[i32; 2]>,
+}
+
+impl PatternTables {
+    /// Tables of `regions`, every entry 0.
+    pub fn zero(regions: Vec<Region>) -> PatternTables {
+        let mut offsets = vec![0];
+        for r in &regions {
+            offsets.push(offsets.last().unwrap() + r.entries());
+        }
+        let parts = regions.iter().map(byte_parts).collect();
+        let total = *offsets.last().unwrap();
+        PatternTables {
+            regions,
+            offsets,
+            parts,
+            values: vec![[0, 0]; total],
+        }
+    }
+
+    /// The regions.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// All entries of all regions.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there is no region.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Where region `r`'s entries start among all entries.
+    pub fn offset(&self, r: usize) -> usize {
+        self.offsets[r]
+    }
+
+    /// The entries of region `r` in `phase` (0 opening, 1 endgame).
+    pub fn table(&self, r: usize, phase: usize) -> Vec<i32> {
+        self.values[self.offsets[r]..self.offsets[r + 1]]
+            .iter()
+            .map(|v| v[phase])
+            .collect()
+    }
+
+    /// Every entry, `[opening, endgame]`, region after region.
+    pub fn values(&self) -> &[[i32; 2]] {
+        &self.values
+    }
+
+    /// Sets every entry (`[opening, endgame]`, region after region); `false` (and nothing
+    /// changed) when `values` has the wrong length.
+    pub fn set_values(&mut self, values: Vec<[i32; 2]>) -> bool {
+        if values.len() != self.values.len() {
+            return false;
+        }
+        self.values = values;
+        true
+    }
+
+    /// The largest absolute entry.
+    pub fn max_abs(&self) -> u32 {
+        self.values
+            .iter()
+            .flat_map(|v| v.iter())
+            .map(|v| v.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Region `r`'s index for a side with men `own` against men `enemy`, both in its view.
+    #[inline(always)]
+    pub fn index(&self, r: usize, own: Bitboard, enemy: Bitboard) -> usize {
+        let mut index = 0usize;
+        for part in &self.parts[r] {
+            index += usize::from(part.table[((own >> part.shift) & 0xFF) as usize])
+                + 2 * usize::from(part.table[((enemy >> part.shift) & 0xFF) as usize]);
+        }
+        index
+    }
+
+    /// The entries a side's men select (one per region), as indices among all entries.
+    #[inline(always)]
+    pub fn entries_of(&self, own: Bitboard, enemy: Bitboard, out: &mut [u32]) {
+        for (r, slot) in out.iter_mut().enumerate().take(self.regions.len()) {
+            *slot = (self.offsets[r] + self.index(r, own, enemy)) as u32;
+        }
+    }
+
+    /// The opening and endgame sums of a side's entries, its men `own` against `enemy` in its
+    /// own view.
+    #[inline(always)]
+    pub fn side_sums(&self, own: Bitboard, enemy: Bitboard) -> (i32, i32) {
+        let (mut opening, mut endgame) = (0, 0);
+        for r in 0..self.regions.len() {
+            let [o, e] = self.values[self.offsets[r] + self.index(r, own, enemy)];
+            opening += o;
+            endgame += e;
+        }
+        (opening, endgame)
+    }
+}
+
+/// The byte tables of a region: for each byte of the board holding some of its squares, the
+/// part of the index of each value of that byte when those squares hold own men.
+fn byte_parts(region: &Region) -> Vec<BytePart> {
+    (0..4u32)
+        .filter_map(|byte| {
+            let mut table = Box::new([0u16; 256]);
+            let mut any = false;
+            for (k, &s) in region.squares.iter().enumerate() {
+                let bit = u32::from(s) - 1;
+                if bit / 8 != byte {
+                    continue;
+                }
+                any = true;
+                for (value, entry) in table.iter_mut().enumerate() {
+                    if value & (1 << (bit % 8)) != 0 {
+                        *entry += 3u16.pow(k as u32);
+                    }
+                }
+            }
+            any.then_some(BytePart {
+                shift: 8 * byte,
+                table,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_cover_the_board_once() {
+        for preset in [RegionLayout::Bands, RegionLayout::Strips] {
+            let mut covered = 0u32;
+            for r in preset.regions() {
+                assert_eq!(r.squares().len(), 8);
+                for &s in r.squares() {
+                    assert_eq!(covered & (1 << (s - 1)), 0, "{preset:?}: {s} twice");
+                    covered |= 1 << (s - 1);
+                }
+            }
+            assert_eq!(covered, u32::MAX, "{preset:?}");
+        }
+        // The first strip: columns 0 and 1, one square a row: 1, 5, 9, 13, ...
+        assert_eq!(
+            RegionLayout::Strips.regions()[0].squares(),
+            &[1, 5, 9, 13, 17, 21, 25, 29]
+        );
+    }
+
+    #[test]
+    fn byte_tables_agree_with_the_square_by_square_index() {
+        let mut regions = RegionLayout::BandsAndStrips.regions();
+        regions.push(Region::new(&[32, 1, 17, 9]).unwrap());
+        let tables = PatternTables::zero(regions);
+        let mut state = 0x1234_5678_9abc_def0u64;
+        for _ in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let own = state as u32;
+            let enemy = (state >> 32) as u32 & !own;
+            for (r, region) in tables.regions().iter().enumerate() {
+                assert_eq!(tables.index(r, own, enemy), region.index_of(own, enemy));
+            }
+        }
+    }
+
+    #[test]
+    fn an_index_by_hand() {
+        // Region 2, 5, 1: own man on 5 (digit 1, times 3), enemy man on 1 (2, times 9).
+        let region = Region::new(&[2, 5, 1]).unwrap();
+        assert_eq!(region.index_of(1 << 4, 1), 3 + 18);
+        assert_eq!(region.entries(), 27);
+    }
+
+    #[test]
+    fn bad_regions_are_refused() {
+        assert_eq!(Region::new(&[]), Err(RegionError::Size(0)));
+        assert_eq!(Region::new(&[1; 9]), Err(RegionError::Size(9)));
+        assert_eq!(Region::new(&[0, 3]), Err(RegionError::Square(0)));
+        assert_eq!(Region::new(&[3, 33]), Err(RegionError::Square(33)));
+        assert_eq!(Region::new(&[3, 4, 3]), Err(RegionError::Repeated(3)));
+    }
+}

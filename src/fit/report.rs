@@ -1,0 +1,167 @@
+//! A fit's settings (one owner for their defaults and checks) and its report.
+
+use std::sync::Arc;
+
+use rand::Rng;
+
+use crate::error::{Error, Result};
+use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair, DEFAULT_ENDGAME_PIECES};
+use crate::rng::{stream, tag};
+use crate::tournament::{ExtraRanges, FeatureRanges, PatternRanges};
+
+/// The default pull of table entries toward zero, in positions.
+pub const DEFAULT_L2_TABLES: f64 = 1000.0;
+
+/// How a fit is made: one owner for its settings, their defaults and their checks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitSettings {
+    /// Plies of each game (from its start, the opening's included) whose positions are left
+    /// out.
+    pub first_ply: u32,
+    /// The share of games held out to measure the fit (0: none).
+    pub validation: f64,
+    /// The seed of the validation split.
+    pub seed: u64,
+    /// Strength of the pull towards the start weights (0: none).
+    pub l2: f64,
+    /// Most optimiser iterations.
+    pub max_iterations: u32,
+    /// Pieces at which the endgame set takes over (the fitted file's `endgame_pieces`).
+    pub endgame_pieces: u32,
+    /// The ranges of the opening set's weights (equal bounds fix a weight).
+    pub opening: FeatureRanges,
+    /// The ranges of the endgame set's weights.
+    pub endgame: FeatureRanges,
+    /// The evaluator whose weights are fitted.
+    pub evaluator: EvaluatorKind,
+    /// The ranges of the extended evaluator's further weights (both sets).
+    pub extended: ExtraRanges,
+    /// The pattern evaluator's regions and the ranges of its further weights.
+    pub patterns: PatternRanges,
+    /// The pull of the pattern evaluator's table entries toward zero, in positions (see
+    /// [`PatternObjective::l2_tables`](super::pattern_fit::PatternObjective)).
+    pub l2_tables: f64,
+}
+
+impl Default for FitSettings {
+    /// Positions from ply 10 on, a fifth of the games held out (seed 1), no L2, up to 300
+    /// iterations, the default endgame threshold and the default weight ranges (pawns fixed
+    /// at 100).
+    fn default() -> FitSettings {
+        FitSettings {
+            first_ply: 10,
+            validation: 0.2,
+            seed: 1,
+            l2: 0.0,
+            max_iterations: 300,
+            endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            opening: FeatureRanges::default(),
+            endgame: FeatureRanges::default(),
+            evaluator: EvaluatorKind::Ten,
+            extended: ExtraRanges::default(),
+            patterns: PatternRanges::default(),
+            l2_tables: DEFAULT_L2_TABLES,
+        }
+    }
+}
+
+impl FitSettings {
+    /// Whether game `game` (in input order) is held out for validation: a draw of the
+    /// `[FIT_SPLIT, game]` stream of `seed`, so the split depends on nothing else.
+    pub fn holds_out(&self, game: usize) -> bool {
+        self.validation > 0.0
+            && stream(self.seed, &[tag::FIT_SPLIT, game as u64]).gen::<f64>() < self.validation
+    }
+
+    /// The error of a fit with no training position among `games` games.
+    pub fn nothing_to_learn(&self, games: usize) -> Error {
+        Error::input(format!(
+            "no position to learn from: {games} game(s), none with a quiet position after ply {}{}",
+            self.first_ply,
+            if self.validation > 0.0 {
+                " in the training share"
+            } else {
+                ""
+            }
+        ))
+    }
+
+    /// Why the settings are unusable, naming the setting by `name_of` (the command line's or
+    /// the config's spelling), if they are.
+    pub fn check(&self, name_of: impl Fn(&str) -> String) -> Result<()> {
+        if !(0.0..1.0).contains(&self.validation) {
+            return Err(Error::input(format!(
+                "{} {} is outside 0 ..< 1 (the share of games held out)",
+                name_of("validation"),
+                self.validation
+            )));
+        }
+        if !(self.l2.is_finite() && self.l2 >= 0.0) {
+            return Err(Error::input(format!(
+                "{} {} must be a finite number >= 0",
+                name_of("l2"),
+                self.l2
+            )));
+        }
+        for (set, ranges) in [("opening", &self.opening), ("endgame", &self.endgame)] {
+            for (name, range) in crate::eval::FEATURE_NAMES.iter().zip(ranges.to_array()) {
+                if let Some(problem) = range.problem() {
+                    return Err(Error::input(format!("weights.{set}.{name} {problem}")));
+                }
+            }
+        }
+        if let Some((key, problem)) = self.extended.problem() {
+            return Err(Error::input(format!("weights.extended.{key} {problem}")));
+        }
+        if let Some((key, problem)) = self.patterns.problem() {
+            return Err(Error::input(format!("weights.patterns.{key} {problem}")));
+        }
+        if !(self.l2_tables.is_finite() && self.l2_tables >= 0.0) {
+            return Err(Error::input(format!(
+                "{} {} must be a finite number >= 0",
+                name_of("l2_tables"),
+                self.l2_tables
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The losses of one weight pair on the training and validation positions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Losses {
+    /// Mean squared error on the training positions.
+    pub training: f64,
+    /// Mean squared error on the held-out positions (`None` without a validation split).
+    pub validation: Option<f64>,
+}
+
+/// What a fit found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitReport {
+    /// The fitted weights (integers within the ranges).
+    pub weights: WeightPair,
+    /// The fitted further weights of the extended evaluator (`None` for `ten`).
+    pub extra: Option<ExtraPair>,
+    /// The fitted further weights of the pattern evaluator (`None` for the others).
+    pub patterns: Option<Arc<PatternWeights>>,
+    /// Games learnt from (training and validation).
+    pub games: usize,
+    /// Of which held out.
+    pub validation_games: usize,
+    /// Quiet positions of the training games.
+    pub training_positions: usize,
+    /// Quiet positions of the held-out games.
+    pub validation_positions: usize,
+    /// The fitted logistic scale, per man.
+    pub k: f64,
+    /// Optimiser iterations.
+    pub iterations: u32,
+    /// The losses of `material`, of the start weights and of the fit.
+    pub material: Losses,
+    /// See [`FitReport::material`].
+    pub start: Losses,
+    /// See [`FitReport::material`].
+    pub fitted: Losses,
+}
+

@@ -1,0 +1,76 @@
+//! The pattern evaluator's weights of a run's fitted specimens (`tables/specimen-<id>.json`,
+//! docs/run-folder.md): each written once, as a playable weights file, when its fit enters the
+//! population. Every specimen that carries those weights (the fitted one and the children that
+//! inherit them) names it by the fitted specimen's id (`tables` in `specimens.csv` and the
+//! checkpoint), so the tens of thousands of table entries are stored once, not per specimen
+//! and round.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::eval::{PatternWeights, WeightsFile, WeightsSource};
+use crate::run_folder::TABLES_DIR;
+use crate::tournament::Specimen;
+
+use super::files::write_atomically;
+
+/// The file of the fitted specimen `id`'s pattern weights in the run (or island) folder `dir`.
+pub fn tables_path(dir: &Path, id: u64) -> PathBuf {
+    dir.join(TABLES_DIR).join(format!("specimen-{id}.json"))
+}
+
+/// Writes the fitted `specimen`'s weights file into `dir`'s tables folder (`run` and `round`
+/// for its source).
+pub fn write_tables(
+    dir: &Path,
+    specimen: &Specimen,
+    endgame_pieces: u32,
+    run: &str,
+    round: u32,
+) -> Result<()> {
+    let folder = dir.join(TABLES_DIR);
+    std::fs::create_dir_all(&folder).map_err(|e| Error::io("create", &folder, &e))?;
+    let file = WeightsFile {
+        weights: specimen.weights,
+        extra: specimen.extra.as_deref().copied(),
+        patterns: specimen.patterns.clone(),
+        endgame_pieces,
+        source: Some(WeightsSource::Specimen {
+            run: run.to_string(),
+            id: specimen.id,
+            round,
+        }),
+    };
+    write_atomically(&tables_path(dir, specimen.id), file.to_json().as_bytes())
+}
+
+/// Gives every specimen that names a fitted specimen's tables their weights, read from `dir`
+/// (each file once).
+pub fn attach_tables<'a>(
+    dir: &Path,
+    specimens: impl IntoIterator<Item = &'a mut Specimen>,
+) -> Result<()> {
+    let mut loaded: BTreeMap<u64, Arc<PatternWeights>> = BTreeMap::new();
+    for specimen in specimens {
+        let Some(id) = specimen.tables else {
+            continue;
+        };
+        if !loaded.contains_key(&id) {
+            let path = tables_path(dir, id);
+            let file = WeightsFile::load(&path).map_err(|e| {
+                Error::failure(format!(
+                    "specimen {} carries the tables of specimen {id}, which cannot be read: {e}",
+                    specimen.id
+                ))
+            })?;
+            let patterns = file.patterns.ok_or_else(|| {
+                Error::failure(format!("{}: holds no pattern tables", path.display()))
+            })?;
+            loaded.insert(id, patterns);
+        }
+        specimen.patterns = Some(Arc::clone(&loaded[&id]));
+    }
+    Ok(())
+}
