@@ -18,7 +18,7 @@ use crate::rng::{stream, tag};
 use crate::tournament::{ExtraRanges, FeatureRanges, WeightRange};
 
 pub use positions::{extract, Extraction, Sample};
-pub use records::{GameRecords, RecordedGame};
+pub use records::{Damaged, GameRecords, PdnCounts, RecordedGame, LISTED_PER_FILE};
 pub use texel::{fit_k, Model, Objective};
 
 /// How a fit is made: one owner for its settings, their defaults and their checks.

@@ -1,15 +1,16 @@
 //! The games a fit learns from: a run folder's `games.csv` (replayed from each game's
 //! opening), or any PDN file of English games (a run's `games.pdn`, `match --pdn`, a user's own
-//! collection).
+//! collection), read game by game. A damaged game of a PDN file is skipped and counted, or,
+//! when reading strictly, refused.
 
 use std::fs;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use crate::engine::{Move, Position};
 use crate::error::{Error, Result};
-use crate::game::{GameResult, Opening};
+use crate::game::{GameResult, Opening, PdnError, PdnReader};
 use crate::input_file::{self, Links};
-use crate::pdn::read_pdn;
 use crate::run_folder::{line_of, CsvTable, GAMES_FILE};
 
 /// One finished game: where it started, its moves, who won.
@@ -50,12 +51,74 @@ pub struct GameRecords {
     pub unfinished: usize,
     /// The files the games came from.
     pub files: Vec<PathBuf>,
+    /// What each PDN file held, in input order.
+    pub pdn_files: Vec<PdnCounts>,
+    /// The damaged games skipped, the first [`LISTED_PER_FILE`] of each file (the counts have
+    /// them all).
+    pub skipped: Vec<(PathBuf, PdnError)>,
+    /// The `games.csv` files whose last row was cut short (a run still writing it, or killed
+    /// in the middle of a write): that row is left out, as `resume` and `match` leave it out.
+    pub cut_rows: Vec<PathBuf>,
+}
+
+/// The most damaged games of one file listed in [`GameRecords::skipped`].
+pub const LISTED_PER_FILE: usize = 20;
+
+/// The games of one PDN file, by what became of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PdnCounts {
+    /// The file.
+    pub file: PathBuf,
+    /// Every game in it.
+    pub games: usize,
+    /// Games with moves and a result: learnt from.
+    pub read: usize,
+    /// Games with moves and no result (`*`), left out.
+    pub unfinished: usize,
+    /// Games with no moves (tags alone), left out.
+    pub empty: usize,
+    /// Damaged games, skipped.
+    pub skipped: usize,
+}
+
+impl std::fmt::Display for PdnCounts {
+    /// `tinsley.pdn: 724 games, 721 read, 3 skipped (damaged)`, naming only what happened.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} game{}, {} read",
+            self.file.display(),
+            self.games,
+            if self.games == 1 { "" } else { "s" },
+            self.read
+        )?;
+        for (count, what) in [
+            (self.unfinished, "without a result"),
+            (self.empty, "without moves"),
+            (self.skipped, "skipped (damaged)"),
+        ] {
+            if count > 0 {
+                write!(f, ", {count} {what}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How damaged games of a PDN file are taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Damaged {
+    /// Skipped, counted and listed.
+    Skip,
+    /// Refused: the first one is bad input.
+    Refuse,
 }
 
 impl GameRecords {
     /// Reads every input: a run folder (its `games.csv`, or its islands' when the merged file
-    /// is not written yet) or a PDN file. Bad input names the file and line.
-    pub fn read(inputs: &[PathBuf]) -> Result<GameRecords> {
+    /// is not written yet) or a PDN file, whose damaged games are skipped or refused as
+    /// `damaged` says. Bad input names the file and line.
+    pub fn read(inputs: &[PathBuf], damaged: Damaged) -> Result<GameRecords> {
         let mut records = GameRecords::default();
         for input in inputs {
             if input.is_dir() {
@@ -63,17 +126,29 @@ impl GameRecords {
                     records.add_games_csv(&file)?;
                 }
             } else {
-                records.add_pdn(input)?;
+                records.add_pdn(input, damaged)?;
             }
         }
         if records.games.is_empty() {
+            let total = |count: fn(&PdnCounts) -> usize| -> usize {
+                records.pdn_files.iter().map(count).sum()
+            };
+            let left_out: Vec<String> = [
+                (records.unfinished, "without a result"),
+                (total(|c| c.empty), "without moves"),
+                (total(|c| c.skipped), "skipped (damaged)"),
+            ]
+            .into_iter()
+            .filter(|&(count, _)| count > 0)
+            .map(|(count, what)| format!("{count} {what}"))
+            .collect();
             return Err(Error::input(format!(
                 "{}: no finished game to learn from{}",
                 names(&records.files),
-                if records.unfinished > 0 {
-                    format!(" ({} without a result)", records.unfinished)
-                } else {
+                if left_out.is_empty() {
                     String::new()
+                } else {
+                    format!(" ({})", left_out.join(", "))
                 }
             )));
         }
@@ -88,7 +163,10 @@ impl GameRecords {
     /// The rows of a run's `games.csv` from round `first_round` on, as
     /// [`GameRecords::add_games_csv`] reads them.
     pub fn add_games_csv_from(&mut self, path: &Path, first_round: u32) -> Result<()> {
-        let table = CsvTable::read(path)?;
+        let table = CsvTable::read_whole_rows(path)?;
+        if table.cut_row() {
+            self.cut_rows.push(path.to_owned());
+        }
         let round = table.column("round")?;
         let opening = table.column("opening")?;
         let result = table.column("result")?;
@@ -132,34 +210,60 @@ impl GameRecords {
         Ok(())
     }
 
-    /// The games of a PDN file; games without a result are counted and left out.
-    pub fn add_pdn(&mut self, path: &Path) -> Result<()> {
-        let bytes = input_file::read(path, Links::Follow, None).map_err(|e| {
+    /// The games of a PDN file, read game by game: games without a result or without moves are
+    /// counted and left out; a damaged game is skipped and counted, or refused, as `damaged`
+    /// says.
+    pub fn add_pdn(&mut self, path: &Path, damaged: Damaged) -> Result<()> {
+        let file = input_file::open(path, Links::Follow).map_err(|e| {
             Error::input(format!(
                 "{}: {e}; expected a run folder or a PDN file",
                 path.display()
             ))
         })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            Error::input(format!(
-                "{}: not a UTF-8 text file (byte {}); expected a run folder or a PDN file",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            ))
-        })?;
-        let games =
-            read_pdn(&text).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
-        for game in games {
+        let mut reader = PdnReader::new(BufReader::new(file));
+        let mut counts = PdnCounts {
+            file: path.to_owned(),
+            ..PdnCounts::default()
+        };
+        while let Some(game) = reader
+            .next_game()
+            .map_err(|e| Error::io("read", path, &e))?
+        {
+            counts.games += 1;
+            let game = match game {
+                Ok(game) => game,
+                Err(e) if damaged == Damaged::Refuse => {
+                    return Err(Error::input(format!(
+                        "{}: {e} (--strict refuses a damaged game)",
+                        path.display()
+                    )))
+                }
+                Err(e) => {
+                    counts.skipped += 1;
+                    if counts.skipped <= LISTED_PER_FILE {
+                        self.skipped.push((path.to_owned(), e));
+                    }
+                    continue;
+                }
+            };
             match game.result {
-                Some(result) => self.games.push(RecordedGame {
-                    start: game.start,
-                    moves: game.moves,
-                    result,
-                }),
-                None => self.unfinished += 1,
+                _ if game.moves.is_empty() => counts.empty += 1,
+                Some(result) => {
+                    counts.read += 1;
+                    self.games.push(RecordedGame {
+                        start: game.start,
+                        moves: game.moves,
+                        result,
+                    });
+                }
+                None => {
+                    counts.unfinished += 1;
+                    self.unfinished += 1;
+                }
             }
         }
         self.files.push(path.to_owned());
+        self.pdn_files.push(counts);
         Ok(())
     }
 }

@@ -17,7 +17,7 @@ use super::process::{merit, Run, VALIDATION_OPPONENT};
 use super::state::State;
 use crate::error::Result;
 use crate::game::Opening;
-use crate::pdn::PdnGame;
+use crate::game::PdnGame;
 use crate::text::csv_line;
 use crate::tournament::{breed, play_round, BracketGame, GameJob, RoundResult, Specimen};
 
