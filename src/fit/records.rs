@@ -300,3 +300,60 @@ fn names(files: &[PathBuf]) -> String {
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     names.join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_games_csv_row_cut_short_is_left_out_and_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let rows = "round,opening,result,moves\n1,9-13 24-20,draw,12-16 28-24\n";
+        std::fs::write(&path, format!("{rows}1,start,black_win,11-15 23-1")).unwrap();
+        let mut records = GameRecords::default();
+        records.add_games_csv(&path).unwrap();
+        assert_eq!(records.games.len(), 1);
+        assert_eq!(records.games[0].moves.len(), 4);
+        assert_eq!(records.cut_rows, [path.clone()]);
+        std::fs::write(&path, rows).unwrap();
+        let mut records = GameRecords::default();
+        records.add_games_csv(&path).unwrap();
+        assert_eq!((records.games.len(), records.cut_rows.len()), (1, 0));
+    }
+
+    #[test]
+    fn pdn_files_are_counted_and_damaged_games_skipped_or_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pdn");
+        std::fs::write(
+            &path,
+            "1. 9-13 22-18 1-0\n[Event \"e\"]\n\n1. 9-13 9-14 0-1\n1. 11-15 *\n[Event \"t\"] *",
+        )
+        .unwrap();
+        let mut records = GameRecords::default();
+        records.add_pdn(&path, Damaged::Skip).unwrap();
+        assert_eq!(records.games.len(), 1);
+        let counts = &records.pdn_files[0];
+        assert_eq!(
+            counts.to_string(),
+            format!(
+                "{}: 4 games, 1 read, 1 without a result, 1 without moves, 1 skipped (damaged)",
+                path.display()
+            )
+        );
+        assert_eq!(records.skipped.len(), 1);
+        assert_eq!(
+            (records.skipped[0].1.game, records.skipped[0].1.line),
+            (2, 4)
+        );
+        let err = GameRecords::default()
+            .add_pdn(&path, Damaged::Refuse)
+            .unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(
+            err.to_string().contains("line 4: game 2: move 2 (9-14)"),
+            "{err}"
+        );
+    }
+}

@@ -537,4 +537,65 @@ mod tests {
         assert!(parse_openings("\n# nothing\n", "empty.txt").is_err());
         assert!(parse_openings("9-13 22-18 10-14 x", "x.txt").is_err());
     }
+
+    #[test]
+    fn fen_lines_and_pdn_games_are_positions() {
+        let deck = parse_openings(
+            "# mixed\nB:W19,23,22:B4,3,2\n[FEN \"W:W32-30:BK1\"]\n9-13 22-18\n",
+            "deck.txt",
+        )
+        .unwrap();
+        let names: Vec<&str> = deck.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["B:W19,22,23:B2,3,4", "W:W30,31,32:BK1", "9-13 22-18"]
+        );
+        // A position is not replayed from the start: its games carry a FEN.
+        assert_eq!(deck[0].moves_from_start(), None);
+        assert_eq!(Opening::from_name(&deck[1].name).unwrap(), deck[1]);
+        let err = parse_openings("9-13\nB:W1:B1\n", "bad.txt").unwrap_err();
+        assert!(err.to_string().contains("bad.txt line 2"), "{err}");
+        // A position whose side to move has no move is no opening.
+        let lost = parse_openings("W:W5:B1\n", "lost.txt");
+        assert!(lost.is_err(), "{lost:?}");
+        let pdn = "[FEN \"B:W18,22:B9,10\"]\n1. 10-14 *\n\n1. 9-13 22-18 *\n[Event \"x\"] *";
+        let deck = parse_pdn_openings(pdn.as_bytes(), "deck.pdn").unwrap();
+        let names: Vec<&str> = deck.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["W:W18,22:B9,14", "9-13 22-18", "start"]);
+        let err = parse_pdn_openings("1. 9-13 *\n1. 9-14 22-17 2. 14-19 *".as_bytes(), "d.pdn");
+        let err = err.unwrap_err().to_string();
+        assert!(
+            err.starts_with("openings file d.pdn: line 2: game 2: move 3"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn deck_names_are_the_sources_and_random_decks_follow_the_seed() {
+        assert_eq!(
+            OpeningsSource::from_deck_name("tough"),
+            Some(Ok(OpeningsSource::Tough))
+        );
+        assert_eq!(
+            OpeningsSource::from_deck_name("random:6"),
+            Some(Ok(OpeningsSource::Random(6)))
+        );
+        assert!(matches!(
+            OpeningsSource::from_deck_name("random:41"),
+            Some(Err(_))
+        ));
+        assert_eq!(OpeningsSource::from_deck_name("tough.txt"), None);
+        let tough = OpeningsSource::Tough.match_deck(3, 1, 50).unwrap();
+        assert_eq!(tough, tough_deck());
+        let random = OpeningsSource::Random(6).match_deck(5, 9, 50).unwrap();
+        assert_eq!(random.len(), 5);
+        assert_eq!(
+            random,
+            OpeningsSource::Random(6).match_deck(5, 9, 50).unwrap()
+        );
+        assert_ne!(
+            random,
+            OpeningsSource::Random(6).match_deck(5, 10, 50).unwrap()
+        );
+    }
 }
