@@ -315,7 +315,7 @@ mod tests {
         records.add_games_csv(&path).unwrap();
         assert_eq!(records.games.len(), 1);
         assert_eq!(records.games[0].moves.len(), 4);
-        assert_eq!(records.cut_rows, [path.clone()]);
+        assert_eq!(records.cut_rows, std::slice::from_ref(&path));
         std::fs::write(&path, rows).unwrap();
         let mut records = GameRecords::default();
         records.add_games_csv(&path).unwrap();
