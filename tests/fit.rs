@@ -156,7 +156,8 @@ fn other_formats_config_ranges_start_weights_and_pooled_inputs() {
     let one = fit(d, &["run", "-o", "one.json"]);
     let two = fit(d, &["run", "run/games.pdn", "-o", "two.json"]);
     let games = |report: &str| -> u64 {
-        let line = report.lines().next().unwrap();
+        // A PDN input's counts come first (`run/games.pdn: N games, N read`).
+        let line = report.lines().find(|l| l.starts_with("games: ")).unwrap();
         line["games: ".len()..]
             .split(' ')
             .next()
