@@ -250,15 +250,15 @@ def main():
                    kept or not paused)
 
     # 10: PDN as other programs write it, damaged games, decks of positions (issue 30).
-    game = "1. 9-13 22-18 2. 10x14 24-19 1-0\n"  # 10x14: `x` written for a plain move
+    game = "1. 10x14 24-20 2. 6-10 22-17 1-0\n"  # 10x14: `x` written for a plain move
     pdns = {
         "x-for-plain": (game, 0),
         "crlf-bom-latin1": ((b"\xef\xbb\xbf[White \"Jos\xe9\"]\r\n\r\n"
                              + game.replace("\n", "\r\n").encode()), 0),
-        "comments": ("1. 9-13 {a { in it} 22-18 ; 1. 99-99\n(2. 11-15 {)} (2... 1-1)) "
-                     "2. 10-14 $1 24-19!? 1-0\n", 0),
+        "comments": ("1. 10-14 {a { in it} 24-20 ; 1. 99-99\n(2. 11-15 {)} (2... 1-1)) "
+                     "2. 6-10 $1 22-17!? 1-0\n", 0),
         "tag-only-fen-not-merged": ('[Event "a"]\n[FEN "W:W21:B1"]\n\n[Event "b"]\n' + game, 0),
-        "damaged-then-good": ("1. 9-13 13-17 1-0\n" + game, 0),
+        "damaged-then-good": ("1. 10-14 14-18 1-0\n" + game, 0),
         "only-damaged": ("1. 9-13 {never closed\n" + game, 2),
         "long-line": ("{" + "x" * (8 << 20) + "}\n" + game, 0),
         "no-moves-only": ('[FEN "B:W18:B14"] *\n' * 1000, 2),
@@ -281,7 +281,7 @@ def main():
     for deck, code in (("eleven.pdn", 0), ("tough", 0), ("random:4", 0), ("start", 0),
                        ("random:99", 2), ("no-such-deck", 2)):
         attack("10: PDN and decks", ["match", "material", "material", "--openings", deck,
-                                     "--pairs", "2"] + quick, code)
+                                     "--pairs", "1"] + quick, code)
     code, err = run(["match", "material", "material", "--openings", "toughh"] + quick)
     record("10: PDN and decks", "match --openings toughh (lists the deck names)", code, err, 2,
            "tough" in err and "random:N" in err)
