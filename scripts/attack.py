@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tries the tool as a hostile user would (issue 24, "Nothing lost, nothing stuck").
+"""Tries the tool as a hostile user would (issue 24, "Nothing lost, nothing stuck"; class 10 from
+issue 30, "Real collections, real decks").
 
 Usage: scripts/attack.py [BINARY]   (default: target/release/checkers-tuner)
 
@@ -247,6 +248,50 @@ def main():
             record("8: temporaries", " ".join(args) + f" + {sig.name}", code,
                    p.stderr.read().decode(), 128 + sig if paused else (0, 128 + sig),
                    kept or not paused)
+
+    # 10: PDN as other programs write it, damaged games, decks of positions (issue 30).
+    game = "1. 10x14 24-20 2. 6-10 22-17 1-0\n"  # 10x14: `x` written for a plain move
+    pdns = {
+        "x-for-plain": (game, 0),
+        "crlf-bom-latin1": ((b"\xef\xbb\xbf[White \"Jos\xe9\"]\r\n\r\n"
+                             + game.replace("\n", "\r\n").encode()), 0),
+        "comments": ("1. 10-14 {a { in it} 24-20 ; 1. 99-99\n(2. 11-15 {)} (2... 1-1)) "
+                     "2. 6-10 $1 22-17!? 1-0\n", 0),
+        "tag-only-fen-not-merged": ('[Event "a"]\n[FEN "W:W21:B1"]\n\n[Event "b"]\n' + game, 0),
+        "damaged-then-good": ("1. 10-14 14-18 1-0\n" + game, 0),
+        "only-damaged": ("1. 9-13 {never closed\n" + game, 2),
+        "long-line": ("{" + "x" * (8 << 20) + "}\n" + game, 0),
+        "no-moves-only": ('[FEN "B:W18:B14"] *\n' * 1000, 2),
+    }
+    for name, (text, code) in pdns.items():
+        open(f"{name}.pdn", "wb").write(text if isinstance(text, bytes) else text.encode())
+        attack("10: PDN and decks", ["fit", f"{name}.pdn", "-o", f"{name}.json", "-q",
+                                     "--first-ply", "0", "--validation", "0"], code,
+               inputs=(f"{name}.pdn",))
+    attack("10: PDN and decks", ["fit", "damaged-then-good.pdn", "--strict", "-o", "s.json"], 2)
+    shutil.rmtree("cut", ignore_errors=True)
+    shutil.copytree("run", "cut")
+    games_csv = open("cut/games.csv", "rb").read()
+    open("cut/games.csv", "wb").write(games_csv[:-7])  # the last row cut mid-move
+    attack("10: PDN and decks", ["fit", "cut", "-o", "cut.json", "-q"], 0)
+    open("eleven.pdn", "w").write('[FEN "B:W19,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,7,6,5,'
+                                  '12,11,10,9"] *\n[FEN "W:W32-29,27-21,19:B12-9,7-1"] *\n')
+    quick = ["--min-depth", "2", "--max-depth", "4", "--max-plies", "20",
+             "--database-pieces", "0", "-q"]
+    for deck, code in (("eleven.pdn", 0), ("tough", 0), ("random:4", 0), ("start", 0),
+                       ("random:99", 2), ("no-such-deck", 2)):
+        attack("10: PDN and decks", ["match", "material", "material", "--openings", deck,
+                                     "--pairs", "1"] + quick, code)
+    code, err = run(["match", "material", "material", "--openings", "toughh"] + quick)
+    record("10: PDN and decks", "match --openings toughh (lists the deck names)", code, err, 2,
+           "tough" in err and "random:N" in err)
+    open("eleven.toml", "w").write(TINY.replace('openings = "3-move"',
+                                                'openings = "eleven.pdn"'))
+    shutil.rmtree("eleven-run", ignore_errors=True)
+    code, err = run(["tune", "eleven.toml", "--out", "eleven-run", "-q"])
+    played = open("eleven-run/games.pdn").read() if os.path.exists("eleven-run/games.pdn") else ""
+    record("10: PDN and decks", "tune with openings = \"eleven.pdn\"", code, err, 0,
+           '[FEN "B:W19,21,22,23,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12"]' in played)
 
     held_all = True
     for cls in sorted(results):

@@ -27,7 +27,6 @@ mod game;
 pub mod hub;
 mod input_file;
 mod matchplay;
-mod pdn;
 mod plot;
 mod rng;
 mod run;
@@ -56,18 +55,21 @@ pub use eval::{
     EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_REGION_SQUARES, TERM_NAMES,
 };
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
-pub use fit::{fit, FitReport, FitSettings, GameRecords, Losses, RecordedGame};
+pub use fit::{
+    fit, Damaged, FitReport, FitSettings, GameRecords, Losses, PdnCounts, RecordedGame,
+    LISTED_PER_FILE,
+};
 pub use game::{
-    load_openings_file, parse_openings, play_game, three_move_deck, EndReason, GameRecord,
-    GameResult, GameScore, GameSettings, Opening, Player, SearchParams, Tally, TieBreak,
-    TimeControl,
+    load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game, read_pdn,
+    three_move_deck, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening,
+    OpeningsSource, PdnError, PdnGame, PdnReader, Player, SearchParams, Tally, TieBreak,
+    TimeControl, DECK_NAMES, RANDOM_OPENING_BALANCE,
 };
 pub use matchplay::{
     check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_file,
     read_match_rows, summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchReport,
     PairReport,
 };
-pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame};
 pub use plot::plot_run;
 pub use run::{
     commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, Island, IslandChoice,

@@ -21,11 +21,11 @@ use crate::elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
 use crate::engine::{Color, Position};
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
+use crate::game::PdnGame;
 use crate::game::{
     play_game_between, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening, Player,
 };
 use crate::input_file::{self, Links};
-use crate::pdn::PdnGame;
 use crate::rng::{stream, tag};
 use crate::search::SearchLimits;
 use crate::text::{csv_line, excerpt, fingerprint};

@@ -27,6 +27,8 @@ pub mod tag {
     pub const ISLAND: u64 = 8;
     /// Which games a fit holds out for validation.
     pub const FIT_SPLIT: u64 = 9;
+    /// The random openings of a `match --openings random:N`.
+    pub const MATCH_OPENINGS: u64 = 10;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

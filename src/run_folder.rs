@@ -42,6 +42,8 @@ pub struct CsvTable {
     path: PathBuf,
     index: HashMap<String, usize>,
     rows: Vec<csv::StringRecord>,
+    /// A last line without its line break was left out ([`CsvTable::read_whole_rows`]).
+    cut_row: bool,
 }
 
 /// A column found in a [`CsvTable`]'s header: where it is, and its name for messages.
@@ -67,19 +69,34 @@ impl CsvTable {
     /// unreadable file, one that is not a regular file, or text that is not CSV, is bad input
     /// naming the file (and the line).
     pub fn read(path: &Path) -> Result<CsvTable> {
-        let file = input_file::open(path, Links::Follow).map_err(|e| match e {
-            ReadError::NotFound => Error::input(format!(
-                "{}: file not found (is this a run folder?)",
-                path.display()
-            )),
-            e => e.at(path),
-        })?;
-        CsvTable::from_reader(path, std::io::BufReader::new(file))
+        CsvTable::from_reader(path, std::io::BufReader::new(open_csv(path)?))
+    }
+
+    /// Reads the CSV file at `path` as [`CsvTable::read`] does, but only its whole rows: a last
+    /// line without its line break (a row a running or killed writer had not finished, which a
+    /// resumed run cuts off and a continued match drops) is left out, and
+    /// [`CsvTable::cut_row`] says so.
+    pub fn read_whole_rows(path: &Path) -> Result<CsvTable> {
+        let mut lines = WholeLines {
+            source: std::io::BufReader::new(open_csv(path)?),
+            line: Vec::new(),
+            at: 0,
+            cut: false,
+        };
+        let mut table = CsvTable::from_reader(path, &mut lines)?;
+        table.cut_row = lines.cut;
+        Ok(table)
     }
 
     /// Reads `bytes` as the CSV file at `path` (for a file read up to a recorded length).
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<CsvTable> {
         CsvTable::from_reader(path, bytes)
+    }
+
+    /// Whether a last line cut short was left out (only [`CsvTable::read_whole_rows`] leaves
+    /// one out).
+    pub fn cut_row(&self) -> bool {
+        self.cut_row
     }
 
     fn from_reader(path: &Path, source: impl std::io::Read) -> Result<CsvTable> {
@@ -106,6 +123,7 @@ impl CsvTable {
             path: path.to_owned(),
             index,
             rows,
+            cut_row: false,
         })
     }
 
@@ -166,6 +184,46 @@ impl CsvTable {
     /// "FILE line N", the place of `record`.
     pub fn place(&self, record: &csv::StringRecord) -> String {
         format!("{} line {}", self.path.display(), line_of(record))
+    }
+}
+
+/// Opens a run's CSV file for reading.
+fn open_csv(path: &Path) -> Result<std::fs::File> {
+    input_file::open(path, Links::Follow).map_err(|e| match e {
+        ReadError::NotFound => Error::input(format!(
+            "{}: file not found (is this a run folder?)",
+            path.display()
+        )),
+        e => e.at(path),
+    })
+}
+
+/// A reader that passes on whole lines only: bytes after the last line break are held back and
+/// dropped at the end of the source (`cut` then says so).
+struct WholeLines<R> {
+    source: R,
+    /// The line being passed on, and how much of it has been.
+    line: Vec<u8>,
+    at: usize,
+    cut: bool,
+}
+
+impl<R: std::io::BufRead> std::io::Read for WholeLines<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.line.len() {
+            self.line.clear();
+            self.at = 0;
+            self.source.read_until(b'\n', &mut self.line)?;
+            if !self.line.ends_with(b"\n") {
+                self.cut = !self.line.is_empty();
+                self.line.clear();
+                return Ok(0);
+            }
+        }
+        let n = buf.len().min(self.line.len() - self.at);
+        buf[..n].copy_from_slice(&self.line[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
     }
 }
 
@@ -238,5 +296,21 @@ mod tests {
         std::fs::write(dir.path().join(CONFIG_FILE), "name = \n").unwrap();
         let bad = message(read_config_table(dir.path()));
         assert!(bad.contains("config.toml: not TOML"), "{bad}");
+    }
+
+    #[test]
+    fn whole_rows_leave_out_a_last_line_cut_short() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        // Read whole, the cut row would be a row of its own, its last move cut short.
+        std::fs::write(&path, "round,moves\n1,9-13 22-18\n2,11-1").unwrap();
+        let table = CsvTable::read_whole_rows(&path).unwrap();
+        assert_eq!(table.rows().len(), 1);
+        assert!(table.cut_row());
+        assert_eq!(CsvTable::read(&path).unwrap().rows().len(), 2);
+        std::fs::write(&path, "round,moves\n1,9-13 22-18\n").unwrap();
+        let table = CsvTable::read_whole_rows(&path).unwrap();
+        assert_eq!((table.rows().len(), table.cut_row()), (1, false));
+        assert_eq!(line_of(&table.rows()[0]), 2);
     }
 }

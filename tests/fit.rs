@@ -156,7 +156,8 @@ fn other_formats_config_ranges_start_weights_and_pooled_inputs() {
     let one = fit(d, &["run", "-o", "one.json"]);
     let two = fit(d, &["run", "run/games.pdn", "-o", "two.json"]);
     let games = |report: &str| -> u64 {
-        let line = report.lines().next().unwrap();
+        // A PDN input's counts come first (`run/games.pdn: N games, N read`).
+        let line = report.lines().find(|l| l.starts_with("games: ")).unwrap();
         line["games: ".len()..]
             .split(' ')
             .next()
@@ -184,15 +185,18 @@ fn bad_input_is_one_clear_error_with_no_output() {
     let d = dir.path();
     let pdn = fs::read_to_string(d.join("run/games.pdn")).unwrap();
 
-    // An illegal move in the third game: the file, the game's line and the move.
+    // An illegal move in the third game, with --strict: the file, the move's line and the move.
     let games: Vec<&str> = pdn.split("\n\n[").collect();
-    let line_of_third = pdn[..pdn.find(games[2]).unwrap()].lines().count();
     let broken = pdn.replacen(games[2], &games[2].replacen("1. ", "1. 1-5 ", 1), 1);
+    let line_of_move = broken[..broken.find("1. 1-5").unwrap()].lines().count() + 1;
     fs::write(d.join("broken.pdn"), broken).unwrap();
-    let msg = fit_fails(d, &["broken.pdn", "-o", "out.json"]);
-    assert!(msg.contains("broken.pdn: line "), "{msg}");
-    assert!(msg.contains("game 3: move 1 (1-5)"), "{msg}");
-    assert!(msg.contains(&format!("line {line_of_third}:")), "{msg}");
+    let msg = fit_fails(d, &["broken.pdn", "-o", "out.json", "--strict"]);
+    assert!(
+        msg.contains(&format!(
+            "broken.pdn: line {line_of_move}: game 3: move 1 (1-5)"
+        )),
+        "{msg}"
+    );
 
     // Only unfinished games, an empty file, a file that is not text.
     fs::write(d.join("open.pdn"), "1. 11-15 22-18 *\n\n1. 9-13 *\n").unwrap();
@@ -203,8 +207,13 @@ fn bad_input_is_one_clear_error_with_no_output() {
     );
     fs::write(d.join("empty.pdn"), "").unwrap();
     assert!(fit_fails(d, &["empty.pdn", "-o", "out.json"]).contains("no finished game"));
+    // Bytes that are not UTF-8 are Latin-1 text: here a word that is not a move.
     fs::write(d.join("binary.pdn"), [0x31, 0x2e, 0xff, 0xfe]).unwrap();
-    assert!(fit_fails(d, &["binary.pdn", "-o", "out.json"]).contains("not a UTF-8 text file"));
+    let msg = fit_fails(d, &["binary.pdn", "-o", "out.json"]);
+    assert!(
+        msg.contains("no finished game to learn from (1 skipped (damaged))"),
+        "{msg}"
+    );
 
     // A folder that is not a run, a missing input.
     fs::create_dir(d.join("empty-folder")).unwrap();

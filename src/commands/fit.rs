@@ -5,12 +5,14 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, export_to_file, fit, refuse_overwriting, Config, Error, EvaluatorKind,
-    ExportFormat, FitReport, FitSettings, GameRecords, Losses, RegionLayout, Result, WeightsFile,
-    WeightsSource,
+    check_output_path, export_to_file, fit, refuse_overwriting, Config, Damaged, Error,
+    EvaluatorKind, ExportFormat, FitReport, FitSettings, GameRecords, Losses, RegionLayout, Result,
+    WeightsFile, WeightsSource, LISTED_PER_FILE,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+
+use super::output::note;
 
 /// Arguments of `fit`.
 #[derive(Args, Debug)]
@@ -65,6 +67,10 @@ pub struct FitArgs {
     /// Worker threads (default: one per core); the weights are the same on any number.
     #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
+    /// Refuse a PDN file with a damaged game (an illegal or unreadable move, a bad FEN) with
+    /// exit status 2, instead of skipping the game and reporting it.
+    #[arg(long)]
+    strict: bool,
     /// No progress bar and no report; only errors.
     #[arg(short = 'q', long)]
     quiet: bool,
@@ -118,7 +124,15 @@ pub fn run(args: FitArgs) -> Result<()> {
     }
     settings.check(|name| format!("--{}", name.replace('_', "-")))?;
 
-    let records = GameRecords::read(&args.inputs)?;
+    let damaged = if args.strict {
+        Damaged::Refuse
+    } else {
+        Damaged::Skip
+    };
+    let records = GameRecords::read(&args.inputs, damaged)?;
+    if !args.quiet {
+        report_left_out(&records);
+    }
     let mut read: Vec<(&str, &Path)> = records
         .files
         .iter()
@@ -189,6 +203,29 @@ pub fn run(args: FitArgs) -> Result<()> {
     Ok(())
 }
 
+/// On stderr: each damaged game skipped (file, line, game, why; the first few of each file)
+/// and each `games.csv` whose last row was cut short.
+fn report_left_out(records: &GameRecords) {
+    for (file, error) in &records.skipped {
+        note!("{}: {error}; game skipped", file.display());
+    }
+    for counts in &records.pdn_files {
+        if counts.skipped > LISTED_PER_FILE {
+            note!(
+                "{}: {} more damaged games skipped",
+                counts.file.display(),
+                counts.skipped - LISTED_PER_FILE
+            );
+        }
+    }
+    for file in &records.cut_rows {
+        note!(
+            "{}: the last row is cut short (a run still writing, or killed): left out",
+            file.display()
+        );
+    }
+}
+
 /// The `source` of the fitted file: the inputs and how much of them was learnt from.
 fn data_description(records: &GameRecords, report: &FitReport) -> String {
     let files: Vec<String> = records
@@ -213,6 +250,9 @@ fn report_text(
     args: &FitArgs,
 ) -> String {
     let mut out = String::new();
+    for counts in &records.pdn_files {
+        let _ = writeln!(out, "{counts}");
+    }
     let unfinished = match records.unfinished {
         0 => String::new(),
         n => format!(", {n} without a result left out"),

@@ -7,10 +7,11 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use checkers_tuner::{
-    check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_file,
-    read_match_rows, refuse_overwriting, same_file, summary_path, three_move_deck,
-    write_file_atomically, EndgameDb, Error, GameSettings, MatchGame, MatchPlayer, Opening,
-    PairReport, Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
+    check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
+    refuse_overwriting, same_file, summary_path, write_file_atomically, EndgameDb, Error,
+    GameSettings, MatchGame, MatchPlayer, Opening, OpeningsSource, PairReport, Result,
+    SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile, DECK_NAMES,
+    RANDOM_OPENING_BALANCE,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -29,9 +30,15 @@ pub struct MatchArgs {
     a: String,
     /// Player B: a weights file (json, toml or csv) or `material`.
     b: String,
-    /// Openings: `start`, `3-move` (the 156-opening ACF deck) or a file with one move sequence
-    /// per line (e.g. `9-13 22-18 10-14`). A plays each opening once with each colour.
-    #[arg(long, default_value = "3-move", value_name = "start|3-move|FILE")]
+    /// Openings: `start`, `3-move` (the 156-opening ACF deck), `tough` (50 of them),
+    /// `random:N` (--pairs openings of N random plies, default 156, drawn from --seed) or a file:
+    /// one move sequence (`9-13 22-18 10-14`) or FEN per line, or PDN games (one position per
+    /// game, e.g. `[FEN "B:W19,23,22:B4,3,2"] *`). A plays each opening once with each colour.
+    #[arg(
+        long,
+        default_value = "3-move",
+        value_name = "start|3-move|tough|random:N|FILE"
+    )]
     openings: String,
     /// Both sides' depths and tie-break.
     #[command(flatten)]
@@ -154,7 +161,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         file: &files[i],
         limits: own_limits[i],
     });
-    let (deck, deck_label) = openings(&args.openings)?;
+    let (deck, deck_label) = openings(&args.openings, args.pairs, args.seed)?;
     let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
     let key = match_key(a, b, &openings, &settings, args.seed, sprt.as_ref());
 
@@ -595,18 +602,41 @@ fn select_pairs(
     Ok((deck, label))
 }
 
-/// The openings named by `--openings`, with a label for the header.
-fn openings(arg: &str) -> Result<(Vec<Opening>, String)> {
-    Ok(match arg {
-        "start" => (vec![Opening::start()], "the initial position".to_string()),
-        "3-move" => (three_move_deck(), "ACF 3-move deck".to_string()),
-        path if !Path::new(path).exists() && looks_like_three_move(path) => {
+/// How many random openings `--openings random:N` draws without `--pairs`: as many as the
+/// 3-move deck has.
+const RANDOM_PAIRS: usize = 156;
+
+/// The openings named by `--openings` (a deck name or a file), with a label for the header.
+fn openings(arg: &str, pairs: Option<usize>, seed: u64) -> Result<(Vec<Opening>, String)> {
+    let source = match OpeningsSource::from_deck_name(arg) {
+        Some(source) => source.map_err(|e| Error::input(format!("--openings {e}")))?,
+        None if !Path::new(arg).exists() => {
+            let hint = if looks_like_three_move(arg) {
+                "; did you mean `3-move` (the ACF ballot deck)?"
+            } else {
+                ""
+            };
             return Err(Error::input(format!(
-                "--openings {path:?}: no such file; did you mean `3-move` (the ACF ballot deck)?"
-            )))
+                "--openings {arg:?}: no such file, and not a deck name: the decks are \
+                 {DECK_NAMES}{hint}"
+            )));
         }
-        path => (load_openings_file(Path::new(path))?, format!("file {path}")),
-    })
+        None => OpeningsSource::File(PathBuf::from(arg)),
+    };
+    let count = pairs.unwrap_or(RANDOM_PAIRS);
+    let deck = source.match_deck(count, seed, RANDOM_OPENING_BALANCE)?;
+    let label = match &source {
+        OpeningsSource::Start => "the initial position".to_string(),
+        OpeningsSource::ThreeMove => "ACF 3-move deck".to_string(),
+        OpeningsSource::Tough => "the tough deck".to_string(),
+        OpeningsSource::Random(plies) => format!(
+            "random:{plies} ({} distinct openings of {plies} random plies, level within \
+             {RANDOM_OPENING_BALANCE} at depth 4, from seed {seed})",
+            deck.len()
+        ),
+        OpeningsSource::File(_) => format!("file {arg}"),
+    };
+    Ok((deck, label))
 }
 
 /// Whether a name that is not a file was meant as the 3-move deck (`3move`, `three-move`, …).

@@ -21,7 +21,7 @@ use crate::tournament::WeightRange;
 
 pub use pattern_fit::{PatternData, PatternModel, PatternObjective, PatternSample};
 pub use positions::{extract, Extraction, Sample};
-pub use records::{GameRecords, RecordedGame};
+pub use records::{Damaged, GameRecords, PdnCounts, RecordedGame, LISTED_PER_FILE};
 pub use report::{FitReport, FitSettings, Losses, DEFAULT_L2_TABLES};
 pub use store::{
     append_round, length_through_round, start_store, stored_score, StoreReader, StoredGame,

@@ -1,13 +1,16 @@
-//! One game between two weight pairs, and the opening decks games start from.
+//! One game between two weight pairs, the opening decks games start from, and games as PDN
+//! records.
 
 mod openings;
+mod pdn;
 mod play;
 mod settings;
 
 pub use openings::{
-    load_openings_file, parse_openings, three_move_deck, Opening, OpeningBook, OpeningsSource,
-    MAX_RANDOM_OPENING_PLIES,
+    load_openings_file, parse_openings, parse_pdn_openings, three_move_deck, Opening, OpeningBook,
+    OpeningsSource, DECK_NAMES, MAX_RANDOM_OPENING_PLIES, RANDOM_OPENING_BALANCE,
 };
+pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame, PdnReader};
 pub use play::{
     play_game, play_game_between, EndReason, GameRecord, GameResult, GameScore, Player, Tally,
 };

@@ -2,11 +2,17 @@
 //! random openings, or a file of openings.
 //!
 //! An opening is a short move sequence from the start position, written as in the ACF deck:
-//! `9-13 22-18 10-14` (Black first). Every opening is played on the board when loaded, so an
-//! illegal move is reported with its file and line before any game starts.
+//! `9-13 22-18 10-14` (Black first), or a position (a FEN, `B:W19,23,22:B4,3,2`, squares in any
+//! order, ranges and kings, either side to move), as decks of start positions such as
+//! CheckerBoard's 11-man ballots give them. A deck file holds one per line (a move sequence or a
+//! FEN), or is PDN: one position per game, its `FEN` tag (or the standard start) and the moves
+//! after it, if any. Every opening is played on the board when loaded, so an illegal move or a
+//! bad position is reported with its file and line before any game starts; a deck is read
+//! whole or refused (a skipped position would change which games are played).
 
 use std::collections::HashSet;
 use std::fmt;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use rand::seq::SliceRandom;
@@ -15,10 +21,12 @@ use rand_chacha::ChaCha8Rng;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::pdn::PdnReader;
 use crate::engine::{Move, Position};
 use crate::error::{Error, Result};
 use crate::eval::Weights;
-use crate::input_file::{self, Links, DECK_CAP};
+use crate::input_file::{self, Links, ReadError, DECK_CAP};
+use crate::rng::{stream, tag};
 use crate::search::{SearchLimits, Searcher};
 use crate::text::excerpt;
 
@@ -37,10 +45,12 @@ const BALANCE_LIMITS: SearchLimits = SearchLimits::new(4, 8);
 /// Attempts at a level random opening before the last one drawn is taken as it is.
 const BALANCE_ATTEMPTS: u32 = 1_000;
 
-/// A starting point for games: its moves from the initial position and the position they reach.
+/// A starting point for games: its moves from the initial position and the position they reach,
+/// or a position given as it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
-    /// The moves from the initial position, space-separated (`"start"` for none).
+    /// The moves from the initial position, space-separated (`"start"` for none); for a
+    /// position given as it is, its FEN (`W:W18,22:B9,K14`, as [`Position::to_fen`] writes it).
     pub name: String,
     /// The position after those moves.
     pub position: Position,
@@ -55,13 +65,41 @@ impl Opening {
         }
     }
 
-    /// The opening a name gives: `start`, or moves as [`Opening::from_moves`] takes them.
+    /// The opening a name gives: `start`, a FEN as [`Opening::from_fen`] takes it, or moves as
+    /// [`Opening::from_moves`] takes them.
     pub fn from_name(name: &str) -> std::result::Result<Opening, String> {
         if name == Opening::start().name {
             Ok(Opening::start())
+        } else if name.contains(':') {
+            // Move sequences never hold a `:`; every FEN does.
+            Opening::from_fen(name)
         } else {
             Opening::from_moves(name)
         }
+    }
+
+    /// The position of a FEN (`B:W19,23,22:B4,3,2`; also its PDN tag as copied from a file,
+    /// `[FEN "…"]`), named by its FEN as [`Position::to_fen`] writes it; refused when the side
+    /// to move has no move.
+    pub fn from_fen(fen: &str) -> std::result::Result<Opening, String> {
+        let fen = fen.trim();
+        let fen = match fen.strip_prefix("[FEN") {
+            Some(tag) => tag.trim().trim_end_matches(']').trim().trim_matches('"'),
+            None => fen,
+        };
+        let position = Position::from_fen(fen).map_err(|e| format!("FEN: {e}"))?;
+        Opening::from_position(position)
+    }
+
+    /// `position` as an opening, named by its FEN; refused when the side to move has no move.
+    pub fn from_position(position: Position) -> std::result::Result<Opening, String> {
+        if position.is_lost() {
+            return Err("the side to move has no move in this position".to_string());
+        }
+        Ok(Opening {
+            name: position.to_fen(),
+            position,
+        })
     }
 
     /// The opening's moves from the initial position, if its name replays to its position
@@ -105,8 +143,8 @@ fn opening_moves(name: &str) -> std::result::Result<Vec<Move>, String> {
     Ok(moves)
 }
 
-/// Parses a deck: one opening per line; blank lines and lines starting with `#` are skipped.
-/// `origin` names the source in error messages.
+/// Parses a deck: one opening per line, a move sequence or a FEN; blank lines and lines
+/// starting with `#` are skipped. `origin` names the source in error messages.
 pub fn parse_openings(text: &str, origin: &str) -> Result<Vec<Opening>> {
     let mut openings = Vec::new();
     for (number, line) in crate::text::strip_bom(text).lines().enumerate() {
@@ -114,7 +152,12 @@ pub fn parse_openings(text: &str, origin: &str) -> Result<Vec<Opening>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let opening = Opening::from_moves(line).map_err(|e| {
+        let opening = if line.contains(':') {
+            Opening::from_fen(line)
+        } else {
+            Opening::from_moves(line)
+        };
+        let opening = opening.map_err(|e| {
             Error::input(format!(
                 "openings file {origin} line {}: \"{}\": {}",
                 number + 1,
@@ -126,7 +169,44 @@ pub fn parse_openings(text: &str, origin: &str) -> Result<Vec<Opening>> {
     }
     if openings.is_empty() {
         return Err(Error::input(format!(
-            "openings file {origin}: no openings (expected one move sequence per line, e.g. `9-13 22-18 10-14`)"
+            "openings file {origin}: no openings (expected one move sequence per line, e.g. \
+             `9-13 22-18 10-14`, one FEN per line, or PDN games)"
+        )));
+    }
+    Ok(openings)
+}
+
+/// Parses a PDN deck: one opening per game, the position its `FEN` tag (or the standard start)
+/// and its moves reach. A game from the standard start is named by its moves, as a line of a
+/// move deck is; any other by its FEN. A game that cannot be read is refused with its line.
+pub fn parse_pdn_openings(source: impl std::io::BufRead, origin: &str) -> Result<Vec<Opening>> {
+    let mut reader = PdnReader::new(source);
+    let mut openings = Vec::new();
+    while let Some(game) = reader
+        .next_game()
+        .map_err(|e| Error::failure(format!("cannot read openings file {origin}: {e}")))?
+    {
+        let game = game.map_err(|e| Error::input(format!("openings file {origin}: {e}")))?;
+        let number = openings.len() + 1;
+        let opening = if game.start == Position::start() && !game.moves.is_empty() {
+            let names: Vec<String> = game.moves.iter().map(Move::to_string).collect();
+            Opening::from_moves(&names.join(" "))
+        } else if game.start == Position::start() {
+            Ok(Opening::start())
+        } else {
+            Opening::from_position(game.end_position())
+        };
+        openings.push(opening.map_err(|e| {
+            Error::input(format!(
+                "openings file {origin}: game {number}: {}",
+                excerpt(&e)
+            ))
+        })?);
+    }
+    if openings.is_empty() {
+        return Err(Error::input(format!(
+            "openings file {origin}: no games (a PDN deck holds one position per game, e.g. \
+             `[FEN \"B:W18,22,23:B9,10,11\"] *`)"
         )));
     }
     Ok(openings)
@@ -239,12 +319,35 @@ pub fn random_opening(rng: &mut ChaCha8Rng, plies: u32, balance: i32) -> Opening
     last.unwrap_or_else(Opening::start)
 }
 
-/// Reads a file of openings, one move sequence per line.
+/// Reads a file of openings: PDN when its name ends in `.pdn` or its first line that is not
+/// blank starts with a tag (`[`), else one move sequence or FEN per line.
 pub fn load_openings_file(path: &Path) -> Result<Vec<Opening>> {
-    let text = input_file::read_text(path, Links::Follow, Some(DECK_CAP))
+    let bytes = input_file::read(path, Links::Follow, Some(DECK_CAP))
         .map_err(|e| Error::input(format!("openings file {}: {e}", path.display())))?;
-    parse_openings(&text, &path.display().to_string())
+    let origin = path.display().to_string();
+    let pdn_name = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pdn"));
+    let first = bytes
+        .strip_prefix(b"\xef\xbb\xbf".as_slice())
+        .unwrap_or(&bytes)
+        .iter()
+        .find(|b| !b.is_ascii_whitespace());
+    if pdn_name || first == Some(&b'[') {
+        return parse_pdn_openings(BufReader::new(bytes.as_slice()), &origin);
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::input(format!("openings file {origin}: {}", ReadError::NotText)))?;
+    parse_openings(&text, &origin)
 }
+
+/// How far from level (hundredths of a man, by a shallow material search) a random opening may
+/// be, unless a config says otherwise (`tournament.random_opening_balance`).
+pub const RANDOM_OPENING_BALANCE: i32 = 50;
+
+/// The deck names, as a message lists them.
+pub const DECK_NAMES: &str =
+    "start, 3-move (the 156 ACF ballots), tough (50 of them) and random:N (N random plies, 1 to 40)";
 
 /// The longest openings path a config may give, in bytes: the longest path Linux opens.
 const MAX_OPENINGS_PATH_BYTES: usize = 4096;
@@ -267,6 +370,38 @@ pub enum OpeningsSource {
 }
 
 impl OpeningsSource {
+    /// The source a deck name names (`start`, `3-move`, `tough`, `random:N`); `None` for any
+    /// other text (the path of a file), an error for `random:` without a valid N.
+    pub fn from_deck_name(name: &str) -> Option<std::result::Result<OpeningsSource, String>> {
+        Some(Ok(match name {
+            "start" => OpeningsSource::Start,
+            "3-move" => OpeningsSource::ThreeMove,
+            "tough" => OpeningsSource::Tough,
+            random if random.starts_with("random:") => {
+                return Some(match random["random:".len()..].parse::<u32>() {
+                    Ok(plies) if (1..=MAX_RANDOM_OPENING_PLIES).contains(&plies) => {
+                        Ok(OpeningsSource::Random(plies))
+                    }
+                    _ => Err(format!(
+                        "\"{}\": expected random:N with N (random plies from the start) from 1 \
+                         to {MAX_RANDOM_OPENING_PLIES}",
+                        excerpt(name)
+                    )),
+                })
+            }
+            _ => return None,
+        }))
+    }
+
+    /// The openings of a match over this source, each played by a pair: the deck, or, for
+    /// `random:N`, `count` distinct random openings level within `balance`, drawn from `seed`.
+    pub fn match_deck(&self, count: usize, seed: u64, balance: i32) -> Result<Vec<Opening>> {
+        Ok(match self.book(balance)? {
+            OpeningBook::Deck(deck) => deck,
+            random => random.distinct(count, &mut stream(seed, &[tag::MATCH_OPENINGS])),
+        })
+    }
+
     /// The openings of this source: the start position alone, a shipped deck, a file's, or
     /// random openings level within `balance`.
     pub fn book(&self, balance: i32) -> Result<OpeningBook> {
@@ -318,22 +453,10 @@ impl<'de> Deserialize<'de> for OpeningsSource {
                 )
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<OpeningsSource, E> {
+                if let Some(source) = OpeningsSource::from_deck_name(v) {
+                    return source.map_err(E::custom);
+                }
                 match v {
-                    "start" => Ok(OpeningsSource::Start),
-                    "3-move" => Ok(OpeningsSource::ThreeMove),
-                    "tough" => Ok(OpeningsSource::Tough),
-                    random if random.starts_with("random:") => {
-                        match random["random:".len()..].parse::<u32>() {
-                            Ok(plies) if (1..=MAX_RANDOM_OPENING_PLIES).contains(&plies) => {
-                                Ok(OpeningsSource::Random(plies))
-                            }
-                            _ => Err(E::custom(format!(
-                                "\"{}\": expected random:N with N (random plies from the \
-                                 start) from 1 to {MAX_RANDOM_OPENING_PLIES}",
-                                excerpt(v)
-                            ))),
-                        }
-                    }
                     "" => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
                     path if path.len() > MAX_OPENINGS_PATH_BYTES => Err(E::custom(format!(
                         "the path \"{}\" is {} bytes long, at most {MAX_OPENINGS_PATH_BYTES} \
@@ -413,5 +536,66 @@ mod tests {
         assert_eq!(err.exit_code(), 2);
         assert!(parse_openings("\n# nothing\n", "empty.txt").is_err());
         assert!(parse_openings("9-13 22-18 10-14 x", "x.txt").is_err());
+    }
+
+    #[test]
+    fn fen_lines_and_pdn_games_are_positions() {
+        let deck = parse_openings(
+            "# mixed\nB:W19,23,22:B4,3,2\n[FEN \"W:W32-30:BK1\"]\n9-13 22-18\n",
+            "deck.txt",
+        )
+        .unwrap();
+        let names: Vec<&str> = deck.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["B:W19,22,23:B2,3,4", "W:W30,31,32:BK1", "9-13 22-18"]
+        );
+        // A position is not replayed from the start: its games carry a FEN.
+        assert_eq!(deck[0].moves_from_start(), None);
+        assert_eq!(Opening::from_name(&deck[1].name).unwrap(), deck[1]);
+        let err = parse_openings("9-13\nB:W1:B1\n", "bad.txt").unwrap_err();
+        assert!(err.to_string().contains("bad.txt line 2"), "{err}");
+        // A position whose side to move has no move is no opening.
+        let lost = parse_openings("W:W5:B1\n", "lost.txt");
+        assert!(lost.is_err(), "{lost:?}");
+        let pdn = "[FEN \"B:W18,22:B9,10\"]\n1. 10-14 *\n\n1. 9-13 22-18 *\n[Event \"x\"] *";
+        let deck = parse_pdn_openings(pdn.as_bytes(), "deck.pdn").unwrap();
+        let names: Vec<&str> = deck.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["W:W18,22:B9,14", "9-13 22-18", "start"]);
+        let err = parse_pdn_openings("1. 9-13 *\n1. 9-14 22-17 2. 14-19 *".as_bytes(), "d.pdn");
+        let err = err.unwrap_err().to_string();
+        assert!(
+            err.starts_with("openings file d.pdn: line 2: game 2: move 3"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn deck_names_are_the_sources_and_random_decks_follow_the_seed() {
+        assert_eq!(
+            OpeningsSource::from_deck_name("tough"),
+            Some(Ok(OpeningsSource::Tough))
+        );
+        assert_eq!(
+            OpeningsSource::from_deck_name("random:6"),
+            Some(Ok(OpeningsSource::Random(6)))
+        );
+        assert!(matches!(
+            OpeningsSource::from_deck_name("random:41"),
+            Some(Err(_))
+        ));
+        assert_eq!(OpeningsSource::from_deck_name("tough.txt"), None);
+        let tough = OpeningsSource::Tough.match_deck(3, 1, 50).unwrap();
+        assert_eq!(tough, tough_deck());
+        let random = OpeningsSource::Random(6).match_deck(5, 9, 50).unwrap();
+        assert_eq!(random.len(), 5);
+        assert_eq!(
+            random,
+            OpeningsSource::Random(6).match_deck(5, 9, 50).unwrap()
+        );
+        assert_ne!(
+            random,
+            OpeningsSource::Random(6).match_deck(5, 10, 50).unwrap()
+        );
     }
 }

@@ -21,7 +21,8 @@ use super::config_messages::{Layout, Reporter};
 use crate::bounded::int_in;
 use crate::error::Error;
 use crate::game::{
-    load_openings_file, GameSettings, OpeningsSource, SearchParams, MAX_RANDOM_OPENING_PLIES,
+    load_openings_file, GameSettings, OpeningsSource, SearchParams, DECK_NAMES,
+    MAX_RANDOM_OPENING_PLIES,
 };
 use crate::input_file::{self, Links, CONFIG_CAP};
 use crate::search::LimitsError;
@@ -378,7 +379,7 @@ impl Config {
                     entry,
                     key,
                     &format!(
-                        "{} is not a file; expected \"start\", \"3-move\" or the path of a \
+                        "{} is not a file; expected a deck ({DECK_NAMES}) or the path of a \
                          file of openings",
                         resolved.display()
                     ),
@@ -395,8 +396,8 @@ impl Config {
                     key,
                     &format!(
                         "openings file {} {problem} (a relative path is taken from the config \
-                         file's folder); expected \"start\", \"3-move\" or the path of a \
-                         file of openings",
+                         file's folder); expected a deck ({DECK_NAMES}) or the path of a file of \
+                         openings",
                         joined.display()
                     ),
                 ));

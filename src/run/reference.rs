@@ -82,8 +82,8 @@ const KEY_DOCS: &[(&str, &str)] = &[
         "tournament.openings",
         "Where games start: \"start\", \"3-move\" (the 156 ACF ballots), \"tough\" (the 50 \
          ballots of the computer tough deck), \"random:N\" (N random plies, drawn for each \
-         pair), or the path of a file with one move sequence per line (relative to the config \
-         file's folder).",
+         pair), or the path of a deck file: one move sequence or FEN per line, or PDN, one \
+         position per game (relative to the config file's folder).",
     ),
     (
         "tournament.random_opening_balance",

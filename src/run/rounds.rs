@@ -19,7 +19,7 @@ use super::tables::write_tables;
 use crate::error::Result;
 use crate::fit::{append_round, RecordedGame};
 use crate::game::Opening;
-use crate::pdn::PdnGame;
+use crate::game::PdnGame;
 use crate::text::csv_line;
 use crate::tournament::{breed, play_round, BracketGame, GameJob, RoundResult, Specimen};
 

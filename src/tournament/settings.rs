@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounded::{int_in, open_fraction};
 use crate::eval::MAX_ABS_WEIGHT;
-use crate::game::{GameSettings, OpeningsSource};
+use crate::game::{GameSettings, OpeningsSource, RANDOM_OPENING_BALANCE};
 
 /// The most rounds a run may have, and the bound of every key counted in rounds: a round plays
 /// a whole tournament, so a million of them is years of games, while the bound keeps every
@@ -77,7 +77,7 @@ impl Default for TournamentParams {
             survival_fraction: 0.2,
             stall_levels: 2,
             openings: OpeningsSource::ThreeMove,
-            random_opening_balance: 50,
+            random_opening_balance: RANDOM_OPENING_BALANCE,
             pairing_openings: 1,
             max_plies: game.max_plies,
             no_progress_plies: game.no_progress_plies,
