@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::egdb::MAX_DATABASE_PIECES;
 use crate::error::{Error, Result};
 use crate::input_file::{self, Links, ReadError, CONFIG_CAP};
 
@@ -186,6 +187,31 @@ pub fn read_config_table(run_dir: &Path) -> Result<Option<toml::Table>> {
             e.message().trim_end()
         ))
     })
+}
+
+/// `[search] database_pieces` of a run's resolved config (`table`): the endgame database its
+/// games were played with (the config's default, 5, when the key is missing), or what is wrong
+/// with the key.
+pub fn database_pieces_of(table: &toml::Table) -> std::result::Result<u32, String> {
+    let max = i64::from(MAX_DATABASE_PIECES);
+    match table.get("search").and_then(|s| s.get("database_pieces")) {
+        None => Ok(MAX_DATABASE_PIECES),
+        Some(toml::Value::Integer(n)) if (0..=max).contains(n) => Ok(*n as u32),
+        Some(_) => Err(format!(
+            "`search.database_pieces` must be an integer from 0 to {max}"
+        )),
+    }
+}
+
+/// The endgame database the run in `run_dir` played with, from its `config.toml`; `None` when
+/// the folder has no config.
+pub fn run_database_pieces(run_dir: &Path) -> Result<Option<u32>> {
+    let Some(table) = read_config_table(run_dir)? else {
+        return Ok(None);
+    };
+    database_pieces_of(&table)
+        .map(Some)
+        .map_err(|msg| Error::input(format!("{}: {msg}", run_dir.join(CONFIG_FILE).display())))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use checkers_tuner::{
     build_endgame_db, endgame_cache_dir, endgame_db_path, open_or_build_endgame_db, EgdbError,
-    EndgameDb, Error, Opened, Result, MAX_DATABASE_PIECES,
+    EndgameDb, Error, Opened, Result, WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -204,28 +204,93 @@ pub fn open_database(pieces: u32, holding: Holding) -> Result<Option<&'static En
     Ok(Some(db.leak()))
 }
 
+/// The endgame database a command searches with when neither `--database-pieces` nor a weights
+/// file names one (`material`, CSV files, hand-made and older weights files): none. A fixed
+/// value, so that no result depends on what the cache holds, and none so that nothing is built
+/// unasked.
+pub const DEFAULT_DATABASE_PIECES: u32 = 0;
+
 /// The `--database-pieces` option of the commands that search with the endgame database.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct DatabaseArg {
     /// Search with the endgame database of this many pieces (built into the cache at first
-    /// use); 0 for none; default: the largest one already built.
+    /// use); 0 for none. Default: the one the weights file records (its run's
+    /// `search.database_pieces`), the larger of the two players' in a match, else none.
     #[arg(long = "database-pieces", value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
     pieces: Option<u32>,
 }
 
+/// The database a command searches with, and why: a function of the command line and the
+/// weights files only, never of what the cache holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatabaseChoice {
+    /// Most pieces (0: none).
+    pub pieces: u32,
+    /// Where the number comes from, for the match header and the notes of the other commands.
+    pub why: String,
+}
+
 impl DatabaseArg {
-    /// The database asked for: that many pieces (0: none; built when missing), or by default
-    /// the largest database already in the cache (none if there is none: nothing is built
-    /// unasked).
-    pub fn open(&self, holding: Holding) -> Result<Option<&'static EndgameDb>> {
+    /// The database for `players` (each a weights file with its name for messages, `A's weights
+    /// file` or `the --weights file`):
+    /// `--database-pieces` if given; else the one the weights files record, the larger when
+    /// two disagree; else [`DEFAULT_DATABASE_PIECES`].
+    pub fn choose(&self, players: &[(&str, &WeightsFile)]) -> DatabaseChoice {
         if let Some(pieces) = self.pieces {
-            return open_database(pieces, holding);
+            return DatabaseChoice {
+                pieces,
+                why: "--database-pieces".to_string(),
+            };
         }
-        let Ok(dir) = endgame_cache_dir() else {
-            return Ok(None);
+        let recorded: Vec<(&str, u32)> = players
+            .iter()
+            .filter_map(|(name, file)| file.database_pieces.map(|n| (*name, n)))
+            .collect();
+        let Some(&(_, pieces)) = recorded.iter().max_by_key(|(_, n)| *n) else {
+            return DatabaseChoice {
+                pieces: DEFAULT_DATABASE_PIECES,
+                why: "the default: no weights file records one".to_string(),
+            };
         };
-        largest_built(&dir).map_or(Ok(None), |pieces| open_database(pieces, holding))
+        let why = match recorded.as_slice() {
+            [(name, _)] => format!("recorded in {name}"),
+            list if list.iter().all(|(_, n)| *n == pieces) => {
+                "recorded in both weights files".to_string()
+            }
+            list => {
+                let each: Vec<String> = list
+                    .iter()
+                    .map(|(name, n)| format!("{name} records {n}"))
+                    .collect();
+                format!(
+                    "the larger: {}; --database-pieces N to choose",
+                    each.join(", ")
+                )
+            }
+        };
+        DatabaseChoice { pieces, why }
+    }
+
+    /// The database [`DatabaseArg::choose`] names for `players`, opened (built first when it
+    /// is not in the cache, saying so), with the choice.
+    pub fn open(
+        &self,
+        players: &[(&str, &WeightsFile)],
+        holding: Holding,
+    ) -> Result<(Option<&'static EndgameDb>, DatabaseChoice)> {
+        let choice = self.choose(players);
+        Ok((open_database(choice.pieces, holding)?, choice))
+    }
+}
+
+impl std::fmt::Display for DatabaseChoice {
+    /// `4 pieces (recorded in A's weights file)` or `none (the default: …)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.pieces {
+            0 => write!(f, "none ({})", self.why),
+            n => write!(f, "{n} pieces ({})", self.why),
+        }
     }
 }
 

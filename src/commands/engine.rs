@@ -162,7 +162,9 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let limits = search_limits(args.min_depth, args.max_depth)?;
     let file = WeightsFile::load_arg(&args.weights)?;
     let player = Player::of_file(&file);
-    let database = args.database.open(Holding::Mapped)?;
+    let (database, _) = args
+        .database
+        .open(&[("the --weights file", &file)], Holding::Mapped)?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     let result = searcher.search(&pos, player.evaluator(&pos), limits, None);

@@ -5,8 +5,9 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, export_to_file, fit, refuse_overwriting, Config, Error, EvaluatorKind,
-    ExportFormat, FitReport, FitSettings, GameRecords, Losses, Result, WeightsFile, WeightsSource,
+    check_output_path, export_to_file, fit, refuse_overwriting, run_database_pieces, Config, Error,
+    EvaluatorKind, ExportFormat, FitReport, FitSettings, GameRecords, Losses, Result, WeightsFile,
+    WeightsSource,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -81,8 +82,10 @@ pub fn run(args: FitArgs) -> Result<()> {
         evaluator: start.evaluator(),
         ..FitSettings::default()
     };
+    let mut config_database = None;
     if let Some(path) = &args.config {
         let config = Config::load(path)?;
+        config_database = Some(config.search.database_pieces);
         settings.opening = config.weights.opening;
         settings.endgame = config.weights.endgame;
         settings.endgame_pieces = config.search.endgame_pieces;
@@ -155,6 +158,10 @@ pub fn run(args: FitArgs) -> Result<()> {
         source: Some(WeightsSource::Fit {
             data: data_description(&records, &report),
         }),
+        database_pieces: match config_database {
+            Some(n) => Some(n),
+            None => runs_database(&args.inputs)?.or(start.database_pieces),
+        },
     };
     export_to_file(&file, format, &args.out)?;
     if !args.quiet {
@@ -166,6 +173,22 @@ pub fn run(args: FitArgs) -> Result<()> {
             .map_err(|e| Error::failure(format!("cannot write to standard output: {e}")))?;
     }
     Ok(())
+}
+
+/// The endgame database the run folders among `inputs` played with, when they all name the same
+/// one (PDN files name none): what the fitted weights record, so that `match` plays them as
+/// their games were played.
+fn runs_database(inputs: &[PathBuf]) -> Result<Option<u32>> {
+    let mut found = None;
+    for dir in inputs.iter().filter(|p| p.is_dir()) {
+        match (found, run_database_pieces(dir)?) {
+            (_, None) => {}
+            (None, Some(n)) => found = Some(n),
+            (Some(a), Some(b)) if a != b => return Ok(None),
+            _ => {}
+        }
+    }
+    Ok(found)
 }
 
 /// The `source` of the fitted file: the inputs and how much of them was learnt from.

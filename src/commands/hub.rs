@@ -121,7 +121,10 @@ struct Engine {
 pub fn run(args: HubArgs) -> Result<()> {
     let weights = WeightsFile::load_arg(&args.weights)?;
     let mut searcher = Box::new(Searcher::new(TT_BITS));
-    searcher.set_endgame_db(args.database.open(Holding::Mapped)?);
+    let (database, _) = args
+        .database
+        .open(&[("the --weights file", &weights)], Holding::Mapped)?;
+    searcher.set_endgame_db(database);
     let (events, inbox) = mpsc::channel();
     let reader = events.clone();
     thread::spawn(move || {

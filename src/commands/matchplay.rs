@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_file,
     read_match_rows, refuse_overwriting, same_file, summary_path, three_move_deck,
-    write_file_atomically, EndgameDb, Error, GameSettings, MatchGame, MatchPlayer, Opening,
-    PairReport, Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
+    write_file_atomically, Error, GameSettings, MatchGame, MatchPlayer, Opening, PairReport,
+    Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -108,7 +108,7 @@ const IN_PROGRESS: &str =
 
 /// Runs the command.
 pub fn run(args: MatchArgs) -> Result<()> {
-    let settings = settings(&args)?;
+    let mut settings = settings(&args)?;
     let own_limits = [
         own_limits(&args, &settings, "--depth-a", args.depth_a.as_deref())?,
         own_limits(&args, &settings, "--depth-b", args.depth_b.as_deref())?,
@@ -156,6 +156,16 @@ pub fn run(args: MatchArgs) -> Result<()> {
     });
     let (deck, deck_label) = openings(&args.openings)?;
     let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
+    // Last of the checks: it may build the database, which takes minutes.
+    let (database, choice) = args.database.open(
+        &[
+            ("A's weights file", &files[0]),
+            ("B's weights file", &files[1]),
+        ],
+        Holding::InMemory,
+    )?;
+    settings.database = database;
+    settings.search.database_pieces = choice.pieces;
     let key = match_key(a, b, &openings, &settings, args.seed, sprt.as_ref());
 
     let mut lines = vec![
@@ -176,16 +186,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
             args.seed
         ),
         match settings.database {
-            Some(db) => format!(
-                "endgame database: {} pieces, {}",
-                db.pieces(),
+            Some(_) => format!(
+                "endgame database: {choice}, {}",
                 if settings.database_adjudication {
                     "games end there by its value"
                 } else {
                     "in the search only"
                 }
             ),
-            None => "endgame database: none".to_string(),
+            None => format!("endgame database: {choice}"),
         },
     ];
     lines.extend(sprt.map(|t| {
@@ -431,7 +440,7 @@ fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// The search settings from the arguments, checked.
+/// The search settings from the arguments, checked, without the endgame database.
 fn settings(args: &MatchArgs) -> Result<GameSettings> {
     args.search
         .try_limits()
@@ -450,16 +459,16 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
         (None, Some(t)) => Some(TimeControl::MoveTime(seconds("--movetime", t, false)?)),
         (None, None) => None,
     };
-    let database = args.database.open(Holding::InMemory)?;
+    // The database is chosen once the weights files are read (see `run`).
     Ok(GameSettings {
         search: SearchParams {
-            database_pieces: database.map_or(0, EndgameDb::pieces),
+            database_pieces: 0,
             ..args.search
         },
         max_plies: args.max_plies,
         no_progress_plies: args.no_progress_plies,
         time,
-        database,
+        database: None,
         database_adjudication: !args.no_database_adjudication,
     })
 }

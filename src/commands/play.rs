@@ -9,7 +9,7 @@ use checkers_tuner::{
 };
 use clap::{Args, ValueEnum};
 
-use super::egdb::{DatabaseArg, Holding};
+use super::egdb::{DatabaseArg, DatabaseChoice, Holding};
 use super::engine::{search_limits, Game};
 use super::output::{self, out, outln};
 use super::{parse_fen, read_line};
@@ -134,14 +134,22 @@ struct Engine {
     limits: SearchLimits,
     weights: WeightsFile,
     database: Option<&'static EndgameDb>,
+    /// Which database and why, told before the game.
+    database_choice: DatabaseChoice,
 }
 
 impl Engine {
     fn new(args: &PlayArgs) -> Result<Engine> {
+        let limits = search_limits(args.min_depth, args.max_depth)?;
+        let weights = WeightsFile::load_arg(&args.weights)?;
+        let (database, database_choice) = args
+            .database
+            .open(&[("the --weights file", &weights)], Holding::Mapped)?;
         Ok(Engine {
-            limits: search_limits(args.min_depth, args.max_depth)?,
-            weights: WeightsFile::load_arg(&args.weights)?,
-            database: args.database.open(Holding::Mapped)?,
+            limits,
+            weights,
+            database,
+            database_choice,
         })
     }
 }
@@ -181,6 +189,7 @@ fn play(
         }
     };
     outln!("You play {human:?}. {HELP}")?;
+    outln!("Endgame database: {}.", engine.database_choice)?;
     loop {
         let pos = game.position;
         let side = pos.side_to_move();

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::egdb::MAX_DATABASE_PIECES;
 use crate::error::Error;
 use crate::input_file::{self, Links, WEIGHTS_CAP};
 use crate::text::{excerpt, strip_bom};
@@ -71,10 +72,14 @@ pub struct WeightsFile {
     pub endgame_pieces: u32,
     /// The run and specimen the weights come from; `None` for hand-made files and `material`.
     pub source: Option<WeightsSource>,
+    /// The endgame database (most pieces; 0: none) the weights were tuned or fitted with, which
+    /// `match`, `analyse`, `play` and `hub` search with by default; `None` when the file does
+    /// not say (`material`, CSV, hand-made and older files).
+    pub database_pieces: Option<u32>,
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 15] = [
     "evaluator",
     "features",
     "opening",
@@ -89,6 +94,7 @@ const KEYS: [&str; 14] = [
     "endgame_pieces",
     "perspective",
     "source",
+    "database_pieces",
 ];
 
 /// Largest meaningful `endgame_pieces`: a board never holds more than 24 pieces.
@@ -102,6 +108,7 @@ impl WeightsFile {
             extra: None,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             source: None,
+            database_pieces: None,
         }
     }
 
@@ -154,9 +161,12 @@ impl WeightsFile {
                 ("  \"evaluator\": \"extended\",\n".to_string(), lines)
             }
         };
+        let database = self
+            .database_pieces
+            .map_or(String::new(), |n| format!("  \"database_pieces\": {n},\n"));
         format!(
             "{{\n{evaluator}  \"features\": [{}],\n  \"opening\": {},\n  \"endgame\": {},\n{extra}  \
-             \"endgame_pieces\": {},\n  \"perspective\": \"{}\",\n  \"source\": {}\n}}\n",
+             \"endgame_pieces\": {},\n{database}  \"perspective\": \"{}\",\n  \"source\": {}\n}}\n",
             names.join(", "),
             list(&self.weights.opening),
             list(&self.weights.endgame),
@@ -598,12 +608,29 @@ impl<'a> Ctx<'a> {
             None | Some(Value::Null) => None,
             Some(v) => Some(self.source(v)?),
         };
+        let database_pieces = match obj.get("database_pieces") {
+            None => None,
+            Some(v) => match v.as_u64() {
+                Some(n) if n <= u64::from(MAX_DATABASE_PIECES) => Some(n as u32),
+                _ => {
+                    return Err(self.err_at(
+                        "database_pieces",
+                        format!(
+                            "`database_pieces` must be an integer from 0 to \
+                             {MAX_DATABASE_PIECES}, found {}",
+                            kind(v)
+                        ),
+                    ))
+                }
+            },
+        };
         let extra = self.extra(obj)?;
         Ok(WeightsFile {
             weights: WeightPair { opening, endgame },
             extra,
             endgame_pieces,
             source,
+            database_pieces,
         })
     }
 
@@ -895,6 +922,7 @@ mod tests {
                 id: 4711,
                 round: 19,
             }),
+            database_pieces: Some(4),
         }
     }
 
@@ -933,6 +961,7 @@ mod tests {
         assert_eq!(v["source"]["run"], "night \"run\"");
         assert_eq!(v["source"]["id"], 4711);
         assert_eq!(v["source"]["round"], 19);
+        assert_eq!(v["database_pieces"], 4);
 
         let m = WeightsFile::material();
         let text = m.to_json();
@@ -949,6 +978,11 @@ mod tests {
         assert_eq!(f.weights.endgame.get(9), -10);
         assert_eq!(f.endgame_pieces, DEFAULT_ENDGAME_PIECES);
         assert_eq!(f.source, None);
+        // A file from before the key says nothing of its database.
+        assert_eq!(f.database_pieces, None);
+        assert!(!WeightsFile::material()
+            .to_json()
+            .contains("database_pieces"));
     }
 
     #[test]
@@ -1011,6 +1045,10 @@ mod tests {
                 "`perspective`",
             ),
             (good.replace("\"id\": 4711", "\"id\": \"a\""), "`source.id`"),
+            (
+                good.replace("\"database_pieces\": 4", "\"database_pieces\": 6"),
+                "`database_pieces` must be an integer from 0 to 5, found the number 6",
+            ),
             (
                 good.replace("\"round\": 19", "\"turn\": 19"),
                 "unknown key `source.turn`",
