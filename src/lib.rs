@@ -72,7 +72,10 @@ pub use run::{
     commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, Island, IslandChoice,
     ObserverFactory, RunObserver, RunOptions, RunOutcome, RunSummary, RunView, BEST_FILE,
 };
-pub use run_folder::{run_database_pieces, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE};
+pub use run_folder::{
+    holds_run, refuse_writing_runs, run_database_pieces, CONFIG_FILE, PLAYOFF_FILE, RUN_FILES,
+    SPECIMENS_FILE,
+};
 pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,

@@ -5,9 +5,9 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, export_to_file, fit, refuse_overwriting, run_database_pieces, Config, Error,
-    EvaluatorKind, ExportFormat, FitReport, FitSettings, GameRecords, Losses, Result, WeightsFile,
-    WeightsSource,
+    check_output_path, export_to_file, fit, refuse_overwriting, refuse_writing_runs,
+    run_database_pieces, Config, Error, EvaluatorKind, ExportFormat, FitReport, FitSettings,
+    GameRecords, Losses, Result, WeightsFile, WeightsSource,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -71,6 +71,13 @@ pub fn run(args: FitArgs) -> Result<()> {
         None => super::export::format_from_extension(&args.out).unwrap_or(ExportFormat::Json),
     };
     check_output_path(&args.out, "--out")?;
+    // Before the games are read: no file of a run folder among the inputs may be the output.
+    let mut given: Vec<&Path> = args.inputs.iter().map(PathBuf::as_path).collect();
+    given.extend(args.config.as_deref());
+    if args.weights != "material" {
+        given.push(Path::new(&args.weights));
+    }
+    refuse_writing_runs(&args.out, "--out", &given)?;
     let start = WeightsFile::load_arg(&args.weights)?;
     let mut settings = FitSettings {
         first_ply: args.first_ply,

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_file,
-    read_match_rows, refuse_overwriting, same_file, summary_path, three_move_deck,
-    write_file_atomically, Error, GameSettings, MatchGame, MatchPlayer, Opening, PairReport,
-    Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
+    read_match_rows, refuse_overwriting, refuse_writing_runs, same_file, summary_path,
+    three_move_deck, write_file_atomically, Error, GameSettings, MatchGame, MatchPlayer, Opening,
+    PairReport, Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -144,6 +144,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
     ] {
         if let Some(out) = out {
             refuse_overwriting(out, what, &inputs)?;
+            let read: Vec<&Path> = inputs.iter().map(|(_, p)| *p).collect();
+            refuse_writing_runs(out, what, &read)?;
         }
     }
     let files = [

@@ -4,8 +4,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, refuse_overwriting, write_file_atomically, Color, DbValue, EndgameDb, Error,
-    GameResult, Move, PdnGame, Player, Position, Result, SearchLimits, Searcher, WeightsFile,
+    check_output_path, refuse_overwriting, refuse_writing_runs, write_file_atomically, Color,
+    DbValue, EndgameDb, Error, GameResult, Move, PdnGame, Player, Position, Result, SearchLimits,
+    Searcher, WeightsFile,
 };
 use clap::{Args, ValueEnum};
 
@@ -60,7 +61,9 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if let Some(path) = &args.pdn {
         check_output_path(path, "--pdn file")?;
         if args.weights != "material" {
-            refuse_overwriting(path, "--pdn", &[("--weights", Path::new(&args.weights))])?;
+            let weights = Path::new(&args.weights);
+            refuse_overwriting(path, "--pdn", &[("--weights", weights)])?;
+            refuse_writing_runs(path, "--pdn", &[weights])?;
         }
     }
     let start = match &args.fen {
