@@ -38,7 +38,8 @@ mod tournament;
 
 pub use atomic_file::{exit_removing_temporaries, refuse_overwriting, same_file};
 pub use egdb::{
-    build as build_endgame_db, cache_dir as endgame_cache_dir, database_path as endgame_db_path,
+    build as build_endgame_db, cache_dir as endgame_cache_dir,
+    check_writable as check_endgame_cache_writable, database_path as endgame_db_path,
     open_or_build as open_or_build_endgame_db, DbValue, EgdbError, EndgameDb, Material, Opened,
     CACHE_ENV, MAX_DATABASE_PIECES,
 };

@@ -4,8 +4,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use checkers_tuner::{
-    build_endgame_db, endgame_cache_dir, endgame_db_path, open_or_build_endgame_db, EgdbError,
-    EndgameDb, Error, Opened, Result, WeightsFile, MAX_DATABASE_PIECES,
+    build_endgame_db, check_endgame_cache_writable, endgame_cache_dir, endgame_db_path,
+    open_or_build_endgame_db, EgdbError, EndgameDb, Error, Opened, Result, WeightsFile,
+    MAX_DATABASE_PIECES,
 };
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -111,13 +112,14 @@ fn build(args: BuildArgs) -> Result<()> {
                 )?;
                 return Ok(());
             }
-            Err(EgdbError::Damaged(_, why)) if !args.quiet => {
-                note!("{}: damaged ({why}); building it again", path.display());
+            Err(e @ EgdbError::Damaged(..)) if !args.quiet => {
+                note!("{e}: building it again");
             }
             Err(EgdbError::Damaged(..) | EgdbError::Missing(_)) => {}
             Err(e) => return Err(e.into()),
         }
     }
+    check_endgame_cache_writable(&dir, args.pieces)?;
     let pool = thread_pool(args.threads.unwrap_or(0))?;
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -178,30 +180,14 @@ fn probe(args: ProbeArgs) -> Result<()> {
     }
 }
 
-/// Where a command keeps the database's tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Holding {
-    /// The file's mapping, shared with every process and read on first touch: for commands
-    /// that start, probe a little and end (`analyse`, `egdb probe`, `play`, `hub`).
-    Mapped,
-    /// A copy in the process's own memory, where probes run faster: for long searches
-    /// (`tune`, `match`, `bench`).
-    InMemory,
-}
-
 /// The `pieces`-piece database for a command that plays or searches (`None` for 0): read from
 /// the cache, or built there first with a message of the time it takes.
-pub fn open_database(pieces: u32, holding: Holding) -> Result<Option<&'static EndgameDb>> {
+pub fn open_database(pieces: u32) -> Result<Option<&'static EndgameDb>> {
     if pieces == 0 {
         return Ok(None);
     }
     let dir = endgame_cache_dir()?;
-    let db = open_in(&dir, pieces)?;
-    let db = match holding {
-        Holding::Mapped => db,
-        Holding::InMemory => db.into_memory(),
-    };
-    Ok(Some(db.leak()))
+    Ok(Some(open_in(&dir, pieces)?.leak()))
 }
 
 /// The endgame database a command searches with when neither `--database-pieces` nor a weights
@@ -240,7 +226,7 @@ impl DatabaseArg {
         if let Some(pieces) = self.pieces {
             return DatabaseChoice {
                 pieces,
-                why: "--database-pieces".to_string(),
+                why: format!("--database-pieces {pieces}"),
             };
         }
         let recorded: Vec<(&str, u32)> = players
@@ -277,10 +263,9 @@ impl DatabaseArg {
     pub fn open(
         &self,
         players: &[(&str, &WeightsFile)],
-        holding: Holding,
     ) -> Result<(Option<&'static EndgameDb>, DatabaseChoice)> {
         let choice = self.choose(players);
-        Ok((open_database(choice.pieces, holding)?, choice))
+        Ok((open_database(choice.pieces)?, choice))
     }
 }
 
@@ -304,15 +289,19 @@ fn largest_built(dir: &Path) -> Option<u32> {
 fn open_in(dir: &Path, pieces: u32) -> Result<EndgameDb> {
     let bar = std::sync::OnceLock::new();
     let say = |damaged: Option<&EgdbError>| {
-        if let Some(e) = damaged {
-            note!("{e}; building it again");
+        // One message per state: a damaged file is built again, a missing one built once.
+        match damaged {
+            Some(e) => note!(
+                "{e}: building it again ({} on two cores)…",
+                expected_time(pieces)
+            ),
+            None => note!(
+                "The {pieces}-piece endgame database is not built yet: building it once into {} \
+                 ({} on two cores; `checkers-tuner egdb build` does the same)…",
+                dir.display(),
+                expected_time(pieces)
+            ),
         }
-        note!(
-            "The {pieces}-piece endgame database is not built yet: building it once into {} \
-             ({} on two cores; `checkers-tuner egdb build` does the same)…",
-            dir.display(),
-            expected_time(pieces)
-        );
         let _ = bar.set(progress_bar(pieces));
     };
     let started = Instant::now();

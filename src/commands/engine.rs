@@ -8,7 +8,7 @@ use checkers_tuner::{
 };
 use clap::Args;
 
-use super::egdb::{open_database, DatabaseArg, Holding};
+use super::egdb::{open_database, DatabaseArg};
 use super::output::outln;
 use super::{parse_fen, thread_pool};
 
@@ -162,9 +162,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let limits = search_limits(args.min_depth, args.max_depth)?;
     let file = WeightsFile::load_arg(&args.weights)?;
     let player = Player::of_file(&file);
-    let (database, _) = args
-        .database
-        .open(&[("the --weights file", &file)], Holding::Mapped)?;
+    let (database, _) = args.database.open(&[("the --weights file", &file)])?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     let result = searcher.search(&pos, player.evaluator(&pos), limits, None);
@@ -205,7 +203,7 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
-    let database = open_database(args.database_pieces.unwrap_or(0), Holding::InMemory)?;
+    let database = open_database(args.database_pieces.unwrap_or(0))?;
     let file = match &args.weights {
         Some(arg) => WeightsFile::load_arg(arg)?,
         None => WeightsFile::new(BENCH_WEIGHTS),

@@ -47,12 +47,12 @@ pub fn run(args: ExportArgs) -> Result<()> {
             args.rank
         )));
     }
-    let file = resolve_export_source(&args.source, args.rank)?;
     if let Some(out) = &args.out {
         // The weights file read, or any file of the run folder it is or lies in.
         refuse_overwriting(out, "-o", &[("the source", &args.source)])?;
         refuse_writing_runs(out, "-o", &[&args.source])?;
     }
+    let file = resolve_export_source(&args.source, args.rank)?;
     match &args.out {
         Some(out) => export_to_file(&file, format, out),
         None => {

@@ -15,7 +15,7 @@ use checkers_tuner::{
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::egdb::{DatabaseArg, Holding};
+use super::egdb::DatabaseArg;
 use super::output::{note, outln};
 use super::{thread_pool, INTERRUPTED_STATUS};
 
@@ -159,13 +159,10 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let (deck, deck_label) = openings(&args.openings)?;
     let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
     // Last of the checks: it may build the database, which takes minutes.
-    let (database, choice) = args.database.open(
-        &[
-            ("A's weights file", &files[0]),
-            ("B's weights file", &files[1]),
-        ],
-        Holding::InMemory,
-    )?;
+    let (database, choice) = args.database.open(&[
+        ("A's weights file", &files[0]),
+        ("B's weights file", &files[1]),
+    ])?;
     settings.database = database;
     settings.search.database_pieces = choice.pieces;
     let key = match_key(a, b, &openings, &settings, args.seed, sprt.as_ref());

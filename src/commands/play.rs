@@ -10,7 +10,7 @@ use checkers_tuner::{
 };
 use clap::{Args, ValueEnum};
 
-use super::egdb::{DatabaseArg, DatabaseChoice, Holding};
+use super::egdb::{DatabaseArg, DatabaseChoice};
 use super::engine::{search_limits, Game};
 use super::output::{self, out, outln};
 use super::{parse_fen, read_line};
@@ -145,9 +145,8 @@ impl Engine {
     fn new(args: &PlayArgs) -> Result<Engine> {
         let limits = search_limits(args.min_depth, args.max_depth)?;
         let weights = WeightsFile::load_arg(&args.weights)?;
-        let (database, database_choice) = args
-            .database
-            .open(&[("the --weights file", &weights)], Holding::Mapped)?;
+        let (database, database_choice) =
+            args.database.open(&[("the --weights file", &weights)])?;
         Ok(Engine {
             limits,
             weights,
