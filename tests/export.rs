@@ -26,6 +26,7 @@ fn sample() -> WeightsFile {
             id: 4711,
             round: 19,
         }),
+        database_pieces: Some(4),
     }
 }
 
@@ -509,6 +510,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
         extra: None,
         endgame_pieces: 10,
         source: None,
+        database_pieces: None,
     };
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
@@ -578,6 +580,7 @@ fn the_c_reference_of_the_extended_evaluator_matches_the_engine() {
         }),
         endgame_pieces: 12,
         source: None,
+        database_pieces: None,
     };
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();

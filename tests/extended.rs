@@ -26,6 +26,7 @@ fn extended() -> WeightsFile {
         source: Some(WeightsSource::Fit {
             data: "games.csv (3 games)".into(),
         }),
+        database_pieces: None,
     }
 }
 

@@ -322,3 +322,53 @@ fn open_in(dir: &Path, pieces: u32) -> Result<EndgameDb> {
     }
     Ok(db)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recording(pieces: Option<u32>) -> WeightsFile {
+        WeightsFile {
+            database_pieces: pieces,
+            ..WeightsFile::material()
+        }
+    }
+
+    #[test]
+    fn the_flag_then_the_files_then_none_and_the_larger_of_two() {
+        let (none, four, five) = (recording(None), recording(Some(4)), recording(Some(5)));
+        let choose = |flag: Option<u32>, files: &[(&str, &WeightsFile)]| {
+            DatabaseArg { pieces: flag }.choose(files)
+        };
+        let both = |a, b| [("A's weights file", a), ("B's weights file", b)];
+        assert_eq!(
+            choose(None, &both(&none, &none)).pieces,
+            DEFAULT_DATABASE_PIECES
+        );
+        assert_eq!(
+            choose(None, &both(&none, &none)).to_string(),
+            "none (the default: no weights file records one)"
+        );
+        let one = choose(None, &both(&none, &four));
+        assert_eq!(one.to_string(), "4 pieces (recorded in B's weights file)");
+        assert_eq!(choose(None, &both(&four, &four)).pieces, 4);
+        let larger = choose(None, &both(&five, &four));
+        assert_eq!(larger.pieces, 5);
+        assert!(
+            larger.why.contains("A's weights file records 5"),
+            "{larger}"
+        );
+        assert!(
+            larger.why.contains("B's weights file records 4"),
+            "{larger}"
+        );
+        let flag = choose(Some(0), &both(&five, &four));
+        assert_eq!(flag.to_string(), "none (--database-pieces 0)");
+        // A file that records no database (0) is a record all the same.
+        let zero = recording(Some(0));
+        assert_eq!(
+            choose(None, &both(&zero, &none)).to_string(),
+            "none (recorded in A's weights file)"
+        );
+    }
+}

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use checkers_tuner::{
     perft_parallel, Error, GameHistory, Move, Player, Position, Result, SearchLimits, SearchParams,
-    Searcher, WeightPair, WeightsFile, MAX_DATABASE_PIECES,
+    SearchResult, Searcher, WeightPair, WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
@@ -171,7 +171,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
         .map_or_else(|| "none".to_string(), |m| m.to_string());
     outln!(
         "bestmove {best} score {} depth {} nodes {}",
-        result.score,
+        score_text(&result),
         result.depth,
         result.nodes
     )?;
@@ -181,6 +181,17 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
         outln!("database {value}")?;
     }
     Ok(())
+}
+
+/// A search's score as `analyse` prints it: hundredths of a man for the side to move, or `win D`
+/// / `loss D` when the search proves that the game ends in D plies (the search's own score is
+/// then `WIN - D` or `-(WIN - D)`, docs/engine.md), as `egdb probe` writes a database value.
+fn score_text(result: &SearchResult) -> String {
+    match result.mate_distance() {
+        Some(d) if d >= 0 => format!("win {d}"),
+        Some(d) => format!("loss {}", -d),
+        None => result.score.to_string(),
+    }
 }
 
 /// The benchmark's positions: name, FEN, full-width depth, capture depth.

@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, export_to_file, fit, refuse_overwriting, refuse_writing_runs,
+    check_output_path, export_to_file, extra_names, fit, refuse_overwriting, refuse_writing_runs,
     run_database_pieces, Config, Error, EvaluatorKind, ExportFormat, FitReport, FitSettings,
     GameRecords, Losses, Result, WeightsFile, WeightsSource,
 };
@@ -269,6 +269,15 @@ fn report_text(
     );
     let _ = writeln!(out, "opening: {:?}", report.weights.opening.0);
     let _ = writeln!(out, "endgame: {:?}", report.weights.endgame.0);
+    let bounds = on_bounds(report, settings);
+    if !bounds.is_empty() {
+        let _ = writeln!(
+            out,
+            "on a bound of its range (the fit would have gone further; --config with wider \
+             [weights] ranges lets it): {}",
+            bounds.join(", ")
+        );
+    }
     if let Some(extra) = &report.extra {
         let _ = writeln!(
             out,
@@ -277,6 +286,35 @@ fn report_text(
         );
     }
     out
+}
+
+/// Each fitted weight that ended on a bound of its range, `endgame kings 100 (100..300)`, in
+/// file order; weights fixed by their range (`pawns` at 100) are not named.
+fn on_bounds(report: &FitReport, settings: &FitSettings) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut check = |set: &str, name: &str, value: i32, min: i32, max: i32| {
+        if min < max && (value == min || value == max) {
+            found.push(format!("{set} {name} {value} ({min}..{max})"));
+        }
+    };
+    for (set, weights, ranges) in [
+        ("opening", &report.weights.opening, &settings.opening),
+        ("endgame", &report.weights.endgame, &settings.endgame),
+    ] {
+        for ((name, value), range) in weights.named().zip(ranges.to_array()) {
+            check(set, name, value, range.min, range.max);
+        }
+    }
+    if let Some(extra) = &report.extra {
+        let ranges = settings.extended.to_vec();
+        let names = extra_names();
+        for (set, weights) in [("opening", &extra.opening), ("endgame", &extra.endgame)] {
+            for ((name, value), range) in names.iter().zip(weights.to_vec()).zip(&ranges) {
+                check(set, name, value, range.min, range.max);
+            }
+        }
+    }
+    found
 }
 
 /// A validation loss, or `-` without a split.

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use checkers_tuner::{
     check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_file,
     read_match_rows, refuse_overwriting, refuse_writing_runs, same_file, summary_path,
-    three_move_deck, write_file_atomically, Error, GameSettings, MatchGame, MatchPlayer, Opening,
-    PairReport, Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile,
+    three_move_deck, write_file_atomically, Error, EvaluatorKind, GameSettings, MatchGame,
+    MatchPlayer, Opening, PairReport, Result, SearchLimits, SearchParams, Sprt, TieBreak,
+    TimeControl, WeightsFile,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -62,7 +63,9 @@ pub struct MatchArgs {
     /// Threads playing pairs (default: one per core). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
-    /// Write one row per game to FILE.csv and the printed summary to FILE.summary.txt.
+    /// Write one row per game to FILE.csv as the games finish and the printed summary to
+    /// FILE.summary.txt. A match stopped before its end (Ctrl-C, a kill) is continued by the
+    /// same command with the same --out: the games in FILE.csv are kept and the rest played.
     #[arg(long, value_name = "FILE.csv")]
     out: Option<PathBuf>,
     /// Write every game as PDN to FILE as the games finish, in deck order (from the standard
@@ -651,16 +654,23 @@ fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
     }
 }
 
-/// `material` or the file name, its endgame threshold and where it came from.
+/// `material` or the file name, how its evaluator moves from the opening to the endgame, and
+/// where the weights came from.
 fn player_label(arg: &str, file: &WeightsFile) -> String {
     let source = file
         .source
         .as_ref()
         .map_or(String::new(), |s| format!("; {}", s.describe()));
-    format!(
-        "{arg} (endgame set from {} pieces down{source})",
-        file.endgame_pieces
-    )
+    // The extended evaluator blends its two sets by the pieces on the board; only the ten
+    // features switch at a threshold.
+    let phases = match file.evaluator() {
+        EvaluatorKind::Extended => {
+            "extended evaluator, opening and endgame weights tapered by the pieces on the board"
+                .to_string()
+        }
+        EvaluatorKind::Ten => format!("endgame set from {} pieces down", file.endgame_pieces),
+    };
+    format!("{arg} ({phases}{source})")
 }
 
 /// Progress on stderr: a bar on a terminal, a line every few pairs otherwise, nothing with

@@ -45,7 +45,8 @@ pub struct PlayArgs {
     /// The endgame database to search with.
     #[command(flatten)]
     database: DatabaseArg,
-    /// Write the game as PDN to this file when it ends (also on quit, with result `*`).
+    /// Write the game as PDN to this file after every move (result `*` while it goes on) and
+    /// once more when it ends, however it ends (`quit`, Ctrl-C, the end of the input).
     #[arg(long, value_name = "FILE")]
     pdn: Option<PathBuf>,
 }

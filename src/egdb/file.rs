@@ -101,6 +101,16 @@ impl EndgameDb {
                 refuse_dangling_link(path)?;
                 return Err(EgdbError::Missing(path.to_path_buf()));
             }
+            Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotADirectory => {
+                let dir = path.parent().unwrap_or(path);
+                return Err(EgdbError::Unusable(
+                    dir.to_path_buf(),
+                    format!(
+                        "not a folder (a file stands in its path); move it away or set \
+                         {CACHE_ENV} to another folder"
+                    ),
+                ));
+            }
             Err(ReadError::Io(e)) => return Err(io(e)),
             Err(e) => return Err(not_a_file(path, &e)),
         };
