@@ -4,8 +4,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    export_to_file, refuse_overwriting, refuse_writing_runs, resolve_export_source, Error,
-    ExportFormat, Result,
+    export_to_file, refuse_overwriting, refuse_writing_runs, resolve_export_source, same_file,
+    Error, ExportFormat, Result, BEST_FILE,
 };
 use clap::Args;
 
@@ -48,9 +48,18 @@ pub fn run(args: ExportArgs) -> Result<()> {
         )));
     }
     if let Some(out) = &args.out {
-        // The weights file read, or any file of the run folder it is or lies in.
+        // The weights file read, or any file of the run folder it is or lies in; except that a
+        // finished run's missing best.json may be written back as the run wrote it (what
+        // `resume` advises when it finds one missing).
         refuse_overwriting(out, "-o", &[("the source", &args.source)])?;
-        refuse_writing_runs(out, "-o", &[&args.source])?;
+        let restoring = args.source.is_dir()
+            && args.rank == 1
+            && format == ExportFormat::Json
+            && std::fs::symlink_metadata(out).is_err()
+            && same_file(out, &args.source.join(BEST_FILE));
+        if !restoring {
+            refuse_writing_runs(out, "-o", &[&args.source])?;
+        }
     }
     let file = resolve_export_source(&args.source, args.rank)?;
     match &args.out {
