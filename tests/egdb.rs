@@ -391,7 +391,10 @@ fn egdb_build_and_probe_through_the_binary() {
         ])
         .assert()
         .success()
-        .stdout(contains(format!("database {expected}")));
+        // A forced result reads as one: `score win 31`, the database's distance.
+        .stdout(
+            contains(format!("database {expected}")).and(contains(format!("score {expected} "))),
+        );
     // Without --database-pieces, `material` searches with none, whatever the cache holds.
     bin(cache.path())
         .args(["analyse", "--fen", "W:WK1,K5:BK32", "--min-depth", "2"])

@@ -185,7 +185,14 @@ fn every_command_takes_an_extended_weights_file() {
         .arg(&openings)
         .args(["--min-depth", "2", "--max-depth", "4", "-q"])
         .assert()
-        .success();
+        .success()
+        // The header says how each evaluator reaches its endgame weights.
+        .stdout(predicates::str::contains(
+            "opening and endgame weights tapered by the pieces on the board",
+        ))
+        .stdout(predicates::str::contains(
+            "B: material (endgame set from 12 pieces down)",
+        ));
     for format in ["json", "toml", "csv", "c", "openbench"] {
         let out = dir.path().join(format!("out.{format}"));
         bin()
