@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tries the tool as a hostile user would (issue 24, "Nothing lost, nothing stuck"; class 10 from
-issue 30, "Real collections, real decks").
+"""Tries the tool as a hostile user would (issue 24, "Nothing lost, nothing stuck"; class 10 and
+classes 30.x: issue 30, "Real collections, real decks, the same answer every time").
 
 Usage: scripts/attack.py [BINARY]   (default: target/release/checkers-tuner)
 
@@ -11,9 +11,12 @@ before the rename); with a release build those attacks only check that nothing i
 Runs attacks of every class in a scratch folder and prints, per class, how many were tried and
 how many held: the expected exit status, one `Error:` line at most, no panic (status 101 or a
 "panicked" message), no abort (134), no hang (a 60 s timeout), and the inputs unchanged. Exits
-1 if any attack did not hold. The endgame database is not needed (every run uses none).
+1 if any attack did not hold. The endgame database is not needed (every run uses none) except
+by the 30.x classes, which build the 2- and 3-piece ones (well under a second) in caches of
+their own.
 """
 
+import json
 import os
 import resource
 import shutil
@@ -292,6 +295,7 @@ def main():
     played = open("eleven-run/games.pdn").read() if os.path.exists("eleven-run/games.pdn") else ""
     record("10: PDN and decks", "tune with openings = \"eleven.pdn\"", code, err, 0,
            '[FEN "B:W19,21,22,23,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12"]' in played)
+    issue_30()
 
     held_all = True
     for cls in sorted(results):
@@ -304,6 +308,145 @@ def main():
                 print(f"    FAILED {attack_text[:80]}: {detail}")
     shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(0 if held_all else 1)
+
+
+def timed_attack(cls, label, args, env, limit=1.0):
+    """An attack that must also end within `limit` seconds (a refusal reads nothing)."""
+    started = time.monotonic()
+    try:
+        p = subprocess.run([BIN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=60, env=env, preexec_fn=limit_memory)
+        code, err = p.returncode, p.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        code, err = "hang", ""
+    took = time.monotonic() - started
+    record(cls, f"{label}: {' '.join(args)} ({took:.2f} s)", code, err, 2, took < limit)
+
+
+def issue_30():
+    """Issue 30: results independent of the cache, run files never written, the cache hardened,
+    win scores readable."""
+    scratch = os.getcwd()
+    caches = {name: os.path.join(scratch, f"cache-{name}") for name in ("empty", "built")}
+    built = dict(os.environ, CHECKERS_TUNER_CACHE=caches["built"])
+    subprocess.run([BIN, "egdb", "build", "--pieces", "3", "-q"], env=built, check=True,
+                   stdout=subprocess.DEVNULL)
+
+    # 30.3: the same match with an empty cache and with a database built: the same games.
+    weights = json.load(open("w.json"))
+    weights["database_pieces"] = 2
+    json.dump(weights, open("w3.json", "w"))
+    for a, b in (("material", "material"), ("w3.json", "material"), ("run/best.json", "material")):
+        games = []
+        for name, cache in caches.items():
+            env = dict(os.environ, CHECKERS_TUNER_CACHE=cache)
+            out = f"m-{name}.csv"
+            p = subprocess.run([BIN, "match", a, b, "--pairs", "20", "--min-depth", "2",
+                                "--max-depth", "4", "-q", "--out", out], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+            games.append(open(out, "rb").read() if p.returncode == 0 else None)
+        same = games[0] is not None and games[0] == games[1]
+        results.setdefault("30.3: same games whatever the cache", []).append(
+            (f"match {a} {b}", same, "identical" if same else "the games differ"))
+
+    # 30.4: no file of a run folder is written by export or fit, however spelled.
+    run_files = ("best.json", "checkpoint.json", "config.toml", "rounds.csv", "specimens.csv",
+                 "games.csv", "games.pdn", "playoff.csv", "timings.csv", ".lock")
+    kept = tuple(f"run/{f}" for f in run_files if os.path.isfile(f"run/{f}"))
+    for f in run_files:
+        for out in (f"run/{f}", f"folder/../run/./{f}"):
+            attack("30.4: run files kept", ["export", "run", "--format", "csv", "-o", out], 2,
+                   inputs=kept)
+            attack("30.4: run files kept", ["fit", "run", "-o", out, "-q"], 2, inputs=kept)
+            attack("30.4: run files kept", ["plot", "run", "-o", out], 2, inputs=kept)
+
+    # 30.5: the endgame database's cache: anything but a regular file refused at once.
+    cache = os.path.join(scratch, "cache-hostile")
+    env = dict(os.environ, CHECKERS_TUNER_CACHE=cache)
+    egdb = os.path.join(cache, "egdb")
+    db, stamp = os.path.join(egdb, "egdb-2.bin"), os.path.join(egdb, "egdb-2.bin.stamp")
+    args = ["analyse", "--fen", "W:WK1,K5:BK32", "--database-pieces", "2"]
+    for target in (db, stamp):
+        for make in ("fifo", "zero", "folder", "dangling", "huge"):
+            shutil.rmtree(cache, ignore_errors=True)
+            subprocess.run([BIN, "egdb", "build", "--pieces", "2", "-q"], env=env, check=True,
+                           stdout=subprocess.DEVNULL)
+            old = time.time() - 3600
+            os.utime(db, (old, old))
+            subprocess.run([BIN] + args, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)  # stamps it
+            if make == "huge" and target == db:
+                continue  # a grown database is damaged and rebuilt, not refused
+            if make == "dangling" and target == stamp:
+                continue  # a stamp that is not there is no stamp: the file is checked whole
+            if os.path.exists(target):
+                os.remove(target)
+            if make == "fifo":
+                os.mkfifo(target)
+            elif make == "zero":
+                os.symlink("/dev/zero", target)
+            elif make == "folder":
+                os.mkdir(target)
+            elif make == "dangling":
+                os.symlink(os.path.join(egdb, "gone"), target)
+            else:
+                open(target, "wb").write(b"x" * (8 << 20))
+            timed_attack(f"30.5: cache {os.path.basename(target)}", make, args, env)
+    # A cache that cannot be written: refused before the build, not after.
+    open("not-a-folder", "w").write("x")
+    timed_attack("30.5: cache not writable", "a file in the folder's place", args,
+                 dict(os.environ, CHECKERS_TUNER_CACHE=os.path.abspath("not-a-folder")))
+
+    # 30.5: the database cut, then written over, under a running engine.
+    p = subprocess.Popen([BIN, "hub", "--database-pieces", "3"], env=built,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def say(line, until):
+        """Sends `line`; the lines read up to one starting with `until` or the end of the
+        output (an engine that died: an older build ends with SIGBUS here)."""
+        try:
+            p.stdin.write(line.encode() + b"\n")
+            p.stdin.flush()
+        except BrokenPipeError:
+            return []
+        seen = []
+        while True:
+            got = p.stdout.readline().decode()
+            seen.append(got)
+            if not got or got.startswith(until):
+                return seen
+
+    # Two black kings against a white one (B:WK32:BK1,K5), Black to move: a database win.
+    p.stdin.write(b"pos pos=WB" + b"e" * 26 + b"WeeeW\nlevel depth=4\n")
+    answers = say("go think", "done")
+    path = os.path.join(caches["built"], "egdb", "egdb-3.bin")
+    size = os.path.getsize(path)
+    os.truncate(path, 0)
+    answers += say("go think", "done")
+    open(path, "wb").write(b"\0" * (size // 2))
+    answers += say("go think", "done")
+    try:
+        p.stdin.write(b"quit\n")
+        p.stdin.flush()
+    except BrokenPipeError:
+        pass
+    try:
+        _, err = p.communicate(timeout=60)
+        code = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        err, code = b"", "hang"
+    answered = sum(1 for line in answers if line.startswith("done")) == 3
+    record("30.5: database changed under hub", "hub --database-pieces 3 + truncate + cp",
+           code, err.decode(errors="replace"), 0, answered)
+
+    # 30.6: a forced win is written as one, with its distance in plies.
+    p = subprocess.run([BIN, "analyse", "--fen", "W:WK1,K5:BK32", "--database-pieces", "3"],
+                       env=built, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    first = p.stdout.decode().split("\n")[0]
+    readable = " score win " in first or " score loss " in first
+    results.setdefault("30.6: readable win scores", []).append(
+        ("analyse a won ending", p.returncode == 0 and readable, first))
 
 
 if __name__ == "__main__":

@@ -286,6 +286,7 @@ fn process_is_alive(pid: u32) -> bool {
     }
 }
 
+/// The folder of `path` (`.` for a bare file name).
 pub(crate) fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),

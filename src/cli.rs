@@ -19,7 +19,7 @@ enum Command {
     Tune(commands::tune::TuneArgs),
     /// Continues an interrupted tuning run from its last completed round.
     Resume(commands::tune::ResumeArgs),
-    /// Writes a specimen's weights for other engines (json, csv, toml or a C header).
+    /// Writes a specimen's weights for other engines (json, csv, toml, openbench or a C header).
     Export(commands::export::ExportArgs),
     /// Fits weights to recorded games (run folders, PDN files): the Texel method.
     Fit(commands::fit::FitArgs),
@@ -32,7 +32,8 @@ enum Command {
     Perft(commands::engine::PerftArgs),
     /// Prints the legal moves of a position, one per line, in generation order.
     Moves(commands::engine::MovesArgs),
-    /// Searches one position: `bestmove MOVE score S depth D nodes N`, then the PV.
+    /// Searches one position: `bestmove MOVE score S depth D nodes N` (S in hundredths of a man,
+    /// or `win D` / `loss D` in plies), then the PV.
     Analyse(commands::engine::AnalyseArgs),
     /// A fixed search benchmark: `name nodes seconds nps` per position, then the total.
     Bench(commands::engine::BenchArgs),

@@ -11,7 +11,9 @@ use crate::eval::{
     DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, PERSPECTIVE, TERM_COUNT,
     TERM_NAMES,
 };
-use crate::run_folder::{read_config_table, CsvTable, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE};
+use crate::run_folder::{
+    database_pieces_of, read_config_table, CsvTable, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE,
+};
 
 /// Turns a weights file into the text of one output format.
 pub trait Exporter {
@@ -313,6 +315,10 @@ impl Exporter for TomlExporter {
             out.push_str("evaluator = \"extended\"\n");
         }
         let _ = writeln!(out, "endgame_pieces = {}", file.endgame_pieces);
+        if let Some(n) = file.database_pieces {
+            out.push_str("# The endgame database the weights were tuned with (pieces; 0: none).\n");
+            let _ = writeln!(out, "database_pieces = {n}");
+        }
         let _ = writeln!(out, "perspective = {}", toml_str(PERSPECTIVE));
         if let Some(extra) = &file.extra {
             let names: Vec<String> = TERM_NAMES.iter().map(|n| toml_str(n)).collect();
@@ -664,18 +670,20 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         });
     }
 
-    let (run, endgame_pieces) = read_run_config(run_dir)?;
+    let (run, endgame_pieces, database_pieces) = read_run_config(run_dir)?;
     Ok(WeightsFile {
         weights: pair,
         extra,
         patterns: None,
         endgame_pieces,
         source: Some(WeightsSource::Specimen { run, id, round }),
+        database_pieces: Some(database_pieces),
     })
 }
 
-/// The run's `name` and `[search] endgame_pieces` (default 12) from its resolved config.
-fn read_run_config(run_dir: &Path) -> Result<(String, u32)> {
+/// The run's `name`, `[search] endgame_pieces` (default 12) and `[search] database_pieces`
+/// (default 5) from its resolved config.
+fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32)> {
     let path = run_dir.join(CONFIG_FILE);
     let bad = |msg: &str| Error::Input(format!("{}: {msg}", path.display()));
     let table = read_config_table(run_dir)?
@@ -694,7 +702,8 @@ fn read_run_config(run_dir: &Path) -> Result<(String, u32)> {
             ))
         }
     };
-    Ok((name, pieces))
+    let database = database_pieces_of(&table).map_err(|msg| bad(&msg))?;
+    Ok((name, pieces, database))
 }
 
 /// The `export` argument: a run folder (the specimen at `rank`), a weights file in any readable

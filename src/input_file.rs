@@ -17,6 +17,8 @@ use crate::error::{Error, Result};
 pub(crate) const CONFIG_CAP: Cap = Cap::new(1 << 20, "a config");
 /// The largest weights file read (an extended weights file is about 10 KB).
 pub(crate) const WEIGHTS_CAP: Cap = Cap::new(4 << 20, "a weights file");
+/// The largest endgame-database stamp read (one is under 100 bytes).
+pub(crate) const STAMP_CAP: Cap = Cap::new(4096, "an endgame database stamp");
 /// The largest openings deck read (a million openings of a few moves).
 pub(crate) const DECK_CAP: Cap = Cap::new(64 << 20, "an openings file");
 

@@ -37,7 +37,8 @@ mod tournament;
 
 pub use atomic_file::{exit_removing_temporaries, refuse_overwriting, same_file};
 pub use egdb::{
-    build as build_endgame_db, cache_dir as endgame_cache_dir, database_path as endgame_db_path,
+    build as build_endgame_db, cache_dir as endgame_cache_dir,
+    check_writable as check_endgame_cache_writable, database_path as endgame_db_path,
     open_or_build as open_or_build_endgame_db, DbValue, EgdbError, EndgameDb, Material, Opened,
     CACHE_ENV, MAX_DATABASE_PIECES,
 };
@@ -75,7 +76,10 @@ pub use run::{
     commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, Island, IslandChoice,
     ObserverFactory, RunObserver, RunOptions, RunOutcome, RunSummary, RunView, BEST_FILE,
 };
-pub use run_folder::{CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE};
+pub use run_folder::{
+    holds_run, refuse_writing_runs, run_database_pieces, CONFIG_FILE, PLAYOFF_FILE, RUN_FILES,
+    SPECIMENS_FILE,
+};
 pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::egdb::MAX_DATABASE_PIECES;
 use crate::error::{Error, Result};
 use crate::input_file::{self, Links, ReadError, CONFIG_CAP};
 
@@ -34,6 +35,94 @@ pub const TABLES_DIR: &str = "tables";
 /// The positions store: every game played, compactly, with the searches' scores (what the
 /// fits learn from; see `fit::store`).
 pub const POSITIONS_FILE: &str = "positions.bin";
+
+/// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
+/// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
+/// missing files.
+pub const RUN_FILES: [&str; 11] = [
+    CHECKPOINT_FILE,
+    CONFIG_FILE,
+    ROUNDS_FILE,
+    SPECIMENS_FILE,
+    GAMES_FILE,
+    GAMES_PDN_FILE,
+    PLAYOFF_FILE,
+    BEST_FILE,
+    TIMINGS_FILE,
+    LEARNING_FILE,
+    POSITIONS_FILE,
+];
+
+/// The run folder's lock file (see `run/lock.rs`): created by the first `tune`, never removed.
+pub const LOCK_FILE: &str = ".lock";
+
+/// How `config.toml` written by this program begins (see `Config::to_toml`).
+const CONFIG_MARK: &str = "# The resolved config of run ";
+
+/// Whether `dir` is a run folder: it holds `checkpoint.json`, or a `config.toml` written by
+/// this program (the run stopped before its first checkpoint).
+pub fn holds_run(dir: &Path) -> bool {
+    if dir.join(CHECKPOINT_FILE).exists() {
+        return true;
+    }
+    let mut start = [0u8; CONFIG_MARK.len()];
+    input_file::open(&dir.join(CONFIG_FILE), Links::Follow)
+        .ok()
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut start).ok())
+        .is_some_and(|()| start == CONFIG_MARK.as_bytes())
+}
+
+/// Refuses an output `out` that would write over a file of a run folder among `inputs`: an
+/// input that is a folder is taken as a run folder (`export RUN`, `fit RUN`, `plot RUN`), and
+/// an input file inside a run folder (`RUN/best.json`, `RUN/games.pdn`) stands for its folder.
+/// A file of the run is any of [`RUN_FILES`] or the lock in the folder, and anything in its
+/// subfolders (the islands', the migrants', the shared playoff's); `out` is compared by where
+/// it really is (its canonical folder, and its inode when it exists), so `./`, `..` and links
+/// are seen through. A new name beside the run's files (`RUN/weights.h`) is fine. `what` names
+/// the output in the message (`-o`).
+pub fn refuse_writing_runs(out: &Path, what: &str, inputs: &[&Path]) -> Result<()> {
+    for input in inputs {
+        let run = if input.is_dir() {
+            input.to_path_buf()
+        } else {
+            match crate::atomic_file::parent_dir(input) {
+                dir if holds_run(&dir) => dir,
+                _ => continue,
+            }
+        };
+        if let Some(file) = run_file_at(out, &run) {
+            return Err(Error::input(format!(
+                "{what} {}: is {} of the run folder {}, which this command reads; only the run \
+                 writes its files (give another file name)",
+                out.display(),
+                file,
+                run.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What of the run folder `run` the output `out` would write over (`the best.json`, `a file in
+/// its subfolder island-1`), if any.
+fn run_file_at(out: &Path, run: &Path) -> Option<String> {
+    let name = out.file_name()?.to_str().unwrap_or_default().to_owned();
+    // A hard link (or any other spelling) of an existing file of the run.
+    for file in RUN_FILES.iter().chain([&LOCK_FILE]) {
+        if crate::atomic_file::same_file(out, &run.join(file)) {
+            return Some(format!("the {file}"));
+        }
+    }
+    let folder = std::fs::canonicalize(crate::atomic_file::parent_dir(out)).ok()?;
+    let run = std::fs::canonicalize(run).ok()?;
+    let inside = folder.strip_prefix(&run).ok()?;
+    if inside.as_os_str().is_empty() {
+        let ours = RUN_FILES.contains(&name.as_str()) || name == LOCK_FILE;
+        ours.then(|| format!("the {name}"))
+    } else {
+        Some(format!("a file in its subfolder {}", inside.display()))
+    }
+}
 
 /// A CSV file of a run folder, read whole, whose columns are found by name (so that the
 /// reader does not depend on column order, and an island-model run's extra `island` column is
@@ -249,6 +338,31 @@ pub fn read_config_table(run_dir: &Path) -> Result<Option<toml::Table>> {
             e.message().trim_end()
         ))
     })
+}
+
+/// `[search] database_pieces` of a run's resolved config (`table`): the endgame database its
+/// games were played with (the config's default, 5, when the key is missing), or what is wrong
+/// with the key.
+pub fn database_pieces_of(table: &toml::Table) -> std::result::Result<u32, String> {
+    let max = i64::from(MAX_DATABASE_PIECES);
+    match table.get("search").and_then(|s| s.get("database_pieces")) {
+        None => Ok(MAX_DATABASE_PIECES),
+        Some(toml::Value::Integer(n)) if (0..=max).contains(n) => Ok(*n as u32),
+        Some(_) => Err(format!(
+            "`search.database_pieces` must be an integer from 0 to {max}"
+        )),
+    }
+}
+
+/// The endgame database the run in `run_dir` played with, from its `config.toml`; `None` when
+/// the folder has no config.
+pub fn run_database_pieces(run_dir: &Path) -> Result<Option<u32>> {
+    let Some(table) = read_config_table(run_dir)? else {
+        return Ok(None);
+    };
+    database_pieces_of(&table)
+        .map(Some)
+        .map_err(|msg| Error::input(format!("{}: {msg}", run_dir.join(CONFIG_FILE).display())))
 }
 
 #[cfg(test)]

@@ -6,10 +6,11 @@ use std::sync::OnceLock;
 
 use assert_cmd::Command;
 use checkers_tuner::{
-    build_endgame_db, endgame_db_path, open_or_build_endgame_db, play_game, Color, DbValue,
-    EgdbError, EndReason, EndgameDb, GameResult, GameSettings, Material, Opened, Position,
-    SearchLimits, SearchParams, Searcher, WeightPair, WIN,
+    build_endgame_db, check_endgame_cache_writable, endgame_db_path, open_or_build_endgame_db,
+    play_game, Color, DbValue, EgdbError, EndReason, EndgameDb, GameResult, GameSettings, Material,
+    Opened, Position, SearchLimits, SearchParams, Searcher, WeightPair, WIN,
 };
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -385,10 +386,21 @@ fn egdb_build_and_probe_through_the_binary() {
             "2",
             "--max-depth",
             "4",
+            "--database-pieces",
+            "3",
         ])
         .assert()
         .success()
-        .stdout(contains(format!("database {expected}")));
+        // A forced result reads as one: `score win 31`, the database's distance.
+        .stdout(
+            contains(format!("database {expected}")).and(contains(format!("score {expected} "))),
+        );
+    // Without --database-pieces, `material` searches with none, whatever the cache holds.
+    bin(cache.path())
+        .args(["analyse", "--fen", "W:WK1,K5:BK32", "--min-depth", "2"])
+        .assert()
+        .success()
+        .stdout(contains("database").not());
 }
 
 /// Sets the modification time of `path` to `seconds` ago (a stamp trusts no fresher file).
@@ -486,7 +498,8 @@ fn a_folder_or_a_link_to_something_else_is_never_used() {
     let path = endgame_db_path(dir.path(), 2);
     std::fs::create_dir_all(&path).unwrap();
     let err = open_or_build_endgame_db(dir.path(), 2, |_| {}, &|_| {}).unwrap_err();
-    assert!(err.to_string().contains("not a regular file"), "{err}");
+    assert!(matches!(err, EgdbError::Unusable(..)), "{err}");
+    assert!(err.to_string().contains("is a folder"), "{err}");
     std::fs::remove_dir(&path).unwrap();
 
     let other = dir.path().join("notes.txt");
@@ -506,4 +519,129 @@ fn a_folder_or_a_link_to_something_else_is_never_used() {
     assert!(std::fs::read_to_string(&other)
         .unwrap()
         .starts_with("not a database"));
+}
+
+/// The binary with its database cache in `dir`, which gives up after a minute: a command that
+/// waits on a pipe fails the test instead of hanging it.
+fn patient(dir: &std::path::Path) -> Command {
+    let mut command = bin(dir);
+    command.timeout(std::time::Duration::from_secs(60));
+    command
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates a file.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+}
+
+/// Runs `analyse` with the `pieces`-piece database of `cache`, expecting status 2 and one line
+/// naming `names`; returns it.
+fn analyse_refused(cache: &std::path::Path, pieces: &str, names: &str) -> String {
+    let out = patient(cache)
+        .args(["analyse", "--fen", "W:WK1,K5:BK32", "--min-depth", "1"])
+        .args(["--database-pieces", pieces])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(names), "{stderr}");
+    assert!(!stderr.contains("uilding"), "nothing is built: {stderr}");
+    stderr
+}
+
+#[test]
+fn anything_but_a_regular_file_in_the_database_or_stamp_place_is_refused_at_once() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().join("egdb");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = endgame_db_path(&dir, 2);
+    let stamp = stamp_of(&path);
+    let name = path.to_str().unwrap().to_string();
+    mkfifo(&path);
+    assert!(analyse_refused(cache.path(), "2", &name).contains("not a regular file"));
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    assert!(analyse_refused(cache.path(), "2", &name).contains("not a regular file"));
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    assert!(analyse_refused(cache.path(), "2", &name).contains("folder"));
+    std::fs::remove_dir(&path).unwrap();
+    // A link to nothing would only fail when the build writes through it, minutes later.
+    std::os::unix::fs::symlink(dir.join("gone"), &path).unwrap();
+    assert!(analyse_refused(cache.path(), "2", &name).contains("link to nothing"));
+    std::fs::remove_file(&path).unwrap();
+
+    // A sound, stamped file, then its stamp replaced.
+    patient(cache.path())
+        .args(["egdb", "build", "--pieces", "2", "-q"])
+        .assert()
+        .success();
+    age(&path, 3600);
+    assert!(EndgameDb::load(&path, 2).is_ok());
+    assert!(stamp.is_file());
+    let stamp_name = stamp.to_str().unwrap().to_string();
+    std::fs::remove_file(&stamp).unwrap();
+    mkfifo(&stamp);
+    analyse_refused(cache.path(), "2", &stamp_name);
+    std::fs::remove_file(&stamp).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &stamp).unwrap();
+    analyse_refused(cache.path(), "2", &stamp_name);
+    std::fs::remove_file(&stamp).unwrap();
+    std::fs::write(&stamp, vec![b'x'; 1 << 20]).unwrap();
+    assert!(analyse_refused(cache.path(), "2", &stamp_name).contains("larger than"));
+    std::fs::remove_file(&stamp).unwrap();
+    // No stamp is fine: the file is checked whole and stamped again.
+    patient(cache.path())
+        .args(["analyse", "--fen", "W:WK1:BK32", "--database-pieces", "2"])
+        .assert()
+        .success()
+        .stdout(contains("database draw"));
+    assert!(stamp.is_file());
+}
+
+#[test]
+fn a_build_checks_first_that_it_can_write_its_file() {
+    let cache = tempfile::tempdir().unwrap();
+    // The cache folder cannot be made: a file stands where it would be.
+    std::fs::write(cache.path().join("egdb"), "a file").unwrap();
+    analyse_refused(cache.path(), "2", "not a folder");
+    std::fs::remove_file(cache.path().join("egdb")).unwrap();
+    // A link to a damaged file: using it is refused, and rebuilding would replace the link.
+    let dir = cache.path().join("egdb");
+    std::fs::create_dir(&dir).unwrap();
+    let elsewhere = cache.path().join("elsewhere.bin");
+    std::fs::write(&elsewhere, vec![7u8; 100]).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, endgame_db_path(&dir, 2)).unwrap();
+    analyse_refused(cache.path(), "2", "symbolic link");
+    assert_eq!(std::fs::read(&elsewhere).unwrap(), vec![7u8; 100]);
+    // The library's check, as a build runs it first.
+    assert!(check_endgame_cache_writable(&dir, 3).is_ok());
+    assert!(matches!(
+        check_endgame_cache_writable(&dir, 2),
+        Err(EgdbError::Unusable(..))
+    ));
+}
+
+#[test]
+fn a_damaged_file_says_once_that_it_is_built_again() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().join("egdb");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(endgame_db_path(&dir, 2), vec![0u8; 64]).unwrap();
+    let out = patient(cache.path())
+        .args([
+            "analyse",
+            "--fen",
+            "W:WK1,K5:BK32",
+            "--database-pieces",
+            "2",
+        ])
+        .assert()
+        .success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("is damaged"), "{stderr}");
+    assert!(stderr.contains("building it again"), "{stderr}");
+    assert!(!stderr.contains("not built yet"), "{stderr}");
+    assert!(EndgameDb::load(&endgame_db_path(&dir, 2), 2).is_ok());
 }

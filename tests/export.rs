@@ -27,6 +27,7 @@ fn sample() -> WeightsFile {
             id: 4711,
             round: 19,
         }),
+        database_pieces: Some(4),
     }
 }
 
@@ -511,6 +512,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
         patterns: None,
         endgame_pieces: 10,
         source: None,
+        database_pieces: None,
     };
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
@@ -582,6 +584,7 @@ fn the_c_reference_of_the_extended_evaluator_matches_the_engine() {
         patterns: None,
         endgame_pieces: 12,
         source: None,
+        database_pieces: None,
     };
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();

@@ -27,6 +27,7 @@ fn extended() -> WeightsFile {
         source: Some(WeightsSource::Fit {
             data: "games.csv (3 games)".into(),
         }),
+        database_pieces: None,
     }
 }
 
@@ -89,7 +90,7 @@ fn bad_extended_files_name_the_key() {
     let unknown = json.replace("\"extended\"", "\"eleven\"");
     let m = message(WeightsFile::from_json(&unknown, "w.json"));
     assert!(
-        m.contains("`evaluator` must be \"ten\" or \"extended\""),
+        m.contains("`evaluator` must be \"ten\", \"extended\" or \"patterns\""),
         "{m}"
     );
     let reordered = json.replace("[\"bridge\", \"exposure\"]", "[\"exposure\", \"bridge\"]");
@@ -185,7 +186,14 @@ fn every_command_takes_an_extended_weights_file() {
         .arg(&openings)
         .args(["--min-depth", "2", "--max-depth", "4", "-q"])
         .assert()
-        .success();
+        .success()
+        // The header says how each evaluator reaches its endgame weights.
+        .stdout(predicates::str::contains(
+            "opening and endgame weights tapered by the pieces on the board",
+        ))
+        .stdout(predicates::str::contains(
+            "B: material (endgame set from 12 pieces down)",
+        ));
     for format in ["json", "toml", "csv", "c", "openbench"] {
         let out = dir.path().join(format!("out.{format}"));
         bin()

@@ -10,7 +10,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use checkers_tuner::hub::{move_from_hub, move_to_hub, position_to_hub};
-use checkers_tuner::{Position, SearchLimits, Searcher, Weights};
+use checkers_tuner::{Position, SearchLimits, Searcher, Weights, WeightsFile};
 
 /// A running `checkers-tuner hub` with its output read line by line on a thread.
 struct Engine {
@@ -365,8 +365,38 @@ fn the_endgame_database_turns_a_shallow_search_into_a_known_win() {
     assert!(with > 90.0 && with < 100.0, "score {with}");
     let without = score(&["--database-pieces", "0"]);
     assert!(without < 10.0, "score {without} without a database");
-    // Without the flag, the largest database in the cache is used, as by the other commands.
-    assert_eq!(score(&[]), with);
+    // Without the flag, `material` searches with none, whatever the cache holds; a weights
+    // file that records its run's database searches with that one.
+    assert_eq!(score(&[]), without);
+    let mut recorded = WeightsFile::material();
+    recorded.database_pieces = Some(3);
+    let file = cache.path().join("recorded.json");
+    std::fs::write(&file, recorded.to_json()).unwrap();
+    assert_eq!(score(&["--weights", file.to_str().unwrap()]), with);
+}
+
+#[test]
+fn a_database_file_cut_or_copied_over_under_a_running_engine_does_not_end_it() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start_with_cache(&["--database-pieces", "3"], cache.path());
+    let pos = hub_pos("B:WK32:BK1,K5");
+    assert!(engine.exchange(&format!("pos pos={pos}")).is_empty());
+    assert!(engine.exchange("level depth=4").is_empty());
+    let path = cache.path().join("egdb").join("egdb-3.bin");
+    let bytes = std::fs::read(&path).unwrap();
+    // Cut to nothing in place (what `cp` does first), then written anew with other bytes.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let (_, mv) = engine.think();
+    assert!(!mv.is_empty());
+    std::fs::write(&path, vec![0u8; bytes.len() / 2]).unwrap();
+    let (info, _) = engine.think();
+    assert!(last_score(&info) > 90.0, "{info:?}");
+    assert_eq!(engine.quit().code(), Some(0));
 }
 
 #[test]

@@ -135,3 +135,92 @@ fn play_never_writes_its_game_over_its_weights() {
     );
     assert!(msg.contains("is --weights"), "{msg}");
 }
+
+/// A tiny run without the endgame database: 8 specimens, 2 rounds, into `run`.
+const TINY: &str = r#"
+name = "tiny"
+seed = 5
+[population]
+size = 8
+[tournament]
+rounds = 2
+openings = "3-move"
+max_plies = 60
+playoff_openings = 2
+[search]
+min_depth = 2
+max_depth = 4
+database_pieces = 0
+"#;
+
+#[test]
+fn no_writer_writes_over_a_file_of_a_run_folder_it_reads() {
+    let dir = setup();
+    let d = dir.path();
+    fs::write(d.join("tiny.toml"), TINY).unwrap();
+    bin(d)
+        .args(["tune", "tiny.toml", "--out", "run", "--quiet"])
+        .assert()
+        .success();
+    // The run's best.json records the database the run played with.
+    let best = WeightsFile::load(&d.join("run/best.json")).unwrap();
+    assert_eq!(best.database_pieces, Some(0));
+    let files = [
+        "best.json",
+        "checkpoint.json",
+        "config.toml",
+        "rounds.csv",
+        "specimens.csv",
+        "games.csv",
+        "games.pdn",
+        "playoff.csv",
+        "timings.csv",
+        ".lock",
+    ];
+    let kept: Vec<String> = files.iter().map(|f| format!("run/{f}")).collect();
+    let kept: Vec<&str> = kept.iter().map(String::as_str).collect();
+    // A hard link to the checkpoint outside the folder is the checkpoint all the same.
+    fs::hard_link(d.join("run/checkpoint.json"), d.join("cp.json")).unwrap();
+    for file in files {
+        for out in [format!("run/{file}"), format!("sub/../run/./{file}")] {
+            for args in [
+                vec!["export", "run", "--format", "csv", "-o", &out],
+                vec!["fit", "run", "-o", &out, "-q"],
+                vec!["plot", "run", "-o", &out],
+                vec!["export", "run/best.json", "--format", "toml", "-o", &out],
+                vec!["match", "run/best.json", "material", "--out", &out],
+                vec!["match", "material", "run/best.json", "--pdn", &out],
+            ] {
+                let says = refused(d, &args, &kept);
+                assert!(
+                    says.contains("which this command reads"),
+                    "{args:?}: {says}"
+                );
+                assert_eq!(says.lines().count(), 1, "{says}");
+            }
+        }
+    }
+    let says = refused(d, &["fit", "run", "-o", "cp.json", "-q"], &kept);
+    assert!(says.contains("checkpoint.json"), "{says}");
+    // A game record inside the run stands for its folder, and an island's folder is the run's.
+    let says = refused(
+        d,
+        &["fit", "run/games.pdn", "-o", "run/checkpoint.json"],
+        &kept,
+    );
+    assert!(says.contains("the checkpoint.json"), "{says}");
+    fs::create_dir(d.join("run/island-1")).unwrap();
+    let says = refused(d, &["export", "run", "-o", "run/island-1/x.json"], &kept);
+    assert!(says.contains("subfolder island-1"), "{says}");
+    // A new name beside the run's files is fine.
+    bin(d)
+        .args(["export", "run", "--format", "c", "-o", "run/weights.h"])
+        .assert()
+        .success();
+    bin(d)
+        .args(["fit", "run", "-o", "run/fitted.json", "-q"])
+        .assert()
+        .success();
+    let fitted = WeightsFile::load(&d.join("run/fitted.json")).unwrap();
+    assert_eq!(fitted.database_pieces, Some(0), "the run's database");
+}

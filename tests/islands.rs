@@ -378,6 +378,7 @@ fn one_island_gives_the_files_of_a_run_without_islands() {
     let tmp = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/one-island");
     let input = fs::read_to_string(fixture.join("config-input.toml")).unwrap();
+    let mut stores = Vec::new();
     for text in [
         input.clone(),
         format!("{input}[islands]\ncount = 1\nmigrants = 3\n"),
@@ -408,6 +409,9 @@ fn one_island_gives_the_files_of_a_run_without_islands() {
         }
         let left = snapshot(&out);
         let names: Vec<&String> = left.iter().map(|f| &f.0).collect();
-        assert_eq!(left.len(), 9, "only a run's files: {names:?}");
+        // The nine of the fixture and the positions store.
+        assert_eq!(left.len(), 10, "only a run's files: {names:?}");
+        stores.push(fs::read(out.join("positions.bin")).unwrap());
     }
+    assert!(stores[0] == stores[1], "positions.bin differs");
 }

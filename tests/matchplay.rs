@@ -551,7 +551,10 @@ fn games_csv_rows_read_back_to_whole_pairs() {
     let report = play_match(&m, &m, &openings, &shallow(), 1, None, |_| {});
     let text = report.csv_text().unwrap();
     let rows = read_match_rows(text.as_bytes(), "g.csv", &openings).unwrap();
-    assert_eq!(rows.games, report.games);
+    // The file keeps the moves, not the searches' scores.
+    let mut played = report.games.clone();
+    played.iter_mut().for_each(|g| g.record.scores.clear());
+    assert_eq!(rows.games, played);
     assert_eq!(rows.complete_len, text.len());
 
     // What a killed writer leaves: a row cut short, or a pair's first game alone.
@@ -560,7 +563,7 @@ fn games_csv_rows_read_back_to_whole_pairs() {
     for tail in [&lines[7][..10], lines[7]] {
         let damaged = format!("{three_pairs}{tail}");
         let rows = read_match_rows(damaged.as_bytes(), "g.csv", &openings).unwrap();
-        assert_eq!(rows.games, report.games[..6]);
+        assert_eq!(rows.games, played[..6]);
         assert_eq!(rows.complete_len, three_pairs.len());
     }
 
@@ -1090,5 +1093,76 @@ fn cli_bad_pdn_and_depth_arguments_exit_2_with_one_line() {
         std::fs::read_dir(d).unwrap().count(),
         0,
         "a failed run wrote"
+    );
+}
+
+/// `match` at depth 2..4 over the first 20 ballots in the cache `cache`, into `out`; returns
+/// stdout and the games file.
+fn cached_match(cache: &Path, a: &str, b: &str, out: &Path, extra: &[&str]) -> (String, Vec<u8>) {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    cmd.env("CHECKERS_TUNER_CACHE", cache)
+        .args(["match", a, b, "--pairs", "20", "--min-depth", "2"])
+        .args(["--max-depth", "4", "--quiet", "--out"])
+        .arg(out)
+        .args(extra);
+    let stdout = run_ok(cmd);
+    (stdout, std::fs::read(out).unwrap())
+}
+
+#[test]
+fn the_database_comes_from_the_command_and_the_weights_never_from_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (empty, built) = (d.join("empty"), d.join("built"));
+    std::fs::create_dir(&empty).unwrap();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    cmd.env("CHECKERS_TUNER_CACHE", &built)
+        .args(["egdb", "build", "--pieces", "3", "--quiet"]);
+    run_ok(cmd);
+    let mut recorded = WeightsFile::material();
+    recorded.database_pieces = Some(2);
+    let w2 = d.join("w2.json");
+    std::fs::write(&w2, recorded.to_json()).unwrap();
+    let w2 = w2.to_str().unwrap();
+
+    // Material on both sides: no database by default, with the 3-piece one built or not.
+    let (says, none_built) = cached_match(&built, "material", "material", &d.join("a.csv"), &[]);
+    assert!(
+        says.contains("endgame database: none (the default: no weights file records one)"),
+        "{says}"
+    );
+    let (_, none_empty) = cached_match(&empty, "material", "material", &d.join("b.csv"), &[]);
+    assert_eq!(none_built, none_empty);
+    // The database would have changed these games: the default is not blind to it.
+    let (says, three) = cached_match(
+        &built,
+        "material",
+        "material",
+        &d.join("c.csv"),
+        &["--database-pieces", "3"],
+    );
+    assert!(
+        says.contains("endgame database: 3 pieces (--database-pieces 3)"),
+        "{says}"
+    );
+    assert_ne!(three, none_built);
+
+    // A weights file that records its database: that one, built where it is missing.
+    let (says, built_games) = cached_match(&built, w2, "material", &d.join("d.csv"), &[]);
+    assert!(
+        says.contains("endgame database: 2 pieces (recorded in A's weights file)"),
+        "{says}"
+    );
+    let (_, empty_games) = cached_match(&empty, w2, "material", &d.join("e.csv"), &[]);
+    assert_eq!(built_games, empty_games);
+    assert!(empty.join("egdb/egdb-2.bin").is_file());
+    // Two files that disagree: the larger, said so.
+    recorded.database_pieces = Some(3);
+    let w3 = d.join("w3.json");
+    std::fs::write(&w3, recorded.to_json()).unwrap();
+    let (says, _) = cached_match(&built, w2, w3.to_str().unwrap(), &d.join("f.csv"), &[]);
+    assert!(
+        says.contains("endgame database: 3 pieces (the larger: A's weights file records 2, B's weights file records 3"),
+        "{says}"
     );
 }

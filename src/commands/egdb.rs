@@ -4,8 +4,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use checkers_tuner::{
-    build_endgame_db, endgame_cache_dir, endgame_db_path, open_or_build_endgame_db, EgdbError,
-    EndgameDb, Error, Opened, Result, MAX_DATABASE_PIECES,
+    build_endgame_db, check_endgame_cache_writable, endgame_cache_dir, endgame_db_path,
+    open_or_build_endgame_db, EgdbError, EndgameDb, Error, Opened, Result, WeightsFile,
+    MAX_DATABASE_PIECES,
 };
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -111,13 +112,14 @@ fn build(args: BuildArgs) -> Result<()> {
                 )?;
                 return Ok(());
             }
-            Err(EgdbError::Damaged(_, why)) if !args.quiet => {
-                note!("{}: damaged ({why}); building it again", path.display());
+            Err(e @ EgdbError::Damaged(..)) if !args.quiet => {
+                note!("{e}: building it again");
             }
             Err(EgdbError::Damaged(..) | EgdbError::Missing(_)) => {}
             Err(e) => return Err(e.into()),
         }
     }
+    check_endgame_cache_writable(&dir, args.pieces)?;
     let pool = thread_pool(args.threads.unwrap_or(0))?;
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -178,54 +180,102 @@ fn probe(args: ProbeArgs) -> Result<()> {
     }
 }
 
-/// Where a command keeps the database's tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Holding {
-    /// The file's mapping, shared with every process and read on first touch: for commands
-    /// that start, probe a little and end (`analyse`, `egdb probe`, `play`, `hub`).
-    Mapped,
-    /// A copy in the process's own memory, where probes run faster: for long searches
-    /// (`tune`, `match`, `bench`).
-    InMemory,
-}
-
 /// The `pieces`-piece database for a command that plays or searches (`None` for 0): read from
 /// the cache, or built there first with a message of the time it takes.
-pub fn open_database(pieces: u32, holding: Holding) -> Result<Option<&'static EndgameDb>> {
+pub fn open_database(pieces: u32) -> Result<Option<&'static EndgameDb>> {
     if pieces == 0 {
         return Ok(None);
     }
     let dir = endgame_cache_dir()?;
-    let db = open_in(&dir, pieces)?;
-    let db = match holding {
-        Holding::Mapped => db,
-        Holding::InMemory => db.into_memory(),
-    };
-    Ok(Some(db.leak()))
+    Ok(Some(open_in(&dir, pieces)?.leak()))
 }
+
+/// The endgame database a command searches with when neither `--database-pieces` nor a weights
+/// file names one (`material`, CSV files, hand-made and older weights files): none. A fixed
+/// value, so that no result depends on what the cache holds, and none so that nothing is built
+/// unasked.
+pub const DEFAULT_DATABASE_PIECES: u32 = 0;
 
 /// The `--database-pieces` option of the commands that search with the endgame database.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct DatabaseArg {
     /// Search with the endgame database of this many pieces (built into the cache at first
-    /// use); 0 for none; default: the largest one already built.
+    /// use); 0 for none. Default: the one the weights file records (its run's
+    /// `search.database_pieces`), the larger of the two players' in a match, else none.
     #[arg(long = "database-pieces", value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=MAX_DATABASE_PIECES as i64))]
     pieces: Option<u32>,
 }
 
+/// The database a command searches with, and why: a function of the command line and the
+/// weights files only, never of what the cache holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatabaseChoice {
+    /// Most pieces (0: none).
+    pub pieces: u32,
+    /// Where the number comes from, for the match header and the notes of the other commands.
+    pub why: String,
+}
+
 impl DatabaseArg {
-    /// The database asked for: that many pieces (0: none; built when missing), or by default
-    /// the largest database already in the cache (none if there is none: nothing is built
-    /// unasked).
-    pub fn open(&self, holding: Holding) -> Result<Option<&'static EndgameDb>> {
+    /// The database for `players` (each a weights file with its name for messages, `A's weights
+    /// file` or `the --weights file`):
+    /// `--database-pieces` if given; else the one the weights files record, the larger when
+    /// two disagree; else [`DEFAULT_DATABASE_PIECES`].
+    pub fn choose(&self, players: &[(&str, &WeightsFile)]) -> DatabaseChoice {
         if let Some(pieces) = self.pieces {
-            return open_database(pieces, holding);
+            return DatabaseChoice {
+                pieces,
+                why: format!("--database-pieces {pieces}"),
+            };
         }
-        let Ok(dir) = endgame_cache_dir() else {
-            return Ok(None);
+        let recorded: Vec<(&str, u32)> = players
+            .iter()
+            .filter_map(|(name, file)| file.database_pieces.map(|n| (*name, n)))
+            .collect();
+        let Some(&(_, pieces)) = recorded.iter().max_by_key(|(_, n)| *n) else {
+            return DatabaseChoice {
+                pieces: DEFAULT_DATABASE_PIECES,
+                why: "the default: no weights file records one".to_string(),
+            };
         };
-        largest_built(&dir).map_or(Ok(None), |pieces| open_database(pieces, holding))
+        let why = match recorded.as_slice() {
+            [(name, _)] => format!("recorded in {name}"),
+            list if list.iter().all(|(_, n)| *n == pieces) => {
+                "recorded in both weights files".to_string()
+            }
+            list => {
+                let each: Vec<String> = list
+                    .iter()
+                    .map(|(name, n)| format!("{name} records {n}"))
+                    .collect();
+                format!(
+                    "the larger: {}; --database-pieces N to choose",
+                    each.join(", ")
+                )
+            }
+        };
+        DatabaseChoice { pieces, why }
+    }
+
+    /// The database [`DatabaseArg::choose`] names for `players`, opened (built first when it
+    /// is not in the cache, saying so), with the choice.
+    pub fn open(
+        &self,
+        players: &[(&str, &WeightsFile)],
+    ) -> Result<(Option<&'static EndgameDb>, DatabaseChoice)> {
+        let choice = self.choose(players);
+        Ok((open_database(choice.pieces)?, choice))
+    }
+}
+
+impl std::fmt::Display for DatabaseChoice {
+    /// `4 pieces (recorded in A's weights file)` or `none (the default: …)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.pieces {
+            0 => write!(f, "none ({})", self.why),
+            n => write!(f, "{n} pieces ({})", self.why),
+        }
     }
 }
 
@@ -239,15 +289,19 @@ fn largest_built(dir: &Path) -> Option<u32> {
 fn open_in(dir: &Path, pieces: u32) -> Result<EndgameDb> {
     let bar = std::sync::OnceLock::new();
     let say = |damaged: Option<&EgdbError>| {
-        if let Some(e) = damaged {
-            note!("{e}; building it again");
+        // One message per state: a damaged file is built again, a missing one built once.
+        match damaged {
+            Some(e) => note!(
+                "{e}: building it again ({} on two cores)…",
+                expected_time(pieces)
+            ),
+            None => note!(
+                "The {pieces}-piece endgame database is not built yet: building it once into {} \
+                 ({} on two cores; `checkers-tuner egdb build` does the same)…",
+                dir.display(),
+                expected_time(pieces)
+            ),
         }
-        note!(
-            "The {pieces}-piece endgame database is not built yet: building it once into {} \
-             ({} on two cores; `checkers-tuner egdb build` does the same)…",
-            dir.display(),
-            expected_time(pieces)
-        );
         let _ = bar.set(progress_bar(pieces));
     };
     let started = Instant::now();
@@ -267,4 +321,54 @@ fn open_in(dir: &Path, pieces: u32) -> Result<EndgameDb> {
         );
     }
     Ok(db)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recording(pieces: Option<u32>) -> WeightsFile {
+        WeightsFile {
+            database_pieces: pieces,
+            ..WeightsFile::material()
+        }
+    }
+
+    #[test]
+    fn the_flag_then_the_files_then_none_and_the_larger_of_two() {
+        let (none, four, five) = (recording(None), recording(Some(4)), recording(Some(5)));
+        let choose = |flag: Option<u32>, files: &[(&str, &WeightsFile)]| {
+            DatabaseArg { pieces: flag }.choose(files)
+        };
+        let both = |a, b| [("A's weights file", a), ("B's weights file", b)];
+        assert_eq!(
+            choose(None, &both(&none, &none)).pieces,
+            DEFAULT_DATABASE_PIECES
+        );
+        assert_eq!(
+            choose(None, &both(&none, &none)).to_string(),
+            "none (the default: no weights file records one)"
+        );
+        let one = choose(None, &both(&none, &four));
+        assert_eq!(one.to_string(), "4 pieces (recorded in B's weights file)");
+        assert_eq!(choose(None, &both(&four, &four)).pieces, 4);
+        let larger = choose(None, &both(&five, &four));
+        assert_eq!(larger.pieces, 5);
+        assert!(
+            larger.why.contains("A's weights file records 5"),
+            "{larger}"
+        );
+        assert!(
+            larger.why.contains("B's weights file records 4"),
+            "{larger}"
+        );
+        let flag = choose(Some(0), &both(&five, &four));
+        assert_eq!(flag.to_string(), "none (--database-pieces 0)");
+        // A file that records no database (0) is a record all the same.
+        let zero = recording(Some(0));
+        assert_eq!(
+            choose(None, &both(&zero, &none)).to_string(),
+            "none (recorded in A's weights file)"
+        );
+    }
 }

@@ -4,11 +4,11 @@ use std::time::Instant;
 
 use checkers_tuner::{
     perft_parallel, Error, GameHistory, Move, Player, Position, Result, SearchLimits, SearchParams,
-    Searcher, WeightPair, WeightsFile, MAX_DATABASE_PIECES,
+    SearchResult, Searcher, WeightPair, WeightsFile, MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
-use super::egdb::{open_database, DatabaseArg, Holding};
+use super::egdb::{open_database, DatabaseArg};
 use super::output::outln;
 use super::{parse_fen, thread_pool};
 
@@ -162,7 +162,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let limits = search_limits(args.min_depth, args.max_depth)?;
     let file = WeightsFile::load_arg(&args.weights)?;
     let player = Player::of_file(&file);
-    let database = args.database.open(Holding::Mapped)?;
+    let (database, _) = args.database.open(&[("the --weights file", &file)])?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     let result = searcher.search(&pos, player.evaluator(&pos), limits, None);
@@ -171,7 +171,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
         .map_or_else(|| "none".to_string(), |m| m.to_string());
     outln!(
         "bestmove {best} score {} depth {} nodes {}",
-        result.score,
+        score_text(&result),
         result.depth,
         result.nodes
     )?;
@@ -181,6 +181,17 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
         outln!("database {value}")?;
     }
     Ok(())
+}
+
+/// A search's score as `analyse` prints it: hundredths of a man for the side to move, or `win D`
+/// / `loss D` when the search proves that the game ends in D plies (the search's own score is
+/// then `WIN - D` or `-(WIN - D)`, docs/engine.md), as `egdb probe` writes a database value.
+fn score_text(result: &SearchResult) -> String {
+    match result.mate_distance() {
+        Some(d) if d >= 0 => format!("win {d}"),
+        Some(d) => format!("loss {}", -d),
+        None => result.score.to_string(),
+    }
 }
 
 /// The benchmark's positions: name, FEN, full-width depth, capture depth.
@@ -203,7 +214,7 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
-    let database = open_database(args.database_pieces.unwrap_or(0), Holding::InMemory)?;
+    let database = open_database(args.database_pieces.unwrap_or(0))?;
     let file = match &args.weights {
         Some(arg) => WeightsFile::load_arg(arg)?,
         None => WeightsFile::new(BENCH_WEIGHTS),

@@ -4,8 +4,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    export_to_file, refuse_overwriting, resolve_export_source, Error, ExportFormat, Result,
-    CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE,
+    export_to_file, refuse_overwriting, refuse_writing_runs, resolve_export_source, same_file,
+    Error, ExportFormat, Result, BEST_FILE,
 };
 use clap::Args;
 
@@ -47,19 +47,21 @@ pub fn run(args: ExportArgs) -> Result<()> {
             args.rank
         )));
     }
-    let file = resolve_export_source(&args.source, args.rank)?;
     if let Some(out) = &args.out {
-        // The weights file read, or the run folder's files the specimen came from.
-        let inputs: Vec<(&str, PathBuf)> = if args.source.is_dir() {
-            [SPECIMENS_FILE, PLAYOFF_FILE, CONFIG_FILE]
-                .map(|name| ("a file of the run", args.source.join(name)))
-                .into()
-        } else {
-            vec![("the source", args.source.clone())]
-        };
-        let inputs: Vec<(&str, &Path)> = inputs.iter().map(|(n, p)| (*n, p.as_path())).collect();
-        refuse_overwriting(out, "-o", &inputs)?;
+        // The weights file read, or any file of the run folder it is or lies in; except that a
+        // finished run's missing best.json may be written back as the run wrote it (what
+        // `resume` advises when it finds one missing).
+        refuse_overwriting(out, "-o", &[("the source", &args.source)])?;
+        let restoring = args.source.is_dir()
+            && args.rank == 1
+            && format == ExportFormat::Json
+            && std::fs::symlink_metadata(out).is_err()
+            && same_file(out, &args.source.join(BEST_FILE));
+        if !restoring {
+            refuse_writing_runs(out, "-o", &[&args.source])?;
+        }
     }
+    let file = resolve_export_source(&args.source, args.rank)?;
     match &args.out {
         Some(out) => export_to_file(&file, format, out),
         None => {

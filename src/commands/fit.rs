@@ -5,9 +5,10 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, export_to_file, fit, refuse_overwriting, Config, Damaged, Error,
-    EvaluatorKind, ExportFormat, FitReport, FitSettings, GameRecords, Losses, RegionLayout, Result,
-    WeightsFile, WeightsSource, LISTED_PER_FILE,
+    check_output_path, export_to_file, extra_names, fit, refuse_overwriting, refuse_writing_runs,
+    run_database_pieces, Config, Damaged, Error, EvaluatorKind, ExportFormat, FitReport,
+    FitSettings, GameRecords, Losses, RegionLayout, Result, WeightsFile, WeightsSource,
+    LISTED_PER_FILE,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -85,6 +86,13 @@ pub fn run(args: FitArgs) -> Result<()> {
         None => super::export::format_from_extension(&args.out).unwrap_or(ExportFormat::Json),
     };
     check_output_path(&args.out, "--out")?;
+    // Before the games are read: no file of a run folder among the inputs may be the output.
+    let mut given: Vec<&Path> = args.inputs.iter().map(PathBuf::as_path).collect();
+    given.extend(args.config.as_deref());
+    if args.weights != "material" {
+        given.push(Path::new(&args.weights));
+    }
+    refuse_writing_runs(&args.out, "--out", &given)?;
     let start = WeightsFile::load_arg(&args.weights)?;
     let mut settings = FitSettings {
         first_ply: args.first_ply,
@@ -97,8 +105,10 @@ pub fn run(args: FitArgs) -> Result<()> {
         evaluator: start.evaluator(),
         ..FitSettings::default()
     };
+    let mut config_database = None;
     if let Some(path) = &args.config {
         let config = Config::load(path)?;
+        config_database = Some(config.search.database_pieces);
         settings.opening = config.weights.opening;
         settings.endgame = config.weights.endgame;
         settings.endgame_pieces = config.search.endgame_pieces;
@@ -190,6 +200,10 @@ pub fn run(args: FitArgs) -> Result<()> {
         source: Some(WeightsSource::Fit {
             data: data_description(&records, &report),
         }),
+        database_pieces: match config_database {
+            Some(n) => Some(n),
+            None => runs_database(&args.inputs)?.or(start.database_pieces),
+        },
     };
     export_to_file(&file, format, &args.out)?;
     if !args.quiet {
@@ -224,6 +238,22 @@ fn report_left_out(records: &GameRecords) {
             file.display()
         );
     }
+}
+
+/// The endgame database the run folders among `inputs` played with, when they all name the same
+/// one (PDN files name none): what the fitted weights record, so that `match` plays them as
+/// their games were played.
+fn runs_database(inputs: &[PathBuf]) -> Result<Option<u32>> {
+    let mut found = None;
+    for dir in inputs.iter().filter(|p| p.is_dir()) {
+        match (found, run_database_pieces(dir)?) {
+            (_, None) => {}
+            (None, Some(n)) => found = Some(n),
+            (Some(a), Some(b)) if a != b => return Ok(None),
+            _ => {}
+        }
+    }
+    Ok(found)
 }
 
 /// The `source` of the fitted file: the inputs and how much of them was learnt from.
@@ -300,6 +330,15 @@ fn report_text(
     );
     let _ = writeln!(out, "opening: {:?}", report.weights.opening.0);
     let _ = writeln!(out, "endgame: {:?}", report.weights.endgame.0);
+    let bounds = on_bounds(report, settings);
+    if !bounds.is_empty() {
+        let _ = writeln!(
+            out,
+            "on a bound of its range (the fit would have gone further; --config with wider \
+             [weights] ranges lets it): {}",
+            bounds.join(", ")
+        );
+    }
     if let Some(extra) = &report.extra {
         let _ = writeln!(
             out,
@@ -308,6 +347,35 @@ fn report_text(
         );
     }
     out
+}
+
+/// Each fitted weight that ended on a bound of its range, `endgame kings 100 (100..300)`, in
+/// file order; weights fixed by their range (`pawns` at 100) are not named.
+fn on_bounds(report: &FitReport, settings: &FitSettings) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut check = |set: &str, name: &str, value: i32, min: i32, max: i32| {
+        if min < max && (value == min || value == max) {
+            found.push(format!("{set} {name} {value} ({min}..{max})"));
+        }
+    };
+    for (set, weights, ranges) in [
+        ("opening", &report.weights.opening, &settings.opening),
+        ("endgame", &report.weights.endgame, &settings.endgame),
+    ] {
+        for ((name, value), range) in weights.named().zip(ranges.to_array()) {
+            check(set, name, value, range.min, range.max);
+        }
+    }
+    if let Some(extra) = &report.extra {
+        let ranges = settings.extended.to_vec();
+        let names = extra_names();
+        for (set, weights) in [("opening", &extra.opening), ("endgame", &extra.endgame)] {
+            for ((name, value), range) in names.iter().zip(weights.to_vec()).zip(&ranges) {
+                check(set, name, value, range.min, range.max);
+            }
+        }
+    }
+    found
 }
 
 /// A validation loss, or `-` without a split.

@@ -21,7 +21,7 @@ use checkers_tuner::hub::{
 use checkers_tuner::{Player, Position, Result, SearchResult, Searcher, WeightsFile};
 use clap::Args;
 
-use super::egdb::{DatabaseArg, Holding};
+use super::egdb::DatabaseArg;
 use super::engine::Game;
 use super::read_line;
 
@@ -121,7 +121,8 @@ struct Engine {
 pub fn run(args: HubArgs) -> Result<()> {
     let weights = WeightsFile::load_arg(&args.weights)?;
     let mut searcher = Box::new(Searcher::new(TT_BITS));
-    searcher.set_endgame_db(args.database.open(Holding::Mapped)?);
+    let (database, _) = args.database.open(&[("the --weights file", &weights)])?;
+    searcher.set_endgame_db(database);
     let (events, inbox) = mpsc::channel();
     let reader = events.clone();
     thread::spawn(move || {

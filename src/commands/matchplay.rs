@@ -7,16 +7,16 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use checkers_tuner::{
-    check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
-    refuse_overwriting, same_file, summary_path, write_file_atomically, EndgameDb, Error,
-    GameSettings, MatchGame, MatchPlayer, Opening, OpeningsSource, PairReport, Result,
-    SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile, DECK_NAMES,
-    RANDOM_OPENING_BALANCE,
+    check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_file,
+    read_match_rows, refuse_overwriting, refuse_writing_runs, same_file, summary_path,
+    three_move_deck, write_file_atomically, EndgameDb, Error, EvaluatorKind, GameSettings,
+    MatchGame, MatchPlayer, Opening, OpeningsSource, PairReport, Result, SearchLimits,
+    SearchParams, Sprt, TieBreak, TimeControl, WeightsFile, DECK_NAMES, RANDOM_OPENING_BALANCE,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::egdb::{DatabaseArg, Holding};
+use super::egdb::DatabaseArg;
 use super::output::{note, outln};
 use super::{thread_pool, INTERRUPTED_STATUS};
 
@@ -69,7 +69,9 @@ pub struct MatchArgs {
     /// Threads playing pairs (default: one per core). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = super::threads_arg)]
     threads: Option<usize>,
-    /// Write one row per game to FILE.csv and the printed summary to FILE.summary.txt.
+    /// Write one row per game to FILE.csv as the games finish and the printed summary to
+    /// FILE.summary.txt. A match stopped before its end (Ctrl-C, a kill) is continued by the
+    /// same command with the same --out: the games in FILE.csv are kept and the rest played.
     #[arg(long, value_name = "FILE.csv")]
     out: Option<PathBuf>,
     /// Write every game as PDN to FILE as the games finish, in deck order (from the standard
@@ -115,7 +117,7 @@ const IN_PROGRESS: &str =
 
 /// Runs the command.
 pub fn run(args: MatchArgs) -> Result<()> {
-    let settings = settings(&args)?;
+    let mut settings = settings(&args)?;
     let own_limits = [
         own_limits(&args, &settings, "--depth-a", args.depth_a.as_deref())?,
         own_limits(&args, &settings, "--depth-b", args.depth_b.as_deref())?,
@@ -151,6 +153,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
     ] {
         if let Some(out) = out {
             refuse_overwriting(out, what, &inputs)?;
+            let read: Vec<&Path> = inputs.iter().map(|(_, p)| *p).collect();
+            refuse_writing_runs(out, what, &read)?;
         }
     }
     let files = [
@@ -163,6 +167,13 @@ pub fn run(args: MatchArgs) -> Result<()> {
     });
     let (deck, deck_label) = openings(&args.openings, args.pairs, args.seed)?;
     let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
+    // Last of the checks: it may build the database, which takes minutes.
+    let (database, choice) = args.database.open(&[
+        ("A's weights file", &files[0]),
+        ("B's weights file", &files[1]),
+    ])?;
+    settings.database = database;
+    settings.search.database_pieces = choice.pieces;
     let key = match_key(a, b, &openings, &settings, args.seed, sprt.as_ref());
 
     let mut lines = vec![
@@ -183,16 +194,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
             args.seed
         ),
         match settings.database {
-            Some(db) => format!(
-                "endgame database: {} pieces, {}",
-                db.pieces(),
+            Some(_) => format!(
+                "endgame database: {choice}, {}",
                 if settings.database_adjudication {
                     "games end there by its value"
                 } else {
                     "in the search only"
                 }
             ),
-            None => "endgame database: none".to_string(),
+            None => format!("endgame database: {choice}"),
         },
     ];
     lines.extend(sprt.map(|t| {
@@ -438,7 +448,7 @@ fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// The search settings from the arguments, checked.
+/// The search settings from the arguments, checked, without the endgame database.
 fn settings(args: &MatchArgs) -> Result<GameSettings> {
     args.search
         .try_limits()
@@ -457,16 +467,16 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
         (None, Some(t)) => Some(TimeControl::MoveTime(seconds("--movetime", t, false)?)),
         (None, None) => None,
     };
-    let database = args.database.open(Holding::InMemory)?;
+    // The database is chosen once the weights files are read (see `run`).
     Ok(GameSettings {
         search: SearchParams {
-            database_pieces: database.map_or(0, EndgameDb::pieces),
+            database_pieces: 0,
             ..args.search
         },
         max_plies: args.max_plies,
         no_progress_plies: args.no_progress_plies,
         time,
-        database,
+        database: None,
         database_adjudication: !args.no_database_adjudication,
     })
 }
@@ -673,16 +683,27 @@ fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
     }
 }
 
-/// `material` or the file name, its endgame threshold and where it came from.
+/// `material` or the file name, how its evaluator moves from the opening to the endgame, and
+/// where the weights came from.
 fn player_label(arg: &str, file: &WeightsFile) -> String {
     let source = file
         .source
         .as_ref()
         .map_or(String::new(), |s| format!("; {}", s.describe()));
-    format!(
-        "{arg} (endgame set from {} pieces down{source})",
-        file.endgame_pieces
-    )
+    // The extended and pattern evaluators blend their two sets by the pieces on the board; only
+    // the ten features switch at a threshold.
+    let phases = match file.evaluator() {
+        EvaluatorKind::Extended => {
+            "extended evaluator, opening and endgame weights tapered by the pieces on the board"
+                .to_string()
+        }
+        EvaluatorKind::Patterns => {
+            "pattern evaluator, opening and endgame weights tapered by the pieces on the board"
+                .to_string()
+        }
+        EvaluatorKind::Ten => format!("endgame set from {} pieces down", file.endgame_pieces),
+    };
+    format!("{arg} ({phases}{source})")
 }
 
 /// Progress on stderr: a bar on a terminal, a line every few pairs otherwise, nothing with

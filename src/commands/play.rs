@@ -4,12 +4,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, refuse_overwriting, write_file_atomically, Color, DbValue, EndgameDb, Error,
-    GameResult, Move, PdnGame, Player, Position, Result, SearchLimits, Searcher, WeightsFile,
+    check_output_path, refuse_overwriting, refuse_writing_runs, write_file_atomically, Color,
+    DbValue, EndgameDb, Error, GameResult, Move, PdnGame, Player, Position, Result, SearchLimits,
+    Searcher, WeightsFile,
 };
 use clap::{Args, ValueEnum};
 
-use super::egdb::{DatabaseArg, Holding};
+use super::egdb::{DatabaseArg, DatabaseChoice};
 use super::engine::{search_limits, Game};
 use super::output::{self, out, outln};
 use super::{parse_fen, read_line};
@@ -44,7 +45,8 @@ pub struct PlayArgs {
     /// The endgame database to search with.
     #[command(flatten)]
     database: DatabaseArg,
-    /// Write the game as PDN to this file when it ends (also on quit, with result `*`).
+    /// Write the game as PDN to this file after every move (result `*` while it goes on) and
+    /// once more when it ends, however it ends (`quit`, Ctrl-C, the end of the input).
     #[arg(long, value_name = "FILE")]
     pdn: Option<PathBuf>,
 }
@@ -60,7 +62,9 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if let Some(path) = &args.pdn {
         check_output_path(path, "--pdn file")?;
         if args.weights != "material" {
-            refuse_overwriting(path, "--pdn", &[("--weights", Path::new(&args.weights))])?;
+            let weights = Path::new(&args.weights);
+            refuse_overwriting(path, "--pdn", &[("--weights", weights)])?;
+            refuse_writing_runs(path, "--pdn", &[weights])?;
         }
     }
     let start = match &args.fen {
@@ -134,14 +138,21 @@ struct Engine {
     limits: SearchLimits,
     weights: WeightsFile,
     database: Option<&'static EndgameDb>,
+    /// Which database and why, told before the game.
+    database_choice: DatabaseChoice,
 }
 
 impl Engine {
     fn new(args: &PlayArgs) -> Result<Engine> {
+        let limits = search_limits(args.min_depth, args.max_depth)?;
+        let weights = WeightsFile::load_arg(&args.weights)?;
+        let (database, database_choice) =
+            args.database.open(&[("the --weights file", &weights)])?;
         Ok(Engine {
-            limits: search_limits(args.min_depth, args.max_depth)?,
-            weights: WeightsFile::load_arg(&args.weights)?,
-            database: args.database.open(Holding::Mapped)?,
+            limits,
+            weights,
+            database,
+            database_choice,
         })
     }
 }
@@ -181,6 +192,7 @@ fn play(
         }
     };
     outln!("You play {human:?}. {HELP}")?;
+    outln!("Endgame database: {}.", engine.database_choice)?;
     loop {
         let pos = game.position;
         let side = pos.side_to_move();

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::output::{note, outln};
-use checkers_tuner::{plot_run, Result};
+use checkers_tuner::{plot_run, refuse_writing_runs, Result};
 use clap::Args;
 
 /// Arguments of `plot`.
@@ -21,6 +21,7 @@ pub fn run(args: PlotArgs) -> Result<()> {
     let out = args
         .output
         .unwrap_or_else(|| args.run_dir.join("rounds.svg"));
+    refuse_writing_runs(&out, "--output", &[&args.run_dir])?;
     for line in plot_run(&args.run_dir, &out)? {
         note!("note: {line}");
     }

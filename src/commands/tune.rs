@@ -10,7 +10,7 @@ use checkers_tuner::{
 };
 use clap::Args;
 
-use super::egdb::{open_database, Holding};
+use super::egdb::open_database;
 use super::output::{note, outln};
 use super::INTERRUPTED_STATUS;
 
@@ -130,7 +130,7 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
         observer: super::progress::factory(quiet),
         stop: Some(super::interrupt::stop_flag()),
         endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
-            let db = open_database(pieces, Holding::InMemory)?;
+            let db = open_database(pieces)?;
             Ok(db.expect("pieces above 0 give a database"))
         }))),
         island_timeout: None,

@@ -17,6 +17,10 @@ pub enum EgdbError {
     Missing(PathBuf),
     /// A file that is not a whole database of this version (the reason says what is wrong).
     Damaged(PathBuf, String),
+    /// Something in the cache that no database can be read from or written to: a pipe, a
+    /// device, a folder or a dangling link in place of a file, an oversized stamp, a folder
+    /// that cannot be written (the reason says which).
+    Unusable(PathBuf, String),
     /// The file could not be read or written.
     Io(String),
     /// No cache folder: neither `CHECKERS_TUNER_CACHE`, `XDG_CACHE_HOME` nor `HOME` is set.
@@ -40,6 +44,7 @@ impl fmt::Display for EgdbError {
             EgdbError::Damaged(path, why) => {
                 write!(f, "endgame database {} is damaged: {why}", path.display())
             }
+            EgdbError::Unusable(path, why) => write!(f, "{}: {why}", path.display()),
             EgdbError::Io(msg) => f.write_str(msg),
             EgdbError::NoCacheDir => write!(
                 f,
@@ -55,9 +60,10 @@ impl std::error::Error for EgdbError {}
 impl From<EgdbError> for crate::error::Error {
     fn from(e: EgdbError) -> crate::error::Error {
         match e {
-            EgdbError::Pieces(_) | EgdbError::Missing(_) | EgdbError::NoCacheDir => {
-                crate::error::Error::input(e.to_string())
-            }
+            EgdbError::Pieces(_)
+            | EgdbError::Missing(_)
+            | EgdbError::NoCacheDir
+            | EgdbError::Unusable(..) => crate::error::Error::input(e.to_string()),
             _ => crate::error::Error::failure(e.to_string()),
         }
     }

@@ -14,18 +14,21 @@
 //! A file whose header, length or checksum does not match what this version would write is
 //! damaged: it is never used, and [`open_or_build`] builds it again. Files are written
 //! atomically (a temporary file renamed over the old one), so a reader sees a whole file or
-//! none.
+//! none. Anything but a regular file in the database's or the stamp's place (a pipe, a device,
+//! a folder, a link to nothing) is refused before a byte is read, and a build checks first
+//! that its file can be written.
 //!
-//! The file is mapped, not read, and its checksum is verified once: after a build, or at the
-//! first start that finds no stamp (`egdb-N.bin.stamp`: the size, modification time and
-//! checksum of the file verified) or a stamp of another file. Every start checks the header,
-//! the length and the stamp.
+//! The file is read into memory (see `tables.rs` for why not mapped), and its checksum is
+//! verified once: after a build, or at the first start that finds no stamp
+//! (`egdb-N.bin.stamp`: the size, modification time and checksum of the file verified) or a
+//! stamp of another file. Every start checks the header, the length and the stamp; a file that
+//! changed while it was read is checked whole.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::atomic_file::write_atomically;
+use crate::input_file::{self, Links, ReadError, STAMP_CAP};
 
 use super::build::build;
 use super::error::{EgdbError, CACHE_ENV};
@@ -81,35 +84,43 @@ impl EndgameDb {
         write_atomically(path, &bytes).map_err(|e| EgdbError::Io(e.to_string()))
     }
 
-    /// Opens the `pieces`-piece database at `path`: maps the file, checks its header and
+    /// Opens the `pieces`-piece database at `path`: reads the file, checks its header and
     /// length, and its checksum unless the stamp beside it says this very file (same size and
     /// modification time) was checked before. [`EgdbError::Missing`] if there is no file,
-    /// [`EgdbError::Damaged`] if it is not a whole database of this version.
+    /// [`EgdbError::Damaged`] if it is not a whole database of this version,
+    /// [`EgdbError::Unusable`] if something other than a regular file stands in the place of
+    /// the file or of its stamp.
     pub fn load(path: &Path, pieces: u32) -> Result<EndgameDb, EgdbError> {
         if !(1..=MAX_DATABASE_PIECES).contains(&pieces) {
             return Err(EgdbError::Pieces(pieces));
         }
         let io = |e: std::io::Error| EgdbError::Io(format!("cannot read {}: {e}", path.display()));
-        let file = match File::open(path) {
+        let mut file = match input_file::open(path, Links::Follow) {
             Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(EgdbError::Missing(path.to_path_buf()))
+            Err(ReadError::NotFound) => {
+                refuse_dangling_link(path)?;
+                return Err(EgdbError::Missing(path.to_path_buf()));
             }
-            Err(e) => return Err(io(e)),
+            Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotADirectory => {
+                let dir = path.parent().unwrap_or(path);
+                return Err(EgdbError::Unusable(
+                    dir.to_path_buf(),
+                    format!(
+                        "not a folder (a file stands in its path); move it away or set \
+                         {CACHE_ENV} to another folder"
+                    ),
+                ));
+            }
+            Err(ReadError::Io(e)) => return Err(io(e)),
+            Err(e) => return Err(not_a_file(path, &e)),
         };
         let meta = file.metadata().map_err(io)?;
-        if !meta.is_file() {
-            return Err(EgdbError::Io(format!(
-                "{}: not a regular file; move it away (the database is built again there)",
-                path.display()
-            )));
-        }
         let damaged = |why: String| EgdbError::Damaged(path.to_path_buf(), why);
         if meta.len() < HEADER_LEN as u64 {
             return Err(damaged("not an endgame database file".into()));
         }
         let mut bytes = [0u8; HEADER_LEN];
-        (&file).read_exact(&mut bytes).map_err(io)?;
+        file.read_exact(&mut bytes).map_err(io)?;
         let header =
             Header::read(&bytes).ok_or_else(|| damaged("not an endgame database file".into()))?;
         if header.version != FORMAT_VERSION {
@@ -129,14 +140,27 @@ impl EndgameDb {
         if header.length != total as u64 || body != total as u64 {
             return Err(damaged(format!("{body} table bytes, expected {total}")));
         }
-        let data = Tables::map(&file, HEADER_LEN).map_err(io)?;
+        // The stamp first: a pipe or a device in its place is refused before the long read.
+        let recorded = Stamp::read(path)?;
+        let data = match Tables::read(&mut file, total) {
+            Ok(data) => data,
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                return Err(damaged("cut short while it was read".into()))
+            }
+            Err(e) => return Err(io(e)),
+        };
         let stamp = Stamp::of(&meta, header.checksum);
-        if Stamp::read(path).as_ref() != Some(&stamp) {
+        // Written over (`cp`) while it was read: the bytes may mix two files; check them.
+        let after = file.metadata().map_err(io)?;
+        let unchanged = Stamp::of(&after, header.checksum) == stamp;
+        if !unchanged || recorded.as_ref() != Some(&stamp) {
             if checksum(&data) != header.checksum {
                 return Err(damaged("checksum mismatch".into()));
             }
-            // A cache the user cannot write to still works: it is checked at every start.
-            let _ = stamp.write(path);
+            if unchanged {
+                // A cache the user cannot write to still works: it is checked at every start.
+                let _ = stamp.write(path);
+            }
         }
         Ok(EndgameDb {
             pieces,
@@ -145,6 +169,63 @@ impl EndgameDb {
             data,
             checksum: header.checksum,
         })
+    }
+}
+
+/// The error for something other than a regular file at `path`, the database's place or its
+/// stamp's.
+fn not_a_file(path: &Path, e: &ReadError) -> EgdbError {
+    EgdbError::Unusable(
+        path.to_path_buf(),
+        format!("{e}; move it away (the file is built or written again there)"),
+    )
+}
+
+/// Refuses a symbolic link to nothing at `path` (where nothing was found by following it): a
+/// build could not write through it, so it is found before one starts.
+fn refuse_dangling_link(path: &Path) -> Result<(), EgdbError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(EgdbError::Unusable(
+            path.to_path_buf(),
+            "a symbolic link to nothing; remove it (the database is built there)".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Checks, before a build that takes minutes, that the `pieces`-piece database can be written
+/// into `dir`: the folder exists or can be made, a file can be created in it, and nothing but
+/// a regular file (or nothing) stands where the database and its stamp go.
+pub fn check_writable(dir: &Path, pieces: u32) -> Result<(), EgdbError> {
+    let unusable = |path: &Path, why: String| EgdbError::Unusable(path.to_path_buf(), why);
+    std::fs::create_dir_all(dir)
+        .map_err(|e| unusable(dir, format!("cannot create the cache folder ({e})")))?;
+    let path = database_path(dir, pieces);
+    for target in [path.clone(), Stamp::path(&path)] {
+        input_file::refuse_irregular(&target).map_err(|e| {
+            unusable(
+                &target,
+                format!("{e}; move it away (the database is written there)"),
+            )
+        })?;
+    }
+    let probe = dir.join(format!(".egdb-write-check.tmp-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(unusable(
+            dir,
+            format!(
+                "cannot write into the cache folder ({e}); set {CACHE_ENV} to a folder you can \
+                 write to"
+            ),
+        )),
     }
 }
 
@@ -212,22 +293,39 @@ impl Stamp {
         path.with_file_name(name)
     }
 
-    /// The stamp beside the database at `path`, if there is a readable one.
-    fn read(path: &Path) -> Option<Stamp> {
-        let text = std::fs::read_to_string(Stamp::path(path)).ok()?;
+    /// The stamp beside the database at `path`, if there is a readable one (`None` for none,
+    /// or for text that is not a stamp: the file is then checked and stamped anew). Anything
+    /// but a small regular file is refused: a stamp linked to `/dev/zero` or a pipe would be
+    /// read forever.
+    fn read(path: &Path) -> Result<Option<Stamp>, EgdbError> {
+        let stamp_path = Stamp::path(path);
+        let text = match input_file::read_text(&stamp_path, Links::Follow, Some(STAMP_CAP)) {
+            Ok(text) => text,
+            Err(ReadError::NotFound | ReadError::NotText) => return Ok(None),
+            Err(ReadError::Io(e)) => {
+                return Err(EgdbError::Io(format!(
+                    "cannot read {}: {e}",
+                    stamp_path.display()
+                )))
+            }
+            Err(e) => return Err(not_a_file(&stamp_path, &e)),
+        };
         let mut lines = text.lines();
-        if lines.next()? != STAMP_TITLE {
-            return None;
+        if lines.next() != Some(STAMP_TITLE) {
+            return Ok(None);
         }
         let mut field = |name: &str| lines.next()?.strip_prefix(name)?.parse::<u128>().ok();
-        let size = u64::try_from(field("size ")?).ok()?;
-        let modified_nanos = field("modified_nanos ")?;
-        let checksum = u64::try_from(field("checksum ")?).ok()?;
-        Some(Stamp {
-            size,
-            modified_nanos,
-            checksum,
-        })
+        let stamp = (|| {
+            let size = u64::try_from(field("size ")?).ok()?;
+            let modified_nanos = field("modified_nanos ")?;
+            let checksum = u64::try_from(field("checksum ")?).ok()?;
+            Some(Stamp {
+                size,
+                modified_nanos,
+                checksum,
+            })
+        })();
+        Ok(stamp)
     }
 
     /// Writes the stamp beside the database at `path`, atomically; not for a file modified
@@ -273,10 +371,12 @@ pub fn open_or_build(
     let opened = match EndgameDb::load(&path, pieces) {
         Ok(db) => return Ok((db, Opened::Loaded)),
         Err(EgdbError::Missing(_)) => {
+            check_writable(dir, pieces)?;
             before_build(None);
             Opened::Built
         }
         Err(e @ EgdbError::Damaged(..)) => {
+            check_writable(dir, pieces)?;
             before_build(Some(&e));
             Opened::Rebuilt
         }

@@ -24,6 +24,6 @@ mod tables;
 
 pub use build::build;
 pub use error::{EgdbError, CACHE_ENV};
-pub use file::{cache_dir, database_path, open_or_build, Opened};
+pub use file::{cache_dir, check_writable, database_path, open_or_build, Opened};
 pub use index::{Material, MAX_DATABASE_PIECES};
 pub use probe::{DbValue, EndgameDb};

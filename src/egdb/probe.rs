@@ -107,18 +107,6 @@ impl EndgameDb {
         Box::leak(Box::new(self))
     }
 
-    /// The database with its tables copied from the file's mapping into this process's own
-    /// memory, for a long search or a tuning run that probes all over them: private memory
-    /// can be backed by huge pages, mapped file pages cannot, and `tune configs/quick.toml`
-    /// ran 5% slower on the mapping. A short command (one probe, one analysis, an engine
-    /// started per game) keeps the mapping and starts at once.
-    pub fn into_memory(self) -> EndgameDb {
-        EndgameDb {
-            data: self.data.into_owned(),
-            ..self
-        }
-    }
-
     /// Numbered positions of the `pieces`-piece database ([`EndgameDb::len`] once built).
     pub fn positions_for(pieces: u32) -> usize {
         EndgameDb::layout(pieces).2

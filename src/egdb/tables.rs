@@ -1,20 +1,23 @@
-//! The bytes of a database's tables: built in memory, or mapped from its file.
+//! The bytes of a database's tables, in this process's own memory.
 //!
-//! Mapping instead of reading lets a short command (`egdb probe`, `analyse`, a GUI starting
-//! `hub` per game) start at once: pages are read on first touch, and every process on the
-//! machine shares them.
+//! The file is read, not mapped: a mapped file that another program cuts or copies over while
+//! a command runs (`cp` writes into the same file) ends the command with SIGBUS at its next
+//! probe, and no lock keeps other programs from doing so. The bytes are read into anonymous
+//! memory asked to be backed by huge pages: the 151 MB of five pieces then take a few hundred
+//! page faults instead of 37,000 (docs/egdb.md has the start-up figures), and the long searches
+//! probe them fastest.
 
-use std::fs::File;
+use std::io::Read;
 use std::ops::Deref;
 
-use memmap2::Mmap;
+use memmap2::{Advice, Mmap, MmapMut};
 
 /// Whatever holds a database's table bytes.
 enum Backing {
     /// Built in this process.
     Owned(#[allow(dead_code)] Vec<u8>),
-    /// Mapped from a file.
-    Mapped(#[allow(dead_code)] Mmap),
+    /// Read from a file into anonymous memory, then made read-only.
+    Read(#[allow(dead_code)] Mmap),
 }
 
 /// A database's table bytes. The slice is kept as a pointer and a length beside its owner, so
@@ -24,7 +27,7 @@ pub(crate) struct Tables {
     ptr: *const u8,
     len: usize,
     /// Owns the bytes `ptr` points into; never changed or moved out while `self` lives (a
-    /// `Vec`'s heap buffer and a map's pages stay put when the owner itself moves).
+    /// `Vec`'s heap buffer and an anonymous map's pages stay put when the owner itself moves).
     _backing: Backing,
 }
 
@@ -44,30 +47,22 @@ impl Tables {
         }
     }
 
-    /// The bytes of `file` from `start` on, mapped read-only.
-    pub(crate) fn map(file: &File, start: usize) -> std::io::Result<Tables> {
-        // SAFETY: the map is read-only, and nothing in this tool writes a database file in
-        // place: a build writes a temporary file and renames it over the old one, so a mapped
-        // file's bytes never change while it is mapped (the old inode stays whole). Another
-        // program truncating the file under a running process could still end it with SIGBUS,
-        // as it could for any mapped file; the header and length are checked before use.
-        let map = unsafe { Mmap::map(file)? };
-        let tables = &map[start.min(map.len())..];
-        Ok(Tables {
-            ptr: tables.as_ptr(),
-            len: tables.len(),
-            _backing: Backing::Mapped(map),
-        })
-    }
-}
-
-impl Tables {
-    /// The same bytes in this process's own memory (a copy when they are mapped).
-    pub(crate) fn into_owned(self) -> Tables {
-        match self._backing {
-            Backing::Owned(_) => self,
-            Backing::Mapped(_) => Tables::owned(self.to_vec()),
+    /// The next `len` bytes of `source`, read into memory of this process's own (an error of
+    /// kind `UnexpectedEof` if the source ends before).
+    pub(crate) fn read(source: &mut impl Read, len: usize) -> std::io::Result<Tables> {
+        if len == 0 {
+            return Ok(Tables::owned(Vec::new()));
         }
+        let mut map = MmapMut::map_anon(len)?;
+        // Best effort: without transparent huge pages the bytes are read all the same.
+        let _ = map.advise(Advice::HugePage);
+        source.read_exact(&mut map)?;
+        let map = map.make_read_only()?;
+        Ok(Tables {
+            ptr: map.as_ptr(),
+            len: map.len(),
+            _backing: Backing::Read(map),
+        })
     }
 }
 

@@ -99,10 +99,7 @@ pub fn classic_counts(pos: &Position) -> ClassicCounts {
         - behind(enemy_count, own_count) * (enemy_kings & DOUBLE_CORNERS).count_ones() as i32;
     // The opponent's men run toward square 1 of our view: turn the board for their cones.
     let runaways = runaways(own & !own_kings, enemy)
-        - runaways(
-            (enemy & !enemy_kings).reverse_bits(),
-            own.reverse_bits(),
-        );
+        - runaways((enemy & !enemy_kings).reverse_bits(), own.reverse_bits());
     let the_move = if own_count == enemy_count {
         if ((own | enemy) & SYSTEM).count_ones() % 2 == 1 {
             1

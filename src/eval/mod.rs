@@ -15,8 +15,8 @@ pub use classic::{
     classic_counts, classic_inputs, classic_value, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES,
     EXCHANGE, EXCHANGE_SCALE,
 };
-pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
 pub(crate) use pattern_evaluator::men_in_views;
+pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
 pub use patterns::{PatternTables, Region, RegionError, RegionLayout, MAX_REGION_SQUARES};
 
 pub(crate) use evaluator::OwnedEvaluator;

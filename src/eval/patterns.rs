@@ -41,10 +41,9 @@ pub enum RegionError {
 impl fmt::Display for RegionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RegionError::Size(n) => write!(
-                f,
-                "a region has 1 to {MAX_REGION_SQUARES} squares, not {n}"
-            ),
+            RegionError::Size(n) => {
+                write!(f, "a region has 1 to {MAX_REGION_SQUARES} squares, not {n}")
+            }
             RegionError::Square(s) => write!(f, "square {s} is not one of 1-32"),
             RegionError::Repeated(s) => write!(f, "square {s} is listed twice"),
         }

@@ -9,15 +9,16 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::egdb::MAX_DATABASE_PIECES;
 use crate::error::Error;
 use crate::input_file::{self, Links, WEIGHTS_CAP};
 use crate::text::{excerpt, strip_bom};
 
-use super::evaluator::EvaluatorKind;
 use super::classic::{CLASSIC_COUNT, CLASSIC_NAMES};
+use super::evaluator::EvaluatorKind;
+use super::extended::{extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, TERM_NAMES};
 use super::pattern_evaluator::PatternWeights;
 use super::patterns::{PatternTables, Region};
-use super::extended::{extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, TERM_NAMES};
 use super::weight_sets::{
     feature_index, WeightPair, Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, FEATURE_NAMES,
     MAX_ABS_WEIGHT, PERSPECTIVE,
@@ -77,10 +78,14 @@ pub struct WeightsFile {
     pub endgame_pieces: u32,
     /// The run and specimen the weights come from; `None` for hand-made files and `material`.
     pub source: Option<WeightsSource>,
+    /// The endgame database (most pieces; 0: none) the weights were tuned or fitted with, which
+    /// `match`, `analyse`, `play` and `hub` search with by default; `None` when the file does
+    /// not say (`material`, CSV, hand-made and older files).
+    pub database_pieces: Option<u32>,
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
-const KEYS: [&str; 20] = [
+const KEYS: [&str; 21] = [
     "evaluator",
     "features",
     "opening",
@@ -95,6 +100,7 @@ const KEYS: [&str; 20] = [
     "endgame_pieces",
     "perspective",
     "source",
+    "database_pieces",
     "classic",
     "opening_classic",
     "endgame_classic",
@@ -125,6 +131,7 @@ impl WeightsFile {
             patterns: None,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             source: None,
+            database_pieces: None,
         }
     }
 
@@ -183,9 +190,12 @@ impl WeightsFile {
                 (format!("  \"evaluator\": \"{kind}\",\n"), lines)
             }
         };
+        let database = self
+            .database_pieces
+            .map_or(String::new(), |n| format!("  \"database_pieces\": {n},\n"));
         format!(
             "{{\n{evaluator}  \"features\": [{}],\n  \"opening\": {},\n  \"endgame\": {},\n{extra}  \
-             \"endgame_pieces\": {},\n  \"perspective\": \"{}\",\n  \"source\": {}\n}}\n",
+             \"endgame_pieces\": {},\n{database}  \"perspective\": \"{}\",\n  \"source\": {}\n}}\n",
             names.join(", "),
             list(&self.weights.opening),
             list(&self.weights.endgame),
@@ -464,7 +474,14 @@ fn pattern_lines(patterns: &PatternWeights) -> String {
         .tables
         .regions()
         .iter()
-        .map(|r| numbers(&r.squares().iter().map(|&s| i32::from(s)).collect::<Vec<_>>()))
+        .map(|r| {
+            numbers(
+                &r.squares()
+                    .iter()
+                    .map(|&s| i32::from(s))
+                    .collect::<Vec<_>>(),
+            )
+        })
         .collect();
     lines += &format!("  \"regions\": [{}],\n", regions.join(", "));
     for (phase, name) in ["opening", "endgame"].into_iter().enumerate() {
@@ -666,6 +683,22 @@ impl<'a> Ctx<'a> {
             None | Some(Value::Null) => None,
             Some(v) => Some(self.source(v)?),
         };
+        let database_pieces = match obj.get("database_pieces") {
+            None => None,
+            Some(v) => match v.as_u64() {
+                Some(n) if n <= u64::from(MAX_DATABASE_PIECES) => Some(n as u32),
+                _ => {
+                    return Err(self.err_at(
+                        "database_pieces",
+                        format!(
+                            "`database_pieces` must be an integer from 0 to \
+                             {MAX_DATABASE_PIECES}, found {}",
+                            kind(v)
+                        ),
+                    ))
+                }
+            },
+        };
         let (extra, patterns) = self.extra(obj)?;
         Ok(WeightsFile {
             weights: WeightPair { opening, endgame },
@@ -673,6 +706,7 @@ impl<'a> Ctx<'a> {
             patterns: patterns.map(Arc::new),
             endgame_pieces,
             source,
+            database_pieces,
         })
     }
 
@@ -767,7 +801,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// A list of integers under `key`, of `len` items when given.
-    fn int_list(&self, v: &Value, key: &str, what: &str, len: Option<usize>) -> Result<Vec<i32>, Error> {
+    fn int_list(
+        &self,
+        v: &Value,
+        key: &str,
+        what: &str,
+        len: Option<usize>,
+    ) -> Result<Vec<i32>, Error> {
         let list = v
             .as_array()
             .filter(|l| len.is_none_or(|n| l.len() == n))
@@ -821,7 +861,10 @@ impl<'a> Ctx<'a> {
         let items = v.as_array().filter(|l| !l.is_empty()).ok_or_else(|| {
             self.err_at(
                 "regions",
-                format!("`regions` must be a list of regions (lists of squares), found {}", kind(v)),
+                format!(
+                    "`regions` must be a list of regions (lists of squares), found {}",
+                    kind(v)
+                ),
             )
         })?;
         let mut regions = Vec::with_capacity(items.len());
@@ -830,7 +873,8 @@ impl<'a> Ctx<'a> {
             let squares = self.int_list(item, "regions", &what, None)?;
             let squares: Vec<i64> = squares.into_iter().map(i64::from).collect();
             regions.push(
-                Region::new(&squares).map_err(|e| self.err_at("regions", format!("{what}: {e}")))?,
+                Region::new(&squares)
+                    .map_err(|e| self.err_at("regions", format!("{what}: {e}")))?,
             );
         }
         let mut tables = PatternTables::zero(regions);
@@ -1087,6 +1131,7 @@ mod tests {
                 id: 4711,
                 round: 19,
             }),
+            database_pieces: Some(4),
         }
     }
 
@@ -1125,6 +1170,7 @@ mod tests {
         assert_eq!(v["source"]["run"], "night \"run\"");
         assert_eq!(v["source"]["id"], 4711);
         assert_eq!(v["source"]["round"], 19);
+        assert_eq!(v["database_pieces"], 4);
 
         let m = WeightsFile::material();
         let text = m.to_json();
@@ -1141,6 +1187,11 @@ mod tests {
         assert_eq!(f.weights.endgame.get(9), -10);
         assert_eq!(f.endgame_pieces, DEFAULT_ENDGAME_PIECES);
         assert_eq!(f.source, None);
+        // A file from before the key says nothing of its database.
+        assert_eq!(f.database_pieces, None);
+        assert!(!WeightsFile::material()
+            .to_json()
+            .contains("database_pieces"));
     }
 
     #[test]
@@ -1203,6 +1254,10 @@ mod tests {
                 "`perspective`",
             ),
             (good.replace("\"id\": 4711", "\"id\": \"a\""), "`source.id`"),
+            (
+                good.replace("\"database_pieces\": 4", "\"database_pieces\": 6"),
+                "`database_pieces` must be an integer from 0 to 5, found the number 6",
+            ),
             (
                 good.replace("\"round\": 19", "\"turn\": 19"),
                 "unknown key `source.turn`",

@@ -127,8 +127,8 @@ pub fn fit(
 mod tests {
     use super::*;
     use crate::eval::{Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT};
-    use crate::rng::stream;
     use crate::game::{play_game, three_move_deck, GameSettings};
+    use crate::rng::stream;
 
     /// Real games' positions, labelled by a known model (the exact win probability its
     /// evaluation gives): the fit from `material` finds the model's weights again.
@@ -149,7 +149,7 @@ mod tests {
                 RecordedGame {
                     start: opening.position,
                     moves: record.moves,
-            scores: Vec::new(),
+                    scores: Vec::new(),
                     result: record.result,
                 }
             })

@@ -16,12 +16,12 @@ use rayon::prelude::*;
 
 use crate::engine::Position;
 use crate::error::Result;
-use crate::tournament::WeightRange;
 use crate::eval::{
     classic_counts, classic_inputs, extended_inputs, men_in_views, taper, ExtraPair, ExtraWeights,
     PatternTables, PatternWeights, WeightPair, Weights, CLASSIC_COUNT, EXTENDED_INPUTS,
     FEATURE_COUNT, FULL_BOARD, MAN_SQUARES, TERM_COUNT,
 };
+use crate::tournament::WeightRange;
 
 use super::lbfgs::{minimize, LbfgsOptions};
 use super::positions::{quiet_leaves, result_label, Extraction};
@@ -113,7 +113,8 @@ impl PatternData {
         });
         for r in 0..self.regions {
             self.entries.push(tables.index(r, us_own, us_enemy) as u16);
-            self.entries.push(tables.index(r, them_own, them_enemy) as u16);
+            self.entries
+                .push(tables.index(r, them_own, them_enemy) as u16);
         }
     }
 
@@ -136,7 +137,10 @@ impl PatternData {
     /// The samples for which `keep` holds, and the others.
     pub fn split(self, keep: impl Fn(&PatternSample) -> bool) -> (PatternData, PatternData) {
         let stride = 2 * self.regions;
-        let (mut yes, mut no) = (PatternData::new(self.regions), PatternData::new(self.regions));
+        let (mut yes, mut no) = (
+            PatternData::new(self.regions),
+            PatternData::new(self.regions),
+        );
         for (i, s) in self.samples.iter().enumerate() {
             let out = if keep(s) { &mut yes } else { &mut no };
             out.samples.push(*s);
@@ -193,9 +197,12 @@ impl PatternModel {
         patterns: Option<&PatternWeights>,
     ) -> Vec<f64> {
         let mut x = vec![0.0; self.parameter_count()];
-        for (phase, (w, more)) in [(&ten.opening, &extra.opening), (&ten.endgame, &extra.endgame)]
-            .into_iter()
-            .enumerate()
+        for (phase, (w, more)) in [
+            (&ten.opening, &extra.opening),
+            (&ten.endgame, &extra.endgame),
+        ]
+        .into_iter()
+        .enumerate()
         {
             let all = w.0.iter().copied().chain(more.to_vec());
             for (i, v) in all.enumerate() {
@@ -229,9 +236,8 @@ impl PatternModel {
         let extra = |w: &[i32]| {
             ExtraWeights::from_slice(&w[FEATURE_COUNT..EXTENDED_INPUTS]).expect("the extra width")
         };
-        let classic = |w: &[i32]| -> [i32; CLASSIC_COUNT] {
-            std::array::from_fn(|j| w[CLASSIC_AT + j])
-        };
+        let classic =
+            |w: &[i32]| -> [i32; CLASSIC_COUNT] { std::array::from_fn(|j| w[CLASSIC_AT + j]) };
         let mut tables = self.shape.clone();
         let values = (0..self.table_entries)
             .map(|e| [opening[TABLES_AT + e], endgame[TABLES_AT + e]])
@@ -257,7 +263,12 @@ impl PatternModel {
     /// Calls `visit(i, x)` for every input `i` of sample `s` that is not zero (an index per
     /// phase: parameters `2i` and `2i + 1`), `x` its value.
     #[inline(always)]
-    fn for_each_input(&self, s: &PatternSample, entries: &[u16], mut visit: impl FnMut(usize, f64)) {
+    fn for_each_input(
+        &self,
+        s: &PatternSample,
+        entries: &[u16],
+        mut visit: impl FnMut(usize, f64),
+    ) {
         for (i, &v) in s.dense.iter().enumerate() {
             if v != 0 {
                 visit(i, f64::from(v));
@@ -584,10 +595,16 @@ mod tests {
         for (i, fen) in fens.iter().enumerate() {
             let pos = Position::from_fen(fen).unwrap();
             let engine = evaluate_patterns(&pos, &ten, &extra, &patterns);
-            let (value, _) =
-                model.evaluate(&x, &data.samples[i], &data.entries[stride * i..stride * (i + 1)]);
+            let (value, _) = model.evaluate(
+                &x,
+                &data.samples[i],
+                &data.entries[stride * i..stride * (i + 1)],
+            );
             // The engine truncates the exchange term and the taper: at most a unit each.
-            assert!((value - f64::from(engine)).abs() < 2.0, "{fen}: {value} vs {engine}");
+            assert!(
+                (value - f64::from(engine)).abs() < 2.0,
+                "{fen}: {value} vs {engine}"
+            );
         }
     }
 

@@ -14,7 +14,8 @@ use rayon::prelude::*;
 
 use crate::engine::{Color, Position};
 use crate::eval::{
-    extended_inputs, Evaluator, ExtraPair, PatternWeights, WeightPair, EXTENDED_INPUTS, FEATURE_COUNT, TERM_COUNT,
+    extended_inputs, Evaluator, ExtraPair, PatternWeights, WeightPair, EXTENDED_INPUTS,
+    FEATURE_COUNT, TERM_COUNT,
 };
 use crate::game::GameResult;
 use crate::game::Player;

@@ -164,4 +164,3 @@ pub struct FitReport {
     /// See [`FitReport::material`].
     pub fitted: Losses,
 }
-

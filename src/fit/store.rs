@@ -131,7 +131,10 @@ impl StoreReader<BufReader<File>> {
     pub fn open(path: &Path) -> Result<StoreReader<BufReader<File>>> {
         let file = input_file::open(path, input_file::Links::Follow)
             .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
-        StoreReader::new(BufReader::with_capacity(1 << 20, file), &path.display().to_string())
+        StoreReader::new(
+            BufReader::with_capacity(1 << 20, file),
+            &path.display().to_string(),
+        )
     }
 }
 
@@ -139,9 +142,9 @@ impl<R: Read> StoreReader<R> {
     /// A reader of `input`, named `origin` in messages; checks the magic.
     pub fn new(mut input: R, origin: &str) -> Result<StoreReader<R>> {
         let mut magic = [0u8; 8];
-        input.read_exact(&mut magic).map_err(|_| {
-            Error::input(format!("{origin}: not a positions store (too short)"))
-        })?;
+        input
+            .read_exact(&mut magic)
+            .map_err(|_| Error::input(format!("{origin}: not a positions store (too short)")))?;
         if &magic != MAGIC {
             return Err(Error::input(format!(
                 "{origin}: not a positions store of this version (expected it to begin with {})",
@@ -321,7 +324,12 @@ mod tests {
             &[NO_SCORE, 25, -40],
             GameResult::Draw,
         );
-        let b = game("W:W18,K30:B14,1", &["18x9"], &[SCORE_WIN], GameResult::WhiteWin);
+        let b = game(
+            "W:W18,K30:B14,1",
+            &["18x9"],
+            &[SCORE_WIN],
+            GameResult::WhiteWin,
+        );
         let mut bytes = MAGIC.to_vec();
         bytes.extend(round_block(1, std::slice::from_ref(&a)));
         bytes.extend(round_block(2, &[]));

@@ -30,43 +30,10 @@ pub use crate::run_folder::{
 /// `checkpoint.json` itself stays the same between identical runs.
 pub const COUNTED_FILES: [&str; 4] = [ROUNDS_FILE, SPECIMENS_FILE, GAMES_FILE, LEARNING_FILE];
 
-/// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
-/// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
-/// missing files.
-pub const RUN_FILES: [&str; 11] = [
-    CHECKPOINT_FILE,
-    CONFIG_FILE,
-    ROUNDS_FILE,
-    SPECIMENS_FILE,
-    GAMES_FILE,
-    GAMES_PDN_FILE,
-    PLAYOFF_FILE,
-    BEST_FILE,
-    TIMINGS_FILE,
-    LEARNING_FILE,
-    POSITIONS_FILE,
-];
-
-/// The run folder's lock file (see `lock.rs`): created by the first `tune`, never removed.
-pub const LOCK_FILE: &str = ".lock";
-
-/// How `config.toml` written by this program begins (see `Config::to_toml`).
-const CONFIG_MARK: &str = "# The resolved config of run ";
+pub use crate::run_folder::{holds_run, LOCK_FILE, RUN_FILES};
 
 /// Byte length of each appended file, keyed by file name.
 pub type FileLengths = BTreeMap<String, u64>;
-
-/// Whether `dir` is a run folder: it holds `checkpoint.json`, or a `config.toml` written by
-/// this program (the run stopped before its first checkpoint).
-pub fn holds_run(dir: &Path) -> bool {
-    if dir.join(CHECKPOINT_FILE).exists() {
-        return true;
-    }
-    let mut start = [0u8; CONFIG_MARK.len()];
-    File::open(dir.join(CONFIG_FILE))
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut start))
-        .is_ok_and(|()| start == CONFIG_MARK.as_bytes())
-}
 
 /// Refuses the run folder `dir` when one of its run files is a symbolic link or anything but a
 /// regular file: a run writes its files in place, and writing through a link would change a
@@ -330,7 +297,13 @@ mod tests {
             draws: 1,
             losses: 0,
         };
-        let line = csv_line(&specimen_record(EvaluatorKind::Ten, 4, &specimen, 3, &tally));
+        let line = csv_line(&specimen_record(
+            EvaluatorKind::Ten,
+            4,
+            &specimen,
+            3,
+            &tally,
+        ));
         assert_eq!(
             line,
             "4,17,3,,2,child,3,2,1,0,1,-2,3,-4,5,-6,7,-8,9,-10,0,0,0,0,0,0,0,0,0,0\n"

@@ -116,6 +116,7 @@ impl Run<'_> {
                 id: best.id,
                 round: *round,
             }),
+            database_pieces: Some(self.config.search.database_pieces),
         };
         export_to_file(&file, ExportFormat::Json, &top.join(BEST_FILE))
     }

@@ -198,8 +198,7 @@ impl Run<'_> {
             .map(|member| {
                 let tally = result.tallies.get(&member.specimen.id);
                 let tally = tally.copied().unwrap_or_default();
-                let record =
-                    specimen_record(
+                let record = specimen_record(
                     config.weights.evaluator,
                     round,
                     &member.specimen,
@@ -282,13 +281,7 @@ impl Run<'_> {
         fitted::enter(newcomers, &report, &top.specimen, round, next_id);
         let entered = newcomers.last().expect("just entered");
         if entered.patterns.is_some() {
-            write_tables(
-                &self.dir,
-                entered,
-                self.config.search.endgame_pieces,
-                &self.config.name,
-                round,
-            )?;
+            write_tables(&self.dir, entered, self.config, round)?;
         }
         self.progress.note(&format!(
             "fit after round {round}: specimen {} from specimen {} on {} games ({} positions), \

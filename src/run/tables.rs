@@ -14,6 +14,7 @@ use crate::eval::{PatternWeights, WeightsFile, WeightsSource};
 use crate::run_folder::TABLES_DIR;
 use crate::tournament::Specimen;
 
+use super::config::Config;
 use super::files::write_atomically;
 
 /// The file of the fitted specimen `id`'s pattern weights in the run (or island) folder `dir`.
@@ -21,24 +22,19 @@ pub fn tables_path(dir: &Path, id: u64) -> PathBuf {
     dir.join(TABLES_DIR).join(format!("specimen-{id}.json"))
 }
 
-/// Writes the fitted `specimen`'s weights file into `dir`'s tables folder (`run` and `round`
-/// for its source).
-pub fn write_tables(
-    dir: &Path,
-    specimen: &Specimen,
-    endgame_pieces: u32,
-    run: &str,
-    round: u32,
-) -> Result<()> {
+/// Writes the fitted `specimen`'s weights file into `dir`'s tables folder: the run's endgame
+/// threshold and database, the run and the round of the fit as its source.
+pub fn write_tables(dir: &Path, specimen: &Specimen, config: &Config, round: u32) -> Result<()> {
     let folder = dir.join(TABLES_DIR);
     std::fs::create_dir_all(&folder).map_err(|e| Error::io("create", &folder, &e))?;
     let file = WeightsFile {
         weights: specimen.weights,
         extra: specimen.extra.as_deref().copied(),
         patterns: specimen.patterns.clone(),
-        endgame_pieces,
+        endgame_pieces: config.search.endgame_pieces,
+        database_pieces: Some(config.search.database_pieces),
         source: Some(WeightsSource::Specimen {
-            run: run.to_string(),
+            run: config.name.clone(),
             id: specimen.id,
             round,
         }),

@@ -16,8 +16,8 @@ use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::eval::{
-    EvaluatorKind, ExtraPair, RegionLayout, WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES,
-    MAN_SQUARES, MAX_ABS_WEIGHT, TERM_COUNT,
+    EvaluatorKind, ExtraPair, RegionLayout, WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES,
+    KING_SQUARES, MAN_SQUARES, MAX_ABS_WEIGHT, TERM_COUNT,
 };
 use crate::text::excerpt;
 
