@@ -4,15 +4,18 @@
 use std::fmt::Write as _;
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::eval::{
-    extra_names, ExtraPair, ExtraWeights, WeightPair, Weights, WeightsFile, WeightsSource,
-    DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, PERSPECTIVE, TERM_COUNT,
+    extra_names, ExtraPair, ExtraWeights, PatternTables, PatternWeights, RegionLayout, WeightPair,
+    Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, CLASSIC_NAMES, DEFAULT_ENDGAME_PIECES,
+    EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE, TERM_COUNT,
     TERM_NAMES,
 };
 use crate::run_folder::{
     database_pieces_of, read_config_table, CsvTable, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE,
+    TABLES_DIR,
 };
 
 /// Turns a weights file into the text of one output format.
@@ -237,18 +240,27 @@ static inline int checkers_tables(uint32_t pieces, uint32_t kings, int is_black,
     return total;
 }
 
-/* The extended evaluation for the side to move (white_to_move 0 or 1):
- * (opening * p + endgame * (24 - p)) / 24 with p the pieces on the board (at most 24), each
- * phase being sum w_i * (f_i(us) - f_i(them)) + sum t_j * (term_j(us) - term_j(them))
- * + tables(us) - tables(them). Integer division truncates towards zero, as in C99. */
-static inline int checkers_evaluate_extended(uint32_t black, uint32_t white, uint32_t kings,
-                                             int white_to_move) {
+/* The pieces on the board, at most 24 (the taper's share of the opening values). */
+static inline int checkers_taper_pieces(uint32_t black, uint32_t white) {
+    uint32_t all = black | white;
+    int pieces = 0;
+    for (; all; all &= all - 1) {
+        pieces++;
+    }
+    return pieces > 24 ? 24 : pieces;
+}
+
+/* The extended evaluation's opening and endgame values for the side to move (white_to_move 0
+ * or 1), before the taper: each phase is sum w_i * (f_i(us) - f_i(them))
+ * + sum t_j * (term_j(us) - term_j(them)) + tables(us) - tables(them). */
+static inline void checkers_extended_phases(uint32_t black, uint32_t white, uint32_t kings,
+                                            int white_to_move, int *opening_out,
+                                            int *endgame_out) {
     int us[CHECKERS_FEATURE_COUNT], them[CHECKERS_FEATURE_COUNT];
     int tu[CHECKERS_TERM_COUNT], tt[CHECKERS_TERM_COUNT];
     const int black_moves = !white_to_move;
     const uint32_t own = black_moves ? black : white, enemy = black_moves ? white : black;
-    uint32_t all = black | white;
-    int i, pieces = 0, opening = 0, endgame = 0;
+    int i, opening = 0, endgame = 0;
     checkers_features(black, white, kings, black_moves, us);
     checkers_features(black, white, kings, !black_moves, them);
     checkers_terms(black, white, kings, black_moves, tu);
@@ -265,11 +277,129 @@ static inline int checkers_evaluate_extended(uint32_t black, uint32_t white, uin
              - checkers_tables(enemy, kings, !black_moves, CHECKERS_OPENING_MEN, CHECKERS_OPENING_KINGS);
     endgame += checkers_tables(own, kings, black_moves, CHECKERS_ENDGAME_MEN, CHECKERS_ENDGAME_KINGS)
              - checkers_tables(enemy, kings, !black_moves, CHECKERS_ENDGAME_MEN, CHECKERS_ENDGAME_KINGS);
-    for (; all; all &= all - 1) {
-        pieces++;
+    *opening_out = opening;
+    *endgame_out = endgame;
+}
+
+/* The extended evaluation for the side to move (white_to_move 0 or 1):
+ * (opening * p + endgame * (24 - p)) / 24 with p the pieces on the board (at most 24).
+ * Integer division truncates towards zero, as in C99. */
+static inline int checkers_evaluate_extended(uint32_t black, uint32_t white, uint32_t kings,
+                                             int white_to_move) {
+    int opening, endgame;
+    const int pieces = checkers_taper_pieces(black, white);
+    checkers_extended_phases(black, white, kings, white_to_move, &opening, &endgame);
+    return (opening * pieces + endgame * (24 - pieces)) / 24;
+}
+"#;
+
+/// The C header's reference of the pattern evaluator (docs/features.md), appended after the
+/// extended evaluator's when the weights have tables.
+const C_PATTERN_EVALUATION: &str = r#"
+/*
+ * Reference of the pattern evaluator: the extended evaluator, the classic terms and the
+ * region tables, opening and endgame values tapered by the number of pieces. A region's index
+ * from a side's view is sum d_k * 3^k over its squares q_k (that side's view), d_k being 1 for
+ * the side's own man, 2 for the opponent's man, 0 for an empty square or a king.
+ */
+
+/* A side's index of region r (is_black 1: Black's view, 0: White's). */
+static inline int checkers_region_index(uint32_t black, uint32_t white, uint32_t kings, int r,
+                                        int is_black) {
+    const uint32_t own = (is_black ? black : white) & ~kings;
+    const uint32_t enemy = (is_black ? white : black) & ~kings;
+    int k, index = 0, power = 1;
+    for (k = 0; k < CHECKERS_REGION_SIZES[r]; k++) {
+        const int s = checkers_view(CHECKERS_REGION_SQUARES[r][k], is_black);
+        if (own & CHECKERS_BIT(s)) {
+            index += power;
+        } else if (enemy & CHECKERS_BIT(s)) {
+            index += 2 * power;
+        }
+        power *= 3;
     }
-    if (pieces > 24) {
-        pieces = 24;
+    return index;
+}
+
+/* Whether no piece of `enemy` stands in front of a man of the side is_black on square s: on a
+ * row it has still to cross, within as many columns of it as rows ahead. */
+static inline int checkers_runaway(uint32_t enemy, int s, int is_black) {
+    const int v = checkers_view(s, is_black);
+    int t;
+    for (t = 1; t <= 32; t++) {
+        const int ahead = checkers_row(t) - checkers_row(v);
+        const int apart = checkers_col(t) - checkers_col(v);
+        if (ahead > 0 && apart <= ahead && -apart <= ahead &&
+            (enemy & CHECKERS_BIT(checkers_view(t, is_black)))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The classic terms' inputs for the side to move (docs/features.md): exchange as its
+ * numerator 24 * (own pieces - opponent's), runaways and corner kings own minus opponent's,
+ * the move +1/-1 (0 with unequal numbers). */
+static inline void checkers_classic(uint32_t black, uint32_t white, uint32_t kings,
+                                    int white_to_move, int c[CHECKERS_CLASSIC_COUNT]) {
+    const int black_moves = !white_to_move;
+    const uint32_t own = black_moves ? black : white, enemy = black_moves ? white : black;
+    int s, own_count = 0, enemy_count = 0, system = 0;
+    for (s = 1; s <= 32; s++) {
+        own_count += (own & CHECKERS_BIT(s)) != 0;
+        enemy_count += (enemy & CHECKERS_BIT(s)) != 0;
+    }
+    c[CHECKERS_EXCHANGE] = 24 * (own_count - enemy_count);
+    c[CHECKERS_RUNAWAYS] = 0;
+    c[CHECKERS_CORNER_KINGS] = 0;
+    for (s = 1; s <= 32; s++) {
+        const int man = !(kings & CHECKERS_BIT(s));
+        const int v_own = checkers_view(s, black_moves), v_enemy = checkers_view(s, !black_moves);
+        const int corner_own = v_own == 4 || v_own == 8 || v_own == 25 || v_own == 29;
+        const int corner_enemy = v_enemy == 4 || v_enemy == 8 || v_enemy == 25 || v_enemy == 29;
+        if (own & CHECKERS_BIT(s)) {
+            c[CHECKERS_RUNAWAYS] += man && checkers_runaway(enemy, s, black_moves);
+            c[CHECKERS_CORNER_KINGS] += !man && corner_own && own_count < enemy_count;
+        }
+        if (enemy & CHECKERS_BIT(s)) {
+            c[CHECKERS_RUNAWAYS] -= man && checkers_runaway(own, s, !black_moves);
+            c[CHECKERS_CORNER_KINGS] -= !man && corner_enemy && enemy_count < own_count;
+        }
+        if (((own | enemy) & CHECKERS_BIT(s)) && checkers_row(v_own) % 2 == 0) {
+            system++;
+        }
+    }
+    c[CHECKERS_THE_MOVE] = own_count != enemy_count ? 0 : (system % 2 ? 1 : -1);
+}
+
+/* The pattern evaluation for the side to move (white_to_move 0 or 1): each phase is the
+ * extended evaluator's, plus sum w_j * classic_j (exchange's product divided by the pieces on
+ * the board, truncating), plus the side to move's region entries minus the opponent's; then
+ * (opening * p + endgame * (24 - p)) / 24 as for the extended evaluator. */
+static inline int checkers_evaluate_patterns(uint32_t black, uint32_t white, uint32_t kings,
+                                             int white_to_move) {
+    int opening, endgame, c[CHECKERS_CLASSIC_COUNT], i, r, all = 0;
+    const int black_moves = !white_to_move;
+    const int pieces = checkers_taper_pieces(black, white);
+    uint32_t rest = black | white;
+    for (; rest; rest &= rest - 1) {
+        all++;
+    }
+    checkers_extended_phases(black, white, kings, white_to_move, &opening, &endgame);
+    checkers_classic(black, white, kings, white_to_move, c);
+    opening += CHECKERS_OPENING_CLASSIC[0] * c[0] / (all > 0 ? all : 1);
+    endgame += CHECKERS_ENDGAME_CLASSIC[0] * c[0] / (all > 0 ? all : 1);
+    for (i = 1; i < CHECKERS_CLASSIC_COUNT; i++) {
+        opening += CHECKERS_OPENING_CLASSIC[i] * c[i];
+        endgame += CHECKERS_ENDGAME_CLASSIC[i] * c[i];
+    }
+    for (r = 0; r < CHECKERS_REGION_COUNT; r++) {
+        const int ours = CHECKERS_REGION_OFFSETS[r] +
+                         checkers_region_index(black, white, kings, r, black_moves);
+        const int theirs = CHECKERS_REGION_OFFSETS[r] +
+                           checkers_region_index(black, white, kings, r, !black_moves);
+        opening += CHECKERS_OPENING_TABLES[ours] - CHECKERS_OPENING_TABLES[theirs];
+        endgame += CHECKERS_ENDGAME_TABLES[ours] - CHECKERS_ENDGAME_TABLES[theirs];
     }
     return (opening * pieces + endgame * (24 - pieces)) / 24;
 }
@@ -448,13 +578,103 @@ impl Exporter for CHeaderExporter {
                 }
             }
         }
+        if let Some(patterns) = &file.patterns {
+            out.push_str(&c_pattern_arrays(patterns));
+        }
         out.push_str(C_REFERENCE_EVALUATION);
         if file.extra.is_some() {
             out.push_str(C_EXTENDED_EVALUATION);
         }
+        if file.patterns.is_some() {
+            out.push_str(C_PATTERN_EVALUATION);
+        }
         let _ = writeln!(out, "\n#endif /* {guard} */");
         out
     }
+}
+
+/// The C header's arrays of the pattern evaluator: the classic terms' weights, the regions and
+/// the tables (one table a line).
+fn c_pattern_arrays(patterns: &PatternWeights) -> String {
+    let mut out = String::new();
+    let regions = patterns.tables.regions();
+    let _ = writeln!(
+        out,
+        "\n/* The pattern evaluator (docs/features.md): its classic terms, then its regions\n \
+         * (squares from the owner's view) and their tables, region after region, indexed by\n \
+         * CHECKERS_REGION_OFFSETS[r] + the region's index. */\n\
+         #define CHECKERS_PATTERNS 1\n#define CHECKERS_CLASSIC_COUNT {CLASSIC_COUNT}\n\
+         #define CHECKERS_REGION_COUNT {}",
+        regions.len()
+    );
+    out.push_str("enum checkers_classic_term {\n");
+    for (i, name) in CLASSIC_NAMES.iter().enumerate() {
+        let sep = if i + 1 < CLASSIC_COUNT { "," } else { "" };
+        let _ = writeln!(out, "    CHECKERS_{} = {i}{sep}", name.to_ascii_uppercase());
+    }
+    out.push_str("};\n");
+    for (set, w) in [
+        ("OPENING", &patterns.classic_opening),
+        ("ENDGAME", &patterns.classic_endgame),
+    ] {
+        let values: Vec<String> = w.iter().map(|&v| c_int(v)).collect();
+        let _ = writeln!(
+            out,
+            "static const int CHECKERS_{set}_CLASSIC[{CLASSIC_COUNT}] = {{{}}};",
+            values.join(", ")
+        );
+    }
+    let sizes: Vec<String> = regions
+        .iter()
+        .map(|r| r.squares().len().to_string())
+        .collect();
+    let _ = writeln!(
+        out,
+        "static const int CHECKERS_REGION_SIZES[{}] = {{{}}};",
+        regions.len(),
+        sizes.join(", ")
+    );
+    let squares: Vec<String> = regions
+        .iter()
+        .map(|r| {
+            let mut list: Vec<String> = r.squares().iter().map(|s| s.to_string()).collect();
+            list.resize(MAX_REGION_SQUARES, "0".to_string());
+            format!("{{{}}}", list.join(", "))
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "static const int CHECKERS_REGION_SQUARES[{}][{MAX_REGION_SQUARES}] = {{{}}};",
+        regions.len(),
+        squares.join(", ")
+    );
+    let offsets: Vec<String> = (0..regions.len())
+        .map(|r| patterns.tables.offset(r).to_string())
+        .collect();
+    let _ = writeln!(
+        out,
+        "static const int CHECKERS_REGION_OFFSETS[{}] = {{{}}};",
+        regions.len(),
+        offsets.join(", ")
+    );
+    for (phase, set) in ["OPENING", "ENDGAME"].into_iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "static const int CHECKERS_{set}_TABLES[{}] = {{",
+            patterns.tables.len()
+        );
+        for r in 0..regions.len() {
+            let values: Vec<String> = patterns
+                .tables
+                .table(r, phase)
+                .iter()
+                .map(|&v| c_int(v))
+                .collect();
+            let _ = writeln!(out, "    {},", values.join(", "));
+        }
+        out.push_str("};\n");
+    }
+    out
 }
 
 /// The output formats of `export --format`.
@@ -670,11 +890,33 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         });
     }
 
+    // A pattern run's specimen names the fitted specimen whose tables it carries; the tables
+    // are kept once, in the run's tables folder (empty: none, zero tables).
+    let mut patterns = None;
+    if let Some(tables_col) = specimens.optional("tables") {
+        let raw = tables_col.raw(row);
+        if raw.is_empty() {
+            // No fit's tables reached this specimen: its tables are zero.
+            let regions = run_regions(run_dir)?;
+            patterns = Some(Arc::new(PatternWeights::zero(PatternTables::zero(
+                regions.regions(),
+            ))));
+        } else {
+            let owner: u64 = specimens.parse(row, &tables_col, "a specimen id (an integer)")?;
+            let path = run_dir
+                .join(TABLES_DIR)
+                .join(format!("specimen-{owner}.json"));
+            let file = WeightsFile::load(&path)?;
+            patterns = Some(file.patterns.ok_or_else(|| {
+                Error::Input(format!("{}: holds no pattern tables", path.display()))
+            })?);
+        }
+    }
     let (run, endgame_pieces, database_pieces) = read_run_config(run_dir)?;
     Ok(WeightsFile {
         weights: pair,
         extra,
-        patterns: None,
+        patterns,
         endgame_pieces,
         source: Some(WeightsSource::Specimen { run, id, round }),
         database_pieces: Some(database_pieces),
@@ -704,6 +946,26 @@ fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32)> {
     };
     let database = database_pieces_of(&table).map_err(|msg| bad(&msg))?;
     Ok((name, pieces, database))
+}
+
+/// The region layout of a pattern run, from its resolved config (`[weights.patterns]
+/// regions`, default bands and strips).
+fn run_regions(run_dir: &Path) -> Result<RegionLayout> {
+    let path = run_dir.join(CONFIG_FILE);
+    let table = read_config_table(run_dir)?.unwrap_or_default();
+    let value = table
+        .get("weights")
+        .and_then(|w| w.get("patterns"))
+        .and_then(|p| p.get("regions"));
+    match value {
+        None => Ok(RegionLayout::default()),
+        Some(v) => v.as_str().and_then(RegionLayout::from_name).ok_or_else(|| {
+            Error::Input(format!(
+                "{}: `weights.patterns.regions` is not a region layout",
+                path.display()
+            ))
+        }),
+    }
 }
 
 /// The `export` argument: a run folder (the specimen at `rank`), a weights file in any readable

@@ -29,6 +29,8 @@ pub mod tag {
     pub const FIT_SPLIT: u64 = 9;
     /// The random openings of a `match --openings random:N`.
     pub const MATCH_OPENINGS: u64 = 10;
+    /// The order in which a fit's epoch visits the positions.
+    pub const FIT_SHUFFLE: u64 = 11;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

@@ -5,9 +5,10 @@ use std::path::Path;
 use std::process::Command;
 
 use checkers_tuner::{
-    evaluate, evaluate_extended, export_to_file, features, resolve_export_source, terms,
-    weights_from_run, Color, Error, ExportFormat, ExtraPair, ExtraWeights, Player, Position,
-    WeightPair, Weights, WeightsFile, WeightsSource, FEATURE_NAMES,
+    classic_counts, evaluate, evaluate_extended, evaluate_patterns, export_to_file, features,
+    resolve_export_source, terms, weights_from_run, Color, Error, ExportFormat, ExtraPair,
+    ExtraWeights, PatternTables, PatternWeights, Player, Position, RegionLayout, WeightPair,
+    Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, FEATURE_NAMES,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -623,4 +624,100 @@ fn the_c_reference_of_the_extended_evaluator_matches_the_engine() {
     assert_eq!(text.lines().count(), positions.len());
     // Both terms occurred.
     assert!(seen[0] > 100 && seen[1] > 100, "{seen:?}");
+}
+
+/// Pattern weights with every entry different: the classic terms and the tables of bands and
+/// strips, both phases.
+fn patterns_file() -> WeightsFile {
+    let phase = |seed: i32| ExtraWeights {
+        terms: [seed + 13, -seed - 21],
+        men: std::array::from_fn(|i| (i as i32 * 37 + seed) % 61 - 30),
+        kings: std::array::from_fn(|i| (i as i32 * 53 + seed) % 91 - 45),
+    };
+    let mut tables = PatternTables::zero(RegionLayout::BandsAndStrips.regions());
+    let values = (0..tables.len() as i64)
+        .map(|e| {
+            [
+                ((e * 7919) % 97 - 48) as i32,
+                ((e * 104_729) % 89 - 44) as i32,
+            ]
+        })
+        .collect();
+    assert!(tables.set_values(values));
+    WeightsFile {
+        weights: WeightPair {
+            opening: Weights([100, 150, -3, 7, -42, 11, -1, 12, 5, 9]),
+            endgame: Weights([100, 170, 2, -8, 4, -10, -15, 33, -2, 6]),
+        },
+        extra: Some(ExtraPair {
+            opening: phase(5),
+            endgame: phase(17),
+        }),
+        patterns: Some(std::sync::Arc::new(PatternWeights {
+            classic_opening: [37, 11, 25, -9],
+            classic_endgame: [81, 30, 44, 7],
+            tables,
+        })),
+        endgame_pieces: 12,
+        source: None,
+        database_pieces: Some(5),
+    }
+}
+
+#[test]
+fn the_c_reference_of_the_pattern_evaluator_matches_the_engine() {
+    if !has_cc() {
+        eprintln!("skipped: no C compiler `cc`");
+        return;
+    }
+    let file = patterns_file();
+    let dir = tempfile::tempdir().unwrap();
+    export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
+    let main = dir.path().join("main.c");
+    std::fs::write(
+        &main,
+        "#include <stdio.h>\n#include \"weights.h\"\n\
+         int main(void) { unsigned long b, w, k; int wtm, i, c[CHECKERS_CLASSIC_COUNT];\n\
+         while (scanf(\"%lu %lu %lu %d\", &b, &w, &k, &wtm) == 4) {\n\
+           checkers_classic((uint32_t)b, (uint32_t)w, (uint32_t)k, wtm, c);\n\
+           for (i = 0; i < CHECKERS_CLASSIC_COUNT; i++) printf(\"%d \", c[i]);\n\
+           printf(\"%d\\n\", checkers_evaluate_patterns((uint32_t)b, (uint32_t)w, (uint32_t)k,\n\
+             wtm)); }\n\
+         return 0; }\n",
+    )
+    .unwrap();
+    let exe = compile_c(&main);
+    let positions = random_positions(3000);
+    let text = run_on_positions(&exe, &positions);
+    let (extra, patterns) = (file.extra.unwrap(), file.patterns.unwrap());
+    let mut seen = [0; CLASSIC_COUNT];
+    for (pos, line) in positions.iter().zip(text.lines()) {
+        let mut want: Vec<i32> = classic_counts(pos).to_vec();
+        want.push(evaluate_patterns(pos, &file.weights, &extra, &patterns));
+        let got: Vec<i32> = line
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(got, want, "{pos}");
+        for (count, &v) in seen.iter_mut().zip(&want) {
+            *count += usize::from(v != 0);
+        }
+    }
+    assert_eq!(text.lines().count(), positions.len());
+    // Every classic term occurred.
+    assert!(seen.iter().all(|&n| n > 20), "{seen:?}");
+}
+
+#[test]
+fn pattern_weights_come_back_from_json() {
+    let file = patterns_file();
+    let text = ExportFormat::Json.render(&file);
+    assert!(text.contains("\"evaluator\": \"patterns\""));
+    assert!(
+        text.contains("\"classic\": [\"exchange\", \"runaways\", \"corner_kings\", \"the_move\"]")
+    );
+    assert!(text.contains("\"regions\": [[1, 2, 3, 4, 5, 6, 7, 8], "));
+    let back = WeightsFile::from_json(&text, "p.json").unwrap();
+    assert_eq!(back, file);
+    assert_eq!(back.evaluator(), checkers_tuner::EvaluatorKind::Patterns);
 }

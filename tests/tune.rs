@@ -17,7 +17,7 @@ use checkers_tuner::{
 use predicates::str::contains;
 
 /// The files that must be byte-identical between two runs of the same config.
-const COMPARED: [&str; 7] = [
+const COMPARED: [&str; 8] = [
     "rounds.csv",
     "specimens.csv",
     "games.csv",
@@ -25,6 +25,7 @@ const COMPARED: [&str; 7] = [
     "playoff.csv",
     "best.json",
     "checkpoint.json",
+    "positions.bin",
 ];
 
 /// A tiny genetic run over the 3-move deck: 8 specimens, 3 rounds, shallow search.
@@ -54,6 +55,14 @@ fn tiny_fit() -> String {
 /// [`tiny_fit`] with the extended evaluator: the fits fill the tables.
 fn tiny_extended() -> String {
     tiny_fit().replace("[weights]\n", "[weights]\nevaluator = \"extended\"\n")
+}
+
+/// [`tiny_fit`] with the pattern evaluator: the fits fill the tables, each kept once in the
+/// tables folder; the fits' labels blend the scores in.
+fn tiny_patterns() -> String {
+    tiny_fit()
+        .replace("[weights]\n", "[weights]\nevaluator = \"patterns\"\n")
+        .replace("[evolution]\n", "[evolution]\nfit_score_weight = 0.5\n")
 }
 
 /// Another shape: random mode from the start position with random tie-breaks, an odd
@@ -139,9 +148,30 @@ fn resume(dir: &Path) -> assert_cmd::assert::Assert {
 }
 
 fn assert_same_files(a: &Path, b: &Path) {
-    for name in COMPARED {
-        let left = fs::read(a.join(name)).unwrap_or_else(|e| panic!("{name} in {a:?}: {e}"));
-        let right = fs::read(b.join(name)).unwrap_or_else(|e| panic!("{name} in {b:?}: {e}"));
+    let mut names: Vec<String> = COMPARED.iter().map(|n| n.to_string()).collect();
+    // A pattern run's fitted tables.
+    if let Ok(entries) = fs::read_dir(a.join("tables")) {
+        let mut tables: Vec<String> = entries
+            .map(|e| format!("tables/{}", e.unwrap().file_name().to_string_lossy()))
+            .collect();
+        tables.sort();
+        assert!(
+            !tables.is_empty(),
+            "an empty tables folder in {}",
+            a.display()
+        );
+        assert_eq!(
+            fs::read_dir(b.join("tables")).unwrap().count(),
+            tables.len(),
+            "tables of {} and {}",
+            a.display(),
+            b.display()
+        );
+        names.extend(tables);
+    }
+    for name in names {
+        let left = fs::read(a.join(&name)).unwrap_or_else(|e| panic!("{name} in {a:?}: {e}"));
+        let right = fs::read(b.join(&name)).unwrap_or_else(|e| panic!("{name} in {b:?}: {e}"));
         assert!(
             left == right,
             "{name} differs between {} and {}",
@@ -176,6 +206,7 @@ fn thread_count_does_not_change_the_files() {
         &tiny_mini_matches(),
         &tiny_fit(),
         &tiny_extended(),
+        &tiny_patterns(),
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let (config, one) = reference(tmp.path(), text);
@@ -222,6 +253,7 @@ fn stopping_after_any_round_and_resuming_gives_the_same_files() {
         tiny_mini_matches(),
         tiny_fit(),
         tiny_extended(),
+        tiny_patterns(),
     ] {
         stop_and_resume_after_each_round(&text);
     }
@@ -257,7 +289,12 @@ fn stop_and_resume_after_each_round(text: &str) {
 
 #[test]
 fn a_crash_between_the_rows_and_the_checkpoint_is_replayed() {
-    for text in [TINY.to_string(), tiny_fit(), tiny_extended()] {
+    for text in [
+        TINY.to_string(),
+        tiny_fit(),
+        tiny_extended(),
+        tiny_patterns(),
+    ] {
         crash_before_the_checkpoint_and_resume(&text);
     }
 }
@@ -386,6 +423,42 @@ fn an_extended_run_keeps_the_fitted_tables_in_its_files() {
     assert_eq!((ranked.weights, ranked.extra), (best.weights, best.extra));
     let config = fs::read_to_string(out.join("config.toml")).unwrap();
     assert!(config.contains("evaluator = \"extended\""), "{config}");
+}
+
+#[test]
+fn a_pattern_run_keeps_each_fits_tables_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), "patterns.toml", &tiny_patterns());
+    let out = tmp.path().join("patterns");
+    tune(&config, &out, 2);
+    // Fits after rounds 1 and 3 (round 2 bred no newcomer for a fit to replace): one tables
+    // file each, named by the log.
+    let mut tables: Vec<String> = fs::read_dir(out.join("tables"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    tables.sort();
+    assert_eq!(tables, ["specimen-13.json", "specimen-14.json"]);
+    let specimens = fs::read_to_string(out.join("specimens.csv")).unwrap();
+    let header: Vec<&str> = specimens.lines().next().unwrap().split(',').collect();
+    // The extended run's columns, each set's 4 classic terms, and the tables' owner.
+    assert_eq!(header.len(), 10 + 20 + 2 * (2 + 28 + 32) + 2 * 4 + 1);
+    assert_eq!(header.last(), Some(&"tables"));
+    // Every specimen with tables names a file that is there.
+    let tables_col = header.len() - 1;
+    for row in specimens.lines().skip(1) {
+        let owner = row.split(',').nth(tables_col).unwrap();
+        if !owner.is_empty() {
+            assert!(tables.contains(&format!("specimen-{owner}.json")), "{row}");
+        }
+    }
+    let best = WeightsFile::load(&out.join("best.json")).unwrap();
+    assert_eq!(best.evaluator(), checkers_tuner::EvaluatorKind::Patterns);
+    let ranked = weights_from_run(&out, 1).unwrap();
+    assert_eq!(
+        (ranked.weights, ranked.extra, ranked.patterns),
+        (best.weights, best.extra, best.patterns)
+    );
 }
 
 #[test]

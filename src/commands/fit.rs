@@ -62,6 +62,18 @@ pub struct FitArgs {
     /// seen in far fewer positions stays near zero.
     #[arg(long, value_name = "POSITIONS", default_value_t = FitSettings::default().l2_tables)]
     l2_tables: f64,
+    /// The pattern evaluator's passes of the mini-batch optimiser over the positions (0: L-BFGS
+    /// with --iterations).
+    #[arg(long, value_name = "N", default_value_t = FitSettings::default().epochs)]
+    epochs: u32,
+    /// The first step of the mini-batch optimiser, in hundredths of a man.
+    #[arg(long, value_name = "STEP", default_value_t = FitSettings::default().learning_rate)]
+    learning_rate: f64,
+    /// The pattern evaluator's share of the search's score in each position's label, 0 to 1
+    /// (positions of run folders carry the score of the move played from them; 0: the game's
+    /// result alone).
+    #[arg(long, value_name = "SHARE", default_value_t = FitSettings::default().score_weight)]
+    score_weight: f64,
     /// Most optimiser iterations.
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().max_iterations)]
     iterations: u32,
@@ -100,6 +112,9 @@ pub fn run(args: FitArgs) -> Result<()> {
         seed: args.seed,
         l2: args.l2,
         l2_tables: args.l2_tables,
+        epochs: args.epochs,
+        score_weight: args.score_weight,
+        learning_rate: args.learning_rate,
         max_iterations: args.iterations,
         endgame_pieces: start.endgame_pieces,
         evaluator: start.evaluator(),

@@ -5,6 +5,7 @@
 //! of every game. `fit` (the command) runs it on run folders and PDN files; a run's fitted
 //! specimens run it on the run's own games.
 
+mod adam;
 mod lbfgs;
 mod pattern_fit;
 mod positions;
@@ -19,7 +20,10 @@ use crate::error::Result;
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
 use crate::tournament::WeightRange;
 
-pub use pattern_fit::{PatternData, PatternModel, PatternObjective, PatternSample};
+pub use pattern_fit::{
+    fit_pattern_data, pattern_samples, PatternData, PatternModel, PatternObjective, PatternSample,
+    PatternSlice,
+};
 pub use positions::{extract, Extraction, Sample};
 pub use records::{Damaged, GameRecords, PdnCounts, RecordedGame, LISTED_PER_FILE};
 pub use report::{FitReport, FitSettings, Losses, DEFAULT_L2_TABLES};

@@ -15,18 +15,19 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::engine::Position;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::eval::{
     classic_counts, classic_inputs, extended_inputs, men_in_views, taper, ExtraPair, ExtraWeights,
-    PatternTables, PatternWeights, WeightPair, Weights, CLASSIC_COUNT, EXTENDED_INPUTS,
-    FEATURE_COUNT, FULL_BOARD, MAN_SQUARES, TERM_COUNT,
+    PatternTables, PatternWeights, WeightPair, Weights, CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES,
+    EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES, TERM_COUNT,
 };
 use crate::tournament::WeightRange;
 
-use super::lbfgs::{minimize, LbfgsOptions};
+use super::adam::{adam, AdamOptions};
 use super::positions::{quiet_leaves, result_label, Extraction};
 use super::records::RecordedGame;
 use super::report::{FitReport, FitSettings, Losses};
+use super::store::{NO_SCORE, SCORE_WIN};
 use super::texel::{golden_section_k, sigmoid};
 use super::GameRecords;
 
@@ -46,6 +47,8 @@ const TABLES_AT: usize = CLASSIC_AT + CLASSIC_COUNT;
 const MIN_CHUNK: usize = 8192;
 /// The most chunks a sum is split into.
 const MAX_CHUNKS: usize = 32;
+/// The parts a batch's gradient is summed in (a fixed number, whatever the threads).
+const BATCH_PARTS: usize = 4;
 
 /// One quiet position, as the pattern fit sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,8 +64,11 @@ pub struct PatternSample {
     pub kings: [u32; 2],
     /// Pieces on the board.
     pub pieces: u8,
-    /// What the evaluation should predict for the side to move: 1 a win, 0 a loss.
+    /// The game's result for the side to move: 1 won, ½ drawn, 0 lost.
     pub label: f32,
+    /// The search score of the position (before its captures) for the side to move, as the
+    /// positions store keeps it; [`NO_SCORE`] when no search scored it.
+    pub score: i16,
     /// The game it came from, in input order (for the validation split).
     pub game: u32,
 }
@@ -89,8 +95,15 @@ impl PatternData {
         }
     }
 
-    /// Adds the sample of a quiet position with `label`, from game `game`.
-    pub fn push(&mut self, pos: &Position, tables: &PatternTables, label: f32, game: u32) {
+    /// Adds the sample of a quiet position with `label` and `score`, from game `game`.
+    pub fn push(
+        &mut self,
+        pos: &Position,
+        tables: &PatternTables,
+        label: f32,
+        score: i16,
+        game: u32,
+    ) {
         let inputs = extended_inputs(pos);
         let ((us_own, us_enemy), (them_own, them_enemy)) = men_in_views(pos);
         let us = pos.side_to_move();
@@ -109,6 +122,7 @@ impl PatternData {
             kings: king_views,
             pieces: pos.piece_count() as u8,
             label,
+            score,
             game,
         });
         for r in 0..self.regions {
@@ -134,6 +148,28 @@ impl PatternData {
         self.samples.is_empty()
     }
 
+    /// All the samples, borrowed.
+    pub fn as_slice(&self) -> PatternSlice<'_> {
+        self.slice_from(0)
+    }
+
+    /// The samples from number `first` on, borrowed.
+    pub fn slice_from(&self, first: usize) -> PatternSlice<'_> {
+        let first = first.min(self.samples.len());
+        PatternSlice {
+            samples: &self.samples[first..],
+            entries: &self.entries[2 * self.regions * first..],
+            regions: self.regions,
+        }
+    }
+
+    /// Drops the samples before number `first`.
+    pub fn drop_before(&mut self, first: usize) {
+        let first = first.min(self.samples.len());
+        self.samples.drain(..first);
+        self.entries.drain(..2 * self.regions * first);
+    }
+
     /// The samples for which `keep` holds, and the others.
     pub fn split(self, keep: impl Fn(&PatternSample) -> bool) -> (PatternData, PatternData) {
         let stride = 2 * self.regions;
@@ -148,6 +184,36 @@ impl PatternData {
                 .extend_from_slice(&self.entries[stride * i..stride * (i + 1)]);
         }
         (yes, no)
+    }
+}
+
+/// Samples and their entries borrowed from a [`PatternData`] (all of them, or the latest).
+#[derive(Clone, Copy, Debug)]
+pub struct PatternSlice<'a> {
+    samples: &'a [PatternSample],
+    entries: &'a [u16],
+    regions: usize,
+}
+
+impl<'a> PatternSlice<'a> {
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// Whether there is no sample.
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// Sample `i` and its entries.
+    #[inline(always)]
+    fn get(&self, i: usize) -> (&'a PatternSample, &'a [u16]) {
+        let stride = 2 * self.regions;
+        (
+            &self.samples[i],
+            &self.entries[stride * i..stride * (i + 1)],
+        )
     }
 }
 
@@ -315,7 +381,7 @@ impl PatternModel {
 #[derive(Clone, Copy, Debug)]
 pub struct PatternObjective<'a> {
     /// The samples.
-    pub data: &'a PatternData,
+    pub data: PatternSlice<'a>,
     /// The model.
     pub model: &'a PatternModel,
     /// The logistic scale, per man.
@@ -329,9 +395,48 @@ pub struct PatternObjective<'a> {
     pub l2_tables: f64,
     /// The weights the `l2` pull draws toward.
     pub anchor: &'a [f64],
+    /// What the evaluation learns to predict: the game's result, or a blend with the search
+    /// score where there is one.
+    pub blend: Option<ScoreBlend>,
+}
+
+/// Labels that blend a game's result with the search's score of the position (the score as a
+/// win probability, `sigmoid(k · score / 100)`): `(1 − weight) · result + weight · that`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScoreBlend {
+    /// The score's share of the label, 0 to 1.
+    pub weight: f64,
+    /// The scale that turns scores into win probabilities.
+    pub k: f64,
+}
+
+impl ScoreBlend {
+    /// The label of a sample.
+    #[inline(always)]
+    pub fn target(&self, s: &PatternSample) -> f64 {
+        let result = f64::from(s.label);
+        match s.score {
+            NO_SCORE => result,
+            SCORE_WIN => (1.0 - self.weight) * result + self.weight,
+            score if score == -SCORE_WIN => (1.0 - self.weight) * result,
+            score => {
+                let p = sigmoid(self.k * f64::from(score) / 100.0);
+                (1.0 - self.weight) * result + self.weight * p
+            }
+        }
+    }
 }
 
 impl PatternObjective<'_> {
+    /// What sample `s` is learnt as.
+    #[inline(always)]
+    fn target(&self, s: &PatternSample) -> f64 {
+        match &self.blend {
+            None => f64::from(s.label),
+            Some(blend) => blend.target(s),
+        }
+    }
+
     /// The loss at `x`, with its gradient when `gradient` is given.
     pub fn loss(&self, x: &[f64], gradient: Option<&mut [f64]>) -> f64 {
         let n = self.data.len();
@@ -344,7 +449,6 @@ impl PatternObjective<'_> {
         }
         let want_gradient = gradient.is_some();
         let scale = self.k / 100.0;
-        let stride = 2 * self.data.regions;
         let chunk = MIN_CHUNK.max(n.div_ceil(MAX_CHUNKS));
         let partials: Vec<(f64, Vec<f64>)> = (0..n.div_ceil(chunk))
             .into_par_iter()
@@ -353,11 +457,10 @@ impl PatternObjective<'_> {
                 let mut sum = 0.0;
                 let mut grad = vec![0.0; if want_gradient { parameters } else { 0 }];
                 for i in range {
-                    let s = &self.data.samples[i];
-                    let entries = &self.data.entries[stride * i..stride * (i + 1)];
+                    let (s, entries) = self.data.get(i);
                     let (eval, share) = self.model.evaluate(x, s, entries);
                     let p = sigmoid(scale * eval);
-                    let error = p - f64::from(s.label);
+                    let error = p - self.target(s);
                     sum += error * error;
                     if want_gradient {
                         let factor = 2.0 * error * p * (1.0 - p) * scale;
@@ -397,14 +500,55 @@ impl PatternObjective<'_> {
         loss
     }
 
-    /// The mean squared error of `x` (no pulls).
-    pub fn error_of(&self, x: &[f64]) -> f64 {
-        PatternObjective {
-            l2: 0.0,
-            l2_tables: 0.0,
-            ..*self
+    /// The mean squared error over the samples `indices` at `x`, and its gradient written into
+    /// `gradient` (the data's part only: see [`PatternObjective::add_pulls`]).
+    pub fn batch_gradient(&self, x: &[f64], indices: &[u32], gradient: &mut [f64]) -> f64 {
+        let scale = self.k / 100.0;
+        let parts = indices.len().div_ceil(BATCH_PARTS).max(1);
+        let partials: Vec<(f64, Vec<f64>)> = indices
+            .par_chunks(parts)
+            .map(|part| {
+                let mut sum = 0.0;
+                let mut grad = vec![0.0; gradient.len()];
+                for &i in part {
+                    let i = i as usize;
+                    let (s, entries) = self.data.get(i);
+                    let (eval, share) = self.model.evaluate(x, s, entries);
+                    let p = sigmoid(scale * eval);
+                    let error = p - self.target(s);
+                    sum += error * error;
+                    let factor = 2.0 * error * p * (1.0 - p) * scale;
+                    let (o, e) = (factor * share, factor * (1.0 - share));
+                    self.model.for_each_input(s, entries, |i, v| {
+                        grad[2 * i] += o * v;
+                        grad[2 * i + 1] += e * v;
+                    });
+                }
+                (sum, grad)
+            })
+            .collect();
+        gradient.fill(0.0);
+        let mut total = 0.0;
+        for (sum, g) in &partials {
+            total += sum;
+            gradient.iter_mut().zip(g).for_each(|(t, p)| *t += p);
         }
-        .loss(x, None)
+        let n = indices.len().max(1) as f64;
+        gradient.iter_mut().for_each(|g| *g /= n);
+        total / n
+    }
+
+    /// Adds the gradient of the pulls at `x` to `gradient`.
+    pub fn add_pulls(&self, x: &[f64], gradient: &mut [f64]) {
+        let table_pull = self.l2_tables / self.data.len().max(1) as f64;
+        for (j, (&w, &a)) in x.iter().zip(self.anchor).enumerate() {
+            let (pull, strength) = if self.model.is_table_entry(j / 2) {
+                (w / 100.0, table_pull)
+            } else {
+                ((w - a) / 100.0, self.l2)
+            };
+            gradient[j] += 2.0 * strength * pull / 100.0;
+        }
     }
 }
 
@@ -412,12 +556,24 @@ impl PatternObjective<'_> {
 /// batch's per-game lists beside the data.
 const GAME_BATCH: usize = 4096;
 
-/// The samples of `games` for the pattern fit, in game order then ply order.
+/// The samples of `games` for the pattern fit, in game order then ply order, the games
+/// numbered from `first_game`: each position from ply `first_ply` on, followed through its
+/// captures by a capture search with `material` (so that the samples are a function of the
+/// games alone, and a run extracts each game once), with its result and its search score.
 pub fn pattern_samples(
     games: &[RecordedGame],
-    how: Extraction<'_>,
+    first_ply: u32,
     tables: &PatternTables,
+    first_game: usize,
 ) -> PatternData {
+    let material = WeightPair::material();
+    let how = Extraction {
+        first_ply,
+        weights: &material,
+        extra: None,
+        patterns: None,
+        endgame_pieces: DEFAULT_ENDGAME_PIECES,
+    };
     let regions = tables.regions().len();
     let mut data = PatternData::new(regions);
     for (b, batch) in games.chunks(GAME_BATCH).enumerate() {
@@ -425,11 +581,11 @@ pub fn pattern_samples(
             .par_iter()
             .enumerate()
             .map(|(j, game)| {
-                let index = (b * GAME_BATCH + j) as u32;
+                let index = (first_game + b * GAME_BATCH + j) as u32;
                 let mut part = PatternData::new(regions);
-                for (leaf, _) in quiet_leaves(game, how) {
+                for (leaf, ply) in quiet_leaves(game, how) {
                     let label = result_label(game.result, leaf.side_to_move());
-                    part.push(&leaf, tables, label, index);
+                    part.push(&leaf, tables, label, leaf_score(game, ply, &leaf), index);
                 }
                 part
             })
@@ -441,9 +597,29 @@ pub fn pattern_samples(
     data
 }
 
-/// The fit of the pattern evaluator (see [`fit`](super::fit)): the start's tables give the
-/// regions (else `settings.patterns.regions`), the start is also the capture resolver and the
-/// anchor of the `l2` pull, and the table entries are pulled toward zero by `l2_tables`.
+/// The search score of `game`'s position at `ply` for the side to move in its quiet `leaf` (the
+/// position's own side, or the other after an odd number of captures).
+fn leaf_score(game: &RecordedGame, ply: usize, leaf: &Position) -> i16 {
+    let score = game.scores.get(ply).copied().unwrap_or(NO_SCORE);
+    if score == NO_SCORE {
+        return NO_SCORE;
+    }
+    // Every move is one ply: the side to move at `ply` is the start's when `ply` is even.
+    let side = if ply % 2 == 0 {
+        game.start.side_to_move()
+    } else {
+        game.start.side_to_move().opponent()
+    };
+    if side == leaf.side_to_move() {
+        score
+    } else {
+        -score
+    }
+}
+
+/// The fit of the pattern evaluator on `records` (see [`fit`](super::fit)): the start's tables
+/// give the regions (else `settings.patterns.regions`); a share of the games is held out as
+/// the settings say.
 pub(super) fn fit_patterns(
     records: &GameRecords,
     start: &WeightPair,
@@ -452,27 +628,55 @@ pub(super) fn fit_patterns(
     settings: &FitSettings,
     on_iteration: impl FnMut(u32, f64),
 ) -> Result<FitReport> {
+    let shape = match start_patterns {
+        Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
+        None => PatternTables::zero(settings.patterns.regions.regions()),
+    };
+    let data = pattern_samples(&records.games, settings.first_ply, &shape, 0);
+    let (validation, training) = data.split(|s| settings.holds_out(s.game as usize));
+    let validation_games = (0..records.games.len())
+        .filter(|&g| settings.holds_out(g))
+        .count();
+    let mut report = fit_pattern_data(
+        training.as_slice(),
+        (!validation.is_empty()).then(|| validation.as_slice()),
+        start,
+        start_extra,
+        start_patterns,
+        settings,
+        on_iteration,
+    )
+    .map_err(|_| settings.nothing_to_learn(records.games.len()))?;
+    report.games = records.games.len();
+    report.validation_games = validation_games;
+    Ok(report)
+}
+
+/// The fit of the pattern evaluator on samples (those of a run kept between its fits, or a
+/// `fit` command's): from the start weights, which are also the anchor of the `l2` pull, with
+/// the table entries pulled toward zero by `l2_tables`, by mini-batch Adam. The report's game
+/// counts are left at 0 for the caller. An error when there is no training sample.
+pub fn fit_pattern_data(
+    training: PatternSlice<'_>,
+    validation: Option<PatternSlice<'_>>,
+    start: &WeightPair,
+    start_extra: Option<&ExtraPair>,
+    start_patterns: Option<&Arc<PatternWeights>>,
+    settings: &FitSettings,
+    on_iteration: impl FnMut(u32, f64),
+) -> Result<FitReport> {
+    if training.is_empty() {
+        return Err(Error::input("no position to learn from"));
+    }
     let zero_extra = ExtraPair::default();
     let start_extra = start_extra.unwrap_or(&zero_extra);
     let shape = match start_patterns {
         Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
         None => PatternTables::zero(settings.patterns.regions.regions()),
     };
-    let how = Extraction {
-        first_ply: settings.first_ply,
-        weights: start,
-        extra: Some(start_extra),
-        patterns: start_patterns,
-        endgame_pieces: settings.endgame_pieces,
-    };
-    let data = pattern_samples(&records.games, how, &shape);
-    let (validation, training) = data.split(|s| settings.holds_out(s.game as usize));
-    if training.is_empty() {
-        return Err(settings.nothing_to_learn(records.games.len()));
-    }
     let model = PatternModel::new(&shape);
     let material = model.parameters_of(&WeightPair::material(), &ExtraPair::default(), None);
-    let error = |data: &PatternData, k: f64, x: &[f64]| {
+    let error = |data: PatternSlice<'_>, k: f64, x: &[f64]| {
         PatternObjective {
             data,
             model: &model,
@@ -480,60 +684,95 @@ pub(super) fn fit_patterns(
             l2: 0.0,
             l2_tables: 0.0,
             anchor: x,
+            blend: None,
         }
         .loss(x, None)
     };
     // K is what a man is worth in the games' results, measured with `material` as in the
     // other fits.
-    let k = golden_section_k(|k| error(&training, k, &material));
+    let k = golden_section_k(|k| error(training, k, &material));
     let anchor = model.parameters_of(start, start_extra, start_patterns.map(|p| p.as_ref()));
     let ranges = parameter_ranges(&model, settings);
     let bound = |pick: fn(&WeightRange) -> i32| -> Vec<f64> {
         ranges.iter().map(|r| f64::from(pick(r))).collect()
     };
     let (lower, upper) = (bound(|r| r.min), bound(|r| r.max));
+    let blend = (settings.score_weight > 0.0).then(|| ScoreBlend {
+        weight: settings.score_weight,
+        k: score_k(training),
+    });
     let objective = PatternObjective {
-        data: &training,
+        data: training,
         model: &model,
         k,
         l2: settings.l2,
         l2_tables: settings.l2_tables,
         anchor: &anchor,
+        blend,
     };
-    let found = minimize(
-        |x, g| objective.loss(x, Some(g)),
+    let found = adam(
+        training.len(),
         &anchor,
         &lower,
         &upper,
-        LbfgsOptions {
-            max_iterations: settings.max_iterations,
-            ..LbfgsOptions::default()
+        AdamOptions {
+            epochs: settings.epochs,
+            learning_rate: settings.learning_rate,
+            seed: settings.seed,
         },
+        |x, indices, g| objective.batch_gradient(x, indices, g),
+        |x, g| objective.add_pulls(x, g),
         on_iteration,
     );
-    let rounded: Vec<f64> = (0..found.x.len())
-        .map(|i| found.x[i].round().clamp(lower[i], upper[i]))
+    let rounded: Vec<f64> = (0..found.len())
+        .map(|i| found[i].round().clamp(lower[i], upper[i]))
         .collect();
     let (weights, extra, patterns) = model.weights_of(&rounded);
     let losses = |x: &[f64]| Losses {
-        training: error(&training, k, x),
-        validation: (!validation.is_empty()).then(|| error(&validation, k, x)),
+        training: error(training, k, x),
+        validation: validation.map(|v| error(v, k, x)),
     };
     Ok(FitReport {
-        games: records.games.len(),
-        validation_games: (0..records.games.len())
-            .filter(|&g| settings.holds_out(g))
-            .count(),
+        games: 0,
+        validation_games: 0,
         training_positions: training.len(),
-        validation_positions: validation.len(),
+        validation_positions: validation.map_or(0, |v| v.len()),
         k,
-        iterations: found.iterations,
+        iterations: settings.epochs,
         material: losses(&material),
         start: losses(&anchor),
         fitted: losses(&rounded),
         weights,
         extra: Some(extra),
         patterns: Some(Arc::new(patterns)),
+    })
+}
+
+/// The scale that turns the samples' search scores into the win probabilities that predict
+/// their games' results best (as `K` does for evaluations).
+fn score_k(data: PatternSlice<'_>) -> f64 {
+    let scored: Vec<(f64, f64)> = data
+        .samples
+        .iter()
+        .filter(|s| s.score != NO_SCORE && s.score.abs() != SCORE_WIN)
+        .map(|s| (f64::from(s.score), f64::from(s.label)))
+        .collect();
+    if scored.is_empty() {
+        return 1.0;
+    }
+    golden_section_k(|k| {
+        let sum: f64 = scored
+            .par_chunks(MIN_CHUNK)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|&(score, label)| (sigmoid(k * score / 100.0) - label).powi(2))
+                    .sum::<f64>()
+            })
+            .collect::<Vec<f64>>()
+            .iter()
+            .sum();
+        sum / scored.len() as f64
     })
 }
 
@@ -589,7 +828,7 @@ mod tests {
             "W:WK32:B23,24,27,28,25",
         ];
         for fen in fens {
-            data.push(&Position::from_fen(fen).unwrap(), &t, 1.0, 0);
+            data.push(&Position::from_fen(fen).unwrap(), &t, 1.0, NO_SCORE, 0);
         }
         let stride = 2 * data.regions;
         for (i, fen) in fens.iter().enumerate() {
@@ -619,16 +858,17 @@ mod tests {
             ("W:W9,K14,22,25,30:B6,13,17,K26,28", 1.0),
             ("B:W22,30,K4:B1,3,14,K29", 0.0),
         ] {
-            data.push(&Position::from_fen(fen).unwrap(), &t, label, 0);
+            data.push(&Position::from_fen(fen).unwrap(), &t, label, NO_SCORE, 0);
         }
         let anchor = model.parameters_of(&WeightPair::material(), &ExtraPair::default(), None);
         let objective = PatternObjective {
-            data: &data,
+            data: data.as_slice(),
             model: &model,
             k: 1.2,
             l2: 0.01,
             l2_tables: 5.0,
             anchor: &anchor,
+            blend: None,
         };
         let mut x = anchor.clone();
         for (i, v) in x.iter_mut().enumerate() {

@@ -11,7 +11,7 @@ use crate::engine::{Move, Position};
 use crate::error::{Error, Result};
 use crate::game::{GameResult, Opening, PdnError, PdnReader};
 use crate::input_file::{self, Links};
-use crate::run_folder::{line_of, CsvTable, GAMES_FILE};
+use crate::run_folder::{line_of, CsvTable, GAMES_FILE, POSITIONS_FILE};
 
 use super::store::{stored_score, StoreReader, NO_SCORE};
 
@@ -141,7 +141,11 @@ impl GameRecords {
         for input in inputs {
             if input.is_dir() {
                 for file in run_folder_games(input)? {
-                    records.add_games_csv(&file)?;
+                    if file.ends_with(POSITIONS_FILE) {
+                        records.add_store_from(&file, 0)?;
+                    } else {
+                        records.add_games_csv(&file)?;
+                    }
                 }
             } else {
                 records.add_pdn(input, damaged)?;
@@ -228,13 +232,18 @@ impl GameRecords {
         Ok(())
     }
 
-    /// The games of a positions store (`positions.bin`) from round `first_round` on.
+    /// The games of a positions store (`positions.bin`) from round `first_round` on. A store
+    /// that ends inside a round (a run still writing, or killed) gives the games it holds
+    /// whole, and is noted like a cut `games.csv`.
     pub fn add_store_from(&mut self, path: &Path, first_round: u32) -> Result<()> {
         let mut reader = StoreReader::open(path)?;
         while let Some(stored) = reader.next_game()? {
             if stored.round >= first_round {
                 self.games.push(stored.game);
             }
+        }
+        if reader.cut_short() {
+            self.cut_rows.push(path.to_owned());
         }
         self.files.push(path.to_owned());
         Ok(())
@@ -302,6 +311,12 @@ impl GameRecords {
 /// The `games.csv` files of a run folder: its own, or, for an island-model run whose merged
 /// file is not written yet, every island's in island order.
 fn run_folder_games(dir: &Path) -> Result<Vec<PathBuf>> {
+    // The positions store holds the same games as `games.csv`, with the searches' scores, and
+    // reads without parsing text.
+    let store = dir.join(POSITIONS_FILE);
+    if store.is_file() {
+        return Ok(vec![store]);
+    }
     let own = dir.join(GAMES_FILE);
     if own.is_file() {
         return Ok(vec![own]);
@@ -312,7 +327,11 @@ fn run_folder_games(dir: &Path) -> Result<Vec<PathBuf>> {
             let entry = entry.ok()?;
             let name = entry.file_name();
             let index = name.to_str()?.strip_prefix("island-")?.parse().ok()?;
+            let store = entry.path().join(POSITIONS_FILE);
             let games = entry.path().join(GAMES_FILE);
+            if store.is_file() {
+                return Some((index, store));
+            }
             games.is_file().then_some((index, games))
         })
         .collect();

@@ -10,7 +10,7 @@ use crate::rng::{stream, tag};
 use crate::tournament::{ExtraRanges, FeatureRanges, PatternRanges};
 
 /// The default pull of table entries toward zero, in positions.
-pub const DEFAULT_L2_TABLES: f64 = 1000.0;
+pub const DEFAULT_L2_TABLES: f64 = 30.0;
 
 /// How a fit is made: one owner for its settings, their defaults and their checks.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,8 +24,16 @@ pub struct FitSettings {
     pub seed: u64,
     /// Strength of the pull towards the start weights (0: none).
     pub l2: f64,
-    /// Most optimiser iterations.
+    /// Most optimiser iterations (L-BFGS).
     pub max_iterations: u32,
+    /// Passes of the mini-batch optimiser over the positions (the pattern evaluator; 0: L-BFGS
+    /// as the other evaluators).
+    pub epochs: u32,
+    /// The mini-batch optimiser's first step, in hundredths of a man.
+    pub learning_rate: f64,
+    /// The share of the search's score in each position's label (the pattern evaluator; 0:
+    /// the game's result alone).
+    pub score_weight: f64,
     /// Pieces at which the endgame set takes over (the fitted file's `endgame_pieces`).
     pub endgame_pieces: u32,
     /// The ranges of the opening set's weights (equal bounds fix a weight).
@@ -54,6 +62,9 @@ impl Default for FitSettings {
             seed: 1,
             l2: 0.0,
             max_iterations: 300,
+            epochs: 10,
+            learning_rate: 1.0,
+            score_weight: 0.0,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             opening: FeatureRanges::default(),
             endgame: FeatureRanges::default(),

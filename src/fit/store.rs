@@ -28,6 +28,9 @@ use super::records::RecordedGame;
 /// The first bytes of a store.
 const MAGIC: &[u8; 8] = b"CTPOS001";
 
+/// The end of the message of a file cut inside a record.
+const ENDS_INSIDE: &str = "the file ends inside a record";
+
 /// A score that no search gave (an opening's move).
 pub const NO_SCORE: i16 = i16::MIN;
 
@@ -124,6 +127,8 @@ pub struct StoreReader<R: Read> {
     offset: u64,
     round: u32,
     games_left: u32,
+    /// The file ended inside a round's block.
+    cut: bool,
 }
 
 impl StoreReader<BufReader<File>> {
@@ -157,12 +162,19 @@ impl<R: Read> StoreReader<R> {
             offset: 8,
             round: 0,
             games_left: 0,
+            cut: false,
         })
     }
 
     /// The byte offset reached: the end of the last game or round header read.
     pub fn offset(&self) -> u64 {
         self.offset
+    }
+
+    /// Whether the file ended inside a round's block (what a writer stopped mid-round leaves):
+    /// the reader has given the whole games before that point and stopped.
+    pub fn cut_short(&self) -> bool {
+        self.cut
     }
 
     fn damaged(&self, what: impl std::fmt::Display) -> Error {
@@ -176,7 +188,7 @@ impl<R: Read> StoreReader<R> {
         let mut buf = [0u8; N];
         self.input
             .read_exact(&mut buf)
-            .map_err(|_| self.damaged("the file ends inside a record"))?;
+            .map_err(|_| self.damaged(ENDS_INSIDE))?;
         Ok(buf)
     }
 
@@ -199,8 +211,22 @@ impl<R: Read> StoreReader<R> {
         Ok(Some(round))
     }
 
-    /// The next game, or `None` at the end of the file.
+    /// The next game, or `None` at the end of the file or where it is cut short (see
+    /// [`StoreReader::cut_short`]); a record that is not what the format says is an error.
     pub fn next_game(&mut self) -> Result<Option<StoredGame>> {
+        match self.read_game() {
+            Err(Error::Input(message)) if message.ends_with(ENDS_INSIDE) => {
+                self.cut = true;
+                Ok(None)
+            }
+            other => other,
+        }
+    }
+
+    fn read_game(&mut self) -> Result<Option<StoredGame>> {
+        if self.cut {
+            return Ok(None);
+        }
         while self.games_left == 0 {
             if self.next_round()?.is_none() {
                 return Ok(None);
@@ -276,7 +302,7 @@ pub fn length_through_round(path: &Path, last_round: u32) -> Result<u64> {
                 continue;
             }
         }
-        reader.next_game()?;
+        reader.read_game()?;
         if reader.games_left == 0 {
             length = reader.offset();
         }
@@ -310,7 +336,7 @@ mod tests {
     fn read_all(bytes: &[u8]) -> Result<Vec<StoredGame>> {
         let mut reader = StoreReader::new(bytes, "test")?;
         let mut games = Vec::new();
-        while let Some(g) = reader.next_game()? {
+        while let Some(g) = reader.read_game()? {
             games.push(g);
         }
         Ok(games)
@@ -358,6 +384,10 @@ mod tests {
         let cut = &bytes[..bytes.len() - 1];
         let err = read_all(cut).unwrap_err().to_string();
         assert!(err.contains("damaged at byte 17"), "{err}");
+        // Read for a fit, a cut end gives the whole games before it and says so.
+        let mut reader = StoreReader::new(cut, "test").unwrap();
+        assert_eq!(reader.next_game().unwrap(), None);
+        assert!(reader.cut_short());
         let mut bad = bytes.clone();
         // The move index (after the 8-byte magic, the 9-byte round header and the 17-byte
         // game header): 200 of 7 legal moves.

@@ -2,6 +2,7 @@
 //! `best.json` and the final checkpoint.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::files::{
@@ -11,7 +12,7 @@ use super::process::Run;
 use super::state::{source_round, State};
 use super::summary::RunSummary;
 use crate::error::Result;
-use crate::eval::{WeightsFile, WeightsSource};
+use crate::eval::{EvaluatorKind, PatternTables, PatternWeights, WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::Opening;
 use crate::rng::{stream, tag};
@@ -109,7 +110,14 @@ impl Run<'_> {
         let file = WeightsFile {
             weights: specimen.weights,
             extra: specimen.extra.as_deref().copied(),
-            patterns: specimen.patterns.clone(),
+            patterns: specimen.patterns.clone().or_else(|| {
+                // No fit's tables reached the best: its tables are zero.
+                (self.config.weights.evaluator == EvaluatorKind::Patterns).then(|| {
+                    Arc::new(PatternWeights::zero(PatternTables::zero(
+                        self.config.weights.patterns.regions.regions(),
+                    )))
+                })
+            }),
             endgame_pieces: self.config.search.endgame_pieces,
             source: Some(WeightsSource::Specimen {
                 run: self.config.name.clone(),

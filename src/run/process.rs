@@ -6,10 +6,12 @@ use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::checkpoint::{openings_fingerprint, Checkpoint, Member, CHECKPOINT_FORMAT};
 use super::config::Config;
+use super::fitted::PatternCache;
 use super::islands::Island;
 use super::observer::{RunObserver, RunView, Silent};
 use super::options::RunOptions;
@@ -56,6 +58,8 @@ pub(super) struct Run<'a> {
     pub(super) seed: u64,
     /// With islands: which one this is.
     pub(super) island: Option<IslandPart<'a>>,
+    /// A pattern run's samples, kept between its fits.
+    pub(super) pattern_cache: Mutex<PatternCache>,
 }
 
 /// The config's game settings with the caller's endgame database, which must be the one the
@@ -119,6 +123,7 @@ impl<'a> Run<'a> {
             },
             seed: index.map_or(config.seed, |island| island.seed(config.seed)),
             island,
+            pattern_cache: Mutex::default(),
         };
         if state.completed > 0 && !view.islands_in_this_process {
             let what = match index {

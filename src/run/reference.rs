@@ -36,10 +36,26 @@ const KEY_DOCS: &[(&str, &str)] = &[
     (
         "weights.evaluator",
         "The evaluator whose weights are tuned: \"ten\" (the ten features, opening and \
-         endgame sets switched at `search.endgame_pieces`) or \"extended\" (the ten, the \
+         endgame sets switched at `search.endgame_pieces`), \"extended\" (the ten, the \
          classic terms and piece-square tables for men and kings, tapered by the pieces on \
-         the board: docs/features.md). An extended run needs fits (`evolution.fit_every`) to \
-         fill its tables.",
+         the board) or \"patterns\" (the extended evaluator, further classic terms and region \
+         tables: docs/features.md). Extended and pattern runs need fits \
+         (`evolution.fit_every`) to fill their tables.",
+    ),
+    (
+        "weights.patterns.regions",
+        "The regions of the pattern evaluator's tables: \"bands\" (four bands of two rows), \
+         \"strips\" (four strips of two columns) or \"bands+strips\"; each region's table \
+         has an entry for every placement of men on its 8 squares (docs/features.md).",
+    ),
+    (
+        "weights.patterns.classic",
+        "[min, max] of each classic term of the pattern evaluator (exchange, runaways, \
+         corner_kings, the_move), both sets, in hundredths of a man per unit.",
+    ),
+    (
+        "weights.patterns.tables",
+        "[min, max] of each entry of the pattern evaluator's region tables, both sets.",
     ),
     (
         "weights.extended.terms",
@@ -184,6 +200,12 @@ const KEY_DOCS: &[(&str, &str)] = &[
          gives its origin as `fit`. Islands fit on their own games. At most 1,000,000.",
     ),
     (
+        "evolution.fit_score_weight",
+        "Off (0) by default. The pattern evaluator's fits learn each position's label as this \
+         share of the search's score of the move played from it (a win probability, the \
+         scale fitted to the results) and the rest of the game's result (0 to 1; docs/fit.md).",
+    ),
+    (
         "evolution.fit_window",
         "The rounds of games each fit learns from, counting back from the round just played \
          (0: every round so far; at most 1,000,000).",
@@ -234,7 +256,7 @@ const KEY_DOCS: &[(&str, &str)] = &[
 ];
 
 /// Tables written only when they differ from their defaults: shown commented out.
-const OPTIONAL_TABLES: &[&str] = &["weights.extended", "islands"];
+const OPTIONAL_TABLES: &[&str] = &["weights.extended", "weights.patterns", "islands"];
 
 /// Keys whose default is "unset" (or 0, off, and then left out of a written config): written
 /// commented out, with an example value.
@@ -243,6 +265,7 @@ const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
     ("evolution.mutation_sigma_end", "1.0"),
     ("evolution.fit_every", "5"),
     ("evolution.fit_window", "0"),
+    ("evolution.fit_score_weight", "0.5"),
 ];
 
 /// The comment of a key by its dotted path; every key has one.

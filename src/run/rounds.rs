@@ -273,8 +273,14 @@ impl Run<'_> {
             .iter()
             .max_by_key(|m| merit(m, &result.tallies))
             .expect("a round leaves at least one survivor");
-        let Some(report) =
-            fitted::fit_after_round(&self.dir, self.config, round, &result.games, &top.specimen)?
+        let Some(report) = fitted::fit_after_round(
+            &self.dir,
+            self.config,
+            round,
+            &result.games,
+            &top.specimen,
+            &mut self.pattern_cache.lock().expect("no fit panicked"),
+        )?
         else {
             return Ok(());
         };

@@ -74,6 +74,15 @@ pub struct EvolutionParams {
         skip_serializing_if = "is_zero"
     )]
     pub fit_window: u32,
+    /// The share of the search's score in the labels of the pattern evaluator's fits (the
+    /// rest: the game's result); left out of a written config when 0.
+    #[serde(deserialize_with = "fraction", skip_serializing_if = "is_zero_share")]
+    pub fit_score_weight: f64,
+}
+
+/// Whether a share is zero.
+fn is_zero_share(share: &f64) -> bool {
+    *share == 0.0
 }
 
 /// The largest `fit_every` and `fit_window`: a run's most rounds.
@@ -111,6 +120,7 @@ impl Default for EvolutionParams {
             mutation_sigma_end: None,
             fit_every: 0,
             fit_window: 0,
+            fit_score_weight: 0.0,
         }
     }
 }
