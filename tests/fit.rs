@@ -110,7 +110,8 @@ fn a_run_folder_and_its_pdn_give_the_same_fit_on_any_thread_count() {
     assert!((100..=300).contains(&from_csv.weights.opening.0[1]));
     match &from_csv.source {
         Some(WeightsSource::Fit { data }) => {
-            assert!(data.contains("games.csv"), "{data}");
+            // A run folder's games are read from its positions store.
+            assert!(data.contains("positions.bin"), "{data}");
             assert!(data.contains(" games, "), "{data}");
         }
         other => panic!("the source says it was fitted: {other:?}"),
@@ -127,7 +128,7 @@ fn other_formats_config_ranges_start_weights_and_pooled_inputs() {
     fit(d, &["run", "-o", "fit.h", "-q"]);
     assert!(fs::read_to_string(d.join("fit.h"))
         .unwrap()
-        .contains("Source: fit on run/games.csv"));
+        .contains("Source: fit on run/positions.bin"));
 
     // Ranges from a config: kings fixed at 180 in both sets.
     fs::write(
