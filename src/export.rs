@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::eval::{
-    extra_names, ExtraPair, ExtraWeights, PatternTables, PatternWeights, RegionLayout, WeightPair,
-    Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, CLASSIC_NAMES, DEFAULT_ENDGAME_PIECES,
-    EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE, TERM_COUNT,
-    TERM_NAMES,
+    extra_names, EvaluatorKind, ExtraPair, ExtraWeights, PatternTables, PatternWeights,
+    RegionLayout, WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, CLASSIC_NAMES,
+    DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES,
+    PERSPECTIVE, TERM_COUNT, TERM_NAMES,
 };
 use crate::run_folder::{
     database_pieces_of, read_config_table, CsvTable, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE,
@@ -433,7 +433,16 @@ impl Exporter for TomlExporter {
         out.push_str("# eval = sum over features of weight * (own count - opponent count),\n");
         out.push_str("# from the side to move; the endgame set applies from `endgame_pieces`\n");
         out.push_str("# pieces left on the board (both colours) down.\n");
-        if file.extra.is_some() {
+        if file.patterns.is_some() {
+            out.push_str(
+                "# The pattern evaluator: the extended evaluator's weights, its classic terms\n",
+            );
+            out.push_str(
+                "# and the region tables (docs/features.md), opening and endgame values tapered\n",
+            );
+            out.push_str("# by the pieces on the board; `endgame_pieces` does not apply.\n");
+            out.push_str("evaluator = \"patterns\"\n");
+        } else if file.extra.is_some() {
             out.push_str(
                 "# The extended evaluator: the ten features below plus the terms and the\n",
             );
@@ -461,6 +470,9 @@ impl Exporter for TomlExporter {
                 }
             }
         }
+        if let Some(patterns) = &file.patterns {
+            out.push_str(&toml_pattern_lines(patterns));
+        }
         for (set, w) in sets(&file.weights) {
             let _ = writeln!(out, "\n[{set}]");
             for (name, value) in w.named() {
@@ -479,6 +491,41 @@ impl Exporter for TomlExporter {
         }
         out
     }
+}
+
+/// The TOML keys of the pattern evaluator's further weights (top level, before the tables of
+/// the ten features): classic terms, regions, and each phase's tables, a table a line.
+fn toml_pattern_lines(patterns: &PatternWeights) -> String {
+    let list = |values: &[i32]| {
+        let items: Vec<String> = values.iter().map(i32::to_string).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let mut out = String::new();
+    let names: Vec<String> = CLASSIC_NAMES.iter().map(|n| toml_str(n)).collect();
+    let _ = writeln!(out, "classic = [{}]", names.join(", "));
+    let _ = writeln!(out, "opening_classic = {}", list(&patterns.classic_opening));
+    let _ = writeln!(out, "endgame_classic = {}", list(&patterns.classic_endgame));
+    let regions: Vec<String> = patterns
+        .tables
+        .regions()
+        .iter()
+        .map(|r| {
+            list(
+                &r.squares()
+                    .iter()
+                    .map(|&s| i32::from(s))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "regions = [{}]", regions.join(", "));
+    for (phase, set) in ["opening", "endgame"].into_iter().enumerate() {
+        let tables: Vec<String> = (0..patterns.tables.regions().len())
+            .map(|r| format!("  {},", list(&patterns.tables.table(r, phase))))
+            .collect();
+        let _ = writeln!(out, "{set}_tables = [\n{}\n]", tables.join("\n"));
+    }
+    out
 }
 
 /// One line per feature, as in docs/features.md, for the C header's comment block.
@@ -693,6 +740,29 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
+    /// Whether the format can carry `file`'s weights: every format carries the ten features'
+    /// and the extended evaluator's; the pattern evaluator's tables (tens of thousands of
+    /// entries with their regions) only JSON, TOML and C.
+    pub fn check(self, file: &WeightsFile) -> Result<()> {
+        self.check_evaluator(file.evaluator())
+    }
+
+    /// [`ExportFormat::check`] for weights of `evaluator`, before there are any.
+    pub fn check_evaluator(self, evaluator: EvaluatorKind) -> Result<()> {
+        match (self, evaluator) {
+            (ExportFormat::Csv | ExportFormat::OpenBench, EvaluatorKind::Patterns) => {
+                Err(Error::input(format!(
+                    "--format {}: the pattern evaluator's weights (its regions and their tables) \
+                 are written as json, toml or c; {} carries the ten features' and the extended \
+                 evaluator's only",
+                    self.name(),
+                    self.name()
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Every format, in the order the command line lists them.
     pub const ALL: [ExportFormat; 5] = [
         ExportFormat::Json,
@@ -766,6 +836,7 @@ impl FromStr for ExportFormat {
 /// Writes `file` in `format` to `out` atomically: the text goes to a temporary file in the same
 /// folder, which is then renamed over `out`, so a reader never sees a half-written file.
 pub fn export_to_file(file: &WeightsFile, format: ExportFormat, out: &Path) -> Result<()> {
+    format.check(file)?;
     write_atomically(out, format.render(file).as_bytes())
 }
 

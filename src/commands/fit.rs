@@ -148,6 +148,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         })?;
     }
     settings.check(|name| format!("--{}", name.replace('_', "-")))?;
+    format.check_evaluator(settings.evaluator)?;
 
     let damaged = if args.strict {
         Damaged::Refuse

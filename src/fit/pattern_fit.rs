@@ -690,7 +690,7 @@ pub fn fit_pattern_data(
     };
     // K is what a man is worth in the games' results, measured with `material` as in the
     // other fits.
-    let k = golden_section_k(|k| error(training, k, &material));
+    let k = material_k(training);
     let anchor = model.parameters_of(start, start_extra, start_patterns.map(|p| p.as_ref()));
     let ranges = parameter_ranges(&model, settings);
     let bound = |pick: fn(&WeightRange) -> i32| -> Vec<f64> {
@@ -745,6 +745,27 @@ pub fn fit_pattern_data(
         weights,
         extra: Some(extra),
         patterns: Some(Arc::new(patterns)),
+    })
+}
+
+/// The `K` that fits `material` (pawns 100, kings 150) to the samples' results best: the
+/// other fits' `K`, computed from the samples' piece counts alone.
+fn material_k(data: PatternSlice<'_>) -> f64 {
+    golden_section_k(|k| {
+        let partial: Vec<f64> = data
+            .samples
+            .par_chunks(MIN_CHUNK)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|s| {
+                        let eval = 100.0 * f64::from(s.dense[0]) + 150.0 * f64::from(s.dense[1]);
+                        (sigmoid(k * eval / 100.0) - f64::from(s.label)).powi(2)
+                    })
+                    .sum::<f64>()
+            })
+            .collect();
+        partial.iter().sum::<f64>() / data.len() as f64
     })
 }
 
