@@ -643,7 +643,7 @@ fn patterns_file() -> WeightsFile {
             ]
         })
         .collect();
-    assert!(tables.set_values(values));
+    tables.set_values(values).unwrap();
     WeightsFile {
         weights: WeightPair {
             opening: Weights([100, 150, -3, 7, -42, 11, -1, 12, 5, 9]),

@@ -118,7 +118,7 @@ mod tests {
         let values = (0..tables.len() as i32)
             .map(|i| [(i * 7919) % 23 - 11, (i * 104_729) % 31 - 15])
             .collect();
-        assert!(tables.set_values(values));
+        tables.set_values(values).unwrap();
         PatternWeights {
             classic_opening: [10, 20, 30, 5],
             classic_endgame: [40, -20, 15, 9],
@@ -177,10 +177,10 @@ mod tests {
         // on 1 (digit 1 × 3^0) and 6 (1 × 3^5) → 1 + 243 = 244. White's view turns the board:
         // its men on 28 and 32 are on its 5 and 1 → 3^4 + 3^0 = 82 in its first band.
         let p = pos("B:W28,32:B1,6");
-        let mut values = weights.tables.values().to_vec();
+        let mut values: Vec<[i32; 2]> = weights.tables.values().collect();
         values[244] = [100, 0];
         values[82] = [40, 0];
-        assert!(weights.tables.set_values(values));
+        weights.tables.set_values(values).unwrap();
         // With 4 pieces on the board the opening values weigh 4/24.
         assert_eq!(
             evaluate_patterns(&p, &ten, &extra, &weights),

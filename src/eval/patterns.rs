@@ -172,23 +172,60 @@ impl RegionLayout {
     }
 }
 
-/// One byte of the board's part of a region's index: `table[byte value]`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One byte of the board's part of a region's index: `lookups[table][byte value]`, the last of
+/// its region's parts when `last`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct BytePart {
     shift: u32,
-    table: Box<[u16; 256]>,
+    table: u32,
+    last: bool,
 }
 
+/// Why a list of table values cannot be the tables' entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValuesError {
+    /// Not one `[opening, endgame]` pair per entry: the number given.
+    Length(usize),
+    /// Entry `entry`'s value `value` does not fit the tables' 16 bits.
+    Range {
+        /// The entry, counting from 0 across the regions.
+        entry: usize,
+        /// The value.
+        value: i32,
+    },
+}
+
+impl fmt::Display for ValuesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValuesError::Length(n) => write!(f, "{n} values do not match the regions' entries"),
+            ValuesError::Range { entry, value } => write!(
+                f,
+                "entry {entry} is {value}, outside {}..={} (a table entry is 16 bits)",
+                i16::MIN,
+                i16::MAX
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ValuesError {}
+
 /// The tables of a set of regions, opening and endgame values side by side.
+///
+/// Entries are 16-bit (any playable weight fits: [`MAX_ABS_WEIGHT`](super::MAX_ABS_WEIGHT) is
+/// 10,000), so that the tables the search reads take half the cache.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternTables {
     regions: Vec<Region>,
     /// Where each region's entries start in `values`, and one past the last region's end.
     offsets: Vec<usize>,
-    /// Each region's byte parts (computed from `regions`).
-    parts: Vec<Vec<BytePart>>,
+    /// The byte parts of every region, region after region.
+    parts: Vec<BytePart>,
+    /// The 256-entry tables the parts index.
+    lookups: Vec<[u16; 256]>,
     /// `[opening, endgame]` of every entry of every region, region after region.
-    values: Vec<[i32; 2]>,
+    values: Vec<[i16; 2]>,
 }
 
 impl PatternTables {
@@ -198,12 +235,26 @@ impl PatternTables {
         for r in &regions {
             offsets.push(offsets.last().unwrap() + r.entries());
         }
-        let parts = regions.iter().map(byte_parts).collect();
+        let mut parts = Vec::new();
+        let mut lookups = Vec::new();
+        for region in &regions {
+            let first = parts.len();
+            for (shift, table) in byte_parts(region) {
+                parts.push(BytePart {
+                    shift,
+                    table: lookups.len() as u32,
+                    last: false,
+                });
+                lookups.push(table);
+            }
+            parts[first..].last_mut().expect("a region has a square").last = true;
+        }
         let total = *offsets.last().unwrap();
         PatternTables {
             regions,
             offsets,
             parts,
+            lookups,
             values: vec![[0, 0]; total],
         }
     }
@@ -232,23 +283,31 @@ impl PatternTables {
     pub fn table(&self, r: usize, phase: usize) -> Vec<i32> {
         self.values[self.offsets[r]..self.offsets[r + 1]]
             .iter()
-            .map(|v| v[phase])
+            .map(|v| i32::from(v[phase]))
             .collect()
     }
 
     /// Every entry, `[opening, endgame]`, region after region.
-    pub fn values(&self) -> &[[i32; 2]] {
-        &self.values
+    pub fn values(&self) -> impl Iterator<Item = [i32; 2]> + '_ {
+        self.values.iter().map(|v| v.map(i32::from))
     }
 
-    /// Sets every entry (`[opening, endgame]`, region after region); `false` (and nothing
-    /// changed) when `values` has the wrong length.
-    pub fn set_values(&mut self, values: Vec<[i32; 2]>) -> bool {
+    /// Sets every entry (`[opening, endgame]`, region after region); nothing changes when
+    /// `values` does not fit.
+    pub fn set_values(&mut self, values: Vec<[i32; 2]>) -> Result<(), ValuesError> {
         if values.len() != self.values.len() {
-            return false;
+            return Err(ValuesError::Length(values.len()));
         }
-        self.values = values;
-        true
+        let mut narrow = Vec::with_capacity(values.len());
+        for (entry, pair) in values.into_iter().enumerate() {
+            let mut out = [0i16; 2];
+            for (slot, value) in out.iter_mut().zip(pair) {
+                *slot = i16::try_from(value).map_err(|_| ValuesError::Range { entry, value })?;
+            }
+            narrow.push(out);
+        }
+        self.values = narrow;
+        Ok(())
     }
 
     /// The largest absolute entry.
@@ -256,27 +315,37 @@ impl PatternTables {
         self.values
             .iter()
             .flat_map(|v| v.iter())
-            .map(|v| v.unsigned_abs())
+            .map(|v| v.unsigned_abs().into())
             .max()
             .unwrap_or(0)
     }
 
     /// Region `r`'s index for a side with men `own` against men `enemy`, both in its view.
-    #[inline(always)]
     pub fn index(&self, r: usize, own: Bitboard, enemy: Bitboard) -> usize {
-        let mut index = 0usize;
-        for part in &self.parts[r] {
-            index += usize::from(part.table[((own >> part.shift) & 0xFF) as usize])
-                + 2 * usize::from(part.table[((enemy >> part.shift) & 0xFF) as usize]);
-        }
-        index
+        let mut found = 0;
+        self.for_each_index(own, enemy, |region, index| {
+            if region == r {
+                found = index;
+            }
+        });
+        found
     }
 
-    /// The entries a side's men select (one per region), as indices among all entries.
+    /// Calls `f(r, index)` for every region `r` with its index for a side with men `own`
+    /// against men `enemy`, both in its view.
     #[inline(always)]
-    pub fn entries_of(&self, own: Bitboard, enemy: Bitboard, out: &mut [u32]) {
-        for (r, slot) in out.iter_mut().enumerate().take(self.regions.len()) {
-            *slot = (self.offsets[r] + self.index(r, own, enemy)) as u32;
+    pub fn for_each_index(&self, own: Bitboard, enemy: Bitboard, mut f: impl FnMut(usize, usize)) {
+        let mut region = 0;
+        let mut index = 0;
+        for part in &self.parts {
+            let table = &self.lookups[part.table as usize];
+            index += usize::from(table[((own >> part.shift) & 0xFF) as usize])
+                + 2 * usize::from(table[((enemy >> part.shift) & 0xFF) as usize]);
+            if part.last {
+                f(region, index);
+                region += 1;
+                index = 0;
+            }
         }
     }
 
@@ -285,21 +354,21 @@ impl PatternTables {
     #[inline(always)]
     pub fn side_sums(&self, own: Bitboard, enemy: Bitboard) -> (i32, i32) {
         let (mut opening, mut endgame) = (0, 0);
-        for r in 0..self.regions.len() {
-            let [o, e] = self.values[self.offsets[r] + self.index(r, own, enemy)];
-            opening += o;
-            endgame += e;
-        }
+        self.for_each_index(own, enemy, |region, index| {
+            let [o, e] = self.values[self.offsets[region] + index];
+            opening += i32::from(o);
+            endgame += i32::from(e);
+        });
         (opening, endgame)
     }
 }
 
-/// The byte tables of a region: for each byte of the board holding some of its squares, the
-/// part of the index of each value of that byte when those squares hold own men.
-fn byte_parts(region: &Region) -> Vec<BytePart> {
+/// The byte tables of a region: for each byte of the board holding some of its squares, its
+/// shift and the part of the index of each value of that byte when those squares hold own men.
+fn byte_parts(region: &Region) -> Vec<(u32, [u16; 256])> {
     (0..4u32)
         .filter_map(|byte| {
-            let mut table = Box::new([0u16; 256]);
+            let mut table = [0u16; 256];
             let mut any = false;
             for (k, &s) in region.squares.iter().enumerate() {
                 let bit = u32::from(s) - 1;
@@ -313,10 +382,7 @@ fn byte_parts(region: &Region) -> Vec<BytePart> {
                     }
                 }
             }
-            any.then_some(BytePart {
-                shift: 8 * byte,
-                table,
-            })
+            any.then_some((8 * byte, table))
         })
         .collect()
 }

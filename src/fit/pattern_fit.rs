@@ -125,11 +125,13 @@ impl PatternData {
             score,
             game,
         });
-        for r in 0..self.regions {
-            self.entries.push(tables.index(r, us_own, us_enemy) as u16);
-            self.entries
-                .push(tables.index(r, them_own, them_enemy) as u16);
-        }
+        let first = self.entries.len();
+        self.entries.resize(first + 2 * self.regions, 0);
+        let entries = &mut self.entries[first..];
+        tables.for_each_index(us_own, us_enemy, |r, index| entries[2 * r] = index as u16);
+        tables.for_each_index(them_own, them_enemy, |r, index| {
+            entries[2 * r + 1] = index as u16
+        });
     }
 
     /// Appends `other`'s samples.
@@ -281,7 +283,7 @@ impl PatternModel {
                 x[2 * (CLASSIC_AT + j) + 1] = f64::from(p.classic_endgame[j]);
             }
             if p.tables.regions() == self.shape.regions() {
-                for (e, v) in p.tables.values().iter().enumerate() {
+                for (e, v) in p.tables.values().enumerate() {
                     x[2 * (TABLES_AT + e)] = f64::from(v[0]);
                     x[2 * (TABLES_AT + e) + 1] = f64::from(v[1]);
                 }
@@ -308,7 +310,9 @@ impl PatternModel {
         let values = (0..self.table_entries)
             .map(|e| [opening[TABLES_AT + e], endgame[TABLES_AT + e]])
             .collect();
-        assert!(tables.set_values(values), "one value per entry");
+        tables
+            .set_values(values)
+            .expect("one value per entry, within the ranges");
         (
             WeightPair {
                 opening: ten(&opening),
