@@ -321,25 +321,8 @@ static inline int checkers_region_index(uint32_t black, uint32_t white, uint32_t
     return index;
 }
 
-/* Whether no piece of `enemy` stands in front of a man of the side is_black on square s: on a
- * row it has still to cross, within as many columns of it as rows ahead. */
-static inline int checkers_runaway(uint32_t enemy, int s, int is_black) {
-    const int v = checkers_view(s, is_black);
-    int t;
-    for (t = 1; t <= 32; t++) {
-        const int ahead = checkers_row(t) - checkers_row(v);
-        const int apart = checkers_col(t) - checkers_col(v);
-        if (ahead > 0 && apart <= ahead && -apart <= ahead &&
-            (enemy & CHECKERS_BIT(checkers_view(t, is_black)))) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* The classic terms' inputs for the side to move (docs/features.md): exchange as its
- * numerator 24 * (own pieces - opponent's), runaways and corner kings own minus opponent's,
- * the move +1/-1 (0 with unequal numbers). */
+/* The classic terms' inputs for the side to move (docs/features.md): corner kings own minus
+ * opponent's, the move +1/-1 (0 with unequal numbers of pieces). */
 static inline void checkers_classic(uint32_t black, uint32_t white, uint32_t kings,
                                     int white_to_move, int c[CHECKERS_CLASSIC_COUNT]) {
     const int black_moves = !white_to_move;
@@ -349,23 +332,16 @@ static inline void checkers_classic(uint32_t black, uint32_t white, uint32_t kin
         own_count += (own & CHECKERS_BIT(s)) != 0;
         enemy_count += (enemy & CHECKERS_BIT(s)) != 0;
     }
-    c[CHECKERS_EXCHANGE] = 24 * (own_count - enemy_count);
-    c[CHECKERS_RUNAWAYS] = 0;
     c[CHECKERS_CORNER_KINGS] = 0;
     for (s = 1; s <= 32; s++) {
-        const int man = !(kings & CHECKERS_BIT(s));
-        const int v_own = checkers_view(s, black_moves), v_enemy = checkers_view(s, !black_moves);
-        const int corner_own = v_own == 4 || v_own == 8 || v_own == 25 || v_own == 29;
-        const int corner_enemy = v_enemy == 4 || v_enemy == 8 || v_enemy == 25 || v_enemy == 29;
-        if (own & CHECKERS_BIT(s)) {
-            c[CHECKERS_RUNAWAYS] += man && checkers_runaway(enemy, s, black_moves);
-            c[CHECKERS_CORNER_KINGS] += !man && corner_own && own_count < enemy_count;
+        const int v = checkers_view(s, black_moves);
+        /* The double corners 4, 8, 25 and 29 are the same squares in either side's view. */
+        const int corner = v == 4 || v == 8 || v == 25 || v == 29;
+        if ((kings & CHECKERS_BIT(s)) && corner) {
+            c[CHECKERS_CORNER_KINGS] += (own & CHECKERS_BIT(s)) && own_count < enemy_count;
+            c[CHECKERS_CORNER_KINGS] -= (enemy & CHECKERS_BIT(s)) && enemy_count < own_count;
         }
-        if (enemy & CHECKERS_BIT(s)) {
-            c[CHECKERS_RUNAWAYS] -= man && checkers_runaway(own, s, !black_moves);
-            c[CHECKERS_CORNER_KINGS] -= !man && corner_enemy && enemy_count < own_count;
-        }
-        if (((own | enemy) & CHECKERS_BIT(s)) && checkers_row(v_own) % 2 == 0) {
+        if (((own | enemy) & CHECKERS_BIT(s)) && checkers_row(v) % 2 == 0) {
             system++;
         }
     }
@@ -373,23 +349,17 @@ static inline void checkers_classic(uint32_t black, uint32_t white, uint32_t kin
 }
 
 /* The pattern evaluation for the side to move (white_to_move 0 or 1): each phase is the
- * extended evaluator's, plus sum w_j * classic_j (exchange's product divided by the pieces on
- * the board, truncating), plus the side to move's region entries minus the opponent's; then
- * (opening * p + endgame * (24 - p)) / 24 as for the extended evaluator. */
+ * extended evaluator's, plus sum w_j * classic_j, plus the side to move's region entries
+ * minus the opponent's; then (opening * p + endgame * (24 - p)) / 24 as for the extended
+ * evaluator. */
 static inline int checkers_evaluate_patterns(uint32_t black, uint32_t white, uint32_t kings,
                                              int white_to_move) {
-    int opening, endgame, c[CHECKERS_CLASSIC_COUNT], i, r, all = 0;
+    int opening, endgame, c[CHECKERS_CLASSIC_COUNT], i, r;
     const int black_moves = !white_to_move;
     const int pieces = checkers_taper_pieces(black, white);
-    uint32_t rest = black | white;
-    for (; rest; rest &= rest - 1) {
-        all++;
-    }
     checkers_extended_phases(black, white, kings, white_to_move, &opening, &endgame);
     checkers_classic(black, white, kings, white_to_move, c);
-    opening += CHECKERS_OPENING_CLASSIC[0] * c[0] / (all > 0 ? all : 1);
-    endgame += CHECKERS_ENDGAME_CLASSIC[0] * c[0] / (all > 0 ? all : 1);
-    for (i = 1; i < CHECKERS_CLASSIC_COUNT; i++) {
+    for (i = 0; i < CHECKERS_CLASSIC_COUNT; i++) {
         opening += CHECKERS_OPENING_CLASSIC[i] * c[i];
         endgame += CHECKERS_ENDGAME_CLASSIC[i] * c[i];
     }

@@ -70,8 +70,8 @@ fn evaluate_with(
     let (mut opening, mut endgame) = phase_values(pos, ten, extra, quiet)?;
     let pieces = pos.piece_count();
     let counts = classic_counts(pos);
-    opening += classic_value(&patterns.classic_opening, &counts, pieces as i32);
-    endgame += classic_value(&patterns.classic_endgame, &counts, pieces as i32);
+    opening += classic_value(&patterns.classic_opening, &counts);
+    endgame += classic_value(&patterns.classic_endgame, &counts);
     let ((us_own, us_enemy), (them_own, them_enemy)) = men_in_views(pos);
     let (our_opening, our_endgame) = patterns.tables.side_sums(us_own, us_enemy);
     let (their_opening, their_endgame) = patterns.tables.side_sums(them_own, them_enemy);
@@ -120,8 +120,8 @@ mod tests {
             .collect();
         tables.set_values(values).unwrap();
         PatternWeights {
-            classic_opening: [10, 20, 30, 5],
-            classic_endgame: [40, -20, 15, 9],
+            classic_opening: [30, 5],
+            classic_endgame: [15, 9],
             tables,
         }
     }

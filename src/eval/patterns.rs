@@ -224,6 +224,9 @@ pub struct PatternTables {
     parts: Vec<BytePart>,
     /// The 256-entry tables the parts index.
     lookups: Vec<[u16; 256]>,
+    /// When every region is a band or a strip (the presets): which, in region order, for the
+    /// fast computation of all their indices at once.
+    shapes: Option<Vec<Shape>>,
     /// `[opening, endgame]` of every entry of every region, region after region.
     values: Vec<[i16; 2]>,
 }
@@ -247,14 +250,19 @@ impl PatternTables {
                 });
                 lookups.push(table);
             }
-            parts[first..].last_mut().expect("a region has a square").last = true;
+            parts[first..]
+                .last_mut()
+                .expect("a region has a square")
+                .last = true;
         }
         let total = *offsets.last().unwrap();
+        let shapes = regions.iter().map(Shape::of).collect();
         PatternTables {
             regions,
             offsets,
             parts,
             lookups,
+            shapes,
             values: vec![[0, 0]; total],
         }
     }
@@ -335,6 +343,19 @@ impl PatternTables {
     /// against men `enemy`, both in its view.
     #[inline(always)]
     pub fn for_each_index(&self, own: Bitboard, enemy: Bitboard, mut f: impl FnMut(usize, usize)) {
+        if let Some(shapes) = &self.shapes {
+            let (bands, strips) = preset_indices(own, enemy);
+            for (r, shape) in shapes.iter().enumerate() {
+                f(
+                    r,
+                    match *shape {
+                        Shape::Band(j) => bands[j],
+                        Shape::Strip(j) => strips[j],
+                    },
+                );
+            }
+            return;
+        }
         let mut region = 0;
         let mut index = 0;
         for part in &self.parts {
@@ -361,6 +382,89 @@ impl PatternTables {
         });
         (opening, endgame)
     }
+}
+
+/// A region of the presets, whose index [`preset_indices`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Shape {
+    /// The squares `8j + 1 ..= 8j + 8` in order: byte `j` of the board.
+    Band(usize),
+    /// The squares `j + 1, j + 5, …, j + 29` in order: bit `j` of every row.
+    Strip(usize),
+}
+
+impl Shape {
+    /// The shape of `region`, if it is a band or a strip.
+    fn of(region: &Region) -> Option<Shape> {
+        let squares: Vec<usize> = region.squares.iter().map(|&s| usize::from(s)).collect();
+        (0..4).find_map(|j| {
+            if squares == (8 * j + 1..=8 * j + 8).collect::<Vec<_>>() {
+                Some(Shape::Band(j))
+            } else if squares == (0..8).map(|r| 4 * r + j + 1).collect::<Vec<_>>() {
+                Some(Shape::Strip(j))
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// A band's index part of one byte: bit `k` of the byte adds `3^k`.
+const BAND_DIGITS: [u16; 256] = band_digits();
+
+const fn band_digits() -> [u16; 256] {
+    let mut table = [0u16; 256];
+    let mut v = 0;
+    while v < 256 {
+        let (mut k, mut power) = (0, 1);
+        while k < 8 {
+            if v & (1 << k) != 0 {
+                table[v] += power;
+            }
+            power *= 3;
+            k += 1;
+        }
+        v += 1;
+    }
+    table
+}
+
+/// The four strips' index parts of one byte (two rows), a 16-bit lane each: strip `j` has bit
+/// `j` (the lower row, digit 1) and bit `j + 4` (the upper row, digit 3).
+const STRIP_DIGITS: [u64; 256] = strip_digits();
+
+const fn strip_digits() -> [u64; 256] {
+    let mut table = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let mut j = 0;
+        while j < 4 {
+            let digits = ((v >> j) & 1) + 3 * ((v >> (j + 4)) & 1);
+            table[v] |= (digits as u64) << (16 * j);
+            j += 1;
+        }
+        v += 1;
+    }
+    table
+}
+
+/// The indices of the four bands and the four strips for a side with men `own` against men
+/// `enemy` (its view): the bands a byte each; the strips all at once, in 16-bit lanes that never
+/// carry (a strip's index is below 3^8 = 6561).
+#[inline(always)]
+fn preset_indices(own: Bitboard, enemy: Bitboard) -> ([usize; 4], [usize; 4]) {
+    let byte = |b: Bitboard, j: usize| ((b >> (8 * j)) & 0xFF) as usize;
+    let bands = std::array::from_fn(|j| {
+        usize::from(BAND_DIGITS[byte(own, j)]) + 2 * usize::from(BAND_DIGITS[byte(enemy, j)])
+    });
+    let mut lanes = 0u64;
+    let mut scale = 1u64;
+    for j in 0..4 {
+        lanes += scale * (STRIP_DIGITS[byte(own, j)] + 2 * STRIP_DIGITS[byte(enemy, j)]);
+        scale *= 9;
+    }
+    let strips = std::array::from_fn(|j| ((lanes >> (16 * j)) & 0xFFFF) as usize);
+    (bands, strips)
 }
 
 /// The byte tables of a region: for each byte of the board holding some of its squares, its
@@ -411,11 +515,18 @@ mod tests {
         );
     }
 
+    /// Both ways of computing the indices, the presets' lanes and the general byte tables,
+    /// agree with the square-by-square definition.
     #[test]
-    fn byte_tables_agree_with_the_square_by_square_index() {
-        let mut regions = RegionLayout::BandsAndStrips.regions();
+    fn fast_and_general_indices_agree_with_the_square_by_square_index() {
+        let presets = PatternTables::zero(RegionLayout::BandsAndStrips.regions());
+        assert!(presets.shapes.is_some());
+        let mut regions = RegionLayout::Strips.regions();
+        regions.extend(RegionLayout::Bands.regions());
         regions.push(Region::new(&[32, 1, 17, 9]).unwrap());
-        let tables = PatternTables::zero(regions);
+        regions.push(Region::new(&[8, 7, 6, 5, 4, 3, 2, 1]).unwrap());
+        let general = PatternTables::zero(regions);
+        assert!(general.shapes.is_none());
         let mut state = 0x1234_5678_9abc_def0u64;
         for _ in 0..2000 {
             state ^= state << 13;
@@ -423,8 +534,17 @@ mod tests {
             state ^= state << 17;
             let own = state as u32;
             let enemy = (state >> 32) as u32 & !own;
-            for (r, region) in tables.regions().iter().enumerate() {
-                assert_eq!(tables.index(r, own, enemy), region.index_of(own, enemy));
+            for tables in [&presets, &general] {
+                let mut seen = 0;
+                tables.for_each_index(own, enemy, |r, index| {
+                    assert_eq!(
+                        index,
+                        tables.regions()[r].index_of(own, enemy),
+                        "region {r}"
+                    );
+                    seen += 1;
+                });
+                assert_eq!(seen, tables.regions().len());
             }
         }
     }

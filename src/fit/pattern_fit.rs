@@ -17,9 +17,9 @@ use rayon::prelude::*;
 use crate::engine::Position;
 use crate::error::{Error, Result};
 use crate::eval::{
-    classic_counts, classic_inputs, extended_inputs, men_in_views, taper, ExtraPair, ExtraWeights,
-    PatternTables, PatternWeights, WeightPair, Weights, CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES,
-    EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES, TERM_COUNT,
+    classic_counts, extended_inputs, men_in_views, taper, ExtraPair, ExtraWeights, PatternTables,
+    PatternWeights, WeightPair, Weights, CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES, EXTENDED_INPUTS,
+    FEATURE_COUNT, FULL_BOARD, MAN_SQUARES, TERM_COUNT,
 };
 use crate::tournament::WeightRange;
 
@@ -56,8 +56,8 @@ pub struct PatternSample {
     /// The side to move's counts minus the opponent's: the ten features, then the extended
     /// evaluator's terms.
     pub dense: [i8; DENSE],
-    /// The classic terms' counts (`exchange` as its numerator).
-    pub classic: [i16; CLASSIC_COUNT],
+    /// The classic terms' inputs.
+    pub classic: [i8; CLASSIC_COUNT],
     /// The men of the side to move (its view) and of the opponent (its view).
     pub men: [u32; 2],
     /// Their kings, likewise.
@@ -114,7 +114,7 @@ impl PatternData {
                 crate::engine::Color::White => kings.reverse_bits(),
             }
         });
-        let classic = classic_counts(pos).map(|c| c as i16);
+        let classic = classic_counts(pos).map(|c| c as i8);
         self.samples.push(PatternSample {
             dense: std::array::from_fn(|i| inputs[i]),
             classic,
@@ -353,10 +353,9 @@ impl PatternModel {
                 }
             }
         }
-        let classic = classic_inputs(&s.classic.map(i32::from), i32::from(s.pieces));
-        for (j, &v) in classic.iter().enumerate() {
-            if v != 0.0 {
-                visit(CLASSIC_AT + j, v);
+        for (j, &v) in s.classic.iter().enumerate() {
+            if v != 0 {
+                visit(CLASSIC_AT + j, f64::from(v));
             }
         }
         for (r, &offset) in self.offsets.iter().enumerate() {

@@ -76,7 +76,10 @@ pub struct EvolutionParams {
     pub fit_window: u32,
     /// The share of the search's score in the labels of the pattern evaluator's fits (the
     /// rest: the game's result); left out of a written config at its default.
-    #[serde(deserialize_with = "fraction", skip_serializing_if = "is_default_score_weight")]
+    #[serde(
+        deserialize_with = "fraction",
+        skip_serializing_if = "is_default_score_weight"
+    )]
     pub fit_score_weight: f64,
 }
 
