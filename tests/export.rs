@@ -743,7 +743,13 @@ fn every_command_takes_a_pattern_weights_file() {
     };
     let analysed = stdout(
         bin()
-            .args(["analyse", "--fen", "B:W25,27,31:B3,9,14,17", "--weights", weights])
+            .args([
+                "analyse",
+                "--fen",
+                "B:W25,27,31:B3,9,14,17",
+                "--weights",
+                weights,
+            ])
             .args(["--min-depth", "4", "--max-depth", "8"])
             .assert()
             .success(),
@@ -757,7 +763,15 @@ fn every_command_takes_a_pattern_weights_file() {
     );
     assert_eq!(bench.lines().count(), 4, "{bench}");
     bin()
-        .args(["match", weights, "material", "--openings", "3-move", "--pairs", "2"])
+        .args([
+            "match",
+            weights,
+            "material",
+            "--openings",
+            "3-move",
+            "--pairs",
+            "2",
+        ])
         .args(["--min-depth", "2", "--max-depth", "4", "-q"])
         .assert()
         .success()

@@ -7,11 +7,11 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use checkers_tuner::{
-    check_output_path, load_openings_file, match_key, match_pdn, play_match_from, read_match_file,
-    read_match_rows, refuse_overwriting, refuse_writing_runs, same_file, summary_path,
-    three_move_deck, write_file_atomically, EndgameDb, Error, EvaluatorKind, GameSettings,
-    MatchGame, MatchPlayer, Opening, OpeningsSource, PairReport, Result, SearchLimits,
-    SearchParams, Sprt, TieBreak, TimeControl, WeightsFile, DECK_NAMES, RANDOM_OPENING_BALANCE,
+    check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
+    refuse_overwriting, refuse_writing_runs, same_file, summary_path, write_file_atomically, Error,
+    EvaluatorKind, GameSettings, MatchGame, MatchPlayer, Opening, OpeningsSource, PairReport,
+    Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile, DECK_NAMES,
+    RANDOM_OPENING_BALANCE,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

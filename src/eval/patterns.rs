@@ -158,7 +158,7 @@ impl RegionLayout {
                         .filter(|&s| {
                             let i = s as usize - 1;
                             let row = i / 4;
-                            let col = 2 * (i % 4) + usize::from(row % 2 == 0);
+                            let col = 2 * (i % 4) + usize::from(row.is_multiple_of(2));
                             col / 2 == strip
                         })
                         .collect()

@@ -36,15 +36,14 @@ pub fn batch_size(n: usize) -> usize {
     (n / BATCHES_PER_EPOCH).clamp(MIN_BATCH, MAX_BATCH)
 }
 
-/// Minimises from `start` within `lower..=upper`: `batch_gradient(x, samples, g)` writes the
+/// Minimises from `start` within `lower..=upper` (the bounds, per parameter): `batch_gradient(x, samples, g)` writes the
 /// gradient of the data's loss over `samples` (their mean) into `g` and returns that mean loss;
 /// `pull(x, g)` adds the gradient of the regularising terms. `on_epoch` sees each epoch's
 /// number and mean batch loss.
 pub fn adam(
     samples: usize,
     start: &[f64],
-    lower: &[f64],
-    upper: &[f64],
+    (lower, upper): (&[f64], &[f64]),
     options: AdamOptions,
     mut batch_gradient: impl FnMut(&[f64], &[u32], &mut [f64]) -> f64,
     mut pull: impl FnMut(&[f64], &mut [f64]),
@@ -112,8 +111,7 @@ mod tests {
             adam(
                 samples,
                 &[0.0, 0.0, 4.0],
-                &[-10.0, -10.0, 4.0],
-                &[10.0, 50.0, 4.0],
+                (&[-10.0, -10.0, 4.0], &[10.0, 50.0, 4.0]),
                 AdamOptions {
                     epochs: 30,
                     learning_rate: 0.5,

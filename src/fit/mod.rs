@@ -20,17 +20,11 @@ use crate::error::Result;
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
 use crate::tournament::WeightRange;
 
-pub use pattern_fit::{
-    fit_pattern_data, pattern_samples, PatternData, PatternModel, PatternObjective, PatternSample,
-    PatternSlice,
-};
+pub use pattern_fit::{fit_pattern_data, pattern_samples, PatternData};
 pub use positions::{extract, Extraction, Sample};
 pub use records::{Damaged, GameRecords, PdnCounts, RecordedGame, LISTED_PER_FILE};
-pub use report::{FitReport, FitSettings, Losses, DEFAULT_L2_TABLES};
-pub use store::{
-    append_round, length_through_round, start_store, stored_score, StoreReader, StoredGame,
-    NO_SCORE, SCORE_WIN,
-};
+pub use report::{FitReport, FitSettings, Losses};
+pub use store::{append_round, length_through_round, start_store, StoreReader};
 pub use texel::{fit_k, Model, Objective};
 
 /// Fits weights to `records` from `start` (which also resolves captures to quiet positions and

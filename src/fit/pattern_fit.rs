@@ -608,7 +608,7 @@ fn leaf_score(game: &RecordedGame, ply: usize, leaf: &Position) -> i16 {
         return NO_SCORE;
     }
     // Every move is one ply: the side to move at `ply` is the start's when `ply` is even.
-    let side = if ply % 2 == 0 {
+    let side = if ply.is_multiple_of(2) {
         game.start.side_to_move()
     } else {
         game.start.side_to_move().opponent()
@@ -716,8 +716,7 @@ pub fn fit_pattern_data(
     let found = adam(
         training.len(),
         &anchor,
-        &lower,
-        &upper,
+        (&lower, &upper),
         AdamOptions {
             epochs: settings.epochs,
             learning_rate: settings.learning_rate,

@@ -10,7 +10,6 @@
 //! store again, to the same samples.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use super::config::Config;
 use crate::error::{Error, Result};

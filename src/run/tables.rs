@@ -53,20 +53,24 @@ pub fn attach_tables<'a>(
         let Some(id) = specimen.tables else {
             continue;
         };
-        if !loaded.contains_key(&id) {
-            let path = tables_path(dir, id);
-            let file = WeightsFile::load(&path).map_err(|e| {
-                Error::failure(format!(
-                    "specimen {} carries the tables of specimen {id}, which cannot be read: {e}",
-                    specimen.id
-                ))
-            })?;
-            let patterns = file.patterns.ok_or_else(|| {
-                Error::failure(format!("{}: holds no pattern tables", path.display()))
-            })?;
-            loaded.insert(id, patterns);
-        }
-        specimen.patterns = Some(Arc::clone(&loaded[&id]));
+        let patterns = match loaded.entry(id) {
+            std::collections::btree_map::Entry::Occupied(known) => Arc::clone(known.get()),
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                let path = tables_path(dir, id);
+                let file = WeightsFile::load(&path).map_err(|e| {
+                    Error::failure(format!(
+                        "specimen {} carries the tables of specimen {id}, which cannot be \
+                         read: {e}",
+                        specimen.id
+                    ))
+                })?;
+                let patterns = file.patterns.ok_or_else(|| {
+                    Error::failure(format!("{}: holds no pattern tables", path.display()))
+                })?;
+                Arc::clone(slot.insert(patterns))
+            }
+        };
+        specimen.patterns = Some(patterns);
     }
     Ok(())
 }
