@@ -306,6 +306,43 @@ mod tests {
         assert!(extract(&[g], how(&material), false).is_empty());
     }
 
+    /// Games streamed from a file give the samples of the same games held in memory, split
+    /// the same way, across the end of a batch.
+    #[test]
+    fn streamed_games_give_the_samples_of_games_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pdn");
+        let text = crate::fit::inputs::tests::short_games(GAME_BATCH + 3);
+        std::fs::write(&path, text).unwrap();
+        let inputs = [path];
+        let held = crate::fit::GameRecords::read(&inputs, crate::fit::Damaged::Refuse).unwrap();
+        let material = WeightPair::material();
+        let split = |games: Games<'_>| {
+            let (mut training, mut validation) = (Samples::new(true), Samples::new(true));
+            let held_out = |g: usize| g % 5 == 2 || g == GAME_BATCH + 1;
+            let split = extract_split(
+                games,
+                how(&material),
+                held_out,
+                &mut training,
+                &mut validation,
+            )
+            .unwrap();
+            let inputs = |s: &Samples| -> Vec<_> {
+                s.iter()
+                    .map(|s| (s.inputs(), s.pieces, s.label()))
+                    .collect()
+            };
+            (split, inputs(&training), inputs(&validation))
+        };
+        let mut stream =
+            crate::fit::GameStream::open(&inputs, crate::fit::Damaged::Refuse).unwrap();
+        let streamed = split(Games::Stream(&mut stream));
+        assert_eq!(streamed, split(Games::Memory(&held.games)));
+        assert_eq!(streamed.0.games, GAME_BATCH + 3);
+        assert_eq!(streamed.2.len(), 3 * streamed.0.validation_games);
+    }
+
     /// Held-out games' samples go to validation and the others' to training, each side in
     /// game order, as the whole extraction orders them; batches change nothing.
     #[test]
