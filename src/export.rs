@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::eval::{
-    extra_names, ExtraPair, ExtraWeights, PatternTables, PatternWeights, RegionLayout, WeightPair,
-    Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, CLASSIC_NAMES, DEFAULT_ENDGAME_PIECES,
-    EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE, TERM_COUNT,
-    TERM_NAMES,
+    extra_names, EvaluatorKind, ExtraPair, ExtraWeights, PatternTables, PatternWeights,
+    RegionLayout, WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, CLASSIC_NAMES,
+    DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES,
+    PERSPECTIVE, TERM_COUNT, TERM_NAMES,
 };
 use crate::run_folder::{
     database_pieces_of, read_config_table, CsvTable, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE,
@@ -321,25 +321,8 @@ static inline int checkers_region_index(uint32_t black, uint32_t white, uint32_t
     return index;
 }
 
-/* Whether no piece of `enemy` stands in front of a man of the side is_black on square s: on a
- * row it has still to cross, within as many columns of it as rows ahead. */
-static inline int checkers_runaway(uint32_t enemy, int s, int is_black) {
-    const int v = checkers_view(s, is_black);
-    int t;
-    for (t = 1; t <= 32; t++) {
-        const int ahead = checkers_row(t) - checkers_row(v);
-        const int apart = checkers_col(t) - checkers_col(v);
-        if (ahead > 0 && apart <= ahead && -apart <= ahead &&
-            (enemy & CHECKERS_BIT(checkers_view(t, is_black)))) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* The classic terms' inputs for the side to move (docs/features.md): exchange as its
- * numerator 24 * (own pieces - opponent's), runaways and corner kings own minus opponent's,
- * the move +1/-1 (0 with unequal numbers). */
+/* The classic terms' inputs for the side to move (docs/features.md): corner kings own minus
+ * opponent's, the move +1/-1 (0 with unequal numbers of pieces). */
 static inline void checkers_classic(uint32_t black, uint32_t white, uint32_t kings,
                                     int white_to_move, int c[CHECKERS_CLASSIC_COUNT]) {
     const int black_moves = !white_to_move;
@@ -349,23 +332,16 @@ static inline void checkers_classic(uint32_t black, uint32_t white, uint32_t kin
         own_count += (own & CHECKERS_BIT(s)) != 0;
         enemy_count += (enemy & CHECKERS_BIT(s)) != 0;
     }
-    c[CHECKERS_EXCHANGE] = 24 * (own_count - enemy_count);
-    c[CHECKERS_RUNAWAYS] = 0;
     c[CHECKERS_CORNER_KINGS] = 0;
     for (s = 1; s <= 32; s++) {
-        const int man = !(kings & CHECKERS_BIT(s));
-        const int v_own = checkers_view(s, black_moves), v_enemy = checkers_view(s, !black_moves);
-        const int corner_own = v_own == 4 || v_own == 8 || v_own == 25 || v_own == 29;
-        const int corner_enemy = v_enemy == 4 || v_enemy == 8 || v_enemy == 25 || v_enemy == 29;
-        if (own & CHECKERS_BIT(s)) {
-            c[CHECKERS_RUNAWAYS] += man && checkers_runaway(enemy, s, black_moves);
-            c[CHECKERS_CORNER_KINGS] += !man && corner_own && own_count < enemy_count;
+        const int v = checkers_view(s, black_moves);
+        /* The double corners 4, 8, 25 and 29 are the same squares in either side's view. */
+        const int corner = v == 4 || v == 8 || v == 25 || v == 29;
+        if ((kings & CHECKERS_BIT(s)) && corner) {
+            c[CHECKERS_CORNER_KINGS] += (own & CHECKERS_BIT(s)) && own_count < enemy_count;
+            c[CHECKERS_CORNER_KINGS] -= (enemy & CHECKERS_BIT(s)) && enemy_count < own_count;
         }
-        if (enemy & CHECKERS_BIT(s)) {
-            c[CHECKERS_RUNAWAYS] -= man && checkers_runaway(own, s, !black_moves);
-            c[CHECKERS_CORNER_KINGS] -= !man && corner_enemy && enemy_count < own_count;
-        }
-        if (((own | enemy) & CHECKERS_BIT(s)) && checkers_row(v_own) % 2 == 0) {
+        if (((own | enemy) & CHECKERS_BIT(s)) && checkers_row(v) % 2 == 0) {
             system++;
         }
     }
@@ -373,23 +349,17 @@ static inline void checkers_classic(uint32_t black, uint32_t white, uint32_t kin
 }
 
 /* The pattern evaluation for the side to move (white_to_move 0 or 1): each phase is the
- * extended evaluator's, plus sum w_j * classic_j (exchange's product divided by the pieces on
- * the board, truncating), plus the side to move's region entries minus the opponent's; then
- * (opening * p + endgame * (24 - p)) / 24 as for the extended evaluator. */
+ * extended evaluator's, plus sum w_j * classic_j, plus the side to move's region entries
+ * minus the opponent's; then (opening * p + endgame * (24 - p)) / 24 as for the extended
+ * evaluator. */
 static inline int checkers_evaluate_patterns(uint32_t black, uint32_t white, uint32_t kings,
                                              int white_to_move) {
-    int opening, endgame, c[CHECKERS_CLASSIC_COUNT], i, r, all = 0;
+    int opening, endgame, c[CHECKERS_CLASSIC_COUNT], i, r;
     const int black_moves = !white_to_move;
     const int pieces = checkers_taper_pieces(black, white);
-    uint32_t rest = black | white;
-    for (; rest; rest &= rest - 1) {
-        all++;
-    }
     checkers_extended_phases(black, white, kings, white_to_move, &opening, &endgame);
     checkers_classic(black, white, kings, white_to_move, c);
-    opening += CHECKERS_OPENING_CLASSIC[0] * c[0] / (all > 0 ? all : 1);
-    endgame += CHECKERS_ENDGAME_CLASSIC[0] * c[0] / (all > 0 ? all : 1);
-    for (i = 1; i < CHECKERS_CLASSIC_COUNT; i++) {
+    for (i = 0; i < CHECKERS_CLASSIC_COUNT; i++) {
         opening += CHECKERS_OPENING_CLASSIC[i] * c[i];
         endgame += CHECKERS_ENDGAME_CLASSIC[i] * c[i];
     }
@@ -433,7 +403,16 @@ impl Exporter for TomlExporter {
         out.push_str("# eval = sum over features of weight * (own count - opponent count),\n");
         out.push_str("# from the side to move; the endgame set applies from `endgame_pieces`\n");
         out.push_str("# pieces left on the board (both colours) down.\n");
-        if file.extra.is_some() {
+        if file.patterns.is_some() {
+            out.push_str(
+                "# The pattern evaluator: the extended evaluator's weights, its classic terms\n",
+            );
+            out.push_str(
+                "# and the region tables (docs/features.md), opening and endgame values tapered\n",
+            );
+            out.push_str("# by the pieces on the board; `endgame_pieces` does not apply.\n");
+            out.push_str("evaluator = \"patterns\"\n");
+        } else if file.extra.is_some() {
             out.push_str(
                 "# The extended evaluator: the ten features below plus the terms and the\n",
             );
@@ -461,6 +440,9 @@ impl Exporter for TomlExporter {
                 }
             }
         }
+        if let Some(patterns) = &file.patterns {
+            out.push_str(&toml_pattern_lines(patterns));
+        }
         for (set, w) in sets(&file.weights) {
             let _ = writeln!(out, "\n[{set}]");
             for (name, value) in w.named() {
@@ -479,6 +461,41 @@ impl Exporter for TomlExporter {
         }
         out
     }
+}
+
+/// The TOML keys of the pattern evaluator's further weights (top level, before the tables of
+/// the ten features): classic terms, regions, and each phase's tables, a table a line.
+fn toml_pattern_lines(patterns: &PatternWeights) -> String {
+    let list = |values: &[i32]| {
+        let items: Vec<String> = values.iter().map(i32::to_string).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let mut out = String::new();
+    let names: Vec<String> = CLASSIC_NAMES.iter().map(|n| toml_str(n)).collect();
+    let _ = writeln!(out, "classic = [{}]", names.join(", "));
+    let _ = writeln!(out, "opening_classic = {}", list(&patterns.classic_opening));
+    let _ = writeln!(out, "endgame_classic = {}", list(&patterns.classic_endgame));
+    let regions: Vec<String> = patterns
+        .tables
+        .regions()
+        .iter()
+        .map(|r| {
+            list(
+                &r.squares()
+                    .iter()
+                    .map(|&s| i32::from(s))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "regions = [{}]", regions.join(", "));
+    for (phase, set) in ["opening", "endgame"].into_iter().enumerate() {
+        let tables: Vec<String> = (0..patterns.tables.regions().len())
+            .map(|r| format!("  {},", list(&patterns.tables.table(r, phase))))
+            .collect();
+        let _ = writeln!(out, "{set}_tables = [\n{}\n]", tables.join("\n"));
+    }
+    out
 }
 
 /// One line per feature, as in docs/features.md, for the C header's comment block.
@@ -693,6 +710,29 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
+    /// Whether the format can carry `file`'s weights: every format carries the ten features'
+    /// and the extended evaluator's; the pattern evaluator's tables (tens of thousands of
+    /// entries with their regions) only JSON, TOML and C.
+    pub fn check(self, file: &WeightsFile) -> Result<()> {
+        self.check_evaluator(file.evaluator())
+    }
+
+    /// [`ExportFormat::check`] for weights of `evaluator`, before there are any.
+    pub fn check_evaluator(self, evaluator: EvaluatorKind) -> Result<()> {
+        match (self, evaluator) {
+            (ExportFormat::Csv | ExportFormat::OpenBench, EvaluatorKind::Patterns) => {
+                Err(Error::input(format!(
+                    "--format {}: the pattern evaluator's weights (its regions and their tables) \
+                 are written as json, toml or c; {} carries the ten features' and the extended \
+                 evaluator's only",
+                    self.name(),
+                    self.name()
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Every format, in the order the command line lists them.
     pub const ALL: [ExportFormat; 5] = [
         ExportFormat::Json,
@@ -766,6 +806,7 @@ impl FromStr for ExportFormat {
 /// Writes `file` in `format` to `out` atomically: the text goes to a temporary file in the same
 /// folder, which is then renamed over `out`, so a reader never sees a half-written file.
 pub fn export_to_file(file: &WeightsFile, format: ExportFormat, out: &Path) -> Result<()> {
+    format.check(file)?;
     write_atomically(out, format.render(file).as_bytes())
 }
 

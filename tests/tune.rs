@@ -441,8 +441,8 @@ fn a_pattern_run_keeps_each_fits_tables_once() {
     assert_eq!(tables, ["specimen-13.json", "specimen-14.json"]);
     let specimens = fs::read_to_string(out.join("specimens.csv")).unwrap();
     let header: Vec<&str> = specimens.lines().next().unwrap().split(',').collect();
-    // The extended run's columns, each set's 4 classic terms, and the tables' owner.
-    assert_eq!(header.len(), 10 + 20 + 2 * (2 + 28 + 32) + 2 * 4 + 1);
+    // The extended run's columns, each set's 2 classic terms, and the tables' owner.
+    assert_eq!(header.len(), 10 + 20 + 2 * (2 + 28 + 32) + 2 * 2 + 1);
     assert_eq!(header.last(), Some(&"tables"));
     // Every specimen with tables names a file that is there.
     let tables_col = header.len() - 1;

@@ -71,7 +71,7 @@ pub struct FitArgs {
     learning_rate: f64,
     /// The pattern evaluator's share of the search's score in each position's label, 0 to 1
     /// (positions of run folders carry the score of the move played from them; 0: the game's
-    /// result alone).
+    /// result alone; PDN games have no scores and learn their results).
     #[arg(long, value_name = "SHARE", default_value_t = FitSettings::default().score_weight)]
     score_weight: f64,
     /// Most optimiser iterations.
@@ -148,6 +148,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         })?;
     }
     settings.check(|name| format!("--{}", name.replace('_', "-")))?;
+    format.check_evaluator(settings.evaluator)?;
 
     let damaged = if args.strict {
         Damaged::Refuse

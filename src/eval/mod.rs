@@ -11,10 +11,7 @@ mod patterns;
 mod weight_sets;
 mod weights_file;
 
-pub use classic::{
-    classic_counts, classic_inputs, classic_value, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES,
-    EXCHANGE, EXCHANGE_SCALE,
-};
+pub use classic::{classic_counts, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES};
 pub(crate) use pattern_evaluator::men_in_views;
 pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
 pub use patterns::{PatternTables, Region, RegionError, RegionLayout, MAX_REGION_SQUARES};

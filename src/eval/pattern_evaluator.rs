@@ -70,8 +70,8 @@ fn evaluate_with(
     let (mut opening, mut endgame) = phase_values(pos, ten, extra, quiet)?;
     let pieces = pos.piece_count();
     let counts = classic_counts(pos);
-    opening += classic_value(&patterns.classic_opening, &counts, pieces as i32);
-    endgame += classic_value(&patterns.classic_endgame, &counts, pieces as i32);
+    opening += classic_value(&patterns.classic_opening, &counts);
+    endgame += classic_value(&patterns.classic_endgame, &counts);
     let ((us_own, us_enemy), (them_own, them_enemy)) = men_in_views(pos);
     let (our_opening, our_endgame) = patterns.tables.side_sums(us_own, us_enemy);
     let (their_opening, their_endgame) = patterns.tables.side_sums(them_own, them_enemy);
@@ -118,10 +118,10 @@ mod tests {
         let values = (0..tables.len() as i32)
             .map(|i| [(i * 7919) % 23 - 11, (i * 104_729) % 31 - 15])
             .collect();
-        assert!(tables.set_values(values));
+        tables.set_values(values).unwrap();
         PatternWeights {
-            classic_opening: [10, 20, 30, 5],
-            classic_endgame: [40, -20, 15, 9],
+            classic_opening: [30, 5],
+            classic_endgame: [15, 9],
             tables,
         }
     }
@@ -177,10 +177,10 @@ mod tests {
         // on 1 (digit 1 × 3^0) and 6 (1 × 3^5) → 1 + 243 = 244. White's view turns the board:
         // its men on 28 and 32 are on its 5 and 1 → 3^4 + 3^0 = 82 in its first band.
         let p = pos("B:W28,32:B1,6");
-        let mut values = weights.tables.values().to_vec();
+        let mut values: Vec<[i32; 2]> = weights.tables.values().collect();
         values[244] = [100, 0];
         values[82] = [40, 0];
-        assert!(weights.tables.set_values(values));
+        weights.tables.set_values(values).unwrap();
         // With 4 pieces on the board the opening values weigh 4/24.
         assert_eq!(
             evaluate_patterns(&p, &ten, &extra, &weights),

@@ -172,23 +172,63 @@ impl RegionLayout {
     }
 }
 
-/// One byte of the board's part of a region's index: `table[byte value]`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One byte of the board's part of a region's index: `lookups[table][byte value]`, the last of
+/// its region's parts when `last`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct BytePart {
     shift: u32,
-    table: Box<[u16; 256]>,
+    table: u32,
+    last: bool,
 }
 
+/// Why a list of table values cannot be the tables' entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValuesError {
+    /// Not one `[opening, endgame]` pair per entry: the number given.
+    Length(usize),
+    /// Entry `entry`'s value `value` does not fit the tables' 16 bits.
+    Range {
+        /// The entry, counting from 0 across the regions.
+        entry: usize,
+        /// The value.
+        value: i32,
+    },
+}
+
+impl fmt::Display for ValuesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValuesError::Length(n) => write!(f, "{n} values do not match the regions' entries"),
+            ValuesError::Range { entry, value } => write!(
+                f,
+                "entry {entry} is {value}, outside {}..={} (a table entry is 16 bits)",
+                i16::MIN,
+                i16::MAX
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ValuesError {}
+
 /// The tables of a set of regions, opening and endgame values side by side.
+///
+/// Entries are 16-bit (any playable weight fits: [`MAX_ABS_WEIGHT`](super::MAX_ABS_WEIGHT) is
+/// 10,000), so that the tables the search reads take half the cache.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternTables {
     regions: Vec<Region>,
     /// Where each region's entries start in `values`, and one past the last region's end.
     offsets: Vec<usize>,
-    /// Each region's byte parts (computed from `regions`).
-    parts: Vec<Vec<BytePart>>,
+    /// The byte parts of every region, region after region.
+    parts: Vec<BytePart>,
+    /// The 256-entry tables the parts index.
+    lookups: Vec<[u16; 256]>,
+    /// When every region is a band or a strip (the presets): which, in region order, for the
+    /// fast computation of all their indices at once.
+    shapes: Option<Vec<Shape>>,
     /// `[opening, endgame]` of every entry of every region, region after region.
-    values: Vec<[i32; 2]>,
+    values: Vec<[i16; 2]>,
 }
 
 impl PatternTables {
@@ -198,12 +238,31 @@ impl PatternTables {
         for r in &regions {
             offsets.push(offsets.last().unwrap() + r.entries());
         }
-        let parts = regions.iter().map(byte_parts).collect();
+        let mut parts = Vec::new();
+        let mut lookups = Vec::new();
+        for region in &regions {
+            let first = parts.len();
+            for (shift, table) in byte_parts(region) {
+                parts.push(BytePart {
+                    shift,
+                    table: lookups.len() as u32,
+                    last: false,
+                });
+                lookups.push(table);
+            }
+            parts[first..]
+                .last_mut()
+                .expect("a region has a square")
+                .last = true;
+        }
         let total = *offsets.last().unwrap();
+        let shapes = regions.iter().map(Shape::of).collect();
         PatternTables {
             regions,
             offsets,
             parts,
+            lookups,
+            shapes,
             values: vec![[0, 0]; total],
         }
     }
@@ -232,23 +291,31 @@ impl PatternTables {
     pub fn table(&self, r: usize, phase: usize) -> Vec<i32> {
         self.values[self.offsets[r]..self.offsets[r + 1]]
             .iter()
-            .map(|v| v[phase])
+            .map(|v| i32::from(v[phase]))
             .collect()
     }
 
     /// Every entry, `[opening, endgame]`, region after region.
-    pub fn values(&self) -> &[[i32; 2]] {
-        &self.values
+    pub fn values(&self) -> impl Iterator<Item = [i32; 2]> + '_ {
+        self.values.iter().map(|v| v.map(i32::from))
     }
 
-    /// Sets every entry (`[opening, endgame]`, region after region); `false` (and nothing
-    /// changed) when `values` has the wrong length.
-    pub fn set_values(&mut self, values: Vec<[i32; 2]>) -> bool {
+    /// Sets every entry (`[opening, endgame]`, region after region); nothing changes when
+    /// `values` does not fit.
+    pub fn set_values(&mut self, values: Vec<[i32; 2]>) -> Result<(), ValuesError> {
         if values.len() != self.values.len() {
-            return false;
+            return Err(ValuesError::Length(values.len()));
         }
-        self.values = values;
-        true
+        let mut narrow = Vec::with_capacity(values.len());
+        for (entry, pair) in values.into_iter().enumerate() {
+            let mut out = [0i16; 2];
+            for (slot, value) in out.iter_mut().zip(pair) {
+                *slot = i16::try_from(value).map_err(|_| ValuesError::Range { entry, value })?;
+            }
+            narrow.push(out);
+        }
+        self.values = narrow;
+        Ok(())
     }
 
     /// The largest absolute entry.
@@ -256,27 +323,50 @@ impl PatternTables {
         self.values
             .iter()
             .flat_map(|v| v.iter())
-            .map(|v| v.unsigned_abs())
+            .map(|v| v.unsigned_abs().into())
             .max()
             .unwrap_or(0)
     }
 
     /// Region `r`'s index for a side with men `own` against men `enemy`, both in its view.
-    #[inline(always)]
     pub fn index(&self, r: usize, own: Bitboard, enemy: Bitboard) -> usize {
-        let mut index = 0usize;
-        for part in &self.parts[r] {
-            index += usize::from(part.table[((own >> part.shift) & 0xFF) as usize])
-                + 2 * usize::from(part.table[((enemy >> part.shift) & 0xFF) as usize]);
-        }
-        index
+        let mut found = 0;
+        self.for_each_index(own, enemy, |region, index| {
+            if region == r {
+                found = index;
+            }
+        });
+        found
     }
 
-    /// The entries a side's men select (one per region), as indices among all entries.
+    /// Calls `f(r, index)` for every region `r` with its index for a side with men `own`
+    /// against men `enemy`, both in its view.
     #[inline(always)]
-    pub fn entries_of(&self, own: Bitboard, enemy: Bitboard, out: &mut [u32]) {
-        for (r, slot) in out.iter_mut().enumerate().take(self.regions.len()) {
-            *slot = (self.offsets[r] + self.index(r, own, enemy)) as u32;
+    pub fn for_each_index(&self, own: Bitboard, enemy: Bitboard, mut f: impl FnMut(usize, usize)) {
+        if let Some(shapes) = &self.shapes {
+            let (bands, strips) = preset_indices(own, enemy);
+            for (r, shape) in shapes.iter().enumerate() {
+                f(
+                    r,
+                    match *shape {
+                        Shape::Band(j) => bands[j],
+                        Shape::Strip(j) => strips[j],
+                    },
+                );
+            }
+            return;
+        }
+        let mut region = 0;
+        let mut index = 0;
+        for part in &self.parts {
+            let table = &self.lookups[part.table as usize];
+            index += usize::from(table[((own >> part.shift) & 0xFF) as usize])
+                + 2 * usize::from(table[((enemy >> part.shift) & 0xFF) as usize]);
+            if part.last {
+                f(region, index);
+                region += 1;
+                index = 0;
+            }
         }
     }
 
@@ -285,21 +375,104 @@ impl PatternTables {
     #[inline(always)]
     pub fn side_sums(&self, own: Bitboard, enemy: Bitboard) -> (i32, i32) {
         let (mut opening, mut endgame) = (0, 0);
-        for r in 0..self.regions.len() {
-            let [o, e] = self.values[self.offsets[r] + self.index(r, own, enemy)];
-            opening += o;
-            endgame += e;
-        }
+        self.for_each_index(own, enemy, |region, index| {
+            let [o, e] = self.values[self.offsets[region] + index];
+            opening += i32::from(o);
+            endgame += i32::from(e);
+        });
         (opening, endgame)
     }
 }
 
-/// The byte tables of a region: for each byte of the board holding some of its squares, the
-/// part of the index of each value of that byte when those squares hold own men.
-fn byte_parts(region: &Region) -> Vec<BytePart> {
+/// A region of the presets, whose index [`preset_indices`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Shape {
+    /// The squares `8j + 1 ..= 8j + 8` in order: byte `j` of the board.
+    Band(usize),
+    /// The squares `j + 1, j + 5, …, j + 29` in order: bit `j` of every row.
+    Strip(usize),
+}
+
+impl Shape {
+    /// The shape of `region`, if it is a band or a strip.
+    fn of(region: &Region) -> Option<Shape> {
+        let squares: Vec<usize> = region.squares.iter().map(|&s| usize::from(s)).collect();
+        (0..4).find_map(|j| {
+            if squares == (8 * j + 1..=8 * j + 8).collect::<Vec<_>>() {
+                Some(Shape::Band(j))
+            } else if squares == (0..8).map(|r| 4 * r + j + 1).collect::<Vec<_>>() {
+                Some(Shape::Strip(j))
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// A band's index part of one byte: bit `k` of the byte adds `3^k`.
+const BAND_DIGITS: [u16; 256] = band_digits();
+
+const fn band_digits() -> [u16; 256] {
+    let mut table = [0u16; 256];
+    let mut v = 0;
+    while v < 256 {
+        let (mut k, mut power) = (0, 1);
+        while k < 8 {
+            if v & (1 << k) != 0 {
+                table[v] += power;
+            }
+            power *= 3;
+            k += 1;
+        }
+        v += 1;
+    }
+    table
+}
+
+/// The four strips' index parts of one byte (two rows), a 16-bit lane each: strip `j` has bit
+/// `j` (the lower row, digit 1) and bit `j + 4` (the upper row, digit 3).
+const STRIP_DIGITS: [u64; 256] = strip_digits();
+
+const fn strip_digits() -> [u64; 256] {
+    let mut table = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let mut j = 0;
+        while j < 4 {
+            let digits = ((v >> j) & 1) + 3 * ((v >> (j + 4)) & 1);
+            table[v] |= (digits as u64) << (16 * j);
+            j += 1;
+        }
+        v += 1;
+    }
+    table
+}
+
+/// The indices of the four bands and the four strips for a side with men `own` against men
+/// `enemy` (its view): the bands a byte each; the strips all at once, in 16-bit lanes that never
+/// carry (a strip's index is below 3^8 = 6561).
+#[inline(always)]
+fn preset_indices(own: Bitboard, enemy: Bitboard) -> ([usize; 4], [usize; 4]) {
+    let byte = |b: Bitboard, j: usize| ((b >> (8 * j)) & 0xFF) as usize;
+    let bands = std::array::from_fn(|j| {
+        usize::from(BAND_DIGITS[byte(own, j)]) + 2 * usize::from(BAND_DIGITS[byte(enemy, j)])
+    });
+    let mut lanes = 0u64;
+    let mut scale = 1u64;
+    for j in 0..4 {
+        lanes += scale * (STRIP_DIGITS[byte(own, j)] + 2 * STRIP_DIGITS[byte(enemy, j)]);
+        scale *= 9;
+    }
+    let strips = std::array::from_fn(|j| ((lanes >> (16 * j)) & 0xFFFF) as usize);
+    (bands, strips)
+}
+
+/// The byte tables of a region: for each byte of the board holding some of its squares, its
+/// shift and the part of the index of each value of that byte when those squares hold own men.
+fn byte_parts(region: &Region) -> Vec<(u32, [u16; 256])> {
     (0..4u32)
         .filter_map(|byte| {
-            let mut table = Box::new([0u16; 256]);
+            let mut table = [0u16; 256];
             let mut any = false;
             for (k, &s) in region.squares.iter().enumerate() {
                 let bit = u32::from(s) - 1;
@@ -313,10 +486,7 @@ fn byte_parts(region: &Region) -> Vec<BytePart> {
                     }
                 }
             }
-            any.then_some(BytePart {
-                shift: 8 * byte,
-                table,
-            })
+            any.then_some((8 * byte, table))
         })
         .collect()
 }
@@ -345,11 +515,18 @@ mod tests {
         );
     }
 
+    /// Both ways of computing the indices, the presets' lanes and the general byte tables,
+    /// agree with the square-by-square definition.
     #[test]
-    fn byte_tables_agree_with_the_square_by_square_index() {
-        let mut regions = RegionLayout::BandsAndStrips.regions();
+    fn fast_and_general_indices_agree_with_the_square_by_square_index() {
+        let presets = PatternTables::zero(RegionLayout::BandsAndStrips.regions());
+        assert!(presets.shapes.is_some());
+        let mut regions = RegionLayout::Strips.regions();
+        regions.extend(RegionLayout::Bands.regions());
         regions.push(Region::new(&[32, 1, 17, 9]).unwrap());
-        let tables = PatternTables::zero(regions);
+        regions.push(Region::new(&[8, 7, 6, 5, 4, 3, 2, 1]).unwrap());
+        let general = PatternTables::zero(regions);
+        assert!(general.shapes.is_none());
         let mut state = 0x1234_5678_9abc_def0u64;
         for _ in 0..2000 {
             state ^= state << 13;
@@ -357,8 +534,17 @@ mod tests {
             state ^= state << 17;
             let own = state as u32;
             let enemy = (state >> 32) as u32 & !own;
-            for (r, region) in tables.regions().iter().enumerate() {
-                assert_eq!(tables.index(r, own, enemy), region.index_of(own, enemy));
+            for tables in [&presets, &general] {
+                let mut seen = 0;
+                tables.for_each_index(own, enemy, |r, index| {
+                    assert_eq!(
+                        index,
+                        tables.regions()[r].index_of(own, enemy),
+                        "region {r}"
+                    );
+                    seen += 1;
+                });
+                assert_eq!(seen, tables.regions().len());
             }
         }
     }

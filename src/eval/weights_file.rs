@@ -901,11 +901,26 @@ impl<'a> Ctx<'a> {
                 let table = self.int_list(table, &key, &what, Some(entries))?;
                 let offset = tables.offset(r);
                 for (e, v) in table.into_iter().enumerate() {
+                    if i16::try_from(v).is_err() {
+                        return Err(self.err_at(
+                            &key,
+                            format!(
+                                "{what} item {} is {v}, outside {}..={} (table entries are 16 \
+                                 bits; playable weights lie within \
+                                 -{MAX_ABS_WEIGHT}..={MAX_ABS_WEIGHT})",
+                                e + 1,
+                                i16::MIN,
+                                i16::MAX
+                            ),
+                        ));
+                    }
                     values[offset + e][phase] = v;
                 }
             }
         }
-        assert!(tables.set_values(values), "one value per entry");
+        tables
+            .set_values(values)
+            .expect("one value per entry, each within 16 bits");
         Ok(PatternWeights {
             classic_opening: classic[0],
             classic_endgame: classic[1],

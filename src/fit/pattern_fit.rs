@@ -17,9 +17,9 @@ use rayon::prelude::*;
 use crate::engine::Position;
 use crate::error::{Error, Result};
 use crate::eval::{
-    classic_counts, classic_inputs, extended_inputs, men_in_views, taper, ExtraPair, ExtraWeights,
-    PatternTables, PatternWeights, WeightPair, Weights, CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES,
-    EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES, TERM_COUNT,
+    classic_counts, extended_inputs, men_in_views, taper, ExtraPair, ExtraWeights, PatternTables,
+    PatternWeights, WeightPair, Weights, CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES, EXTENDED_INPUTS,
+    FEATURE_COUNT, FULL_BOARD, MAN_SQUARES, TERM_COUNT,
 };
 use crate::tournament::WeightRange;
 
@@ -55,8 +55,8 @@ pub struct PatternSample {
     /// The side to move's counts minus the opponent's: the ten features, then the extended
     /// evaluator's terms.
     pub dense: [i8; DENSE],
-    /// The classic terms' counts (`exchange` as its numerator).
-    pub classic: [i16; CLASSIC_COUNT],
+    /// The classic terms' inputs.
+    pub classic: [i8; CLASSIC_COUNT],
     /// The men of the side to move (its view) and of the opponent (its view).
     pub men: [u32; 2],
     /// Their kings, likewise.
@@ -113,7 +113,7 @@ impl PatternData {
                 crate::engine::Color::White => kings.reverse_bits(),
             }
         });
-        let classic = classic_counts(pos).map(|c| c as i16);
+        let classic = classic_counts(pos).map(|c| c as i8);
         self.samples.push(PatternSample {
             dense: std::array::from_fn(|i| inputs[i]),
             classic,
@@ -124,11 +124,13 @@ impl PatternData {
             score,
             game,
         });
-        for r in 0..self.regions {
-            self.entries.push(tables.index(r, us_own, us_enemy) as u16);
-            self.entries
-                .push(tables.index(r, them_own, them_enemy) as u16);
-        }
+        let first = self.entries.len();
+        self.entries.resize(first + 2 * self.regions, 0);
+        let entries = &mut self.entries[first..];
+        tables.for_each_index(us_own, us_enemy, |r, index| entries[2 * r] = index as u16);
+        tables.for_each_index(them_own, them_enemy, |r, index| {
+            entries[2 * r + 1] = index as u16
+        });
     }
 
     /// Appends `other`'s samples.
@@ -280,7 +282,7 @@ impl PatternModel {
                 x[2 * (CLASSIC_AT + j) + 1] = f64::from(p.classic_endgame[j]);
             }
             if p.tables.regions() == self.shape.regions() {
-                for (e, v) in p.tables.values().iter().enumerate() {
+                for (e, v) in p.tables.values().enumerate() {
                     x[2 * (TABLES_AT + e)] = f64::from(v[0]);
                     x[2 * (TABLES_AT + e) + 1] = f64::from(v[1]);
                 }
@@ -307,7 +309,9 @@ impl PatternModel {
         let values = (0..self.table_entries)
             .map(|e| [opening[TABLES_AT + e], endgame[TABLES_AT + e]])
             .collect();
-        assert!(tables.set_values(values), "one value per entry");
+        tables
+            .set_values(values)
+            .expect("one value per entry, within the ranges");
         (
             WeightPair {
                 opening: ten(&opening),
@@ -348,10 +352,9 @@ impl PatternModel {
                 }
             }
         }
-        let classic = classic_inputs(&s.classic.map(i32::from), i32::from(s.pieces));
-        for (j, &v) in classic.iter().enumerate() {
-            if v != 0.0 {
-                visit(CLASSIC_AT + j, v);
+        for (j, &v) in s.classic.iter().enumerate() {
+            if v != 0 {
+                visit(CLASSIC_AT + j, f64::from(v));
             }
         }
         for (r, &offset) in self.offsets.iter().enumerate() {
@@ -692,7 +695,7 @@ pub fn fit_pattern_data(
     };
     // K is what a man is worth in the games' results, measured with `material` as in the
     // other fits.
-    let k = golden_section_k(|k| error(training, k, &material));
+    let k = material_k(training);
     let anchor = model.parameters_of(start, start_extra, start_patterns.map(|p| p.as_ref()));
     let ranges = parameter_ranges(&model, settings);
     let bound = |pick: fn(&WeightRange) -> i32| -> Vec<f64> {
@@ -747,6 +750,27 @@ pub fn fit_pattern_data(
         weights,
         extra: Some(extra),
         patterns: Some(Arc::new(patterns)),
+    })
+}
+
+/// The `K` that fits `material` (pawns 100, kings 150) to the samples' results best: the
+/// other fits' `K`, computed from the samples' piece counts alone.
+fn material_k(data: PatternSlice<'_>) -> f64 {
+    golden_section_k(|k| {
+        let partial: Vec<f64> = data
+            .samples
+            .par_chunks(MIN_CHUNK)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|s| {
+                        let eval = 100.0 * f64::from(s.dense[0]) + 150.0 * f64::from(s.dense[1]);
+                        (sigmoid(k * eval / 100.0) - f64::from(s.label)).powi(2)
+                    })
+                    .sum::<f64>()
+            })
+            .collect();
+        partial.iter().sum::<f64>() / data.len() as f64
     })
 }
 

@@ -7,7 +7,7 @@ use rand::Rng;
 use crate::error::{Error, Result};
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair, DEFAULT_ENDGAME_PIECES};
 use crate::rng::{stream, tag};
-use crate::tournament::{ExtraRanges, FeatureRanges, PatternRanges};
+use crate::tournament::{ExtraRanges, FeatureRanges, PatternRanges, DEFAULT_FIT_SCORE_WEIGHT};
 
 /// The default pull of table entries toward zero, in positions.
 pub const DEFAULT_L2_TABLES: f64 = 30.0;
@@ -64,7 +64,7 @@ impl Default for FitSettings {
             max_iterations: 300,
             epochs: 10,
             learning_rate: 1.0,
-            score_weight: 0.0,
+            score_weight: DEFAULT_FIT_SCORE_WEIGHT,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             opening: FeatureRanges::default(),
             endgame: FeatureRanges::default(),

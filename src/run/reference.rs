@@ -201,9 +201,11 @@ const KEY_DOCS: &[(&str, &str)] = &[
     ),
     (
         "evolution.fit_score_weight",
-        "Off (0) by default. The pattern evaluator's fits learn each position's label as this \
-         share of the search's score of the move played from it (a win probability, the \
-         scale fitted to the results) and the rest of the game's result (0 to 1; docs/fit.md).",
+        "0.8 by default (and then left out of a written config). The pattern evaluator's \
+         fits learn each position's label as this share of the \
+         search's score of the move played from it (a win probability, the scale fitted to the \
+         results) and the rest of the game's result (0 to 1; docs/fit.md). The other \
+         evaluators' fits learn the result alone.",
     ),
     (
         "evolution.fit_window",
@@ -265,7 +267,7 @@ const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
     ("evolution.mutation_sigma_end", "1.0"),
     ("evolution.fit_every", "5"),
     ("evolution.fit_window", "0"),
-    ("evolution.fit_score_weight", "0.5"),
+    ("evolution.fit_score_weight", "0.8"),
 ];
 
 /// The comment of a key by its dotted path; every key has one.

@@ -9,7 +9,7 @@ mod stats;
 mod weight_space;
 
 pub use bracket::{play_round, BracketGame, GameJob, GameReport, LevelSummary, RoundResult};
-pub use evolution::{breed, initial_population, EvolutionParams};
+pub use evolution::{breed, initial_population, EvolutionParams, DEFAULT_FIT_SCORE_WEIGHT};
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };
