@@ -25,13 +25,10 @@ use crate::tournament::WeightRange;
 pub use inputs::{
     Damaged, GameRecords, GameStream, Games, PdnCounts, ReadNote, ReadReport, LISTED_PER_FILE,
 };
-pub use pattern_fit::{
-    fit_pattern_data, pattern_samples, PatternData, PatternModel, PatternObjective, PatternSample,
-    PatternSlice,
-};
+pub use pattern_fit::{fit_pattern_data, pattern_samples, PatternData};
 pub use positions::{extract_split, Extraction};
 pub use records::RecordedGame;
-pub use report::{FitReport, FitSettings, Losses, DEFAULT_L2_TABLES};
+pub use report::{FitReport, FitSettings, Losses};
 pub use samples::Samples;
 pub use store::{append_round, length_through_round, start_store, StoreReader};
 pub use texel::{fit_k, Model, Objective};

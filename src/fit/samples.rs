@@ -194,7 +194,7 @@ impl Samples {
                 self.blocks.push(Block::new());
             }
             let block = self.blocks.last_mut().expect("pushed above");
-            if block.packed.len() % CHUNK == 0 {
+            if block.packed.len().is_multiple_of(CHUNK) {
                 block.chunk_starts.push(block.extras.len());
             }
             block.packed.push(*packed);

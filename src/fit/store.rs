@@ -240,7 +240,7 @@ impl<R: Read> StoreReader<R> {
         for ply in 0..plies {
             let [index, s0, s1] = self.bytes::<3>()?;
             let legal = pos.legal_moves();
-            let mv = *legal.iter().nth(usize::from(index)).ok_or_else(|| {
+            let mv = *legal.get(usize::from(index)).ok_or_else(|| {
                 self.damaged(format!(
                     "move {} is number {index} of {} legal moves",
                     ply + 1,
