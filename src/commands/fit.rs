@@ -18,8 +18,9 @@ use super::output::note;
 /// Arguments of `fit`.
 #[derive(Args, Debug)]
 pub struct FitArgs {
-    /// Run folders (their games.csv, or their islands' when not merged yet) and PDN files
-    /// (a run's games.pdn, `match --pdn`, any collection of English games); pooled.
+    /// Run folders (their positions.bin, else their games.csv, or their islands' when not
+    /// merged yet) and PDN files (a run's games.pdn, `match --pdn`, any collection of English
+    /// games); pooled, and read a game at a time as the fit goes.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
     /// The fitted weights file; its format from the extension (.json, .toml, .csv, .h, .txt)
@@ -211,7 +212,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         patterns: report.patterns.clone(),
         endgame_pieces: settings.endgame_pieces,
         source: Some(WeightsSource::Fit {
-            data: data_description(&records, &report),
+            data: data_description(records, &report),
         }),
         database_pieces: match config_database {
             Some(n) => Some(n),
@@ -220,7 +221,7 @@ pub fn run(args: FitArgs) -> Result<()> {
     };
     export_to_file(&file, format, &args.out)?;
     if !args.quiet {
-        let text = report_text(&records, &report, &settings, &args);
+        let text = report_text(records, &report, &settings, &args);
         let mut stdout = std::io::stdout().lock();
         stdout
             .write_all(text.as_bytes())

@@ -764,7 +764,7 @@ pub(super) mod tests {
         assert_eq!(report.files, [damaged.clone(), csv.clone(), clean.clone()]);
         assert_eq!(report.unfinished, 1);
         assert_eq!(report.skipped.len(), LISTED_PER_FILE);
-        assert_eq!(report.cut_rows, [csv.clone()]);
+        assert_eq!(report.cut_rows, std::slice::from_ref(&csv));
         assert_eq!(
             report.pdn_files[0].to_string(),
             format!(
@@ -795,7 +795,7 @@ pub(super) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let open = dir.path().join("open.pdn");
         std::fs::write(&open, "1. 11-15 *\n[Event \"x\"] *\n").unwrap();
-        let mut stream = GameStream::open(&[open.clone()], Damaged::Skip).unwrap();
+        let mut stream = GameStream::open(std::slice::from_ref(&open), Damaged::Skip).unwrap();
         let err = stream.next_game().unwrap_err().to_string();
         assert!(
             err.ends_with(
