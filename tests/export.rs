@@ -719,3 +719,69 @@ fn pattern_weights_come_back_from_json() {
     assert_eq!(back, file);
     assert_eq!(back.evaluator(), checkers_tuner::EvaluatorKind::Patterns);
 }
+
+/// The binary, with the endgame database's cache in the build folder (never the user's).
+fn bin() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
+    command
+}
+
+#[test]
+fn every_command_takes_a_pattern_weights_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("patterns.json");
+    let mut file = patterns_file();
+    file.database_pieces = None;
+    std::fs::write(&weights, ExportFormat::Json.render(&file)).unwrap();
+    let weights = weights.to_str().unwrap();
+    let stdout = |assert: assert_cmd::assert::Assert| {
+        String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+    };
+    let analysed = stdout(
+        bin()
+            .args(["analyse", "--fen", "B:W25,27,31:B3,9,14,17", "--weights", weights])
+            .args(["--min-depth", "4", "--max-depth", "8"])
+            .assert()
+            .success(),
+    );
+    assert!(analysed.starts_with("bestmove "), "{analysed}");
+    let bench = stdout(
+        bin()
+            .args(["bench", "--depth", "4", "--weights", weights])
+            .assert()
+            .success(),
+    );
+    assert_eq!(bench.lines().count(), 4, "{bench}");
+    bin()
+        .args(["match", weights, "material", "--openings", "3-move", "--pairs", "2"])
+        .args(["--min-depth", "2", "--max-depth", "4", "-q"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "pattern evaluator, opening and endgame weights tapered",
+        ));
+    for format in ["json", "toml", "c"] {
+        let out = dir.path().join(format!("out.{format}"));
+        bin()
+            .args(["export", weights, "--format", format, "-o"])
+            .arg(&out)
+            .assert()
+            .success();
+    }
+    let back = WeightsFile::load_any(&dir.path().join("out.toml")).unwrap();
+    assert_eq!(back.patterns, file.patterns);
+    for format in ["csv", "openbench"] {
+        let out = dir.path().join(format!("out.{format}"));
+        bin()
+            .args(["export", weights, "--format", format, "-o"])
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("written as json, toml or c"));
+        assert!(!out.exists());
+    }
+}

@@ -187,4 +187,32 @@ mod tests {
             (100 - 40) * 4 / 24
         );
     }
+
+    /// The worked example of docs/features.md, counted there by hand.
+    #[test]
+    fn the_docs_worked_example() {
+        let p = pos("W:W9,K14,22,25,30:B6,13,17,K26,28");
+        let zero = crate::eval::Weights::default();
+        let ten = WeightPair {
+            opening: zero,
+            endgame: zero,
+        };
+        let extra = ExtraPair::default();
+        let mut tables = PatternTables::zero(RegionLayout::Bands.regions());
+        let bands = |r: usize| tables.offset(r);
+        assert_eq!(tables.regions()[0].index_of(0b1000_0100, 0b1_0000), 2358);
+        let mut values = vec![[0, 0]; tables.len()];
+        values[bands(0) + 2358] = [40, 0];
+        values[bands(3) + 515] = [25, 0];
+        values[bands(2) + 487] = [-12, 0];
+        values[bands(1) + 4383] = [0, 30];
+        tables.set_values(values).unwrap();
+        let weights = PatternWeights {
+            classic_opening: [0, 10],
+            classic_endgame: [0, 20],
+            tables,
+        };
+        assert_eq!(crate::eval::classic_counts(&p), [0, 1]);
+        assert_eq!(evaluate_patterns(&p, &ten, &extra, &weights), 44);
+    }
 }
