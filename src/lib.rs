@@ -57,8 +57,8 @@ pub use eval::{
 };
 pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
 pub use fit::{
-    fit, Damaged, FitReport, FitSettings, GameRecords, Losses, PdnCounts, RecordedGame,
-    LISTED_PER_FILE,
+    fit, fit_games, Damaged, FitReport, FitSettings, GameRecords, GameStream, Games, Losses,
+    PdnCounts, ReadNote, ReadReport, RecordedGame, LISTED_PER_FILE,
 };
 pub use game::{
     load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game, read_pdn,

@@ -131,8 +131,6 @@ pub struct CsvTable {
     path: PathBuf,
     index: HashMap<String, usize>,
     rows: Vec<csv::StringRecord>,
-    /// A last line without its line break was left out ([`CsvTable::read_whole_rows`]).
-    cut_row: bool,
 }
 
 /// A column found in a [`CsvTable`]'s header: where it is, and its name for messages.
@@ -161,58 +159,22 @@ impl CsvTable {
         CsvTable::from_reader(path, std::io::BufReader::new(open_csv(path)?))
     }
 
-    /// Reads the CSV file at `path` as [`CsvTable::read`] does, but only its whole rows: a last
-    /// line without its line break (a row a running or killed writer had not finished, which a
-    /// resumed run cuts off and a continued match drops) is left out, and
-    /// [`CsvTable::cut_row`] says so.
-    pub fn read_whole_rows(path: &Path) -> Result<CsvTable> {
-        let mut lines = WholeLines {
-            source: std::io::BufReader::new(open_csv(path)?),
-            line: Vec::new(),
-            at: 0,
-            cut: false,
-        };
-        let mut table = CsvTable::from_reader(path, &mut lines)?;
-        table.cut_row = lines.cut;
-        Ok(table)
-    }
-
     /// Reads `bytes` as the CSV file at `path` (for a file read up to a recorded length).
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<CsvTable> {
         CsvTable::from_reader(path, bytes)
     }
 
-    /// Whether a last line cut short was left out (only [`CsvTable::read_whole_rows`] leaves
-    /// one out).
-    pub fn cut_row(&self) -> bool {
-        self.cut_row
-    }
-
     fn from_reader(path: &Path, source: impl std::io::Read) -> Result<CsvTable> {
-        let not_csv = |e: csv::Error| {
-            let at = e
-                .position()
-                .map(|p| format!(" line {}", p.line()))
-                .unwrap_or_default();
-            Error::input(format!("{}{at}: not valid CSV ({e})", path.display()))
-        };
-        let mut reader = csv::ReaderBuilder::new()
-            .trim(csv::Trim::All)
-            .from_reader(source);
-        let mut index = HashMap::new();
-        for (i, name) in reader.headers().map_err(not_csv)?.iter().enumerate() {
-            // A repeated header keeps its first place, as a reader by position would see it.
-            index.entry(name.to_owned()).or_insert(i);
-        }
+        let mut reader = csv_reader(source);
+        let index = header_index(path, &mut reader)?;
         let rows = reader
             .records()
             .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(not_csv)?;
+            .map_err(|e| not_csv(path, e))?;
         Ok(CsvTable {
             path: path.to_owned(),
             index,
             rows,
-            cut_row: false,
         })
     }
 
@@ -274,6 +236,96 @@ impl CsvTable {
     pub fn place(&self, record: &csv::StringRecord) -> String {
         format!("{} line {}", self.path.display(), line_of(record))
     }
+}
+
+/// A run's CSV file read a row at a time, for files too large to hold (a fit's `games.csv`),
+/// and whole rows only: a last line without its line break (a row a running or killed writer
+/// had not finished, which a resumed run cuts off) is left out, and [`CsvRows::cut_row`] says
+/// so.
+pub struct CsvRows {
+    path: PathBuf,
+    index: HashMap<String, usize>,
+    reader: csv::Reader<WholeLines<std::io::BufReader<std::fs::File>>>,
+}
+
+impl CsvRows {
+    /// Opens the CSV file at `path` and reads its header line; errors as [`CsvTable::read`].
+    pub fn open_whole_rows(path: &Path) -> Result<CsvRows> {
+        let lines = WholeLines {
+            source: std::io::BufReader::new(open_csv(path)?),
+            line: Vec::new(),
+            at: 0,
+            cut: false,
+        };
+        let mut reader = csv_reader(lines);
+        let index = header_index(path, &mut reader)?;
+        Ok(CsvRows {
+            path: path.to_owned(),
+            index,
+            reader,
+        })
+    }
+
+    /// Column `name`, or bad input naming the file and the column.
+    pub fn column(&self, name: &str) -> Result<Column> {
+        let index = *self.index.get(name).ok_or_else(|| {
+            Error::input(format!(
+                "{}: missing column `{name}` in the header line",
+                self.path.display()
+            ))
+        })?;
+        Ok(Column {
+            index,
+            name: name.to_owned(),
+        })
+    }
+
+    /// The next row into `row`; `false` after the last. Text that is not CSV is bad input
+    /// naming the file and the line.
+    pub fn next_row(&mut self, row: &mut csv::StringRecord) -> Result<bool> {
+        self.reader
+            .read_record(row)
+            .map_err(|e| not_csv(&self.path, e))
+    }
+
+    /// Whether a last line cut short was left out (known once the rows are read).
+    pub fn cut_row(&self) -> bool {
+        self.reader.get_ref().cut
+    }
+}
+
+/// The reader of a run's CSV text: fields trimmed, a header line.
+fn csv_reader<R: std::io::Read>(source: R) -> csv::Reader<R> {
+    csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(source)
+}
+
+/// The columns of the header line, by name.
+fn header_index<R: std::io::Read>(
+    path: &Path,
+    reader: &mut csv::Reader<R>,
+) -> Result<HashMap<String, usize>> {
+    let mut index = HashMap::new();
+    for (i, name) in reader
+        .headers()
+        .map_err(|e| not_csv(path, e))?
+        .iter()
+        .enumerate()
+    {
+        // A repeated header keeps its first place, as a reader by position would see it.
+        index.entry(name.to_owned()).or_insert(i);
+    }
+    Ok(index)
+}
+
+/// The error of text that is not CSV, with its line when known.
+fn not_csv(path: &Path, e: csv::Error) -> Error {
+    let at = e
+        .position()
+        .map(|p| format!(" line {}", p.line()))
+        .unwrap_or_default();
+    Error::input(format!("{}{at}: not valid CSV ({e})", path.display()))
 }
 
 /// Opens a run's CSV file for reading.
@@ -418,13 +470,25 @@ mod tests {
         let path = dir.path().join(GAMES_FILE);
         // Read whole, the cut row would be a row of its own, its last move cut short.
         std::fs::write(&path, "round,moves\n1,9-13 22-18\n2,11-1").unwrap();
-        let table = CsvTable::read_whole_rows(&path).unwrap();
-        assert_eq!(table.rows().len(), 1);
-        assert!(table.cut_row());
+        let whole = |path: &Path| {
+            let mut rows = CsvRows::open_whole_rows(path).unwrap();
+            let moves = rows.column("moves").unwrap();
+            let (mut row, mut read) = (csv::StringRecord::new(), Vec::new());
+            while rows.next_row(&mut row).unwrap() {
+                read.push((line_of(&row), moves.raw(&row).to_string()));
+            }
+            (read, rows.cut_row())
+        };
+        let one = vec![(2, "9-13 22-18".to_string())];
+        assert_eq!(whole(&path), (one.clone(), true));
         assert_eq!(CsvTable::read(&path).unwrap().rows().len(), 2);
         std::fs::write(&path, "round,moves\n1,9-13 22-18\n").unwrap();
-        let table = CsvTable::read_whole_rows(&path).unwrap();
-        assert_eq!((table.rows().len(), table.cut_row()), (1, false));
-        assert_eq!(line_of(&table.rows()[0]), 2);
+        assert_eq!(whole(&path), (one, false));
+        let err = CsvRows::open_whole_rows(&path)
+            .unwrap()
+            .column("result")
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("missing column `result`"), "{err}");
     }
 }

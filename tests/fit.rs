@@ -5,7 +5,10 @@ use std::fs;
 use std::path::Path;
 
 use assert_cmd::Command;
-use checkers_tuner::{WeightsFile, WeightsSource};
+use checkers_tuner::{
+    fit_games, Damaged, EvaluatorKind, FitSettings, GameRecords, GameStream, Games, WeightPair,
+    WeightsFile, WeightsSource,
+};
 use tempfile::TempDir;
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).
@@ -264,4 +267,107 @@ fn an_input_is_never_overwritten() {
     assert!(msg.contains("which this command reads"), "{msg}");
     assert_eq!(fs::read(d.join("run/games.csv")).unwrap(), csv);
     assert_eq!(fs::read(d.join("run/games.pdn")).unwrap(), pdn);
+}
+
+/// The same games give the same fit whether the fit streams them from the files or they are
+/// held in memory first, for every evaluator: the whole report (weights, losses, counts).
+#[test]
+fn a_streamed_fit_is_the_fit_of_the_games_held_in_memory() {
+    let dir = with_run();
+    let inputs = vec![dir.path().join("run"), dir.path().join("run/games.pdn")];
+    let held = GameRecords::read(&inputs, Damaged::Skip).unwrap();
+    let material = WeightPair::material();
+    for evaluator in [
+        EvaluatorKind::Ten,
+        EvaluatorKind::Extended,
+        EvaluatorKind::Patterns,
+    ] {
+        let settings = FitSettings {
+            evaluator,
+            max_iterations: 40,
+            ..FitSettings::default()
+        };
+        let from_memory =
+            checkers_tuner::fit(&held, &material, None, None, &settings, |_, _| {}).unwrap();
+        let mut stream = GameStream::open(&inputs, Damaged::Skip).unwrap();
+        let streamed = fit_games(
+            Games::Stream(&mut stream),
+            &material,
+            None,
+            None,
+            &settings,
+            |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(streamed, from_memory, "{evaluator:?}");
+        assert_eq!(streamed.games, held.games.len());
+        assert_eq!(stream.report(), &held.report);
+    }
+}
+
+/// Reading tells on stderr what it leaves out as it meets it (damaged games, the first twenty
+/// one by one; a row cut short), and the report counts each file's games.
+#[test]
+fn what_reading_leaves_out_is_told_and_counted() {
+    let dir = with_run();
+    let d = dir.path();
+    // A run folder without its store, whose games.csv ends inside a row.
+    fs::create_dir(d.join("cut")).unwrap();
+    let csv = fs::read_to_string(d.join("run/games.csv")).unwrap();
+    fs::write(d.join("cut/games.csv"), &csv[..csv.len() - 5]).unwrap();
+    let rows = csv.lines().count() - 1;
+    // The run's games after 22 damaged ones.
+    let pdn = fs::read_to_string(d.join("run/games.pdn")).unwrap();
+    let damaged = "1. 9-13 9-14 0-1\n\n".repeat(22);
+    fs::write(d.join("mixed.pdn"), format!("{damaged}{pdn}")).unwrap();
+
+    let run = bin()
+        .current_dir(d)
+        .args(["fit", "cut", "mixed.pdn", "-o", "out.json"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(run.get_output().stdout.clone()).unwrap();
+    let stderr = String::from_utf8(run.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.matches("; game skipped").count(), 20, "{stderr}");
+    assert!(
+        stderr.contains("mixed.pdn: line 1: game 1: move 2 (9-14)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("mixed.pdn: 2 more damaged games skipped"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("cut/games.csv: the last row is cut short"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "mixed.pdn: {} games, {rows} read, 22 skipped (damaged)",
+            rows + 22
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("games: {} from 2 file(s)", 2 * rows - 1)),
+        "{stdout}"
+    );
+    match WeightsFile::load(&d.join("out.json")).unwrap().source {
+        Some(WeightsSource::Fit { data }) => assert!(
+            data.starts_with(&format!(
+                "cut/games.csv, mixed.pdn ({} games, ",
+                2 * rows - 1
+            )),
+            "{data}"
+        ),
+        other => panic!("the source says it was fitted: {other:?}"),
+    }
+
+    let quiet = bin()
+        .current_dir(d)
+        .args(["fit", "cut", "mixed.pdn", "-o", "quiet.json", "-q"])
+        .assert()
+        .success();
+    assert!(quiet.get_output().stderr.is_empty());
+    assert!(quiet.get_output().stdout.is_empty());
 }

@@ -5,10 +5,10 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    check_output_path, export_to_file, extra_names, fit, refuse_overwriting, refuse_writing_runs,
-    run_database_pieces, Config, Damaged, Error, EvaluatorKind, ExportFormat, FitReport,
-    FitSettings, GameRecords, Losses, RegionLayout, Result, WeightsFile, WeightsSource,
-    LISTED_PER_FILE,
+    check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
+    refuse_writing_runs, run_database_pieces, Config, Damaged, Error, EvaluatorKind, ExportFormat,
+    FitReport, FitSettings, GameStream, Games, Losses, ReadReport, RegionLayout, Result,
+    WeightsFile, WeightsSource,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,8 +18,9 @@ use super::output::note;
 /// Arguments of `fit`.
 #[derive(Args, Debug)]
 pub struct FitArgs {
-    /// Run folders (their games.csv, or their islands' when not merged yet) and PDN files
-    /// (a run's games.pdn, `match --pdn`, any collection of English games); pooled.
+    /// Run folders (their positions.bin, else their games.csv, or their islands' when not
+    /// merged yet) and PDN files (a run's games.pdn, `match --pdn`, any collection of English
+    /// games); pooled, and read a game at a time as the fit goes.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
     /// The fitted weights file; its format from the extension (.json, .toml, .csv, .h, .txt)
@@ -155,12 +156,14 @@ pub fn run(args: FitArgs) -> Result<()> {
     } else {
         Damaged::Skip
     };
-    let records = GameRecords::read(&args.inputs, damaged)?;
+    // The games are read as the fit goes (a file of any size in little memory); damaged games
+    // skipped and files cut short are told on stderr as they are met.
+    let mut stream = GameStream::open(&args.inputs, damaged)?;
     if !args.quiet {
-        report_left_out(&records);
+        stream = stream.on_note(|n| note!("{n}"));
     }
-    let mut read: Vec<(&str, &Path)> = records
-        .files
+    let mut read: Vec<(&str, &Path)> = stream
+        .files()
         .iter()
         .map(|f| ("an input", f.as_path()))
         .collect();
@@ -184,26 +187,21 @@ pub fn run(args: FitArgs) -> Result<()> {
             bar.set_message(format!("{loss:.6}"));
         }
     };
-    let report = match args.threads {
-        Some(threads) => super::thread_pool(threads)?.install(|| {
-            fit(
-                &records,
-                &start.weights,
-                start.extra.as_ref(),
-                start.patterns.as_ref(),
-                &settings,
-                on_iteration,
-            )
-        })?,
-        None => fit(
-            &records,
+    let mut run_fit = || {
+        fit_games(
+            Games::Stream(&mut stream),
             &start.weights,
             start.extra.as_ref(),
             start.patterns.as_ref(),
             &settings,
             on_iteration,
-        )?,
+        )
     };
+    let report = match args.threads {
+        Some(threads) => super::thread_pool(threads)?.install(run_fit)?,
+        None => run_fit()?,
+    };
+    let records = stream.report();
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -214,7 +212,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         patterns: report.patterns.clone(),
         endgame_pieces: settings.endgame_pieces,
         source: Some(WeightsSource::Fit {
-            data: data_description(&records, &report),
+            data: data_description(records, &report),
         }),
         database_pieces: match config_database {
             Some(n) => Some(n),
@@ -223,7 +221,7 @@ pub fn run(args: FitArgs) -> Result<()> {
     };
     export_to_file(&file, format, &args.out)?;
     if !args.quiet {
-        let text = report_text(&records, &report, &settings, &args);
+        let text = report_text(records, &report, &settings, &args);
         let mut stdout = std::io::stdout().lock();
         stdout
             .write_all(text.as_bytes())
@@ -231,29 +229,6 @@ pub fn run(args: FitArgs) -> Result<()> {
             .map_err(|e| Error::failure(format!("cannot write to standard output: {e}")))?;
     }
     Ok(())
-}
-
-/// On stderr: each damaged game skipped (file, line, game, why; the first few of each file)
-/// and each `games.csv` whose last row was cut short.
-fn report_left_out(records: &GameRecords) {
-    for (file, error) in &records.skipped {
-        note!("{}: {error}; game skipped", file.display());
-    }
-    for counts in &records.pdn_files {
-        if counts.skipped > LISTED_PER_FILE {
-            note!(
-                "{}: {} more damaged games skipped",
-                counts.file.display(),
-                counts.skipped - LISTED_PER_FILE
-            );
-        }
-    }
-    for file in &records.cut_rows {
-        note!(
-            "{}: the last row is cut short (a run still writing, or killed): left out",
-            file.display()
-        );
-    }
 }
 
 /// The endgame database the run folders among `inputs` played with, when they all name the same
@@ -273,7 +248,7 @@ fn runs_database(inputs: &[PathBuf]) -> Result<Option<u32>> {
 }
 
 /// The `source` of the fitted file: the inputs and how much of them was learnt from.
-fn data_description(records: &GameRecords, report: &FitReport) -> String {
+fn data_description(records: &ReadReport, report: &FitReport) -> String {
     let files: Vec<String> = records
         .files
         .iter()
@@ -290,7 +265,7 @@ fn data_description(records: &GameRecords, report: &FitReport) -> String {
 
 /// The report printed after a fit.
 fn report_text(
-    records: &GameRecords,
+    records: &ReadReport,
     report: &FitReport,
     settings: &FitSettings,
     args: &FitArgs,

@@ -6,11 +6,13 @@
 //! specimens run it on the run's own games.
 
 mod adam;
+mod inputs;
 mod lbfgs;
 mod pattern_fit;
 mod positions;
 mod records;
 mod report;
+mod samples;
 mod store;
 mod texel;
 
@@ -20,19 +22,42 @@ use crate::error::Result;
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
 use crate::tournament::WeightRange;
 
+pub use inputs::{
+    Damaged, GameRecords, GameStream, Games, PdnCounts, ReadNote, ReadReport, LISTED_PER_FILE,
+};
 pub use pattern_fit::{fit_pattern_data, pattern_samples, PatternData};
-pub use positions::{extract, Extraction, Sample};
-pub use records::{Damaged, GameRecords, PdnCounts, RecordedGame, LISTED_PER_FILE};
+pub use positions::{extract_split, Extraction};
+pub use records::RecordedGame;
 pub use report::{FitReport, FitSettings, Losses};
+pub use samples::Samples;
 pub use store::{append_round, length_through_round, start_store, StoreReader};
 pub use texel::{fit_k, Model, Objective};
 
-/// Fits weights to `records` from `start` (which also resolves captures to quiet positions and
-/// is the L2 anchor): `K` first with the `material` weights, then the weights. `on_iteration` sees
-/// each optimiser iteration and the training loss. The result is the same on any number of
-/// threads.
+/// Fits weights to the games of `records` (see [`fit_games`]).
 pub fn fit(
     records: &GameRecords,
+    start: &WeightPair,
+    start_extra: Option<&ExtraPair>,
+    start_patterns: Option<&Arc<PatternWeights>>,
+    settings: &FitSettings,
+    on_iteration: impl FnMut(u32, f64),
+) -> Result<FitReport> {
+    fit_games(
+        Games::Memory(&records.games),
+        start,
+        start_extra,
+        start_patterns,
+        settings,
+        on_iteration,
+    )
+}
+
+/// Fits weights to `games` (held, or streamed from the inputs: the same games give the same
+/// fit) from `start` (which also resolves captures to quiet positions and is the L2 anchor):
+/// `K` first with the `material` weights, then the weights. `on_iteration` sees each optimiser
+/// iteration and the training loss. The result is the same on any number of threads.
+pub fn fit_games(
+    games: Games<'_>,
     start: &WeightPair,
     start_extra: Option<&ExtraPair>,
     start_patterns: Option<&Arc<PatternWeights>>,
@@ -42,7 +67,7 @@ pub fn fit(
     settings.check(|name| format!("fit {name}"))?;
     if settings.evaluator == EvaluatorKind::Patterns {
         return pattern_fit::fit_patterns(
-            records,
+            games,
             start,
             start_extra,
             start_patterns,
@@ -50,8 +75,11 @@ pub fn fit(
             on_iteration,
         );
     }
-    let samples = extract(
-        &records.games,
+    let model = Model::of(settings.evaluator, settings.endgame_pieces);
+    let mut training = Samples::new(model.reads_extras());
+    let mut validation = Samples::new(model.reads_extras());
+    let split = extract_split(
+        games,
         Extraction {
             first_ply: settings.first_ply,
             weights: start,
@@ -59,19 +87,16 @@ pub fn fit(
             patterns: None,
             endgame_pieces: settings.endgame_pieces,
         },
-    );
-    let held_out: Vec<bool> = (0..records.games.len())
-        .map(|game| settings.holds_out(game))
-        .collect();
-    let (validation, training): (Vec<Sample>, Vec<Sample>) =
-        samples.into_iter().partition(|s| held_out[s.game as usize]);
+        |game| settings.holds_out(game),
+        &mut training,
+        &mut validation,
+    )?;
     if training.is_empty() {
-        return Err(settings.nothing_to_learn(records.games.len()));
+        return Err(settings.nothing_to_learn(split.games));
     }
     // K says what a man is worth in the games' results, so it is measured with `material`
     // (pawns 100, kings 150): with the start's positional terms in the evaluation, a K fitted
     // to them would be smaller, and the weights would have to grow to make up for it.
-    let model = Model::of(settings.evaluator, settings.endgame_pieces);
     let k = fit_k(&training, model, &WeightPair::material());
     let start_extra = start_extra.filter(|_| settings.evaluator == EvaluatorKind::Extended);
     let anchor = model.parameters_of(start, start_extra);
@@ -83,9 +108,9 @@ pub fn fit(
         anchor: &anchor,
     };
     let losses = |weights: &WeightPair, extra: Option<&ExtraPair>| Losses {
-        training: objective(training.as_slice(), 0.0).loss_of(weights, extra),
+        training: objective(&training, 0.0).loss_of(weights, extra),
         validation: (!validation.is_empty())
-            .then(|| objective(validation.as_slice(), 0.0).loss_of(weights, extra)),
+            .then(|| objective(&validation, 0.0).loss_of(weights, extra)),
     };
     let ranges: Vec<WeightRange> = [&settings.opening, &settings.endgame]
         .into_iter()
@@ -98,7 +123,7 @@ pub fn fit(
         ranges.iter().map(|r| f64::from(pick(r))).collect()
     };
     let (weights, extra, iterations) = texel::fit_weights(
-        &objective(training.as_slice(), settings.l2),
+        &objective(&training, settings.l2),
         &anchor,
         &bounds(|r| r.min),
         &bounds(|r| r.max),
@@ -106,8 +131,8 @@ pub fn fit(
         on_iteration,
     );
     Ok(FitReport {
-        games: records.games.len(),
-        validation_games: held_out.iter().filter(|&&h| h).count(),
+        games: split.games,
+        validation_games: split.validation_games,
         training_positions: training.len(),
         validation_positions: validation.len(),
         k,
@@ -123,6 +148,8 @@ pub fn fit(
 
 #[cfg(test)]
 mod tests {
+    use super::positions::extract;
+    use super::samples::SampleList;
     use super::*;
     use crate::eval::{Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT};
     use crate::game::{play_game, three_move_deck, GameSettings};
@@ -159,8 +186,8 @@ mod tests {
             patterns: None,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
         };
-        let mut samples = extract(&games, how);
-        assert!(samples.len() > 5_000, "{}", samples.len());
+        let played = extract(&games, how, false);
+        assert!(played.len() > 5_000, "{}", played.len());
 
         let known = WeightPair {
             opening: Weights([100, 180, 12, 0, 8, -6, -3, 10, 4, 20]),
@@ -169,17 +196,26 @@ mod tests {
         let k = 1.1;
         let model = Model::of(EvaluatorKind::Ten, DEFAULT_ENDGAME_PIECES);
         let known_x = model.parameters_of(&known, None);
-        for s in &mut samples {
+        // The same positions, each labelled with the known model's win probability (to the
+        // 1/254 a stored label keeps).
+        let mut relabelled = SampleList::new(false);
+        for s in played.iter() {
             let offset = if u32::from(s.pieces) <= DEFAULT_ENDGAME_PIECES {
                 FEATURE_COUNT
             } else {
                 0
             };
             let eval: f64 = (0..FEATURE_COUNT)
-                .map(|i| known_x[offset + i] * f64::from(s.inputs[i]))
+                .map(|i| known_x[offset + i] * f64::from(s.ten[i]))
                 .sum();
-            s.label = (1.0 / (1.0 + (-k * eval / 100.0).exp())) as f32;
+            relabelled.push(
+                &s.inputs(),
+                s.pieces,
+                1.0 / (1.0 + (-k * eval / 100.0).exp()),
+            );
         }
+        let mut samples = Samples::new(false);
+        samples.append(&relabelled);
         assert!((fit_k(&samples, model, &known) - k).abs() < 1e-3);
 
         let start = model.parameters_of(&material, None);
@@ -208,7 +244,7 @@ mod tests {
                 let varies = samples
                     .iter()
                     .filter(|s| (u32::from(s.pieces) <= DEFAULT_ENDGAME_PIECES) == (offset > 0))
-                    .filter(|s| s.inputs[i] != 0)
+                    .filter(|s| s.ten[i] != 0)
                     .count();
                 if varies > 200 {
                     checked += 1;

@@ -24,12 +24,11 @@ use crate::eval::{
 use crate::tournament::WeightRange;
 
 use super::adam::{adam, AdamOptions};
-use super::positions::{quiet_leaves, result_label, Extraction};
-use super::records::RecordedGame;
+use super::inputs::Games;
+use super::positions::{quiet_leaves, result_label, Extraction, GAME_BATCH};
+use super::records::{RecordedGame, NO_SCORE, SCORE_WIN};
 use super::report::{FitReport, FitSettings, Losses};
-use super::store::{NO_SCORE, SCORE_WIN};
 use super::texel::{golden_section_k, sigmoid};
-use super::GameRecords;
 
 /// The dense inputs of a sample: the ten features and the extended evaluator's terms.
 const DENSE: usize = FEATURE_COUNT + TERM_COUNT;
@@ -555,10 +554,6 @@ impl PatternObjective<'_> {
     }
 }
 
-/// Games extracted at a time: their samples are gathered in order, so memory holds one
-/// batch's per-game lists beside the data.
-const GAME_BATCH: usize = 4096;
-
 /// The samples of `games` for the pattern fit, in game order then ply order, the games
 /// numbered from `first_game`: each position from ply `first_ply` on, followed through its
 /// captures by a capture search with `material` (so that the samples are a function of the
@@ -620,11 +615,11 @@ fn leaf_score(game: &RecordedGame, ply: usize, leaf: &Position) -> i16 {
     }
 }
 
-/// The fit of the pattern evaluator on `records` (see [`fit`](super::fit)): the start's tables
-/// give the regions (else `settings.patterns.regions`); a share of the games is held out as
-/// the settings say.
+/// The fit of the pattern evaluator on `games` (see [`fit_games`](super::fit_games)), read
+/// and extracted a batch at a time: the start's tables give the regions (else
+/// `settings.patterns.regions`); a share of the games is held out as the settings say.
 pub(super) fn fit_patterns(
-    records: &GameRecords,
+    games: Games<'_>,
     start: &WeightPair,
     start_extra: Option<&ExtraPair>,
     start_patterns: Option<&Arc<PatternWeights>>,
@@ -635,11 +630,18 @@ pub(super) fn fit_patterns(
         Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
         None => PatternTables::zero(settings.patterns.regions.regions()),
     };
-    let data = pattern_samples(&records.games, settings.first_ply, &shape, 0);
-    let (validation, training) = data.split(|s| settings.holds_out(s.game as usize));
-    let validation_games = (0..records.games.len())
-        .filter(|&g| settings.holds_out(g))
-        .count();
+    let regions = shape.regions().len();
+    let (mut training, mut validation) = (PatternData::new(regions), PatternData::new(regions));
+    let mut validation_games = 0;
+    let games = games.for_each_batch(GAME_BATCH, |batch, first| {
+        let data = pattern_samples(batch, settings.first_ply, &shape, first);
+        let (held, kept) = data.split(|s| settings.holds_out(s.game as usize));
+        validation.append(held);
+        training.append(kept);
+        validation_games += (first..first + batch.len())
+            .filter(|&g| settings.holds_out(g))
+            .count();
+    })?;
     let mut report = fit_pattern_data(
         training.as_slice(),
         (!validation.is_empty()).then(|| validation.as_slice()),
@@ -649,8 +651,8 @@ pub(super) fn fit_patterns(
         settings,
         on_iteration,
     )
-    .map_err(|_| settings.nothing_to_learn(records.games.len()))?;
-    report.games = records.games.len();
+    .map_err(|_| settings.nothing_to_learn(games))?;
+    report.games = games;
     report.validation_games = validation_games;
     Ok(report)
 }

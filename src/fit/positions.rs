@@ -13,67 +13,17 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::engine::{Color, Position};
-use crate::eval::{
-    extended_inputs, Evaluator, ExtraPair, PatternWeights, WeightPair, EXTENDED_INPUTS,
-    FEATURE_COUNT, TERM_COUNT,
-};
+use crate::error::Result;
+use crate::eval::{extended_inputs, Evaluator, ExtraPair, PatternWeights, WeightPair};
 use crate::game::GameResult;
 use crate::game::Player;
 
+use super::inputs::Games;
 use super::records::RecordedGame;
+use super::samples::{SampleList, Samples};
 
 /// The longest capture sequence followed (plies); a longer one is left out of the data.
 const MAX_CAPTURE_PLIES: u32 = 24;
-
-/// One quiet position of a game, as the fit sees it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample {
-    /// The side to move's counts minus the opponent's, in the extended evaluator's input order
-    /// (the ten features first).
-    pub inputs: [i8; EXTENDED_INPUTS],
-    /// The indices of the inputs that are not zero, `nonzero_count` of them: the extended
-    /// model sums over these alone (a board holds at most 24 pieces, one table entry each).
-    pub nonzero: [u8; MAX_NONZERO],
-    /// How many of `nonzero` are used.
-    pub nonzero_count: u8,
-    /// Pieces on the board (which weight set applies).
-    pub pieces: u8,
-    /// The game's result for the side to move: 1 won, ½ drawn, 0 lost.
-    pub label: f32,
-    /// The game it came from, in input order (for the validation split).
-    pub game: u32,
-}
-
-/// The most inputs that can be non-zero at once: the ten features, the terms, and one table
-/// entry per piece.
-pub const MAX_NONZERO: usize = FEATURE_COUNT + TERM_COUNT + 24;
-
-impl Sample {
-    /// A sample of `inputs`, with its non-zero inputs indexed.
-    pub fn new(inputs: [i8; EXTENDED_INPUTS], pieces: u8, label: f32, game: u32) -> Sample {
-        let mut nonzero = [0u8; MAX_NONZERO];
-        let mut count = 0;
-        for (i, &x) in inputs.iter().enumerate() {
-            if x != 0 {
-                nonzero[count] = i as u8;
-                count += 1;
-            }
-        }
-        Sample {
-            inputs,
-            nonzero,
-            nonzero_count: count as u8,
-            pieces,
-            label,
-            game,
-        }
-    }
-
-    /// The indices of the non-zero inputs.
-    pub fn nonzero(&self) -> &[u8] {
-        &self.nonzero[..usize::from(self.nonzero_count)]
-    }
-}
 
 /// How the positions are taken from the games.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,24 +55,80 @@ impl Extraction<'_> {
     }
 }
 
-/// The samples of every game, in game order then ply order; a position that comes back in the
-/// same game counts once. Games are resolved in parallel and gathered in order, so the result
-/// does not depend on the thread count.
-pub fn extract(games: &[RecordedGame], how: Extraction<'_>) -> Vec<Sample> {
-    games
-        .par_iter()
-        .enumerate()
-        .map(|(index, game)| game_samples(game, index as u32, how))
-        .collect::<Vec<_>>()
-        .concat()
+/// Games extracted at a time: their samples are gathered in order, so memory holds one
+/// batch's games and per-game lists beside the samples (and a stream reads the next batch
+/// meanwhile).
+pub const GAME_BATCH: usize = 4096;
+
+/// What an extraction found: games, and the games held out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    /// Games read.
+    pub games: usize,
+    /// Of which held out for validation.
+    pub validation_games: usize,
+}
+
+/// The samples of `games`, in game order then ply order, each game's in `validation` when
+/// `held_out(game)` (its index in input order) says so, else in `training`; further inputs
+/// kept as the stores keep them. A position that comes back in the same game counts once.
+/// Games are resolved in parallel a batch at a time and gathered in order, so the result does
+/// not depend on the thread count.
+pub fn extract_split(
+    games: Games<'_>,
+    how: Extraction<'_>,
+    held_out: impl Fn(usize) -> bool + Sync,
+    training: &mut Samples,
+    validation: &mut Samples,
+) -> Result<Split> {
+    let with_extras = training.with_extras();
+    let mut validation_games = 0;
+    let games = games.for_each_batch(GAME_BATCH, |batch, first| {
+        let lists: Vec<(bool, SampleList)> = batch
+            .par_iter()
+            .enumerate()
+            .map(|(j, game)| {
+                let out = held_out(first + j);
+                (out, game_samples(game, how, with_extras))
+            })
+            .collect();
+        for (out, list) in lists {
+            if out {
+                validation_games += 1;
+                validation.append(&list);
+            } else {
+                training.append(&list);
+            }
+        }
+    })?;
+    Ok(Split {
+        games,
+        validation_games,
+    })
+}
+
+/// The samples of `games` in one store, in game order then ply order (see [`extract_split`]).
+#[cfg(test)]
+pub(super) fn extract(games: &[RecordedGame], how: Extraction<'_>, with_extras: bool) -> Samples {
+    let mut all = Samples::new(with_extras);
+    let mut none = Samples::new(with_extras);
+    extract_split(Games::Memory(games), how, |_| false, &mut all, &mut none)
+        .expect("games in memory are read without error");
+    all
 }
 
 /// The samples of one game.
-fn game_samples(game: &RecordedGame, index: u32, how: Extraction<'_>) -> Vec<Sample> {
-    quiet_leaves(game, how)
-        .into_iter()
-        .map(|(leaf, _)| sample(&leaf, game.result, index))
-        .collect()
+fn game_samples(game: &RecordedGame, how: Extraction<'_>, with_extras: bool) -> SampleList {
+    let mut list = SampleList::new(with_extras);
+    for (leaf, _) in quiet_leaves(game, how) {
+        let label = result_label(game.result, leaf.side_to_move());
+        list.push(
+            &extended_inputs(&leaf),
+            leaf.piece_count() as u8,
+            f64::from(label),
+        );
+    }
+    list
 }
 
 /// The quiet positions a fit learns from in one game, in ply order, each with the ply of the
@@ -155,12 +161,6 @@ pub(super) fn result_label(result: GameResult, us: Color) -> f32 {
         (GameResult::BlackWin, Color::Black) | (GameResult::WhiteWin, Color::White) => 1.0,
         _ => 0.0,
     }
-}
-
-/// The sample of a quiet position of a game that ended in `result`.
-fn sample(pos: &Position, result: GameResult, game: u32) -> Sample {
-    let label = result_label(result, pos.side_to_move());
-    Sample::new(extended_inputs(pos), pos.piece_count() as u8, label, game)
 }
 
 /// A quiet position reached by the capture search, and its value for the side to move at the
@@ -243,12 +243,12 @@ mod tests {
         // Black to move must take 18 with 14x23; White then has no capture: White to move.
         let material = WeightPair::material();
         let g = game("B:W18,31:B14,1", &[], GameResult::BlackWin);
-        let samples = extract(&[g], how(&material));
+        let samples = extract(&[g], how(&material), true);
         assert_eq!(samples.len(), 1);
-        let s = samples[0];
+        let s = samples.iter().next().unwrap();
         // White (to move) has one man (31) against Black's two: pawns difference −1, lost.
-        assert_eq!(s.inputs[0], -1);
-        assert_eq!(s.label, 0.0);
+        assert_eq!(s.ten[0], -1);
+        assert_eq!(s.label(), 0.0);
         assert_eq!(s.pieces, 3);
     }
 
@@ -259,13 +259,14 @@ mod tests {
         // Black's man 14 can take 17 (14x21, generated first) or 18 and 26 (14x23x30, crowning).
         let material = WeightPair::material();
         let g = game("B:W17,18,26:B14,3", &[], GameResult::Draw);
-        let samples = extract(&[g], how(&material));
+        let samples = extract(&[g], how(&material), false);
         assert_eq!(samples.len(), 1);
+        let s = samples.iter().next().unwrap();
         // White to move after 14x23x30: one man each, and Black has the new king.
-        assert_eq!(samples[0].inputs[0], 0);
-        assert_eq!(samples[0].inputs[1], -1);
-        assert_eq!(samples[0].pieces, 3);
-        assert_eq!(samples[0].label, 0.5);
+        assert_eq!(s.ten[0], 0);
+        assert_eq!(s.ten[1], -1);
+        assert_eq!(s.pieces, 3);
+        assert_eq!(s.label(), 0.5);
     }
 
     /// The first plies are skipped, positions repeated within a game count once, and the
@@ -279,10 +280,10 @@ mod tests {
             &["1-5", "32-27", "5-1", "27-32", "1-5"],
             GameResult::WhiteWin,
         );
-        let all = extract(std::slice::from_ref(&g), how(&material));
+        let all = extract(std::slice::from_ref(&g), how(&material), false);
         // Positions at plies 0..=5: plies 4 and 5 repeat plies 0 and 1.
         assert_eq!(all.len(), 4);
-        let labels: Vec<f32> = all.iter().map(|s| s.label).collect();
+        let labels: Vec<f64> = all.iter().map(|s| s.label()).collect();
         assert_eq!(labels, [0.0, 1.0, 0.0, 1.0]);
         let late = extract(
             &[g],
@@ -290,6 +291,7 @@ mod tests {
                 first_ply: 3,
                 ..how(&material)
             },
+            false,
         );
         assert_eq!(late.len(), 3);
     }
@@ -301,6 +303,98 @@ mod tests {
         // White's man on 32 is blocked by Black's men on 27 and 28, which it cannot jump (23
         // is taken and 24 is off its diagonal): White to move has no move at all.
         let g = game("W:W32:B27,28,23", &[], GameResult::BlackWin);
-        assert!(extract(&[g], how(&material)).is_empty());
+        assert!(extract(&[g], how(&material), false).is_empty());
+    }
+
+    /// Games streamed from a file give the samples of the same games held in memory, split
+    /// the same way, across the end of a batch.
+    #[test]
+    fn streamed_games_give_the_samples_of_games_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pdn");
+        let text = crate::fit::inputs::tests::short_games(GAME_BATCH + 3);
+        std::fs::write(&path, text).unwrap();
+        let inputs = [path];
+        let held = crate::fit::GameRecords::read(&inputs, crate::fit::Damaged::Refuse).unwrap();
+        let material = WeightPair::material();
+        let split = |games: Games<'_>| {
+            let (mut training, mut validation) = (Samples::new(true), Samples::new(true));
+            let held_out = |g: usize| g % 5 == 2 || g == GAME_BATCH + 1;
+            let split = extract_split(
+                games,
+                how(&material),
+                held_out,
+                &mut training,
+                &mut validation,
+            )
+            .unwrap();
+            let inputs = |s: &Samples| -> Vec<_> {
+                s.iter()
+                    .map(|s| (s.inputs(), s.pieces, s.label()))
+                    .collect()
+            };
+            (split, inputs(&training), inputs(&validation))
+        };
+        let mut stream =
+            crate::fit::GameStream::open(&inputs, crate::fit::Damaged::Refuse).unwrap();
+        let streamed = split(Games::Stream(&mut stream));
+        assert_eq!(streamed, split(Games::Memory(&held.games)));
+        assert_eq!(streamed.0.games, GAME_BATCH + 3);
+        assert_eq!(streamed.2.len(), 3 * streamed.0.validation_games);
+    }
+
+    /// Held-out games' samples go to validation and the others' to training, each side in
+    /// game order, as the whole extraction orders them; batches change nothing.
+    #[test]
+    fn the_split_is_by_game_and_keeps_the_order() {
+        let material = WeightPair::material();
+        let shuffle = ["1-5", "32-27", "5-1", "27-32"];
+        let games: Vec<RecordedGame> = (0..GAME_BATCH + 5)
+            .map(|i| {
+                let fen = if i % 3 == 0 {
+                    "B:WK32:BK1"
+                } else {
+                    "B:WK32,K31:BK1"
+                };
+                let result = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw][i % 3];
+                game(fen, &shuffle[..i % 5], result)
+            })
+            .collect();
+        let all = extract(&games, how(&material), true);
+        let held = |g: usize| g % 4 == 1;
+        let (mut training, mut validation) = (Samples::new(true), Samples::new(true));
+        let split = extract_split(
+            Games::Memory(&games),
+            how(&material),
+            held,
+            &mut training,
+            &mut validation,
+        )
+        .unwrap();
+        assert_eq!(split.games, games.len());
+        assert_eq!(
+            split.validation_games,
+            (0..games.len()).filter(|&g| held(g)).count()
+        );
+        // Each game's samples, from the extraction of it alone.
+        let per_game: Vec<Vec<[i8; crate::eval::EXTENDED_INPUTS]>> = games
+            .iter()
+            .map(|g| {
+                extract(std::slice::from_ref(g), how(&material), true)
+                    .iter()
+                    .map(|s| s.inputs())
+                    .collect()
+            })
+            .collect();
+        let side = |out: bool| -> Vec<_> {
+            (0..games.len())
+                .filter(|&g| held(g) == out)
+                .flat_map(|g| per_game[g].clone())
+                .collect()
+        };
+        assert!(validation.iter().map(|s| s.inputs()).eq(side(true)));
+        assert!(training.iter().map(|s| s.inputs()).eq(side(false)));
+        assert_eq!(all.len(), training.len() + validation.len());
+        assert!(all.iter().map(|s| s.inputs()).eq(per_game.concat()));
     }
 }

@@ -8,8 +8,9 @@
 //! (Black's, White's and the kings' squares as `u32` bitboards, the side to move as a byte), the
 //! result (a byte: 0 Black won, 1 White won, 2 drawn), the number of moves as `u16`, and per
 //! move its index (a byte) and its score (`i16`: the mover's search score clamped to
-//! ±[`SCORE_WIN`], wins and losses at the bounds; [`NO_SCORE`] for a move no search chose, such
-//! as an opening's). Numbers are little-endian. A round is appended whole and reaches the disk
+//! ±[`SCORE_WIN`](super::records::SCORE_WIN), wins and losses at the bounds;
+//! [`NO_SCORE`](super::records::NO_SCORE) for a move no search chose, such as an opening's).
+//! Numbers are little-endian. A round is appended whole and reaches the disk
 //! before the checkpoint that counts it; a resumed run cuts the store back to its checkpoint's
 //! rounds.
 
@@ -23,34 +24,13 @@ use crate::game::GameResult;
 use crate::input_file;
 use crate::run_folder::POSITIONS_FILE;
 
-use super::records::RecordedGame;
+use super::records::{RecordedGame, NO_SCORE};
 
 /// The first bytes of a store.
 const MAGIC: &[u8; 8] = b"CTPOS001";
 
 /// The end of the message of a file cut inside a record.
 const ENDS_INSIDE: &str = "the file ends inside a record";
-
-/// A score that no search gave (an opening's move).
-pub const NO_SCORE: i16 = i16::MIN;
-
-/// The stored score of a won position (a lost one is its negation); scores of the evaluation
-/// are clamped within ±(this − 1).
-pub const SCORE_WIN: i16 = 32_000;
-
-/// Search scores above this are wins (the search's own threshold lies far above).
-const SEARCH_WIN_THRESHOLD: i32 = 100_000_000;
-
-/// A search score as the store keeps it.
-pub fn stored_score(score: i32) -> i16 {
-    if score > SEARCH_WIN_THRESHOLD {
-        SCORE_WIN
-    } else if score < -SEARCH_WIN_THRESHOLD {
-        -SCORE_WIN
-    } else {
-        score.clamp(-i32::from(SCORE_WIN) + 1, i32::from(SCORE_WIN) - 1) as i16
-    }
-}
 
 /// One game of the store: the game and the round it was played in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -313,6 +293,7 @@ pub fn length_through_round(path: &Path, last_round: u32) -> Result<u64> {
 mod tests {
     use super::*;
     use crate::engine::Move;
+    use crate::fit::records::SCORE_WIN;
 
     fn game(fen: &str, moves: &[&str], scores: &[i16], result: GameResult) -> RecordedGame {
         let start = Position::from_fen(fen).unwrap();
@@ -366,14 +347,6 @@ mod tests {
         assert_eq!(games[0].game, a);
         assert_eq!(games[1].round, 3);
         assert_eq!(games[1].game, b);
-    }
-
-    #[test]
-    fn scores_are_clamped_and_wins_kept() {
-        assert_eq!(stored_score(57), 57);
-        assert_eq!(stored_score(-40_000), -31_999);
-        assert_eq!(stored_score(1_000_000_000 - 12), SCORE_WIN);
-        assert_eq!(stored_score(-(1_000_000_000 - 3)), -SCORE_WIN);
     }
 
     #[test]

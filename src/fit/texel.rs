@@ -17,10 +17,7 @@ use crate::eval::{
 };
 
 use super::lbfgs::{minimize, LbfgsOptions};
-use super::positions::Sample;
-
-/// Samples summed by one task: large enough to amortise the task, small enough to spread.
-const CHUNK: usize = 8192;
+use super::samples::{SampleRef, Samples};
 
 /// How the two phases' values make a sample's evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,24 +98,29 @@ impl Model {
         (pair, extra)
     }
 
+    /// Whether the model reads the further inputs of the extended evaluator (its samples must
+    /// keep them).
+    pub fn reads_extras(&self) -> bool {
+        self.width > FEATURE_COUNT
+    }
+
     /// The evaluation of `sample` at `x`, and the shares of the opening and endgame parameters
     /// in it (what the gradient multiplies by).
     #[inline]
-    fn evaluate(&self, x: &[f64], sample: &Sample) -> (f64, f64, f64) {
+    fn evaluate(&self, x: &[f64], sample: &SampleRef<'_>) -> (f64, f64, f64) {
         let dot = |w: &[f64]| -> f64 {
             (0..self.width)
-                .map(|i| w[i] * f64::from(sample.inputs[i]))
+                .map(|i| w[i] * f64::from(sample.ten[i]))
                 .sum()
         };
         let (opening, endgame) = x.split_at(self.width);
-        if self.width > FEATURE_COUNT {
-            // The extended inputs are mostly zero: sum the others only.
+        if self.reads_extras() {
+            // The extended inputs are mostly zero: sum the others only, in index order.
             let (mut o, mut e) = (0.0, 0.0);
-            for &i in sample.nonzero() {
-                let (i, x) = (usize::from(i), f64::from(sample.inputs[usize::from(i)]));
+            for_each_input(sample, |i, x| {
                 o += opening[i] * x;
                 e += endgame[i] * x;
-            }
+            });
             return match self.phase {
                 Phase::Switch(endgame_pieces) if u32::from(sample.pieces) <= endgame_pieces => {
                     (e, 0.0, 1.0)
@@ -150,11 +152,29 @@ impl Model {
     }
 }
 
+/// Calls `visit(i, x)` for the inputs `i` of `sample` that can be non-zero, `x` its value, in
+/// index order: the ten features (all of them, zeros included), then the further ones that
+/// are not zero.
+///
+/// The ten features' zeros are visited rather than tested for: a branch per feature costs
+/// more than the sums, and a sum that starts at +0 is left exactly as it was by adding a
+/// product with 0 (±0; it could only change a −0, which such a sum never is), so the sums are
+/// those over the non-zero inputs alone, to the last bit.
+#[inline(always)]
+fn for_each_input(sample: &SampleRef<'_>, mut visit: impl FnMut(usize, f64)) {
+    for (i, &v) in sample.ten.iter().enumerate() {
+        visit(i, f64::from(v));
+    }
+    for &(i, v) in sample.extras {
+        visit(usize::from(i), f64::from(v));
+    }
+}
+
 /// The loss's data and settings.
 #[derive(Clone, Copy, Debug)]
 pub struct Objective<'a> {
-    /// The samples.
-    pub samples: &'a [Sample],
+    /// The samples (with the further inputs when the model reads them).
+    pub samples: &'a Samples,
     /// What is fitted.
     pub model: Model,
     /// The logistic scale (per man).
@@ -182,16 +202,18 @@ impl Objective<'_> {
         let scale = self.k / 100.0;
         let width = self.model.width;
         let parameters = self.model.parameter_count();
+        debug_assert!(self.samples.with_extras() || !self.model.reads_extras());
         let partials: Vec<Partial> = self
             .samples
-            .par_chunks(CHUNK)
+            .chunks()
+            .into_par_iter()
             .map(|chunk| {
                 let mut sum = 0.0;
                 let mut grad = vec![0.0; if want_gradient { parameters } else { 0 }];
-                for s in chunk {
-                    let (eval, opening_share, endgame_share) = self.model.evaluate(x, s);
+                for s in chunk.iter() {
+                    let (eval, opening_share, endgame_share) = self.model.evaluate(x, &s);
                     let p = sigmoid(scale * eval);
-                    let error = p - f64::from(s.label);
+                    let error = p - s.label();
                     sum += error * error;
                     if want_gradient {
                         let factor = 2.0 * error * p * (1.0 - p) * scale;
@@ -201,13 +223,10 @@ impl Objective<'_> {
                             }
                             let factor = if share == 1.0 { factor } else { factor * share };
                             if width > FEATURE_COUNT {
-                                for &i in s.nonzero() {
-                                    let i = usize::from(i);
-                                    grad[offset + i] += factor * f64::from(s.inputs[i]);
-                                }
+                                for_each_input(&s, |i, x| grad[offset + i] += factor * x);
                             } else {
                                 for i in 0..width {
-                                    grad[offset + i] += factor * f64::from(s.inputs[i]);
+                                    grad[offset + i] += factor * f64::from(s.ten[i]);
                                 }
                             }
                         }
@@ -249,7 +268,7 @@ pub(super) fn sigmoid(x: f64) -> f64 {
 
 /// The `K` in `lo..=hi` that minimises the loss of `weights` (no L2 term), by golden-section
 /// search on `ln K`: the loss is unimodal in `K` for any fixed evaluation.
-pub fn fit_k(samples: &[Sample], model: Model, weights: &WeightPair) -> f64 {
+pub fn fit_k(samples: &Samples, model: Model, weights: &WeightPair) -> f64 {
     let x = model.parameters_of(weights, None);
     golden_section_k(|k: f64| {
         Objective {
@@ -320,23 +339,32 @@ pub fn fit_weights(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fit::samples::SampleList;
 
-    fn sample(pawns: i8, kings: i8, pieces: u8, label: f32) -> Sample {
-        let mut inputs = [0; EXTENDED_INPUTS];
-        inputs[0] = pawns;
-        inputs[1] = kings;
-        Sample::new(inputs, pieces, label, 0)
+    fn samples(list: &[(i8, i8, u8, f64)]) -> Samples {
+        let mut all = SampleList::new(true);
+        for &(pawns, kings, pieces, label) in list {
+            let mut inputs = [0; EXTENDED_INPUTS];
+            inputs[0] = pawns;
+            inputs[1] = kings;
+            // A further input, so that the extended model has one to read.
+            inputs[FEATURE_COUNT] = pawns;
+            all.push(&inputs, pieces, label);
+        }
+        let mut samples = Samples::new(true);
+        samples.append(&all);
+        samples
     }
 
     /// The gradient agrees with finite differences of the loss, in both sets, with L2.
     #[test]
     fn the_gradient_matches_finite_differences() {
-        let samples = [
-            sample(1, 0, 20, 1.0),
-            sample(-2, 1, 20, 0.5),
-            sample(0, -1, 6, 0.0),
-            sample(1, 1, 8, 1.0),
-        ];
+        let samples = samples(&[
+            (1, 0, 20, 1.0),
+            (-2, 1, 20, 0.5),
+            (0, -1, 6, 0.0),
+            (1, 1, 8, 1.0),
+        ]);
         for model in [
             Model::of(EvaluatorKind::Ten, 12),
             Model::of(EvaluatorKind::Extended, 12),
@@ -354,7 +382,7 @@ mod tests {
             x[model.width + 1] = 210.0;
             let mut g = vec![0.0; model.parameter_count()];
             objective.loss(&x, Some(&mut g));
-            for i in [0, 1, model.width, model.width + 1, 5] {
+            for i in [0, 1, model.width, model.width + 1, 5, FEATURE_COUNT] {
                 let h = 1e-3;
                 let (mut up, mut down) = (x.clone(), x.clone());
                 up[i] += h;
@@ -369,14 +397,15 @@ mod tests {
     #[test]
     fn k_is_recovered_from_a_known_model() {
         // For each material difference d, labels in the proportion sigmoid(0.8 * d) exactly.
-        let mut samples = Vec::new();
+        let mut list = Vec::new();
         for d in -3i8..=3 {
             let p = sigmoid(0.8 * f64::from(d));
             let wins = (p * 1000.0).round() as usize;
             for j in 0..1000 {
-                samples.push(sample(d, 0, 20, if j < wins { 1.0 } else { 0.0 }));
+                list.push((d, 0, 20, if j < wins { 1.0 } else { 0.0 }));
             }
         }
+        let samples = samples(&list);
         let k = fit_k(
             &samples,
             Model::of(EvaluatorKind::Ten, 12),
