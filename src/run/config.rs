@@ -98,6 +98,15 @@ pub struct IslandsConfig {
     pub migrants: u32,
     /// Who sends to whom.
     pub topology: Topology,
+    /// Whether each island's fits (`evolution.fit_every`) learn from every island's games,
+    /// not its own alone; left out of a written config at its default (on).
+    #[serde(skip_serializing_if = "is_on")]
+    pub pool_games: bool,
+}
+
+/// Whether a switch is on (its default, left out of a written config).
+fn is_on(switch: &bool) -> bool {
+    *switch
 }
 
 /// The migration graph of the islands.
@@ -112,6 +121,12 @@ impl IslandsConfig {
     /// Whether this is a run without islands (one population).
     pub fn is_single(&self) -> bool {
         self.count == 1
+    }
+
+    /// Whether the islands' fits learn from every island's games (docs/islands.md): islands
+    /// that pool them, and fits to pool them for.
+    pub fn pool_fits(&self, evolution: &EvolutionParams) -> bool {
+        !self.is_single() && self.pool_games && evolution.fit_every > 0
     }
 }
 
@@ -178,13 +193,15 @@ impl Config {
 
 impl Default for IslandsConfig {
     /// One island (no island model); when `count` is raised: a migration every 5 rounds of
-    /// the 2 best survivors, on a ring. Rare, small exchanges keep the islands diverse.
+    /// the 2 best survivors, on a ring, and fits on every island's games. Rare, small
+    /// exchanges of specimens keep the islands diverse; the games are what a fit needs more of.
     fn default() -> Self {
         IslandsConfig {
             count: 1,
             migration_interval: 5,
             migrants: 2,
             topology: Topology::Ring,
+            pool_games: true,
         }
     }
 }

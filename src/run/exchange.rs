@@ -11,14 +11,17 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::checkpoint::Member;
+use super::files::CHECKPOINT_FILE;
 use super::island_files;
 use super::islands::{
-    letter_result, publish, result_letter, wait_for, FinalistsFile, MigrantsFile, PlayoffGamesFile,
+    letter_result, publish, result_letter, wait_for, wait_until, FinalistsFile, MigrantsFile,
+    PlayoffGamesFile, SavedRounds,
 };
 use super::process::{merit, IslandPart, Run};
 use super::rounds::Played;
 use super::state::{source_round, State};
 use super::summary::RunSummary;
+use super::tables::attach_tables;
 use crate::error::{Error, Result};
 use crate::game::GameResult;
 use crate::tournament::{
@@ -40,6 +43,35 @@ impl<'a> Run<'a> {
     ) -> Result<Option<T>> {
         let (part, stop) = (self.part(), self.options.stop.as_deref());
         self.exchange(|| wait_for(part.island, (path, writer, what), part.wait, stop))
+    }
+
+    /// Before a fit that pools the islands' games: waits until every other island has saved
+    /// round `round` (its checkpoint says so, and its positions store holds the round), counting
+    /// the wait as exchange time; `None` if the run was stopped meanwhile. Every island saved
+    /// the round before the one it plays, so no island waits for one that waits for it.
+    pub(super) fn await_saved_rounds(&self, round: u32) -> Result<Option<()>> {
+        let part = self.part();
+        if round == 0 {
+            return Ok(Some(()));
+        }
+        for index in (0..part.island.count).filter(|&i| i != part.island.index) {
+            let path = island_files::island_dir(part.top, index).join(CHECKPOINT_FILE);
+            let what = format!("round {round} (its games, for the pooled fit)");
+            let stop = self.options.stop.as_deref();
+            let saved = self.exchange(|| {
+                wait_until(
+                    part.island,
+                    (&path, index, &what),
+                    part.wait,
+                    stop,
+                    |saved: &SavedRounds| saved.completed_rounds >= round,
+                )
+            })?;
+            if saved.is_none() {
+                return Ok(None);
+            }
+        }
+        Ok(Some(()))
     }
 
     /// Runs `f`, one of the island's exchanges through the run folder, and counts its time.
@@ -123,6 +155,9 @@ impl<'a> Run<'a> {
             here.push(m.specimen.id);
             immigrants.push(Member::fresh(m.specimen));
         }
+        // A fitted specimen's pattern weights travel as the name of their file, at the top of
+        // the run folder, written before any migrant could carry them.
+        self.exchange(|| attach_tables(part.top, immigrants.iter_mut().map(|m| &mut m.specimen)))?;
         Ok(Some(immigrants))
     }
 
@@ -159,7 +194,9 @@ impl<'a> Run<'a> {
                     .or_insert((member.specimen, round));
             }
         }
-        Ok(Some(all.into_values().collect()))
+        let mut finalists: Vec<(Specimen, u32)> = all.into_values().collect();
+        self.exchange(|| attach_tables(part.top, finalists.iter_mut().map(|(s, _)| s)))?;
+        Ok(Some(finalists))
     }
 
     /// Plays this island's share of the playoff of all islands' `finalists` (game `g` is island
@@ -250,9 +287,18 @@ impl<'a> Run<'a> {
         ));
         let exchanging = part.exchanging.load(Ordering::Relaxed) as f64 * 1e-9;
         let total = part.opened.elapsed().as_secs_f64();
+        let pooled = part.pooled_bytes.load(Ordering::Relaxed);
+        let stores = if pooled > 0 {
+            format!(
+                " (the pooled fits read {:.1} MB of positions stores)",
+                pooled as f64 * 1e-6
+            )
+        } else {
+            String::new()
+        };
         self.progress.note(&format!(
             "{exchanging:.1} s of {total:.1} s ({:.1}%) spent writing, waiting for and reading \
-             the exchanged files",
+             the exchanged files{stores}",
             100.0 * exchanging / total.max(1e-9)
         ));
         self.progress.finish();

@@ -5,45 +5,65 @@
 //! run begun before there was one, its `games.csv`), which a resumed run has cut back to its
 //! checkpoint, and takes the round just played from memory, so a run that was killed and
 //! resumed fits on exactly the games an unbroken run fits on, and the fit itself is the same on
-//! any number of threads. A pattern run extracts each game's samples once and keeps them
-//! between its fits ([`PatternCache`]); after a resume it extracts the earlier rounds from the
-//! store again, to the same samples.
+//! any number of threads. Islands that pool their games read the earlier rounds of every
+//! island's store instead ([`Pool`]), in a fixed order, their own round last. A pattern run
+//! extracts each game's samples once and keeps them between its fits ([`PatternCache`]); a
+//! resumed run extracts the earlier rounds from the stores again, to the same samples.
 
 use std::path::Path;
 
 use super::config::Config;
+use super::pool::RoundGames;
 use crate::error::{Error, Result};
 use crate::eval::{EvaluatorKind, PatternTables};
 use crate::fit::{
     fit, fit_pattern_data, pattern_samples, FitReport, FitSettings, GameRecords, PatternData,
-    RecordedGame, StoreReader,
+    RecordedGame,
 };
 use crate::game::Opening;
 use crate::run_folder::{GAMES_FILE, POSITIONS_FILE};
 use crate::tournament::{BracketGame, Specimen};
 
-/// The fit after `round` from `top`'s weights, on the games of `dir`'s `games.csv` within the
-/// config's window and the round's own `games` (not yet written); `None` when those games hold
-/// no position to learn from (a run never fails for want of data).
+#[cfg(doc)]
+use super::pool::Pool;
+
+/// Where a fit finds the games of the rounds before the one just played.
+pub(super) struct Earlier<'a> {
+    /// Whether they are every island's (pooled), not the run's own.
+    pub(super) pooled: bool,
+    /// Reads rounds `first..=last` (of every pooled island, rounds ascending, islands
+    /// ascending within a round).
+    pub(super) read: &'a dyn Fn(u32, u32) -> Result<Vec<RoundGames>>,
+}
+
+/// The fit after `round` from `top`'s weights, on the games of the earlier rounds within the
+/// config's window and the round's own `games` (not yet written), last; `None` when those
+/// games hold no position to learn from (a run never fails for want of data).
 pub(super) fn fit_after_round(
     dir: &Path,
     config: &Config,
-    round: u32,
-    games: &[BracketGame],
+    (round, games): (u32, &[BracketGame]),
     top: &Specimen,
     cache: &mut PatternCache,
+    earlier: &Earlier<'_>,
 ) -> Result<Option<FitReport>> {
     let first_round = config.evolution.fit_first_round(round);
     if config.weights.evaluator == EvaluatorKind::Patterns {
-        return fit_patterns_after_round(dir, config, round, games, top, cache);
+        return fit_patterns_after_round(config, (round, games), top, cache, earlier);
     }
     let mut records = GameRecords::default();
     if round > first_round {
-        let store = dir.join(POSITIONS_FILE);
-        if store.exists() {
-            records.add_store_from(&store, first_round)?;
+        if earlier.pooled {
+            for block in (earlier.read)(first_round, round - 1)? {
+                records.games.extend(block.games);
+            }
         } else {
-            records.add_games_csv_from(&dir.join(GAMES_FILE), first_round)?;
+            let store = dir.join(POSITIONS_FILE);
+            if store.exists() {
+                records.add_store_from(&store, first_round)?;
+            } else {
+                records.add_games_csv_from(&dir.join(GAMES_FILE), first_round)?;
+            }
         }
     }
     for game in games {
@@ -84,69 +104,74 @@ fn run_fit_settings(config: &Config) -> FitSettings {
 }
 
 /// The samples a pattern run's fits learn from, each game's extracted once and kept between
-/// fits, with the round each came from.
+/// fits: the blocks of the earlier rounds (one per round, or per round and island when the
+/// islands pool their games), in the order the fits read them.
 #[derive(Debug, Default)]
 pub(super) struct PatternCache {
-    /// The samples of the rounds kept (`None` before the first fit of this process).
+    /// The samples of the blocks kept (`None` before the first fit of this process).
     data: Option<PatternData>,
-    /// The first sample of each round kept, with the round, in round order.
-    rounds: Vec<(u32, usize)>,
-    /// The games of the rounds kept.
-    games: Vec<(u32, usize)>,
-    /// The last round extracted.
+    /// Each block kept, in order: its round, its first sample and its games.
+    blocks: Vec<(u32, usize, usize)>,
+    /// The last round whose blocks are all kept (0: none yet).
     through: u32,
 }
 
 impl PatternCache {
-    /// Adds round `round`'s games.
-    fn add_round(
-        &mut self,
-        round: u32,
-        games: &[RecordedGame],
-        first_ply: u32,
-        shape: &PatternTables,
-    ) {
+    /// Adds a block of `round`'s games.
+    fn add(&mut self, round: u32, games: &[RecordedGame], first_ply: u32, shape: &PatternTables) {
+        let first_game = self.games();
         let data = self
             .data
             .get_or_insert_with(|| PatternData::new(shape.regions().len()));
-        let first_game: usize = self.games.iter().map(|&(_, n)| n).sum();
-        self.rounds.push((round, data.len()));
-        self.games.push((round, games.len()));
+        self.blocks.push((round, data.len(), games.len()));
         data.append(pattern_samples(games, first_ply, shape, first_game));
-        self.through = round;
     }
 
-    /// Forgets the rounds before `first_round`.
+    /// The games of the blocks kept.
+    fn games(&self) -> usize {
+        self.blocks.iter().map(|&(_, _, games)| games).sum()
+    }
+
+    /// Forgets the blocks of the rounds before `first_round`.
     fn keep_from(&mut self, first_round: u32) {
         let Some(data) = self.data.as_mut() else {
             return;
         };
-        let keep = self.rounds.partition_point(|&(r, _)| r < first_round);
+        let keep = self.blocks.partition_point(|&(r, _, _)| r < first_round);
         if keep == 0 {
             return;
         }
         let first = self
-            .rounds
+            .blocks
             .get(keep)
-            .map_or(data.len(), |&(_, start)| start);
+            .map_or(data.len(), |&(_, start, _)| start);
         data.drop_before(first);
-        self.rounds.drain(..keep);
-        self.rounds
+        self.blocks.drain(..keep);
+        self.blocks
             .iter_mut()
-            .for_each(|(_, start)| *start -= first);
-        self.games.drain(..keep);
+            .for_each(|(_, start, _)| *start -= first);
+    }
+
+    /// Forgets the last block (the round just played, which the next fit reads back in its
+    /// place among the islands' blocks).
+    fn drop_last(&mut self) {
+        let (Some(data), Some((_, start, _))) = (self.data.as_mut(), self.blocks.pop()) else {
+            return;
+        };
+        data.samples.truncate(start);
+        data.entries.truncate(2 * data.regions * start);
     }
 }
 
-/// The pattern run's fit after `round`: the cached samples of the rounds within the window
-/// (those not cached yet read from the store), the round's own games added.
+/// The pattern run's fit after `round`: the cached samples of the earlier rounds within the
+/// window (those not cached yet read from the stores and extracted), the round's own games
+/// added last for this fit only.
 fn fit_patterns_after_round(
-    dir: &Path,
     config: &Config,
-    round: u32,
-    games: &[BracketGame],
+    (round, games): (u32, &[BracketGame]),
     top: &Specimen,
     cache: &mut PatternCache,
+    earlier: &Earlier<'_>,
 ) -> Result<Option<FitReport>> {
     let settings = run_fit_settings(config);
     let first_round = config.evolution.fit_first_round(round);
@@ -154,33 +179,18 @@ fn fit_patterns_after_round(
         Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
         None => PatternTables::zero(config.weights.patterns.regions.regions()),
     };
-    if cache.data.is_none() || cache.through + 1 < round {
-        // This process has not seen the earlier rounds (a resumed run): read them back.
-        *cache = PatternCache::default();
-        let mut reader = StoreReader::open(&dir.join(POSITIONS_FILE))?;
-        let mut pending: Vec<RecordedGame> = Vec::new();
-        let mut pending_round = None;
-        while let Some(stored) = reader.next_game()? {
-            if stored.round < first_round || stored.round >= round {
-                continue;
-            }
-            if pending_round.is_some_and(|r| r != stored.round) {
-                let r = pending_round.expect("checked");
-                cache.add_round(r, &pending, settings.first_ply, &shape);
-                pending.clear();
-            }
-            pending_round = Some(stored.round);
-            pending.push(stored.game);
-        }
-        if let Some(r) = pending_round {
-            cache.add_round(r, &pending, settings.first_ply, &shape);
+    cache.keep_from(first_round);
+    let next = (cache.through + 1).max(first_round);
+    if next < round {
+        for block in (earlier.read)(next, round - 1)? {
+            cache.add(block.round, &block.games, settings.first_ply, &shape);
         }
     }
+    cache.through = cache.through.max(round - 1);
     let played: Vec<RecordedGame> = games.iter().map(recorded).collect::<Result<_>>()?;
-    cache.add_round(round, &played, settings.first_ply, &shape);
-    cache.keep_from(first_round);
+    cache.add(round, &played, settings.first_ply, &shape);
     let data = cache.data.as_ref().expect("a round was added");
-    match fit_pattern_data(
+    let fitted = fit_pattern_data(
         data.as_slice(),
         None,
         &top.weights,
@@ -188,9 +198,12 @@ fn fit_patterns_after_round(
         top.patterns.as_ref(),
         &settings,
         |_, _| {},
-    ) {
+    );
+    let games = cache.games();
+    cache.drop_last();
+    match fitted {
         Ok(mut report) => {
-            report.games = cache.games.iter().map(|&(_, n)| n).sum();
+            report.games = games;
             Ok(Some(report))
         }
         // No position yet: the round breeds as usual.

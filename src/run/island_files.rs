@@ -3,6 +3,7 @@
 //! top once the run is over; and clearing a run folder, islands included, for `tune --force`.
 
 use std::fs;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::files::{header_line, write_atomically, COUNTED_FILES, RUN_FILES};
@@ -54,9 +55,23 @@ pub fn is_island_entry(name: &str) -> bool {
 }
 
 /// Removes the temporary files island `index` left beside its exchanged files when it was
-/// killed while writing one. Only island `index` writes those files, and the caller holds its
-/// lock, so every such temporary is stale, whatever machine's process id it names.
-pub fn remove_island_temporaries(top: &Path, index: u32) -> Result<()> {
+/// killed while writing one, its fitted specimens' tables (`ids`, its block of ids) included.
+/// Only island `index` writes those files, and the caller holds its lock, so every such
+/// temporary is stale, whatever machine's process id it names.
+pub fn remove_island_temporaries(top: &Path, index: u32, ids: Range<u64>) -> Result<()> {
+    if let Ok(entries) = fs::read_dir(top.join(TABLES_DIR)) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let id = name
+                .strip_prefix(".specimen-")
+                .and_then(|rest| rest.split_once(".json.tmp-"))
+                .and_then(|(id, _)| id.parse::<u64>().ok());
+            if id.is_some_and(|id| ids.contains(&id)) {
+                let path = entry.path();
+                fs::remove_file(&path).map_err(|e| Error::io("remove", &path, &e))?;
+            }
+        }
+    }
     let mut folders = vec![top.join(PLAYOFF_DIR)];
     if let Ok(epochs) = fs::read_dir(top.join(MIGRANTS_DIR)) {
         folders.extend(epochs.flatten().map(|e| e.path()));
@@ -202,12 +217,24 @@ mod tests {
                 .join(PLAYOFF_DIR)
                 .join(".games-island-2.json.tmp-9"),
         ];
+        let tables = dir.path().join(TABLES_DIR);
+        fs::create_dir_all(&tables).unwrap();
+        let files = [
+            files[0].clone(),
+            files[1].clone(),
+            files[2].clone(),
+            files[3].clone(),
+            tables.join(".specimen-25.json.tmp-4"),
+            tables.join(".specimen-7.json.tmp-4"),
+            tables.join("specimen-25.json"),
+        ];
         for file in &files {
             fs::write(file, "x").unwrap();
         }
-        remove_island_temporaries(dir.path(), 2).unwrap();
+        // Island 2's ids are 20 to 29.
+        remove_island_temporaries(dir.path(), 2, 20..30).unwrap();
         let left: Vec<bool> = files.iter().map(|f| f.exists()).collect();
-        assert_eq!(left, [false, true, true, false]);
+        assert_eq!(left, [false, true, true, false, false, true, true]);
         assert!(is_island_entry("island-12") && !is_island_entry("island-x"));
     }
 }

@@ -1,7 +1,8 @@
 //! The island model (docs/islands.md): which island a process is, each island's
 //! seed, and the files islands exchange through the run folder — migrants every few rounds,
 //! then the finalists and the playoff games — written once by their one writer and waited for
-//! by the others.
+//! by the others; and how far another island has come (its checkpoint), which a fit that pools
+//! the islands' games waits for.
 //!
 //! No locks and no server: a file appears whole (temporary file + rename) and only its island
 //! writes it, so a reader that sees it sees the final bytes, on a local disk as on NFS. A
@@ -206,25 +207,48 @@ pub fn publish<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     write_atomically(path, &bytes)
 }
 
+/// How far an island has come, as its checkpoint (rewritten whole after every round) says:
+/// what another island's pooled fit waits for.
+#[derive(Debug, Deserialize)]
+pub struct SavedRounds {
+    /// Rounds the island has completed and saved, with their games in its positions store.
+    pub completed_rounds: u32,
+}
+
 /// Waits until `path`, which island `writer` writes (`what` it holds, "migrants of round 4",
 /// for the timeout's message), exists and reads it. Returns `None` if `stop` was set meanwhile;
 /// fails after `timeout` naming the island that did not write it.
 pub fn wait_for<T: for<'de> Deserialize<'de>>(
     waiting: Island,
+    awaited: (&Path, u32, &str),
+    timeout: Duration,
+    stop: Option<&AtomicBool>,
+) -> Result<Option<T>> {
+    wait_until(waiting, awaited, timeout, stop, |_: &T| true)
+}
+
+/// [`wait_for`] a file that its island rewrites as it goes on (a checkpoint), until what it
+/// holds is `ready`.
+pub fn wait_until<T: for<'de> Deserialize<'de>>(
+    waiting: Island,
     (path, writer, what): (&Path, u32, &str),
     timeout: Duration,
     stop: Option<&AtomicBool>,
+    ready: impl Fn(&T) -> bool,
 ) -> Result<Option<T>> {
     let started = Instant::now();
     let mut pause = Duration::from_millis(5);
     loop {
         if let Some(bytes) = input_file::read_existing(path, Links::Refuse, None)? {
-            return serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+            let value: T = serde_json::from_slice(&bytes).map_err(|e| {
                 Error::input(format!(
                     "{}: not a file of island {writer} ({e}); the run folder was changed",
                     path.display()
                 ))
-            });
+            })?;
+            if ready(&value) {
+                return Ok(Some(value));
+            }
         }
         if stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             return Ok(None);

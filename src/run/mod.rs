@@ -13,6 +13,7 @@ mod islands;
 mod lock;
 mod observer;
 mod options;
+mod pool;
 mod process;
 mod recorded;
 mod reference;

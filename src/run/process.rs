@@ -36,6 +36,8 @@ pub(super) struct IslandPart<'a> {
     /// the island model, reported at the end.
     pub(super) opened: Instant,
     pub(super) exchanging: AtomicU64,
+    /// The bytes this process read from the other islands' positions stores for its fits.
+    pub(super) pooled_bytes: AtomicU64,
     /// Whether every island runs in this process, in step (see `rounds::play_rounds`).
     pub(super) in_step: bool,
 }

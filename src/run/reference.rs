@@ -197,7 +197,8 @@ const KEY_DOCS: &[(&str, &str)] = &[
         "Off (0) by default. Every this many rounds, a regression fit (the `fit` command's Texel \
          method) on the run's games, started from the round's top survivor, enters the \
          population in place of one immigrant (or, with none, one child); `specimens.csv` \
-         gives its origin as `fit`. Islands fit on their own games. At most 1,000,000.",
+         gives its origin as `fit`. Islands fit on every island's games \
+         (`islands.pool_games`). At most 1,000,000.",
     ),
     (
         "evolution.fit_score_weight",
@@ -254,6 +255,14 @@ const KEY_DOCS: &[(&str, &str)] = &[
     (
         "islands.topology",
         "Who sends to whom: \"ring\" (island i to island i + 1, the last to island 0).",
+    ),
+    (
+        "islands.pool_games",
+        "true by default (and then left out of a written config). With fits \
+         (`evolution.fit_every`), the fit after round r of each island learns from every \
+         island's games of the rounds before r (read from their positions stores once they \
+         are saved) and its own round r, in a fixed order, so the files are the same in one \
+         process or many (docs/islands.md). false: each island fits on its own games alone.",
     ),
 ];
 
@@ -369,6 +378,8 @@ fn optional_table(table: &str) -> String {
     // The table as a config that uses it writes it, then its keys put back to their defaults.
     let mut config = Config::new("my-run");
     config.islands.count = 2;
+    // Written only when off: off here, put back to its default below.
+    config.islands.pool_games = !config.islands.pool_games;
     config.weights.extended.terms.max += 1;
     let mut written = config.to_toml();
     if table == "weights.extended" {
@@ -387,6 +398,8 @@ fn optional_table(table: &str) -> String {
         out.push_str(&comment(key_doc(&path)));
         let line = if path == "islands.count" {
             format!("count = {}", defaults.count)
+        } else if path == "islands.pool_games" {
+            format!("pool_games = {}", defaults.pool_games)
         } else {
             line.to_string()
         };
@@ -420,6 +433,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\n# topology = \"ring\"\n"), "{text}");
+        assert!(text.contains("\n# pool_games = true\n"), "{text}");
         let config = Config::from_str_named(&text, "defaults.toml").unwrap();
         assert_eq!(config, Config::new("my-run"));
     }

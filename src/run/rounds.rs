@@ -12,7 +12,8 @@ use super::files::{
     append, append_counted, learning_record, specimen_record, timings_record, GAMES_FILE,
     GAMES_PDN_FILE, LEARNING_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
-use super::fitted;
+use super::fitted::{self, Earlier};
+use super::pool::{Pool, RoundGames};
 use super::process::{merit, Run, VALIDATION_OPPONENT};
 use super::state::State;
 use super::tables::write_tables;
@@ -145,13 +146,14 @@ impl Run<'_> {
     }
 
     /// Breeds the newcomers of a played round (fewer by the `immigrants` from another island),
-    /// writes its rows and saves the checkpoint.
+    /// writes its rows and saves the checkpoint; `None` if the run was stopped first (while a
+    /// pooled fit waited for another island), with nothing written.
     pub(super) fn finish_phase(
         &self,
         state: &mut State,
         played: Played,
         immigrants: Vec<Member>,
-    ) -> Result<()> {
+    ) -> Result<Option<()>> {
         let config = self.config;
         let (round, mut result, survivors) = (played.round, played.result, played.survivors);
         let last_round = round == config.tournament.rounds;
@@ -176,8 +178,12 @@ impl Run<'_> {
                 &mut next_id,
             )
         };
-        if config.evolution.fits_after(round, config.tournament.rounds) {
-            self.enter_fitted(round, &result, &survivors, &mut newcomers, &mut next_id)?;
+        if config.evolution.fits_after(round, config.tournament.rounds)
+            && self
+                .enter_fitted(round, &result, &survivors, &mut newcomers, &mut next_id)?
+                .is_none()
+        {
+            return Ok(None);
         }
         result.stats.newcomers = newcomers.len() as u64;
 
@@ -251,12 +257,14 @@ impl Run<'_> {
         state.files = lengths;
         self.checkpoint(state, None)?;
         self.progress.round_done(&result.stats, seconds);
-        Ok(())
+        Ok(Some(()))
     }
 
     /// A fit on the run's games from the round's top survivor (`[evolution] fit_every`), when
     /// the games hold positions to learn from: in place of the last of `newcomers`, or, after
-    /// the last round, beside the finalists (with the next id).
+    /// the last round, beside the finalists (with the next id). An island that pools the
+    /// islands' games first waits for every island to have saved the round before this one;
+    /// `None` if the run was stopped meanwhile.
     pub(super) fn enter_fitted(
         &self,
         round: u32,
@@ -264,30 +272,51 @@ impl Run<'_> {
         survivors: &[Member],
         newcomers: &mut Vec<Specimen>,
         next_id: &mut u64,
-    ) -> Result<()> {
+    ) -> Result<Option<()>> {
         let last_round = round == self.config.tournament.rounds;
         if newcomers.is_empty() && !last_round {
-            return Ok(());
+            return Ok(Some(()));
         }
         let top = survivors
             .iter()
             .max_by_key(|m| merit(m, &result.tallies))
             .expect("a round leaves at least one survivor");
+        let pooled = self.pools_games();
+        if pooled && self.await_saved_rounds(round - 1)?.is_none() {
+            return Ok(None);
+        }
+        let pool = match &self.island {
+            Some(part) if pooled => Pool::islands(part.top, part.island.count),
+            _ => Pool::own(&self.dir),
+        };
+        let read = |first: u32, last: u32| -> Result<Vec<RoundGames>> {
+            if !pooled {
+                return pool.read(first, last).map(|(blocks, _)| blocks);
+            }
+            let (blocks, bytes) = self.exchange(|| pool.read(first, last))?;
+            self.part().pooled_bytes.fetch_add(bytes, Ordering::Relaxed);
+            Ok(blocks)
+        };
+        let earlier = Earlier {
+            pooled,
+            read: &read,
+        };
         let Some(report) = fitted::fit_after_round(
             &self.dir,
             self.config,
-            round,
-            &result.games,
+            (round, &result.games),
             &top.specimen,
             &mut self.pattern_cache.lock().expect("no fit panicked"),
+            &earlier,
         )?
         else {
-            return Ok(());
+            return Ok(Some(()));
         };
         fitted::enter(newcomers, &report, &top.specimen, round, next_id);
         let entered = newcomers.last().expect("just entered");
         if entered.patterns.is_some() {
-            write_tables(&self.dir, entered, self.config, round)?;
+            // At the top of an island run's folder: migrants carry them to other islands.
+            write_tables(self.top(), entered, self.config, round)?;
         }
         self.progress.note(&format!(
             "fit after round {round}: specimen {} from specimen {} on {} games ({} positions), \
@@ -299,7 +328,16 @@ impl Run<'_> {
             report.start.training,
             report.fitted.training
         ));
-        Ok(())
+        Ok(Some(()))
+    }
+
+    /// Whether this island's fits learn from every island's games: an island of a run whose
+    /// islands pool them, begun with a positions store (a run begun by an older version fits
+    /// on its own games, as it did).
+    fn pools_games(&self) -> bool {
+        self.island.is_some()
+            && self.config.islands.pool_fits(&self.config.evolution)
+            && self.dir.join(POSITIONS_FILE).exists()
     }
 
     /// A bracket game as PDN (docs/run-folder.md): from the initial position, the
@@ -365,7 +403,9 @@ pub(super) fn play_rounds(live: &mut [(Run, State)]) -> Result<bool> {
             let Some(immigrants) = run.receive_migrants(&played)? else {
                 return Ok(false);
             };
-            run.finish_phase(state, played, immigrants)?;
+            if run.finish_phase(state, played, immigrants)?.is_none() {
+                return Ok(false);
+            }
         }
         #[cfg(feature = "crash-hooks")]
         if stop_after_round == Some(round + 1) {

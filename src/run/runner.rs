@@ -186,7 +186,11 @@ fn run_islands(
         let dir = island_files::island_dir(top, island.index);
         std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
         let lock = RunLock::acquire(&dir)?;
-        island_files::remove_island_temporaries(top, island.index)?;
+        island_files::remove_island_temporaries(
+            top,
+            island.index,
+            config.island_ids(island.index),
+        )?;
         let state = match State::open(top, &dir, config, text, Some(island))? {
             Opened::Ready(state) => state,
             Opened::Finished(summary) => {
@@ -200,6 +204,7 @@ fn run_islands(
             wait: options.island_timeout.unwrap_or(DEFAULT_WAIT),
             opened: Instant::now(),
             exchanging: AtomicU64::new(0),
+            pooled_bytes: AtomicU64::new(0),
             in_step,
         };
         let run = Run::new(&dir, config, text, options, &state, Some(part))?;

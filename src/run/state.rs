@@ -112,8 +112,9 @@ impl State {
         recorded::cut_store(dir, completed)?;
         let mut population = checkpoint.population;
         let mut champion = checkpoint.champion;
+        // An island's specimens may carry any island's fitted tables: all are at the top.
         attach_tables(
-            dir,
+            top,
             population
                 .iter_mut()
                 .map(|m| &mut m.specimen)
