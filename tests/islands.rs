@@ -415,3 +415,130 @@ fn one_island_gives_the_files_of_a_run_without_islands() {
     }
     assert!(stores[0] == stores[1], "positions.bin differs");
 }
+
+/// [`THREE`] with the pattern evaluator and a fit after every round: each island's fits pool
+/// every island's games.
+fn pooled_config(pool: bool) -> String {
+    THREE.replace(
+        "[islands]",
+        &format!(
+            "[weights]\nevaluator = \"patterns\"\n[evolution]\nfit_every = 1\n\
+             [islands]\npool_games = {pool}"
+        ),
+    )
+}
+
+/// The fit notes of a run's output: (island, round, games).
+fn fit_notes(stdout: &str) -> Vec<(u32, u32, usize)> {
+    let mut notes = Vec::new();
+    let mut island = 0;
+    for line in stdout.lines() {
+        if let Some(rest) = line.split("island ").nth(1) {
+            if let Some(index) = rest.split(|c: char| !c.is_ascii_digit()).next() {
+                island = index.parse().unwrap_or(island);
+            }
+        }
+        let Some(rest) = line.split("fit after round ").nth(1) else {
+            continue;
+        };
+        let round: u32 = rest.split(':').next().unwrap().parse().unwrap();
+        let games: usize = rest
+            .split(" on ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        notes.push((island, round, games));
+    }
+    notes
+}
+
+#[test]
+fn pooled_fits_learn_from_every_island_and_give_the_same_files_in_one_process_or_three() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), &pooled_config(true));
+    let reference = tmp.path().join("embedded-1");
+    let said = bin()
+        .args(["tune", "--threads", "1"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&reference)
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&said.get_output().stderr).into_owned();
+
+    // Island 1's fit after round 2 learnt from every island's round 1 and its own round 2,
+    // as games.csv (island, round, ...) counts them.
+    let games = fs::read_to_string(reference.join("games.csv")).unwrap();
+    let count = |island: &str, round: &str| {
+        games
+            .lines()
+            .skip(1)
+            .filter(|row| {
+                let f: Vec<&str> = row.split(',').collect();
+                f[0] == island && f[1] == round
+            })
+            .count()
+    };
+    let notes = fit_notes(&said);
+    let (_, _, fitted_on) = notes
+        .iter()
+        .find(|&&(island, round, _)| island == 1 && round == 2)
+        .unwrap_or_else(|| panic!("no fit of island 1 after round 2 in {notes:?}"));
+    let pooled = count("0", "1") + count("1", "1") + count("2", "1") + count("1", "2");
+    assert_eq!(*fitted_on, pooled, "{notes:?}");
+
+    // Three processes, as srun starts them: the same files.
+    let out = tmp.path().join("slurm");
+    let children: Vec<Child> = (0..3)
+        .map(|i| island(&config, &out, 1, &slurm(i), 120).spawn().unwrap())
+        .collect();
+    children.into_iter().for_each(|c| drop(succeeded(c)));
+    assert_same_run(&reference, &out);
+    let specimens = fs::read_to_string(reference.join("specimens.csv")).unwrap();
+    assert!(specimens.contains(",fit,"), "{specimens}");
+
+    // Fitting alone gives other fits (and other files).
+    let alone_config = tmp.path().join("alone.toml");
+    fs::write(&alone_config, pooled_config(false)).unwrap();
+    let alone = tmp.path().join("alone");
+    embedded(&alone_config, &alone, 1);
+    assert!(
+        fs::read(alone.join("specimens.csv")).unwrap() != specimens.as_bytes(),
+        "pooling changed nothing"
+    );
+
+    // Island 1 killed once it saved round 1 (the others wait for its rounds before their
+    // fits), then started again: the same files.
+    let out = tmp.path().join("killed");
+    let mut one = island(&config, &out, 1, &slurm(1), 120).spawn().unwrap();
+    wait_for(&out.join("island-1").join("checkpoint.json"));
+    one.kill().unwrap();
+    one.wait().unwrap();
+    let others: Vec<Child> = [0, 2]
+        .iter()
+        .map(|&i| island(&config, &out, 2, &slurm(i), 120).spawn().unwrap())
+        .collect();
+    succeeded(island(&config, &out, 1, &slurm(1), 120).spawn().unwrap());
+    others.into_iter().for_each(|c| drop(succeeded(c)));
+    assert_same_run(&reference, &out);
+
+    // All islands in one process on two threads, aborted before round 3's checkpoint and
+    // resumed (the resumed fits read the earlier rounds back from the stores).
+    let out = tmp.path().join("embedded-aborted");
+    bin()
+        .args(["tune", "--quiet", "--threads", "2"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .env("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT", "3")
+        .assert()
+        .failure();
+    bin()
+        .args(["resume", "--quiet"])
+        .arg(&out)
+        .assert()
+        .success();
+    assert_same_run(&reference, &out);
+}

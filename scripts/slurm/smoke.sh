@@ -1,6 +1,7 @@
 #!/bin/bash
 # Smoke test of scripts/slurm/tune.sbatch on a real (one-node) Slurm cluster: starts the cluster
-# in a temporary folder (setup_local_slurm.sh), runs a tiny 3-island config in one process for
+# in a temporary folder (setup_local_slurm.sh), runs a tiny 3-island config (pattern evaluator,
+# fits every 2 rounds on the pooled games of all islands) in one process for
 # reference, submits the sbatch script with 3 tasks, requeues the job once an island has saved
 # a round (the job restarts and every island resumes), waits, compares every file with the
 # reference, and stops the daemons it started. Needs root and the Slurm packages
@@ -31,9 +32,13 @@ rounds = 6
 openings = "random:6"
 max_plies = 100
 playoff_openings = 1
+[weights]
+evaluator = "patterns"
 [search]
 min_depth = 3
 max_depth = 6
+[evolution]
+fit_every = 2
 [validation]
 every = 3
 openings = 4
