@@ -14,9 +14,11 @@ use crate::eval::{
     PERSPECTIVE, TERM_COUNT, TERM_NAMES,
 };
 use crate::run_folder::{
-    database_pieces_of, read_config_table, CsvTable, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE,
-    TABLES_DIR,
+    database_pieces_of, read_config_table, CsvTable, CHECKPOINT_FILE, CONFIG_FILE, PLAYOFF_FILE,
+    SPECIMENS_FILE, TABLES_DIR,
 };
+use crate::tournament::Specimen;
+use serde::Deserialize;
 
 /// Turns a weights file into the text of one output format.
 pub trait Exporter {
@@ -897,13 +899,19 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
             last = Some(row);
         }
     }
-    let row = last.ok_or_else(|| {
-        Error::Input(format!(
-            "{}: no row for specimen {id} (rank {rank} in {})",
-            specimens.path().display(),
-            playoff.path().display()
-        ))
-    })?;
+    let Some(row) = last else {
+        // The final fit joins the playoff without a row of its own (rows are the rounds'
+        // survivors); the run's last checkpoint keeps every finalist.
+        let pattern_run = specimens.optional("tables").is_some();
+        return finalist_from_checkpoint(run_dir, id, pattern_run)?.ok_or_else(|| {
+            Error::Input(format!(
+                "{}: no row for specimen {id} (rank {rank} in {}), and {} does not hold it",
+                specimens.path().display(),
+                playoff.path().display(),
+                run_dir.join(CHECKPOINT_FILE).display()
+            ))
+        });
+    };
     let round: u32 = specimens.parse(row, &round_col, "a round number")?;
     let mut sets = [Weights::default(); 2];
     for (w, set_cols) in sets.iter_mut().zip(cols.chunks(FEATURE_COUNT)) {
@@ -962,6 +970,66 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         source: Some(WeightsSource::Specimen { run, id, round }),
         database_pieces: Some(database_pieces),
     })
+}
+
+/// The finalist `id` of a finished run as its last checkpoint keeps it (`None` when the
+/// checkpoint has no such finalist), its pattern weights from the run's tables folder.
+fn finalist_from_checkpoint(
+    run_dir: &Path,
+    id: u64,
+    pattern_run: bool,
+) -> Result<Option<WeightsFile>> {
+    #[derive(Deserialize)]
+    struct Finalist {
+        specimen: Specimen,
+    }
+    #[derive(Deserialize)]
+    struct Finalists {
+        completed_rounds: u32,
+        population: Vec<Finalist>,
+    }
+    let path = run_dir.join(CHECKPOINT_FILE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let finalists: Finalists = serde_json::from_str(&text)
+        .map_err(|e| Error::Input(format!("{}: not a run's checkpoint ({e})", path.display())))?;
+    let Some(specimen) = finalists
+        .population
+        .into_iter()
+        .map(|f| f.specimen)
+        .find(|s| s.id == id)
+    else {
+        return Ok(None);
+    };
+    let patterns = match (pattern_run, specimen.tables) {
+        (false, _) => None,
+        (true, None) => Some(Arc::new(PatternWeights::zero(PatternTables::zero(
+            run_regions(run_dir)?.regions(),
+        )))),
+        (true, Some(owner)) => {
+            let path = run_dir
+                .join(TABLES_DIR)
+                .join(format!("specimen-{owner}.json"));
+            let file = WeightsFile::load(&path)?;
+            Some(file.patterns.ok_or_else(|| {
+                Error::Input(format!("{}: holds no pattern tables", path.display()))
+            })?)
+        }
+    };
+    let (run, endgame_pieces, database_pieces) = read_run_config(run_dir)?;
+    Ok(Some(WeightsFile {
+        weights: specimen.weights,
+        extra: specimen.extra.map(|e| *e),
+        patterns,
+        endgame_pieces,
+        source: Some(WeightsSource::Specimen {
+            run,
+            id,
+            round: finalists.completed_rounds,
+        }),
+        database_pieces: Some(database_pieces),
+    }))
 }
 
 /// The run's `name`, `[search] endgame_pieces` (default 12) and `[search] database_pieces`

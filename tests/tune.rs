@@ -459,6 +459,30 @@ fn a_pattern_run_keeps_each_fits_tables_once() {
         (ranked.weights, ranked.extra, ranked.patterns),
         (best.weights, best.extra, best.patterns)
     );
+    // The final fit (specimen 14) joined the playoff with no row in specimens.csv: its rank
+    // exports from the last checkpoint, with its own tables.
+    assert!(!specimens
+        .lines()
+        .any(|row| row.split(',').nth(1) == Some("14")));
+    let playoff = fs::read_to_string(out.join("playoff.csv")).unwrap();
+    let rank: usize = playoff
+        .lines()
+        .find(|row| row.split(',').nth(1) == Some("14"))
+        .and_then(|row| row.split(',').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let fitted = weights_from_run(&out, rank).unwrap();
+    let own = WeightsFile::load(&out.join("tables").join("specimen-14.json")).unwrap();
+    assert_eq!(fitted.patterns, own.patterns);
+    assert!(matches!(
+        fitted.source,
+        Some(checkers_tuner::WeightsSource::Specimen {
+            id: 14,
+            round: 3,
+            ..
+        })
+    ));
 }
 
 #[test]

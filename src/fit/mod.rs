@@ -9,6 +9,7 @@ mod adam;
 mod inputs;
 mod lbfgs;
 mod pattern_fit;
+mod pattern_samples;
 mod positions;
 mod records;
 mod report;
@@ -25,7 +26,8 @@ use crate::tournament::WeightRange;
 pub use inputs::{
     Damaged, GameRecords, GameStream, Games, PdnCounts, ReadNote, ReadReport, LISTED_PER_FILE,
 };
-pub use pattern_fit::{fit_pattern_data, pattern_samples, PatternData};
+pub use pattern_fit::fit_pattern_data;
+pub use pattern_samples::{pattern_samples, PatternData};
 pub use positions::{extract_split, Extraction};
 pub use records::RecordedGame;
 pub use report::{FitReport, FitSettings, Losses};

@@ -534,7 +534,16 @@ fn shipped_configs_load() {
     let islands =
         Config::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/islands.toml")).unwrap();
     assert_eq!(islands.islands.count, 4);
-    assert_eq!(islands.population.size * 4, 64);
+    // patterns.toml on each island, the fits pooling every island's games.
+    let patterns = Config::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/configs/patterns.toml"
+    ))
+    .unwrap();
+    assert_eq!(islands.population, patterns.population);
+    assert_eq!(islands.weights.evaluator, patterns.weights.evaluator);
+    assert_eq!(islands.evolution.fit_every, patterns.evolution.fit_every);
+    assert!(islands.islands.pool_fits(&islands.evolution));
 
     let original = Config::load(concat!(
         env!("CARGO_MANIFEST_DIR"),
