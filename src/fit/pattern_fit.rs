@@ -17,20 +17,18 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::eval::{
     taper, ExtraPair, ExtraWeights, PatternTables, PatternWeights, WeightPair, Weights,
-    CLASSIC_COUNT, EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES, TERM_COUNT,
+    CLASSIC_COUNT, EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES,
 };
 use crate::tournament::WeightRange;
 
 use super::adam::{adam, AdamOptions};
 use super::inputs::Games;
-use super::pattern_samples::{pattern_samples, PatternData, PatternSample, PatternSlice};
+use super::pattern_samples::{pattern_samples, PatternData, PatternSample, PatternSlice, DENSE};
 use super::positions::GAME_BATCH;
 use super::records::{NO_SCORE, SCORE_WIN};
 use super::report::{FitReport, FitSettings, Losses};
 use super::texel::{golden_section_k, sigmoid};
 
-/// The dense inputs of a sample: the ten features and the extended evaluator's terms.
-pub(super) const DENSE: usize = FEATURE_COUNT + TERM_COUNT;
 /// Where the men's piece-square inputs start.
 const MEN_AT: usize = DENSE;
 /// Where the kings' piece-square inputs start.

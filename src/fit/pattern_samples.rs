@@ -7,12 +7,14 @@ use rayon::prelude::*;
 use crate::engine::Position;
 use crate::eval::{
     classic_counts, extended_inputs, men_in_views, PatternTables, WeightPair, CLASSIC_COUNT,
-    DEFAULT_ENDGAME_PIECES,
+    DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, TERM_COUNT,
 };
 
-use super::pattern_fit::DENSE;
 use super::positions::{quiet_leaves, result_label, Extraction, GAME_BATCH};
 use super::records::{RecordedGame, NO_SCORE};
+
+/// The dense inputs of a sample: the ten features and the extended evaluator's terms.
+pub(super) const DENSE: usize = FEATURE_COUNT + TERM_COUNT;
 
 /// One quiet position, as the pattern fit sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
