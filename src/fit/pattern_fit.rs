@@ -287,19 +287,7 @@ impl PatternObjective<'_> {
                 let mut sum = 0.0;
                 let mut grad = vec![0.0; if want_gradient { parameters } else { 0 }];
                 for i in range {
-                    let (s, entries) = self.data.get(i);
-                    let (eval, share) = self.model.evaluate(x, s, entries);
-                    let p = sigmoid(scale * eval);
-                    let error = p - self.target(s);
-                    sum += error * error;
-                    if want_gradient {
-                        let factor = 2.0 * error * p * (1.0 - p) * scale;
-                        let (o, e) = (factor * share, factor * (1.0 - share));
-                        self.model.for_each_input(s, entries, |i, v| {
-                            grad[2 * i] += o * v;
-                            grad[2 * i + 1] += e * v;
-                        });
-                    }
+                    sum += self.add_sample(x, scale, i, want_gradient.then_some(&mut grad));
                 }
                 (sum, grad)
             })
@@ -330,6 +318,25 @@ impl PatternObjective<'_> {
         loss
     }
 
+    /// Sample `i`'s squared error at `x` (evaluations times `scale` inside the sigmoid), its
+    /// gradient added to `grad` when given.
+    #[inline(always)]
+    fn add_sample(&self, x: &[f64], scale: f64, i: usize, grad: Option<&mut Vec<f64>>) -> f64 {
+        let (s, entries) = self.data.get(i);
+        let (eval, share) = self.model.evaluate(x, s, entries);
+        let p = sigmoid(scale * eval);
+        let error = p - self.target(s);
+        if let Some(grad) = grad {
+            let factor = 2.0 * error * p * (1.0 - p) * scale;
+            let (o, e) = (factor * share, factor * (1.0 - share));
+            self.model.for_each_input(s, entries, |i, v| {
+                grad[2 * i] += o * v;
+                grad[2 * i + 1] += e * v;
+            });
+        }
+        error * error
+    }
+
     /// The mean squared error over the samples `indices` at `x`, and its gradient written into
     /// `gradient` (the data's part only: see [`PatternObjective::add_pulls`]).
     pub fn batch_gradient(&self, x: &[f64], indices: &[u32], gradient: &mut [f64]) -> f64 {
@@ -341,18 +348,7 @@ impl PatternObjective<'_> {
                 let mut sum = 0.0;
                 let mut grad = vec![0.0; gradient.len()];
                 for &i in part {
-                    let i = i as usize;
-                    let (s, entries) = self.data.get(i);
-                    let (eval, share) = self.model.evaluate(x, s, entries);
-                    let p = sigmoid(scale * eval);
-                    let error = p - self.target(s);
-                    sum += error * error;
-                    let factor = 2.0 * error * p * (1.0 - p) * scale;
-                    let (o, e) = (factor * share, factor * (1.0 - share));
-                    self.model.for_each_input(s, entries, |i, v| {
-                        grad[2 * i] += o * v;
-                        grad[2 * i + 1] += e * v;
-                    });
+                    sum += self.add_sample(x, scale, i as usize, Some(&mut grad));
                 }
                 (sum, grad)
             })
