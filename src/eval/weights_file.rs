@@ -751,20 +751,7 @@ impl<'a> Ctx<'a> {
             }
             return Ok((None, None));
         }
-        if let Some(v) = obj.get("terms") {
-            let names: Option<Vec<&str>> = v
-                .as_array()
-                .map(|list| list.iter().map(|n| n.as_str().unwrap_or("?")).collect());
-            if names.as_deref() != Some(&TERM_NAMES[..]) {
-                return Err(self.err_at(
-                    "terms",
-                    format!(
-                        "`terms` must list the terms in order: {}",
-                        TERM_NAMES.join(", ")
-                    ),
-                ));
-            }
-        }
+        self.check_names(obj, "terms", "terms", &TERM_NAMES)?;
         let mut extra = ExtraPair::default();
         for (phase, w) in [
             ("opening", &mut extra.opening),
@@ -830,22 +817,35 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
+    /// Refuses a `key` (a list of names, optional) that does not list `names` in order.
+    fn check_names(
+        &self,
+        obj: &serde_json::Map<String, Value>,
+        key: &str,
+        what: &str,
+        names: &[&str],
+    ) -> Result<(), Error> {
+        let Some(v) = obj.get(key) else {
+            return Ok(());
+        };
+        let listed: Option<Vec<&str>> = v
+            .as_array()
+            .map(|list| list.iter().map(|n| n.as_str().unwrap_or("?")).collect());
+        if listed.as_deref() == Some(names) {
+            return Ok(());
+        }
+        Err(self.err_at(
+            key,
+            format!(
+                "`{key}` must list the {what} in order: {}",
+                names.join(", ")
+            ),
+        ))
+    }
+
     /// The pattern evaluator's classic terms, regions and tables.
     fn patterns(&self, obj: &serde_json::Map<String, Value>) -> Result<PatternWeights, Error> {
-        if let Some(v) = obj.get("classic") {
-            let names: Option<Vec<&str>> = v
-                .as_array()
-                .map(|list| list.iter().map(|n| n.as_str().unwrap_or("?")).collect());
-            if names.as_deref() != Some(&CLASSIC_NAMES[..]) {
-                return Err(self.err_at(
-                    "classic",
-                    format!(
-                        "`classic` must list the classic terms in order: {}",
-                        CLASSIC_NAMES.join(", ")
-                    ),
-                ));
-            }
-        }
+        self.check_names(obj, "classic", "classic terms", &CLASSIC_NAMES)?;
         let get = |key: &str, what: &str| {
             obj.get(key)
                 .ok_or_else(|| self.err(format!("missing key `{key}` ({what})")))
