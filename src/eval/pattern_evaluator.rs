@@ -116,7 +116,12 @@ mod tests {
         let regions = RegionLayout::BandsAndStrips.regions();
         let mut tables = PatternTables::zero(regions);
         let values = (0..tables.len() as i32)
-            .map(|i| [(i * 7919) % 23 - 11, (i * 104_729) % 31 - 15])
+            .map(|i| {
+                [
+                    (i64::from(i) * 7919 % 23 - 11) as i32,
+                    (i64::from(i) * 104_729 % 31 - 15) as i32,
+                ]
+            })
             .collect();
         tables.set_values(values).unwrap();
         PatternWeights {
