@@ -28,6 +28,7 @@ pub mod hub;
 mod input_file;
 mod matchplay;
 mod plot;
+mod ranked;
 mod rng;
 mod run;
 mod run_folder;
@@ -55,7 +56,7 @@ pub use eval::{
     TermCounts, WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, CLASSIC_NAMES,
     EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_REGION_SQUARES, TERM_NAMES,
 };
-pub use export::{export_to_file, resolve_export_source, weights_from_run, ExportFormat};
+pub use export::{export_to_file, ExportFormat};
 pub use fit::{
     fit, fit_games, Damaged, FitReport, FitSettings, GameRecords, GameStream, Games, Losses,
     PdnCounts, ReadNote, ReadReport, RecordedGame, LISTED_PER_FILE,
@@ -72,6 +73,7 @@ pub use matchplay::{
     PairReport,
 };
 pub use plot::plot_run;
+pub use ranked::{resolve_export_source, weights_from_run};
 pub use run::{
     commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, Island, IslandChoice,
     ObserverFactory, RunObserver, RunOptions, RunOutcome, RunSummary, RunView, BEST_FILE,

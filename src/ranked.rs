@@ -1,0 +1,276 @@
+//! A finished run folder's specimens as weights files: the K-th of its playoff (`export
+//! --rank K`, `match RUN`), and the argument every command that takes weights resolves (a run
+//! folder, a weights file in any readable format, or `material`).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+use crate::eval::{
+    extra_names, ExtraPair, ExtraWeights, PatternTables, PatternWeights, RegionLayout, WeightPair,
+    Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT,
+    FEATURE_NAMES,
+};
+use crate::run_folder::{
+    database_pieces_of, read_config_table, CsvTable, CHECKPOINT_FILE, CONFIG_FILE, PLAYOFF_FILE,
+    SPECIMENS_FILE, TABLES_DIR,
+};
+use crate::tournament::Specimen;
+
+/// The specimen at `rank` (1 = best) of a finished run's playoff: its weights from its last row
+/// in `specimens.csv`, the run's name and endgame threshold from `config.toml`.
+pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
+    let playoff = CsvTable::read(&run_dir.join(PLAYOFF_FILE))?;
+    let rank_col = playoff.column("rank")?;
+    let id_col = playoff.column("id")?;
+    let mut ranked = Vec::with_capacity(playoff.rows().len());
+    for row in playoff.rows() {
+        let r: u64 = playoff.parse(row, &rank_col, "a rank (a positive integer)")?;
+        let id: u64 = playoff.parse(row, &id_col, "a specimen id (an integer)")?;
+        ranked.push((r, id));
+    }
+    // Sorting (stably) by the rank column makes --rank K mean "the K-th best" even if the file's
+    // rows were reordered or ranks were shared.
+    ranked.sort_by_key(|&(r, _)| r);
+    if rank == 0 || rank > ranked.len() {
+        let exist = match ranked.len() {
+            0 => "has no ranks".to_string(),
+            1 => "has 1 rank".to_string(),
+            n => format!("has {n} ranks (1 to {n})"),
+        };
+        return Err(Error::Input(format!(
+            "--rank {rank} is out of range: {} {exist}",
+            playoff.path().display()
+        )));
+    }
+    let id = ranked[rank - 1].1;
+
+    let specimens = CsvTable::read(&run_dir.join(SPECIMENS_FILE))?;
+    let round_col = specimens.column("round")?;
+    let sid_col = specimens.column("id")?;
+    let mut cols = Vec::with_capacity(2 * FEATURE_COUNT);
+    for prefix in ["open", "end"] {
+        for name in FEATURE_NAMES {
+            cols.push(specimens.column(&format!("{prefix}_{name}"))?);
+        }
+    }
+    // A run of the extended evaluator has its further weights' columns too.
+    let extended = specimens.column("open_bridge").is_ok();
+    let mut extra_cols = Vec::new();
+    if extended {
+        for prefix in ["open", "end"] {
+            for name in extra_names() {
+                extra_cols.push(specimens.column(&format!("{prefix}_{name}"))?);
+            }
+        }
+    }
+    let mut last = None;
+    for row in specimens.rows() {
+        let row_id: u64 = specimens.parse(row, &sid_col, "a specimen id (an integer)")?;
+        if row_id == id {
+            last = Some(row);
+        }
+    }
+    let Some(row) = last else {
+        // The final fit joins the playoff without a row of its own (rows are the rounds'
+        // survivors); the run's last checkpoint keeps every finalist.
+        let pattern_run = specimens.optional("tables").is_some();
+        return finalist_from_checkpoint(run_dir, id, pattern_run)?.ok_or_else(|| {
+            Error::Input(format!(
+                "{}: no row for specimen {id} (rank {rank} in {}), and {} does not hold it",
+                specimens.path().display(),
+                playoff.path().display(),
+                run_dir.join(CHECKPOINT_FILE).display()
+            ))
+        });
+    };
+    let round: u32 = specimens.parse(row, &round_col, "a round number")?;
+    let mut sets = [Weights::default(); 2];
+    for (w, set_cols) in sets.iter_mut().zip(cols.chunks(FEATURE_COUNT)) {
+        for (value, col) in w.0.iter_mut().zip(set_cols) {
+            *value = specimens.parse(row, col, "an integer weight")?;
+        }
+    }
+    let pair = WeightPair {
+        opening: sets[0],
+        endgame: sets[1],
+    };
+    let mut extra = None;
+    if extended {
+        let mut phases = Vec::with_capacity(2);
+        for set_cols in extra_cols.chunks(EXTRA_COUNT) {
+            let mut values = Vec::with_capacity(EXTRA_COUNT);
+            for col in set_cols {
+                values.push(specimens.parse(row, col, "an integer weight")?);
+            }
+            phases.push(ExtraWeights::from_slice(&values).expect("one value per column"));
+        }
+        extra = Some(ExtraPair {
+            opening: phases[0],
+            endgame: phases[1],
+        });
+    }
+
+    // A pattern run's specimen names the fitted specimen whose tables it carries; the tables
+    // are kept once, in the run's tables folder (empty: none, zero tables).
+    let mut patterns = None;
+    if let Some(tables_col) = specimens.optional("tables") {
+        let raw = tables_col.raw(row);
+        if raw.is_empty() {
+            // No fit's tables reached this specimen: its tables are zero.
+            let regions = run_regions(run_dir)?;
+            patterns = Some(Arc::new(PatternWeights::zero(PatternTables::zero(
+                regions.regions(),
+            ))));
+        } else {
+            let owner: u64 = specimens.parse(row, &tables_col, "a specimen id (an integer)")?;
+            let path = run_dir
+                .join(TABLES_DIR)
+                .join(format!("specimen-{owner}.json"));
+            let file = WeightsFile::load(&path)?;
+            patterns = Some(file.patterns.ok_or_else(|| {
+                Error::Input(format!("{}: holds no pattern tables", path.display()))
+            })?);
+        }
+    }
+    let (run, endgame_pieces, database_pieces) = read_run_config(run_dir)?;
+    Ok(WeightsFile {
+        weights: pair,
+        extra,
+        patterns,
+        endgame_pieces,
+        source: Some(WeightsSource::Specimen { run, id, round }),
+        database_pieces: Some(database_pieces),
+    })
+}
+
+/// The finalist `id` of a finished run as its last checkpoint keeps it (`None` when the
+/// checkpoint has no such finalist), its pattern weights from the run's tables folder.
+fn finalist_from_checkpoint(
+    run_dir: &Path,
+    id: u64,
+    pattern_run: bool,
+) -> Result<Option<WeightsFile>> {
+    #[derive(Deserialize)]
+    struct Finalist {
+        specimen: Specimen,
+    }
+    #[derive(Deserialize)]
+    struct Finalists {
+        completed_rounds: u32,
+        population: Vec<Finalist>,
+    }
+    let path = run_dir.join(CHECKPOINT_FILE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let finalists: Finalists = serde_json::from_str(&text)
+        .map_err(|e| Error::Input(format!("{}: not a run's checkpoint ({e})", path.display())))?;
+    let Some(specimen) = finalists
+        .population
+        .into_iter()
+        .map(|f| f.specimen)
+        .find(|s| s.id == id)
+    else {
+        return Ok(None);
+    };
+    let patterns = match (pattern_run, specimen.tables) {
+        (false, _) => None,
+        (true, None) => Some(Arc::new(PatternWeights::zero(PatternTables::zero(
+            run_regions(run_dir)?.regions(),
+        )))),
+        (true, Some(owner)) => {
+            let path = run_dir
+                .join(TABLES_DIR)
+                .join(format!("specimen-{owner}.json"));
+            let file = WeightsFile::load(&path)?;
+            Some(file.patterns.ok_or_else(|| {
+                Error::Input(format!("{}: holds no pattern tables", path.display()))
+            })?)
+        }
+    };
+    let (run, endgame_pieces, database_pieces) = read_run_config(run_dir)?;
+    Ok(Some(WeightsFile {
+        weights: specimen.weights,
+        extra: specimen.extra.map(|e| *e),
+        patterns,
+        endgame_pieces,
+        source: Some(WeightsSource::Specimen {
+            run,
+            id,
+            round: finalists.completed_rounds,
+        }),
+        database_pieces: Some(database_pieces),
+    }))
+}
+
+/// The run's `name`, `[search] endgame_pieces` (default 12) and `[search] database_pieces`
+/// (default 5) from its resolved config.
+fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32)> {
+    let path = run_dir.join(CONFIG_FILE);
+    let bad = |msg: &str| Error::Input(format!("{}: {msg}", path.display()));
+    let table = read_config_table(run_dir)?
+        .ok_or_else(|| bad("file not found (is this a finished run folder?)"))?;
+    let name = match table.get("name") {
+        Some(toml::Value::String(s)) => s.clone(),
+        Some(_) => return Err(bad("`name` must be a string")),
+        None => return Err(bad("missing key `name`")),
+    };
+    let pieces = match table.get("search").and_then(|s| s.get("endgame_pieces")) {
+        None => DEFAULT_ENDGAME_PIECES,
+        Some(toml::Value::Integer(n)) if (0..=24).contains(n) => *n as u32,
+        Some(_) => {
+            return Err(bad(
+                "`search.endgame_pieces` must be an integer from 0 to 24",
+            ))
+        }
+    };
+    let database = database_pieces_of(&table).map_err(|msg| bad(&msg))?;
+    Ok((name, pieces, database))
+}
+
+/// The region layout of a pattern run, from its resolved config (`[weights.patterns]
+/// regions`, default bands and strips).
+fn run_regions(run_dir: &Path) -> Result<RegionLayout> {
+    let path = run_dir.join(CONFIG_FILE);
+    let table = read_config_table(run_dir)?.unwrap_or_default();
+    let value = table
+        .get("weights")
+        .and_then(|w| w.get("patterns"))
+        .and_then(|p| p.get("regions"));
+    match value {
+        None => Ok(RegionLayout::default()),
+        Some(v) => v.as_str().and_then(RegionLayout::from_name).ok_or_else(|| {
+            Error::Input(format!(
+                "{}: `weights.patterns.regions` is not a region layout",
+                path.display()
+            ))
+        }),
+    }
+}
+
+/// The `export` argument: a run folder (the specimen at `rank`), a weights file in any readable
+/// format, or the literal `material`.
+pub fn resolve_export_source(arg: &Path, rank: usize) -> Result<WeightsFile> {
+    if arg.as_os_str() == "material" {
+        return Ok(WeightsFile::material());
+    }
+    if arg.is_dir() {
+        return weights_from_run(arg, rank);
+    }
+    if !arg.exists() {
+        return Err(Error::Input(format!(
+            "{}: no such run folder or weights file (or use `material`)",
+            arg.display()
+        )));
+    }
+    if rank != 1 {
+        return Err(Error::Input(format!(
+            "--rank {rank} only applies to a run folder, and {} is a file",
+            arg.display()
+        )));
+    }
+    WeightsFile::load_any(arg)
+}
