@@ -220,26 +220,53 @@ fn wait_for(path: &Path) {
     }
 }
 
-#[test]
-fn a_killed_island_restarted_with_the_same_command_ends_with_the_same_files() {
-    let tmp = tempfile::tempdir().unwrap();
-    let config = write_config(tmp.path(), THREE);
-    let reference = tmp.path().join("embedded");
-    embedded(&config, &reference, 1);
-
-    // SIGKILL island 1 at a real moment: once it has saved round 1, it is in round 2, which
-    // ends with a migration.
-    let out = tmp.path().join("killed");
-    let mut one = island(&config, &out, 1, &slurm(1), 120).spawn().unwrap();
+/// Three island processes into `out`, island 1 SIGKILLed at a real moment (once it has saved
+/// round 1, it is in round 2, which ends with a migration) and started again with the same
+/// command; the others run on `threads` threads meanwhile.
+fn kill_and_restart_island_1(config: &Path, out: &Path, threads: usize) {
+    let mut one = island(config, out, 1, &slurm(1), 120).spawn().unwrap();
     wait_for(&out.join("island-1").join("checkpoint.json"));
     one.kill().unwrap();
     one.wait().unwrap();
     let others: Vec<Child> = [0, 2]
         .iter()
-        .map(|&i| island(&config, &out, 1, &slurm(i), 120).spawn().unwrap())
+        .map(|&i| {
+            island(config, out, threads, &slurm(i), 120)
+                .spawn()
+                .unwrap()
+        })
         .collect();
-    succeeded(island(&config, &out, 1, &slurm(1), 120).spawn().unwrap());
+    succeeded(island(config, out, 1, &slurm(1), 120).spawn().unwrap());
     others.into_iter().for_each(|c| drop(succeeded(c)));
+}
+
+/// All islands of `config` in one process on `threads` threads, aborted before round 3's
+/// checkpoint, then continued with `resume`.
+fn abort_and_resume(config: &Path, out: &Path, threads: usize) {
+    bin()
+        .args(["tune", "--quiet", "--threads", &threads.to_string()])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .env("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT", "3")
+        .assert()
+        .failure();
+    bin()
+        .args(["resume", "--quiet"])
+        .arg(out)
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_killed_island_restarted_with_the_same_command_ends_with_the_same_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    embedded(&config, &reference, 1);
+
+    // SIGKILL island 1 at a real moment: once it has saved round 1, it is in round 2, which
+    // ends with a migration.
+    let out = tmp.path().join("killed");
+    kill_and_restart_island_1(&config, &out, 1);
     assert_same_run(&reference, &out);
 
     // An abort after round 2's rows and migrants are written, before its checkpoint: the
@@ -261,19 +288,7 @@ fn a_killed_island_restarted_with_the_same_command_ends_with_the_same_files() {
 
     // The same for all islands in one process, continued with `resume`.
     let out = tmp.path().join("embedded-aborted");
-    bin()
-        .args(["tune", "--quiet", "--threads", "1"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .env("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT", "3")
-        .assert()
-        .failure();
-    bin()
-        .args(["resume", "--quiet"])
-        .arg(&out)
-        .assert()
-        .success();
+    abort_and_resume(&config, &out, 1);
     assert_same_run(&reference, &out);
 }
 
@@ -512,33 +527,12 @@ fn pooled_fits_learn_from_every_island_and_give_the_same_files_in_one_process_or
     // Island 1 killed once it saved round 1 (the others wait for its rounds before their
     // fits), then started again: the same files.
     let out = tmp.path().join("killed");
-    let mut one = island(&config, &out, 1, &slurm(1), 120).spawn().unwrap();
-    wait_for(&out.join("island-1").join("checkpoint.json"));
-    one.kill().unwrap();
-    one.wait().unwrap();
-    let others: Vec<Child> = [0, 2]
-        .iter()
-        .map(|&i| island(&config, &out, 2, &slurm(i), 120).spawn().unwrap())
-        .collect();
-    succeeded(island(&config, &out, 1, &slurm(1), 120).spawn().unwrap());
-    others.into_iter().for_each(|c| drop(succeeded(c)));
+    kill_and_restart_island_1(&config, &out, 2);
     assert_same_run(&reference, &out);
 
     // All islands in one process on two threads, aborted before round 3's checkpoint and
     // resumed (the resumed fits read the earlier rounds back from the stores).
     let out = tmp.path().join("embedded-aborted");
-    bin()
-        .args(["tune", "--quiet", "--threads", "2"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .env("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT", "3")
-        .assert()
-        .failure();
-    bin()
-        .args(["resume", "--quiet"])
-        .arg(&out)
-        .assert()
-        .success();
+    abort_and_resume(&config, &out, 2);
     assert_same_run(&reference, &out);
 }

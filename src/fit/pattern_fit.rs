@@ -389,10 +389,7 @@ pub(super) fn fit_patterns(
     settings: &FitSettings,
     on_iteration: impl FnMut(u32, f64),
 ) -> Result<FitReport> {
-    let shape = match start_patterns {
-        Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
-        None => PatternTables::zero(settings.patterns.regions.regions()),
-    };
+    let shape = settings.table_shape(start_patterns);
     let regions = shape.regions().len();
     let (mut training, mut validation) = (PatternData::new(regions), PatternData::new(regions));
     let mut validation_games = 0;
@@ -438,10 +435,7 @@ pub fn fit_pattern_data(
     }
     let zero_extra = ExtraPair::default();
     let start_extra = start_extra.unwrap_or(&zero_extra);
-    let shape = match start_patterns {
-        Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
-        None => PatternTables::zero(settings.patterns.regions.regions()),
-    };
+    let shape = settings.table_shape(start_patterns);
     let model = PatternModel::new(&shape);
     let material = model.parameters_of(&WeightPair::material(), &ExtraPair::default(), None);
     let error = |data: PatternSlice<'_>, k: f64, x: &[f64]| {

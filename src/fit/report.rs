@@ -5,7 +5,9 @@ use std::sync::Arc;
 use rand::Rng;
 
 use crate::error::{Error, Result};
-use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair, DEFAULT_ENDGAME_PIECES};
+use crate::eval::{
+    EvaluatorKind, ExtraPair, PatternTables, PatternWeights, WeightPair, DEFAULT_ENDGAME_PIECES,
+};
 use crate::rng::{stream, tag};
 use crate::tournament::{ExtraRanges, FeatureRanges, PatternRanges, DEFAULT_FIT_SCORE_WEIGHT};
 
@@ -77,6 +79,15 @@ impl Default for FitSettings {
 }
 
 impl FitSettings {
+    /// Empty tables in the shape a pattern fit from `start` fills: the start's regions, or,
+    /// when it has no tables, the layout of `patterns.regions`.
+    pub fn table_shape(&self, start: Option<&Arc<PatternWeights>>) -> PatternTables {
+        match start {
+            Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
+            None => PatternTables::zero(self.patterns.regions.regions()),
+        }
+    }
+
     /// Whether game `game` (in input order) is held out for validation: a draw of the
     /// `[FIT_SPLIT, game]` stream of `seed`, so the split depends on nothing else.
     pub fn holds_out(&self, game: usize) -> bool {

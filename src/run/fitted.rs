@@ -175,10 +175,7 @@ fn fit_patterns_after_round(
 ) -> Result<Option<FitReport>> {
     let settings = run_fit_settings(config);
     let first_round = config.evolution.fit_first_round(round);
-    let shape = match &top.patterns {
-        Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
-        None => PatternTables::zero(config.weights.patterns.regions.regions()),
-    };
+    let shape = settings.table_shape(top.patterns.as_ref());
     cache.keep_from(first_round);
     let next = (cache.through + 1).max(first_round);
     if next < round {
