@@ -261,10 +261,11 @@ fn abort_and_resume(config: &Path, out: &Path, threads: usize) {
 #[test]
 fn a_killed_island_restarted_with_the_same_command_ends_with_the_same_files() {
     let tmp = tempfile::tempdir().unwrap();
+    let config = write_config(tmp.path(), THREE);
+    let reference = tmp.path().join("embedded");
     embedded(&config, &reference, 1);
 
-    // SIGKILL island 1 at a real moment: once it has saved round 1, it is in round 2, which
-    // ends with a migration.
+    // SIGKILL island 1 at a real moment (see the helper).
     let out = tmp.path().join("killed");
     kill_and_restart_island_1(&config, &out, 1);
     assert_same_run(&reference, &out);
