@@ -73,14 +73,15 @@ pub use matchplay::{
     PairReport,
 };
 pub use plot::plot_run;
-pub use ranked::{resolve_export_source, weights_from_run};
+pub use ranked::{champion_from_run, resolve_export_source, weights_from_run};
 pub use run::{
-    commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, Island, IslandChoice,
-    ObserverFactory, RunObserver, RunOptions, RunOutcome, RunSummary, RunView, BEST_FILE,
+    commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, GateCandidates,
+    GateConfig, Island, IslandChoice, ObserverFactory, RunObserver, RunOptions, RunOutcome,
+    RunSummary, RunView, BEST_FILE,
 };
 pub use run_folder::{
-    holds_run, refuse_writing_runs, run_database_pieces, CONFIG_FILE, PLAYOFF_FILE, RUN_FILES,
-    SPECIMENS_FILE,
+    holds_run, refuse_writing_runs, run_database_pieces, CHAMPIONS_FILE, CONFIG_FILE, PLAYOFF_FILE,
+    RUN_FILES, SPECIMENS_FILE,
 };
 pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,

@@ -14,14 +14,22 @@ use crate::eval::{
     FEATURE_NAMES,
 };
 use crate::run_folder::{
-    database_pieces_of, read_config_table, CsvTable, CHECKPOINT_FILE, CONFIG_FILE, PLAYOFF_FILE,
-    SPECIMENS_FILE, TABLES_DIR,
+    champion_path, champion_round, database_pieces_of, read_config_table, CsvTable, CHAMPIONS_DIR,
+    CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE, TABLES_DIR,
 };
 use crate::tournament::Specimen;
 
 /// The specimen at `rank` (1 = best) of a finished run's playoff: its weights from its last row
 /// in `specimens.csv`, the run's name and endgame threshold from `config.toml`.
+///
+/// A gated run (`[gate]`) ranks its champion first: rank 1 is the last champion a gate
+/// accepted (the run's `best.json`), not the playoff's winner.
 pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
+    if rank == 1 && run_dir.join(CHAMPIONS_FILE).is_file() {
+        if let Ok(champion) = champion_from_run(run_dir, u32::MAX) {
+            return Ok(champion);
+        }
+    }
     let playoff = CsvTable::read(&run_dir.join(PLAYOFF_FILE))?;
     let rank_col = playoff.column("rank")?;
     let id_col = playoff.column("id")?;
@@ -249,6 +257,32 @@ fn run_regions(run_dir: &Path) -> Result<RegionLayout> {
             ))
         }),
     }
+}
+
+/// The champion of a gated run (`[gate]`) as it stood after round `round`: the last one a gate
+/// accepted at or before it, from the run's `champions/` folder.
+pub fn champion_from_run(run_dir: &Path, round: u32) -> Result<WeightsFile> {
+    let dir = run_dir.join(CHAMPIONS_DIR);
+    let mut found: Option<u32> = None;
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(r) = name.to_str().and_then(champion_round) else {
+                continue;
+            };
+            if r <= round && found.is_none_or(|f| r > f) {
+                found = Some(r);
+            }
+        }
+    }
+    let Some(r) = found else {
+        return Err(Error::Input(format!(
+            "--round {round}: {} has no champion yet after round {round} (a run keeps \
+             champions only with a `[gate]`; {CHAMPIONS_FILE} lists its gates)",
+            run_dir.display()
+        )));
+    };
+    WeightsFile::load(&champion_path(run_dir, r))
 }
 
 /// The `export` argument: a run folder (the specimen at `rank`), a weights file in any readable

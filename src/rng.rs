@@ -31,6 +31,8 @@ pub mod tag {
     pub const MATCH_OPENINGS: u64 = 10;
     /// The order in which a fit's epoch visits the positions.
     pub const FIT_SHUFFLE: u64 = 11;
+    /// The openings of a run's gate (`[gate]`) after a round.
+    pub const GATE: u64 = 12;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

@@ -36,10 +36,28 @@ pub const TABLES_DIR: &str = "tables";
 /// fits learn from; see `fit::store`).
 pub const POSITIONS_FILE: &str = "positions.bin";
 
+/// The gated champion's record (`[gate]`): one row per gate.
+pub const CHAMPIONS_FILE: &str = "champions.csv";
+/// The folder of every champion a gate accepted (`round-N.json`, N the round it was accepted
+/// after): what `export RUN --round N` reads.
+pub const CHAMPIONS_DIR: &str = "champions";
+
+/// The file of the champion accepted after `round` in the run folder `top`.
+pub fn champion_path(top: &Path, round: u32) -> PathBuf {
+    top.join(CHAMPIONS_DIR).join(format!("round-{round}.json"))
+}
+
+/// The round of a kept champion's file name `round-N.json`.
+pub fn champion_round(name: &str) -> Option<u32> {
+    name.strip_prefix("round-")
+        .and_then(|n| n.strip_suffix(".json"))
+        .and_then(|n| n.parse::<u32>().ok())
+}
+
 /// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
 /// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
 /// missing files.
-pub const RUN_FILES: [&str; 11] = [
+pub const RUN_FILES: [&str; 12] = [
     CHECKPOINT_FILE,
     CONFIG_FILE,
     ROUNDS_FILE,
@@ -51,6 +69,7 @@ pub const RUN_FILES: [&str; 11] = [
     TIMINGS_FILE,
     LEARNING_FILE,
     POSITIONS_FILE,
+    CHAMPIONS_FILE,
 ];
 
 /// The run folder's lock file (see `run/lock.rs`): created by the first `tune`, never removed.

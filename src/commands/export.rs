@@ -4,8 +4,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
-    export_to_file, refuse_overwriting, refuse_writing_runs, resolve_export_source, same_file,
-    Error, ExportFormat, Result, BEST_FILE,
+    champion_from_run, export_to_file, refuse_overwriting, refuse_writing_runs,
+    resolve_export_source, same_file, Error, ExportFormat, Result, BEST_FILE,
 };
 use clap::Args;
 
@@ -19,6 +19,11 @@ pub struct ExportArgs {
     /// Rank in the run's final playoff (1 = best); only for a run folder.
     #[arg(long, default_value_t = 1, value_name = "K")]
     rank: usize,
+    /// The champion of a gated run (`[gate]`) as it stood after round N: the last one a gate
+    /// accepted at or before it (`champions.csv` lists the gates); only for a run folder, and
+    /// not with `--rank`.
+    #[arg(long, value_name = "N", conflicts_with = "rank")]
+    round: Option<u32>,
     /// Output format: json, csv, toml, c (a C header with a reference evaluation) or openbench
     /// (`name, value` lines). Default: from the `-o` file's extension (.json, .csv, .toml, .h,
     /// or .txt for openbench), else json.
@@ -54,6 +59,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
         refuse_overwriting(out, "-o", &[("the source", &args.source)])?;
         let restoring = args.source.is_dir()
             && args.rank == 1
+            && args.round.is_none()
             && format == ExportFormat::Json
             && std::fs::symlink_metadata(out).is_err()
             && same_file(out, &args.source.join(BEST_FILE));
@@ -61,7 +67,16 @@ pub fn run(args: ExportArgs) -> Result<()> {
             refuse_writing_runs(out, "-o", &[&args.source])?;
         }
     }
-    let file = resolve_export_source(&args.source, args.rank)?;
+    let file = match args.round {
+        Some(round) if args.source.is_dir() => champion_from_run(&args.source, round)?,
+        Some(round) => {
+            return Err(Error::input(format!(
+                "--round {round} only applies to a run folder, and {} is not one",
+                args.source.display()
+            )))
+        }
+        None => resolve_export_source(&args.source, args.rank)?,
+    };
     format.check(&file)?;
     match &args.out {
         Some(out) => export_to_file(&file, format, out),

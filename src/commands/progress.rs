@@ -7,10 +7,11 @@
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::output::note;
+use super::tune::duration;
 use checkers_tuner::{
     GameResult, LevelSummary, ObserverFactory, RoundStats, RunObserver, RunView, Standing,
 };
@@ -36,6 +37,7 @@ pub fn factory(quiet: bool) -> Option<ObserverFactory> {
             games: AtomicU64::new(0),
             decisive: AtomicU64::new(0),
             draws: AtomicU64::new(0),
+            paces: Mutex::new(Vec::new()),
         }) as Box<dyn RunObserver>
     })))
 }
@@ -59,7 +61,25 @@ struct Progress {
     games: AtomicU64,
     decisive: AtomicU64,
     draws: AtomicU64,
+    /// Each round this process finished and its seconds: the pace the time left is told from.
+    paces: Mutex<Vec<(u32, f64)>>,
 }
+
+/// The seconds the rounds after `done` of `total` are expected to take at the pace of the
+/// last [`PACE_ROUNDS`] rounds in `paces` (round, seconds): recent rounds, since a run's
+/// rounds slow down as its fits learn from more positions and its games deepen, and a round
+/// with a fit or a gate is slower than one without (a window of many rounds averages them).
+fn time_left(paces: &[(u32, f64)], done: u32, total: u32) -> f64 {
+    let recent = &paces[paces.len().saturating_sub(PACE_ROUNDS)..];
+    if recent.is_empty() {
+        return 0.0;
+    }
+    let mean = recent.iter().map(|&(_, s)| s).sum::<f64>() / recent.len() as f64;
+    mean * f64::from(total.saturating_sub(done))
+}
+
+/// The rounds whose pace tells the time left.
+const PACE_ROUNDS: usize = 32;
 
 impl Progress {
     fn reset_counts(&self) {
@@ -138,12 +158,18 @@ impl RunObserver for Progress {
         } else {
             0.0
         };
+        let left = {
+            let mut paces = self.paces.lock().expect("no observer panicked");
+            paces.push((stats.round, seconds));
+            duration(time_left(&paces, stats.round, self.total_rounds))
+        };
         if let Some(bars) = &self.bars {
             bars.rounds.inc(1);
+            bars.rounds.set_message(format!("{left} left"));
         }
         self.note(&format!(
             "round {}/{}: {} specimens, {} levels, {} games ({} decisive, {} drawn), \
-             {} survivors, {} newcomers, {:.1} s, {:.1} games/s",
+             {} survivors, {} newcomers, {:.1} s, {:.1} games/s, {left} left",
             stats.round,
             self.total_rounds,
             stats.population,
@@ -204,16 +230,15 @@ impl Bars {
             ProgressBar::new(u64::from(total_rounds))
                 .with_style(
                     ProgressStyle::with_template(
-                        "{prefix} [{bar:30.cyan/blue}] {pos}/{len} rounds · {elapsed_precise} · ETA {eta}",
+                        "{prefix} [{bar:30.cyan/blue}] {pos}/{len} rounds · {elapsed_precise} · {msg}",
                     )
                     .expect("a valid template")
                     .progress_chars("=> "),
                 )
                 .with_prefix("tuning")
+                .with_message("time left: after the first round")
                 .with_position(u64::from(completed)),
         );
-        // Rounds done before a resume say nothing about this process's speed.
-        rounds.reset_eta();
         let games = multi.add(
             ProgressBar::new(0).with_style(
                 ProgressStyle::with_template("       [{bar:30.green/white}] {pos}/{len} {msg}")
@@ -227,5 +252,24 @@ impl Bars {
             rounds,
             games,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_is_the_recent_pace_times_the_rounds_left() {
+        // Rounds of 10 s: 10 rounds left are 100 s.
+        let flat: Vec<(u32, f64)> = (1..=4).map(|r| (r, 10.0)).collect();
+        assert!((time_left(&flat, 4, 14) - 100.0).abs() < 1e-9);
+        // Only the last 32 rounds count: 40 rounds of 1 s, then 32 of 3 s.
+        let slowing: Vec<(u32, f64)> = (1..=72)
+            .map(|r| (r, if r <= 40 { 1.0 } else { 3.0 }))
+            .collect();
+        assert!((time_left(&slowing, 72, 82) - 30.0).abs() < 1e-9);
+        // Nothing left at the end.
+        assert_eq!(time_left(&slowing, 82, 82), 0.0);
     }
 }

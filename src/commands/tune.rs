@@ -99,9 +99,12 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
         1 => String::new(),
         n => format!(" x {n} islands"),
     };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let expected = config.expected_cpu_seconds(0) / threads.clamp(1, cores) as f64;
     format!(
         "tune {} -> {}: population {}{islands}, {} rounds, depth {}/{}, openings {}, {database}, \
-         {threads} threads, seed {}",
+         {threads} threads, seed {}; expected to take {} (a rough model; the time left is \
+         shown as rounds finish)",
         path.display(),
         out.display(),
         config.population.size,
@@ -109,8 +112,22 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
         config.search.min_depth,
         config.search.max_depth,
         config.tournament.openings,
-        config.seed
+        config.seed,
+        duration(expected)
     )
+}
+
+/// A duration for people: seconds, minutes, or hours and minutes.
+pub fn duration(seconds: f64) -> String {
+    let seconds = seconds.max(0.0).round() as u64;
+    match seconds {
+        0..=89 => format!("about {seconds} s"),
+        90..=5399 => format!("about {} min", (seconds + 30) / 60),
+        _ => {
+            let minutes = (seconds + 30) / 60;
+            format!("about {} h {:02} min", minutes / 60, minutes % 60)
+        }
+    }
 }
 
 /// Runs `resume`.
@@ -138,6 +155,8 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
         stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
         #[cfg(feature = "crash-hooks")]
         crash_before_checkpoint: hook("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT"),
+        #[cfg(feature = "crash-hooks")]
+        crash_in_gate: hook("CHECKERS_TUNER_CRASH_IN_GATE"),
     })
 }
 
@@ -176,6 +195,17 @@ fn report(outcome: RunOutcome, island: Option<(u32, String)>) -> Result<()> {
             summary
         }
     };
+    if let Some((id, since, elo)) = summary.champion {
+        let playoff = summary.best();
+        return outln!(
+            "Champion: specimen {id}, accepted by the gate after round {since}, {elo:+.1} Elo \
+             over the first champion by its gates (champions.csv); weights in {} (the \
+             playoff's winner was specimen {} with {:.1} points: playoff.csv)",
+            summary.dir.join(BEST_FILE).display(),
+            playoff.id,
+            playoff.results.points()
+        );
+    }
     let best = summary.best();
     outln!(
         "Best specimen: id {} with {:.1} points from {} playoff games ({} wins, {} draws, \

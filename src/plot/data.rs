@@ -9,7 +9,8 @@ use crate::error::Error;
 use crate::eval::{extra_names, FEATURE_NAMES, MAX_ABS_WEIGHT};
 use crate::run::MAX_ISLANDS;
 use crate::run_folder::{
-    line_of, read_config_table, Column, CsvTable, LEARNING_FILE, ROUNDS_FILE, SPECIMENS_FILE,
+    line_of, read_config_table, Column, CsvTable, CHAMPIONS_FILE, LEARNING_FILE, ROUNDS_FILE,
+    SPECIMENS_FILE,
 };
 use crate::tournament::{MAX_GAME_PLIES, MAX_ROUNDS};
 
@@ -79,6 +80,13 @@ pub(super) struct Validation {
     pub(super) high: f64,
 }
 
+/// The gated champion's climb (`champions.csv`): its cumulative Elo after a gate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct ChampionPoint {
+    pub(super) round: i64,
+    pub(super) elo: f64,
+}
+
 #[derive(Debug)]
 pub(super) struct RunData {
     pub(super) name: String,
@@ -87,6 +95,9 @@ pub(super) struct RunData {
     pub(super) best: Vec<Best>,
     /// The learning curve, sorted by round (empty without `learning.csv`).
     pub(super) learning: Vec<Validation>,
+    /// The champion's cumulative Elo, one point per gate, sorted by round (empty without
+    /// `champions.csv`).
+    pub(super) champions: Vec<ChampionPoint>,
     /// An extended run's tables: the last round's best survivor's.
     pub(super) tables: Option<super::tables::Tables>,
     /// What the picture shows otherwise than the files say: values drawn at the edge of
@@ -207,11 +218,18 @@ pub(super) fn read_run(run_dir: &Path) -> Result<RunData, Error> {
     } else {
         Vec::new()
     };
+    let champions_path = run_dir.join(CHAMPIONS_FILE);
+    let champions = if champions_path.exists() {
+        read_champions(&champions_path, &mut clamped)?
+    } else {
+        Vec::new()
+    };
     Ok(RunData {
         name: run_name(run_dir)?,
         rounds,
         best,
         learning,
+        champions,
         tables,
         notes: clamped.notes(),
     })
@@ -339,6 +357,32 @@ fn read_learning(path: &Path, clamped: &mut Clamped) -> Result<Vec<Validation>, 
     }
     rows.sort_by_key(|v| (v.island, v.round));
     Ok(rows)
+}
+
+/// `champions.csv`: after each gate, the champion's cumulative Elo (the last gate of a round
+/// gives the round's point).
+fn read_champions(path: &Path, clamped: &mut Clamped) -> Result<Vec<ChampionPoint>, Error> {
+    let cols = CsvTable::read(path)?;
+    let (round, elo) = (cols.column("round")?, cols.column("cumulative_elo")?);
+    let kind = format!("of Elo beyond ±{MAX_ELO}");
+    let mut points: BTreeMap<i64, f64> = BTreeMap::new();
+    for record in cols.rows() {
+        let r = parse_round(&cols, record, &round)?;
+        let v: f64 = cols.parse(record, &elo, "a number")?;
+        if !v.is_finite() {
+            return Err(Error::Input(format!(
+                "{}: line {}: `cumulative_elo` must be a finite number",
+                path.display(),
+                line_of(record)
+            )));
+        }
+        let v = clamped.clamp(v, (-MAX_ELO, MAX_ELO), &kind, &cols, record, &elo);
+        points.insert(r, v);
+    }
+    Ok(points
+        .into_iter()
+        .map(|(round, elo)| ChampionPoint { round, elo })
+        .collect())
 }
 
 fn read_best(path: &Path, clamped: &mut Clamped) -> Result<Vec<Best>, Error> {

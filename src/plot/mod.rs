@@ -42,7 +42,7 @@ const TABLES_HEIGHT: u32 = 480;
 /// The picture's height: taller when the run has a learning curve or tables to show.
 fn height(data: &RunData) -> u32 {
     HEIGHT
-        + if data.learning.is_empty() {
+        + if data.learning.is_empty() && data.champions.is_empty() {
             0
         } else {
             LEARNING_HEIGHT
@@ -346,7 +346,7 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     };
     let (_, h) = body.dim_in_pixel();
     let learning_height = height(data) - data.tables.as_ref().map_or(0, |_| TABLES_HEIGHT);
-    let (body, learning_area) = if data.learning.is_empty() {
+    let (body, learning_area) = if data.learning.is_empty() && data.champions.is_empty() {
         (body, None)
     } else {
         let (top, bottom) = body.split_vertically(h * HEIGHT / learning_height);
@@ -444,6 +444,9 @@ fn draw_zero_line<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
     area.draw(&PathElement::new(ends, BLACK.mix(0.5).stroke_width(1)))
 }
 
+/// The gated champion's line: black, apart from every island's colour.
+const CHAMPION_COLOUR: u32 = 0x000000;
+
 /// The most islands named in the learning curve's legend; the others share one entry.
 const MAX_ISLAND_ENTRIES: u64 = 12;
 
@@ -459,14 +462,21 @@ fn panel_learning<DB: DrawingBackend>(
         .learning
         .iter()
         .flat_map(|v| [finite(v.elo), finite(v.low), finite(v.high)])
-        .flatten();
+        .flatten()
+        .chain(data.champions.iter().map(|c| c.elo));
     let (lo, hi) = values.fold((0f64, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let pad = ((hi - lo) * 0.05).max(10.0);
     let y_range = (lo - pad)..(hi + pad);
     let clamp = |v: f64| v.clamp(y_range.start, y_range.end);
     let mut chart = chart_on(
         &plot_area,
-        "(e) learning curve: validated survivor against material",
+        match (data.learning.is_empty(), data.champions.is_empty()) {
+            (false, true) => "(e) learning curve: validated survivor against material",
+            (true, false) => "(e) the gated champion's climb",
+            _ => {
+                "(e) learning curve (validated survivor against material) and the champion's climb"
+            }
+        },
         70,
     )
     .build_cartesian_2d(view.x_range.clone(), y_range.clone())?;
@@ -520,17 +530,51 @@ fn panel_learning<DB: DrawingBackend>(
         let more = islands - MAX_ISLAND_ENTRIES;
         entries.push((format!("{more} more islands"), Mark::Line(WHITE)));
     }
-    draw_legend(
-        &legend_area,
-        "learning.csv",
-        &entries,
-        &[
+    if data.learning.is_empty() {
+        entries.clear();
+    }
+    let mut notes: Vec<&str> = if data.learning.is_empty() {
+        Vec::new()
+    } else {
+        vec![
             "every few rounds the top",
             "survivor plays a fixed",
             "validation deck that the",
             "bracket never uses",
-        ],
-    )
+        ]
+    };
+    if !data.champions.is_empty() {
+        // A step line: the champion holds its Elo until a gate accepts another.
+        let mut steps = Vec::new();
+        let mut held: Option<f64> = None;
+        for c in &data.champions {
+            if let Some(elo) = held {
+                steps.push((c.round as f64, clamp(elo)));
+            }
+            steps.push((c.round as f64, clamp(c.elo)));
+            held = Some(c.elo);
+        }
+        if let (Some(elo), Some(last)) = (held, data.rounds.last()) {
+            steps.push((last.round as f64, clamp(elo)));
+        }
+        let colour = rgb(CHAMPION_COLOUR);
+        chart.draw_series(std::iter::once(PathElement::new(
+            steps,
+            colour.stroke_width(3),
+        )))?;
+        entries.push(("champion (cumulative)".to_string(), Mark::Line(colour)));
+        notes.extend([
+            "champions.csv: the sum of",
+            "the Elo of every gate the",
+            "champion won",
+        ]);
+    }
+    let title = if data.learning.is_empty() {
+        "champions.csv"
+    } else {
+        "learning.csv"
+    };
+    draw_legend(&legend_area, title, &entries, &notes)
 }
 
 fn panel_outcomes<DB: DrawingBackend>(

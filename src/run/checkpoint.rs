@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::Config;
 use super::files::{write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
+use super::gate::GatedChampion;
 use super::recorded;
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
@@ -62,6 +63,9 @@ pub struct Checkpoint {
     /// The best validated specimen so far (with `validation.keep_champion`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub champion: Option<Champion>,
+    /// The gated champion (`[gate]`), once a gate crowned one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gated: Option<GatedChampion>,
     /// The fingerprint of the openings file's contents when `tournament.openings` names a file
     /// (see [`openings_fingerprint`]): `resume` refuses a file edited since. Absent for the
     /// other sources, and in checkpoints written before it was recorded.

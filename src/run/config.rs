@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub(super) use super::config_messages::ConfigError;
 use super::config_messages::{Layout, Reporter};
+use super::gate::{GateCandidates, GateConfig};
 use crate::bounded::int_in;
 use crate::error::Error;
 use crate::game::{
@@ -25,7 +26,7 @@ use crate::game::{
     MAX_RANDOM_OPENING_PLIES,
 };
 use crate::input_file::{self, Links, CONFIG_CAP};
-use crate::search::LimitsError;
+use crate::search::{LimitsError, MAX_SEARCH_DEPTH};
 use crate::text::excerpt;
 use crate::tournament::{
     playoff_games, EvolutionParams, TournamentParams, WeightSpace, MAX_ROUNDS,
@@ -73,6 +74,10 @@ pub struct Config {
     /// The learning curve: validation matches against `material` every few rounds.
     #[serde(default)]
     pub validation: ValidationConfig,
+    /// The gated champion: candidates replace it only by winning a match against it. Left
+    /// out of `config.toml` when off, so that runs without a gate keep their files.
+    #[serde(default, skip_serializing_if = "GateConfig::is_off")]
+    pub gate: GateConfig,
     /// The island model: several populations evolving apart and exchanging their best. Left
     /// out of `config.toml` when there is one island, so that a one-island run's files are
     /// those of a run without islands.
@@ -186,6 +191,7 @@ impl Config {
             search: SearchParams::default(),
             evolution: EvolutionParams::default(),
             validation: ValidationConfig::default(),
+            gate: GateConfig::default(),
             islands: IslandsConfig::default(),
         }
     }
@@ -340,9 +346,68 @@ impl Config {
             ));
         }
         self.check_playoff_size(report, layout)?;
+        self.check_gate(report, layout)?;
+        let tournament = &self.tournament;
+        let deepest = search.max_depth + tournament.deepen_plies;
+        if tournament.deepen_every > 0 && deepest > MAX_SEARCH_DEPTH {
+            let key = "tournament.deepen_plies";
+            return Err(report.at(
+                layout.get(key),
+                key,
+                &format!(
+                    "{} plies on `search.max_depth` ({}) make {deepest}, beyond the search's \
+                     limit of {MAX_SEARCH_DEPTH}",
+                    tournament.deepen_plies, search.max_depth
+                ),
+            ));
+        }
         if let Some((key, problem)) = self.weights.problem() {
             let key = format!("weights.{key}");
             return Err(report.at(layout.get(&key), &key, &problem));
+        }
+        Ok(())
+    }
+
+    /// A gate needs one island, fits to test (when it tests fits) in every gate round, and an
+    /// SPRT its bounds make.
+    fn check_gate(&self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
+        let gate = &self.gate;
+        if gate.is_off() {
+            return Ok(());
+        }
+        let at = |key: &str, problem: &str| Err(report.at(layout.get(key), key, problem));
+        if !self.islands.is_single() {
+            return at(
+                "gate.candidates",
+                "a gate needs a run without islands (`islands.count` = 1): each island would \
+                 keep a champion of its own",
+            );
+        }
+        let fit_every = self.evolution.fit_every;
+        if gate.candidates == GateCandidates::Fits && fit_every == 0 {
+            return at(
+                "gate.candidates",
+                "\"fits\" needs fits: set `evolution.fit_every`, or use \"fits-and-winners\"",
+            );
+        }
+        if fit_every > 0 && !gate.every.is_multiple_of(fit_every) {
+            return at(
+                "gate.every",
+                &format!(
+                    "{} must be a multiple of `evolution.fit_every` ({fit_every}), so that \
+                     every gate has a fresh fit to test",
+                    gate.every
+                ),
+            );
+        }
+        if gate.elo1 <= gate.elo0 {
+            return at(
+                "gate.elo1",
+                &format!(
+                    "{} must be greater than `gate.elo0` ({})",
+                    gate.elo1, gate.elo0
+                ),
+            );
         }
         Ok(())
     }

@@ -565,10 +565,10 @@ fn shipped_configs_load() {
 
     let overnight = Config::load(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/configs/overnight.toml"
+        "/configs/overnight-ten.toml"
     ))
     .unwrap();
-    assert_eq!(overnight.name, "overnight");
+    assert_eq!(overnight.name, "overnight-ten");
     // Trained on random openings, so the 156-ballot deck stays unseen for `match`; a
     // learning curve; the depths `match` uses.
     assert!(matches!(
@@ -587,7 +587,25 @@ fn shipped_configs_load() {
     assert!(rounds >= 60);
     assert!(e.mutation_sigma_after(rounds - 1, rounds) < e.mutation_sigma_after(1, rounds));
 
-    for config in [quick, original, overnight] {
+    // The long runs keep a gated champion and deepen their games; by the model a run prints at
+    // its start, hour.toml fits in an hour of two cores and overnight.toml in a night.
+    let load = |file: &str| {
+        Config::load(format!("{}/configs/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    };
+    let (hour, night) = (load("hour.toml"), load("overnight.toml"));
+    for long in [&hour, &night] {
+        assert!(long.gate.is_on() && long.tournament.deepen_every > 0);
+        assert!(long.gate.every.is_multiple_of(long.evolution.fit_every));
+    }
+    let two_cores = |c: &Config| c.expected_cpu_seconds(0) / 2.0 / 3600.0;
+    assert!(two_cores(&hour) <= 1.0, "hour.toml: {} h", two_cores(&hour));
+    assert!(
+        (6.0..=10.0).contains(&two_cores(&night)),
+        "overnight.toml: {} h",
+        two_cores(&night)
+    );
+
+    for config in [quick, original, overnight, hour, night] {
         assert_eq!(parse(&config.to_toml()).unwrap(), config);
     }
 }

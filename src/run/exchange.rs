@@ -307,6 +307,7 @@ impl<'a> Run<'a> {
             self.config,
             state.completed,
             standings,
+            None,
         )))
     }
 }

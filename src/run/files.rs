@@ -21,8 +21,8 @@ use crate::text::csv_line;
 use crate::tournament::{BracketGame, RoundStats, Specimen};
 
 pub use crate::run_folder::{
-    BEST_FILE, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE, LEARNING_FILE,
-    PLAYOFF_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+    BEST_FILE, CHAMPIONS_DIR, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE,
+    LEARNING_FILE, PLAYOFF_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 
 /// The files appended round by round whose byte lengths every checkpoint records. `timings.csv`

@@ -53,6 +53,10 @@ impl Run<'_> {
             return Ok(None);
         };
         self.write_results(&self.dir, &finalists, &standings)?;
+        if let Some(champion) = &state.gated {
+            // With a gate, best.json is the champion, whatever the playoff crowned.
+            self.keep_champion(champion)?;
+        }
         let seconds = self.playoff_timing(started, games)?;
         self.checkpoint(state, Some(standings.clone()))?;
         self.progress.playoff_done(&standings[0], seconds);
@@ -62,6 +66,7 @@ impl Run<'_> {
             self.config,
             state.completed,
             standings,
+            state.gated.as_ref(),
         )))
     }
 

@@ -12,7 +12,7 @@ use crate::atomic_file::sync_dir;
 use crate::error::{Error, Result};
 use crate::eval::EvaluatorKind;
 use crate::input_file::{self, Links};
-use crate::run_folder::{GAMES_FILE, GAMES_PDN_FILE, TABLES_DIR, TIMINGS_FILE};
+use crate::run_folder::{CHAMPIONS_DIR, GAMES_FILE, GAMES_PDN_FILE, TABLES_DIR, TIMINGS_FILE};
 use crate::text::csv_line;
 
 /// The folder of the migrants' files.
@@ -188,9 +188,11 @@ pub fn clear_run(dir: &Path) -> Result<()> {
             Err(e) => return Err(Error::io("remove", &path, &e)),
         }
     }
-    let tables = dir.join(TABLES_DIR);
-    if tables.is_dir() && !tables.is_symlink() {
-        fs::remove_dir_all(&tables).map_err(|e| Error::io("remove", &tables, &e))?;
+    for folder in [TABLES_DIR, CHAMPIONS_DIR] {
+        let folder = dir.join(folder);
+        if folder.is_dir() && !folder.is_symlink() {
+            fs::remove_dir_all(&folder).map_err(|e| Error::io("remove", &folder, &e))?;
+        }
     }
     sync_dir(dir);
     clear_islands(dir)

@@ -22,6 +22,8 @@ pub trait RunObserver: Send + Sync {
     fn level_done(&self, _summary: &LevelSummary) {}
     /// A round is complete and saved, after `seconds`.
     fn round_done(&self, _stats: &RoundStats, _seconds: f64) {}
+    /// A pair of a gate's games (`[gate]`) finished.
+    fn gate_pair(&self) {}
     /// The playoff starts: `finalists` specimens, `games` games in all.
     fn playoff_start(&self, _finalists: usize, _games: u64) {}
     /// A playoff game finished.

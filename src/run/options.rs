@@ -33,6 +33,10 @@ pub struct RunOptions {
     /// checkpoint, the worst moment for a crash.
     #[cfg(feature = "crash-hooks")]
     pub crash_before_checkpoint: Option<u32>,
+    /// Test hook: abort the process in the middle of this round's first gate (`[gate]`),
+    /// once some of its games are played.
+    #[cfg(feature = "crash-hooks")]
+    pub crash_in_gate: Option<u32>,
 }
 
 /// How a run gets its endgame database: from the number of pieces, the database (its

@@ -156,16 +156,26 @@ impl<'a> Run<'a> {
         self.book.for_pair(&mut stream(self.seed, pair_key))
     }
 
+    /// The settings of round `round`'s bracket games: the run's, deepened by
+    /// `tournament.deepen_every`.
+    pub(super) fn bracket_settings(&self, round: u32) -> GameSettings {
+        let extra = self.config.tournament.extra_plies(round);
+        let mut settings = self.settings;
+        settings.search.min_depth += extra;
+        settings.search.max_depth += extra;
+        settings
+    }
+
     /// Plays one bracket game.
-    pub(super) fn bracket_game(&self, job: &GameJob) -> GameReport {
+    pub(super) fn bracket_game(&self, job: &GameJob, settings: &GameSettings) -> GameReport {
         let opening = self.opening(&job.opening_key());
         let mut rng = stream(self.seed, &job.game_key());
-        let endgame_pieces = self.settings.search.endgame_pieces;
+        let endgame_pieces = settings.search.endgame_pieces;
         let record = play_game_between(
             job.black.player(endgame_pieces),
             job.white.player(endgame_pieces),
             &opening.position,
-            &self.settings,
+            settings,
             &mut rng,
         );
         let pair_done = match self.config.tournament.pairing_openings {
@@ -210,6 +220,7 @@ impl<'a> Run<'a> {
             files: state.files.clone(),
             playoff,
             champion: state.champion.clone(),
+            gated: state.gated.clone(),
             openings: self.openings.clone(),
         }
         .save(&self.dir)

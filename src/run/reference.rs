@@ -190,7 +190,7 @@ const KEY_DOCS: &[(&str, &str)] = &[
         "evolution.mutation_sigma_end",
         "Unset by default. The step after the last round that breeds, reached geometrically \
          from `mutation_sigma` (linearly if either is 0): small late steps let a converged \
-         population settle. `configs/overnight.toml` uses 1.0.",
+         population settle. `configs/overnight-ten.toml` uses 1.0.",
     ),
     (
         "evolution.fit_every",
@@ -237,6 +237,62 @@ const KEY_DOCS: &[(&str, &str)] = &[
          a newcomer) and the playoff after it loses in the bracket.",
     ),
     (
+        "tournament.deepen_every",
+        "Rounds between deepenings of the bracket's games (0: never): every `deepen_every` \
+         rounds both search depths of a bracket game grow by one ply, up to `deepen_plies` \
+         more, so that later games (and the fits' scores) come from deeper searches. Gates, \
+         validation and the playoff keep the [search] depths.",
+    ),
+    (
+        "tournament.deepen_plies",
+        "The most plies the deepenings add (1 to 8); `search.max_depth` plus these must stay \
+         within the search's limit.",
+    ),
+    (
+        "gate.candidates",
+        "The gated champion (docs/tournament.md#the-gated-champion): \"none\" (no gate, \
+         the section is left out of the run's config: the playoff's winner is best.json), \
+         \"fits\" (each fit of a gate round plays the champion) or \"fits-and-winners\" \
+         (the round's top survivor plays it too). A candidate replaces the champion only when \
+         its gate's SPRT accepts; best.json is always the champion, champions.csv has every \
+         gate.",
+    ),
+    (
+        "gate.every",
+        "Rounds between gates: a multiple of `evolution.fit_every`; the last round always has \
+         one.",
+    ),
+    (
+        "gate.openings",
+        "The most openings of a gate, each played with both colours; a gate whose SPRT has not \
+         ended by then refuses the candidate.",
+    ),
+    (
+        "gate.opening_plies",
+        "Random plies from the start of each gate opening (1 to 40): the gate's deck is drawn \
+         anew for every gate from `gate.seed` and the round, never the 3-move deck.",
+    ),
+    ("gate.seed", "The gate decks' own seed."),
+    (
+        "gate.elo0",
+        "The SPRT's null hypothesis, in Elo (-400 to 400): a candidate this strong is refused \
+         with probability 1 - `alpha`.",
+    ),
+    (
+        "gate.elo1",
+        "The SPRT's alternative, in Elo (above `elo0`): a candidate this strong is accepted \
+         with probability about 1 - `beta` (less when the openings run out first).",
+    ),
+    (
+        "gate.alpha",
+        "The chance of accepting a candidate no stronger than `elo0` (strictly between 0 and \
+         1).",
+    ),
+    (
+        "gate.beta",
+        "The chance of refusing a candidate `elo1` stronger (strictly between 0 and 1).",
+    ),
+    (
         "islands.count",
         "Populations that evolve side by side, each of `population.size`, in one process or one \
          process per machine (`tune --island auto` under Slurm or a Kubernetes Indexed Job), 1 \
@@ -267,12 +323,14 @@ const KEY_DOCS: &[(&str, &str)] = &[
 ];
 
 /// Tables written only when they differ from their defaults: shown commented out.
-const OPTIONAL_TABLES: &[&str] = &["weights.extended", "weights.patterns", "islands"];
+const OPTIONAL_TABLES: &[&str] = &["weights.extended", "weights.patterns", "gate", "islands"];
 
 /// Keys whose default is "unset" (or 0, off, and then left out of a written config): written
 /// commented out, with an example value.
 const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
     ("weights.evaluator", "\"extended\""),
+    ("tournament.deepen_every", "0"),
+    ("tournament.deepen_plies", "2"),
     ("evolution.mutation_sigma_end", "1.0"),
     ("evolution.fit_every", "5"),
     ("evolution.fit_window", "0"),
@@ -378,6 +436,7 @@ fn optional_table(table: &str) -> String {
     // The table as a config that uses it writes it, then its keys put back to their defaults.
     let mut config = Config::new("my-run");
     config.islands.count = 2;
+    config.gate.candidates = crate::run::gate::GateCandidates::Fits;
     // Written only when off: off here, put back to its default below.
     config.islands.pool_games = !config.islands.pool_games;
     config.weights.extended.terms.max += 1;
@@ -398,6 +457,8 @@ fn optional_table(table: &str) -> String {
         out.push_str(&comment(key_doc(&path)));
         let line = if path == "islands.count" {
             format!("count = {}", defaults.count)
+        } else if path == "gate.candidates" {
+            "candidates = \"none\"".to_string()
         } else if path == "islands.pool_games" {
             format!("pool_games = {}", defaults.pool_games)
         } else {

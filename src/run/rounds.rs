@@ -13,6 +13,7 @@ use super::files::{
     GAMES_PDN_FILE, LEARNING_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
 };
 use super::fitted::{self, Earlier};
+use super::gate::{CandidateKind, GateCandidates, GatedChampion, CHAMPIONS_FILE};
 use super::pool::{Pool, RoundGames};
 use super::process::{merit, Run, VALIDATION_OPPONENT};
 use super::state::State;
@@ -51,13 +52,14 @@ impl Run<'_> {
             .iter()
             .map(|m| m.specimen.clone())
             .collect();
+        let settings = self.bracket_settings(round);
         let played = play_round(
             &specimens,
             round,
             self.seed,
             &config.tournament,
             self.options.stop.as_deref(),
-            |job: &GameJob| self.bracket_game(job),
+            |job: &GameJob| self.bracket_game(job, &settings),
             |summary| self.progress.level_done(summary),
         );
         let Some(result) = played else {
@@ -186,6 +188,11 @@ impl Run<'_> {
             return Ok(None);
         }
         result.stats.newcomers = newcomers.len() as u64;
+        let Some((gate_rows, gated)) =
+            self.gates_of_round(state, round, &result, &survivors, &newcomers)?
+        else {
+            return Ok(None);
+        };
 
         let games_pdn = config.tournament.games_pdn;
         let games_rows: String = result
@@ -240,6 +247,12 @@ impl Run<'_> {
             append_round(&self.dir, round, &games)?;
         }
         append(&self.dir, TIMINGS_FILE, &timing_row)?;
+        if !gate_rows.is_empty() {
+            append(&self.dir, CHAMPIONS_FILE, &gate_rows)?;
+        }
+        if let Some(champion) = gated.as_ref().filter(|c| c.since == round) {
+            self.keep_champion(champion)?;
+        }
         #[cfg(feature = "crash-hooks")]
         if self.options.crash_before_checkpoint == Some(round) {
             std::process::abort();
@@ -253,11 +266,49 @@ impl Run<'_> {
         state.completed = round;
         state.next_id = next_id;
         state.champion = played.champion;
+        state.gated = gated;
         state.population = population;
         state.files = lengths;
         self.checkpoint(state, None)?;
         self.progress.round_done(&result.stats, seconds);
         Ok(Some(()))
+    }
+
+    /// The gates after `round` (`[gate]`), when it has any: the round's fit (among
+    /// `newcomers`) and, when asked, its top survivor each play the champion. Returns the
+    /// rows for `champions.csv` (empty without a gate) and the champion after them; `None` if
+    /// the run was stopped during a gate.
+    fn gates_of_round(
+        &self,
+        state: &State,
+        round: u32,
+        result: &RoundResult,
+        survivors: &[Member],
+        newcomers: &[Specimen],
+    ) -> Result<Option<(String, Option<GatedChampion>)>> {
+        let gate = &self.config.gate;
+        if !gate.gates_after(round, self.config.tournament.rounds) {
+            return Ok(Some((String::new(), state.gated.clone())));
+        }
+        let mut candidates = Vec::new();
+        if let Some(fit) = newcomers
+            .iter()
+            .find(|s| s.fitted && s.born_round == round + 1)
+        {
+            candidates.push((fit.clone(), CandidateKind::Fit));
+        }
+        if gate.candidates == GateCandidates::FitsAndWinners {
+            let top = survivors
+                .iter()
+                .max_by_key(|m| merit(m, &result.tallies))
+                .expect("a round leaves at least one survivor");
+            candidates.push((top.specimen.clone(), CandidateKind::Winner));
+        }
+        let Some((rows, champion)) = self.gate(round, state.gated.as_ref(), &candidates)? else {
+            return Ok(None);
+        };
+        let rows = rows.iter().map(|r| csv_line(&r.to_csv_record())).collect();
+        Ok(Some((rows, champion)))
     }
 
     /// A fit on the run's games from the round's top survivor (`[evolution] fit_every`), when

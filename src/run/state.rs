@@ -7,6 +7,7 @@ use super::checkpoint::{Champion, Checkpoint, Member};
 use super::config::Config;
 use super::edits;
 use super::files::{self, FileLengths, CONFIG_FILE};
+use super::gate::{self, GatedChampion};
 use super::islands::Island;
 use super::recorded;
 use super::summary::RunSummary;
@@ -25,6 +26,8 @@ pub(super) struct State {
     pub(super) files: FileLengths,
     /// The best validated specimen so far, if validation keeps one.
     pub(super) champion: Option<Champion>,
+    /// The gated champion (`[gate]`), once a gate crowned one.
+    pub(super) gated: Option<GatedChampion>,
     /// What the process is told when it takes the run on: the keys of `config.toml` changed
     /// since the checkpoint (see `edits.rs`).
     pub(super) notes: Vec<String>,
@@ -58,6 +61,7 @@ impl State {
             population,
             files,
             champion: None,
+            gated: None,
             notes: Vec::new(),
         }
     }
@@ -78,6 +82,9 @@ impl State {
         let Some(checkpoint) = Checkpoint::load(dir)? else {
             let lengths = files::start_files(dir, games_pdn, config.weights.evaluator)?;
             start_store(dir)?;
+            if config.gate.is_on() {
+                gate::start_champions(dir)?;
+            }
             return Ok(Opened::Ready(State::initial(config, lengths, island)));
         };
         let mut notes = Vec::new();
@@ -99,7 +106,8 @@ impl State {
         checkpoint.check(config, dir, island.map(|island| island.index))?;
         let completed = checkpoint.completed_rounds;
         if let Some(standings) = checkpoint.playoff {
-            let summary = RunSummary::of(top, config, completed, standings);
+            let gated = checkpoint.gated.as_ref();
+            let summary = RunSummary::of(top, config, completed, standings, gated);
             return Ok(Opened::Finished(summary));
         }
         recorded::cut_to(
@@ -112,13 +120,18 @@ impl State {
         recorded::cut_store(dir, completed)?;
         let mut population = checkpoint.population;
         let mut champion = checkpoint.champion;
+        let mut gated = checkpoint.gated;
+        if config.gate.is_on() {
+            gate::cut_to(dir, completed, gated.as_ref())?;
+        }
         // An island's specimens may carry any island's fitted tables: all are at the top.
         attach_tables(
             top,
             population
                 .iter_mut()
                 .map(|m| &mut m.specimen)
-                .chain(champion.iter_mut().map(|c| &mut c.specimen)),
+                .chain(champion.iter_mut().map(|c| &mut c.specimen))
+                .chain(gated.iter_mut().map(|c| &mut c.specimen)),
         )?;
         Ok(Opened::Ready(State {
             completed,
@@ -126,6 +139,7 @@ impl State {
             population,
             files: checkpoint.files,
             champion,
+            gated,
             notes,
         }))
     }

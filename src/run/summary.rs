@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::config::Config;
 use super::files;
+use super::gate::GatedChampion;
 use crate::tournament::Standing;
 
 /// A finished run: where its files are and its playoff ranking.
@@ -17,6 +18,10 @@ pub struct RunSummary {
     pub rounds: u32,
     /// The playoff ranking, best first (never empty).
     pub standings: Vec<Standing>,
+    /// A gated run's champion (`[gate]`): its id, the round after which a gate accepted it,
+    /// and its cumulative Elo over the first champion. It, not the playoff's winner, is
+    /// `best.json` then.
+    pub champion: Option<(u64, u32, f64)>,
 }
 
 impl RunSummary {
@@ -26,12 +31,14 @@ impl RunSummary {
         config: &Config,
         rounds: u32,
         standings: Vec<Standing>,
+        champion: Option<&GatedChampion>,
     ) -> RunSummary {
         RunSummary {
             dir: top.to_path_buf(),
             name: config.name.clone(),
             rounds,
             standings,
+            champion: champion.map(|c| (c.specimen.id, c.since, c.elo)),
         }
     }
 
@@ -47,6 +54,12 @@ impl RunSummary {
             .into_iter()
             .filter(|&name| name != files::CONFIG_FILE && name != files::CHECKPOINT_FILE)
             .filter(|name| self.dir.join(name).exists())
+            .chain(
+                self.dir
+                    .join(files::CHAMPIONS_DIR)
+                    .is_dir()
+                    .then_some("champions/"),
+            )
             .collect()
     }
 }

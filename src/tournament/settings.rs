@@ -62,6 +62,45 @@ pub struct TournamentParams {
     pub database_adjudication: bool,
     /// Write every bracket game to `games.pdn` as well as to `games.csv`.
     pub games_pdn: bool,
+    /// Rounds between deepenings of the bracket's games: every `deepen_every` rounds, both
+    /// search depths of a bracket game grow by one ply (0: never), up to `deepen_plies`
+    /// more. Deeper games give the fits better scores to learn from as the run goes on; the
+    /// gates, validation and the playoff keep the `[search]` depths. Left out of a written
+    /// config when 0.
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, { MAX_ROUNDS as i64 }>",
+        skip_serializing_if = "is_zero"
+    )]
+    pub deepen_every: u32,
+    /// The most plies the deepenings add; left out of a written config at its default.
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 1, 8>",
+        skip_serializing_if = "is_default_deepen_plies"
+    )]
+    pub deepen_plies: u32,
+}
+
+/// Whether a count is 0 (left out of a written config).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The default of `deepen_plies`.
+const DEFAULT_DEEPEN_PLIES: u32 = 2;
+
+/// Whether `deepen_plies` is at its default (left out of a written config).
+fn is_default_deepen_plies(n: &u32) -> bool {
+    *n == DEFAULT_DEEPEN_PLIES
+}
+
+impl TournamentParams {
+    /// The plies added to both search depths of round `round`'s bracket games.
+    pub fn extra_plies(&self, round: u32) -> u32 {
+        match self.deepen_every {
+            0 => 0,
+            every => ((round - 1) / every).min(self.deepen_plies),
+        }
+    }
 }
 
 impl Default for TournamentParams {
@@ -84,6 +123,24 @@ impl Default for TournamentParams {
             playoff_openings: 8,
             database_adjudication: game.database_adjudication,
             games_pdn: true,
+            deepen_every: 0,
+            deepen_plies: DEFAULT_DEEPEN_PLIES,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deepening_adds_a_ply_every_so_many_rounds_up_to_its_limit() {
+        let mut params = TournamentParams::default();
+        assert_eq!(params.extra_plies(1), 0);
+        assert_eq!(params.extra_plies(500), 0);
+        params.deepen_every = 3;
+        params.deepen_plies = 2;
+        let extra: Vec<u32> = (1..=10).map(|r| params.extra_plies(r)).collect();
+        assert_eq!(extra, [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]);
     }
 }

@@ -1,0 +1,79 @@
+//! How long a run is expected to take, before it starts: a rough model of its games' cost,
+//! measured on the README's runs (two cores, release build), which the progress display
+//! replaces with the measured pace once rounds finish.
+
+use super::config::Config;
+use crate::tournament::playoff_games;
+
+/// Processor seconds of one bracket game at depth 6/12, fits included: the
+/// `overnight-patterns.toml` run used 690 s for 11,612 games, the 500-round one 2,100 s for
+/// 37,415; the ten-feature and extended runs are within a factor of 1.5.
+const SECONDS_PER_GAME: f64 = 0.06;
+
+/// How much one more ply of full-width depth costs a game (measured: 2.0× from depth 6 to 7,
+/// 5.2× from 6 to 8 on the pattern evaluator).
+const PER_PLY: f64 = 2.25;
+
+/// Games a round of a population of `n` plays: 1.13 n in the README's runs (72.6 a round for
+/// 64).
+const GAMES_PER_SPECIMEN: f64 = 1.13;
+
+/// The share of its openings a gate plays before its SPRT decides, on average (a guess
+/// between the early stops and the gates that run to the end).
+const GATE_SHARE: f64 = 0.6;
+
+impl Config {
+    /// The processor seconds the rounds from `completed + 1` on, the gates, validation and the
+    /// playoff are expected to take: a rough model (within a factor of two or so), for the
+    /// message a run starts with.
+    pub fn expected_cpu_seconds(&self, completed: u32) -> f64 {
+        let game_at = |depth: u32| SECONDS_PER_GAME * PER_PLY.powf(depth as f64 - 6.0);
+        let islands = f64::from(self.islands.count);
+        let per_round = GAMES_PER_SPECIMEN * self.population.size as f64 * islands;
+        let base = game_at(self.search.min_depth);
+        let mut total = 0.0;
+        for round in completed + 1..=self.tournament.rounds {
+            let depth = self.search.min_depth + self.tournament.extra_plies(round);
+            total += per_round * game_at(depth);
+            if self.validation.every > 0 && round.is_multiple_of(self.validation.every) {
+                total += 2.0 * f64::from(self.validation.openings) * base * islands;
+            }
+            if self.gate.gates_after(round, self.tournament.rounds) {
+                let candidates = match self.gate.candidates {
+                    super::gate::GateCandidates::FitsAndWinners => 2.0,
+                    _ => 1.0,
+                };
+                total += candidates * GATE_SHARE * 2.0 * f64::from(self.gate.openings) * base;
+            }
+        }
+        let finalists = (self.population.size as f64 * 0.2 + 2.0) * islands;
+        let playoff = playoff_games(
+            finalists as usize,
+            self.tournament.playoff_openings as usize,
+        );
+        total + playoff as f64 * base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deeper_longer_and_gated_runs_are_expected_to_take_longer() {
+        let mut config = Config::new("estimate");
+        let plain = config.expected_cpu_seconds(0);
+        assert!(plain > 0.0);
+        // Half the rounds done: about half left.
+        let half = config.expected_cpu_seconds(config.tournament.rounds / 2);
+        assert!(
+            half < 0.6 * plain && half > 0.4 * plain,
+            "{half} of {plain}"
+        );
+        config.tournament.deepen_every = 10;
+        let deeper = config.expected_cpu_seconds(0);
+        assert!(deeper > 1.5 * plain, "{deeper} vs {plain}");
+        config.gate.candidates = super::super::gate::GateCandidates::Fits;
+        assert!(config.expected_cpu_seconds(0) > deeper);
+    }
+}

@@ -1,0 +1,474 @@
+//! The gated champion (`[gate]`, docs/tournament.md#the-gated-champion): a run keeps one
+//! champion, and a candidate (each fit, and the round's winner if asked) replaces it only after
+//! winning a gating match against it. The champion therefore never gets worse by more than the
+//! test's error, whatever the bracket or the playoff crown: `best.json` is always the current
+//! champion, every gate is a row of `champions.csv`, and every champion's weights are kept in
+//! `champions/round-N.json`, which `export RUN --round N` reads.
+//!
+//! A gate is a match on random openings of its own (drawn from the gate's seed and the round,
+//! never the 3-move deck the final claims are measured on), stopped by a sequential
+//! probability ratio test (SPRT) on the pentanomial counts: the candidate is accepted only when
+//! the test accepts H1 (it is at least `elo1` stronger) before the openings run out. A
+//! candidate no stronger than the champion (`elo0`) is accepted with probability at most
+//! `alpha`, one at least `elo1` stronger refused with probability about `beta` (more when the
+//! openings run out first: every gate that ends without a verdict refuses).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::files::write_atomically;
+use super::process::Run;
+use crate::bounded::{int_in, number_in, open_fraction};
+use crate::elo::{Sprt, SprtVerdict};
+use crate::error::{Error, Result};
+use crate::eval::{EvaluatorKind, PatternTables, PatternWeights, WeightsFile, WeightsSource};
+use crate::export::{export_to_file, ExportFormat};
+use crate::game::{Opening, OpeningBook};
+use crate::matchplay::{play_match_from, MatchReport};
+use crate::rng::{stream, tag};
+pub use crate::run_folder::{champion_path, champion_round, CHAMPIONS_DIR, CHAMPIONS_FILE};
+use crate::text::csv_line;
+use crate::tournament::Specimen;
+
+/// Which specimens try for the champion's place.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GateCandidates {
+    /// No gate: the playoff's winner is `best.json`, as before gates existed.
+    #[default]
+    None,
+    /// Each regression fit (`[evolution] fit_every`) of a gate round.
+    Fits,
+    /// Each fit, then the round's top survivor (most rounds survived, then most wins).
+    FitsAndWinners,
+}
+
+/// `[gate]`: the gated champion. Off by default, and then left out of a written config, so
+/// that runs without a gate keep their files.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GateConfig {
+    /// Who tries for the champion's place; `none` turns the gate off.
+    pub candidates: GateCandidates,
+    /// Rounds between gates (a multiple of `evolution.fit_every`, so that every gate has a
+    /// fresh fit); the last round always has one.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, 100_000>")]
+    pub every: u32,
+    /// The most openings a gate plays, each with both colours; a gate whose SPRT has not
+    /// ended by then refuses the candidate.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, 100_000>")]
+    pub openings: u32,
+    /// Random plies from the start of each gate opening.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, 40>")]
+    pub opening_plies: u32,
+    /// The gate decks' own seed (each gate draws its openings from it and its round).
+    #[serde(deserialize_with = "int_in::<_, u64, 0, { i64::MAX }>")]
+    pub seed: u64,
+    /// The SPRT's null hypothesis: the candidate is this many Elo stronger (no stronger).
+    #[serde(deserialize_with = "elo_bound")]
+    pub elo0: f64,
+    /// The SPRT's alternative: the candidate is this many Elo stronger.
+    #[serde(deserialize_with = "elo_bound")]
+    pub elo1: f64,
+    /// The chance of accepting a candidate that is only `elo0` stronger.
+    #[serde(deserialize_with = "open_fraction")]
+    pub alpha: f64,
+    /// The chance of refusing a candidate that is `elo1` stronger (openings permitting).
+    #[serde(deserialize_with = "open_fraction")]
+    pub beta: f64,
+}
+
+/// An SPRT bound in Elo: within ±400 (a score of 91%).
+fn elo_bound<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    number_in(deserializer, -400.0, 400.0)
+}
+
+impl Default for GateConfig {
+    /// Off; when turned on: a gate every 2 rounds, at most 200 openings (400 games) of 8
+    /// random plies, seed 31, SPRT [0, 30] with α = 5% and β = 10%.
+    fn default() -> Self {
+        GateConfig {
+            candidates: GateCandidates::None,
+            every: 2,
+            openings: 200,
+            opening_plies: 8,
+            seed: 31,
+            elo0: 0.0,
+            elo1: 30.0,
+            alpha: 0.05,
+            beta: 0.10,
+        }
+    }
+}
+
+impl GateConfig {
+    /// Whether the run keeps a gated champion.
+    pub fn is_on(&self) -> bool {
+        self.candidates != GateCandidates::None
+    }
+
+    /// Whether it is off (left out of a written config).
+    pub fn is_off(&self) -> bool {
+        !self.is_on()
+    }
+
+    /// Whether round `round` of a run of `rounds` ends with a gate.
+    pub fn gates_after(&self, round: u32, rounds: u32) -> bool {
+        self.is_on() && (round == rounds || round.is_multiple_of(self.every))
+    }
+
+    /// The test every gate runs, or why the bounds do not make one.
+    pub fn sprt(&self) -> Result<Sprt> {
+        Sprt::with_error_rates(self.elo0, self.elo1, self.alpha, self.beta)
+    }
+
+    /// The openings of the gate after `round`: distinct random ones from the gate's seed and
+    /// the round, so that no two gates share a deck and the bracket's stream is untouched.
+    pub fn deck(&self, round: u32, balance: i32) -> Vec<Opening> {
+        let book = OpeningBook::Random {
+            plies: self.opening_plies,
+            balance,
+        };
+        book.distinct(
+            self.openings as usize,
+            &mut stream(self.seed, &[tag::GATE, u64::from(round)]),
+        )
+    }
+}
+
+/// The run's champion: the last candidate a gate accepted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GatedChampion {
+    /// The specimen (its pattern weights kept with the run's fitted tables).
+    pub specimen: Specimen,
+    /// The round after which it was accepted.
+    pub since: u32,
+    /// The sum of the Elo estimates of every accepted gate so far, to one decimal: the
+    /// champion's climb over the first champion, as the gates measured it.
+    pub elo: f64,
+}
+
+/// How a candidate came to try for the place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CandidateKind {
+    /// A regression fit.
+    Fit,
+    /// The round's top survivor.
+    Winner,
+}
+
+impl CandidateKind {
+    /// Its name in `champions.csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CandidateKind::Fit => "fit",
+            CandidateKind::Winner => "winner",
+        }
+    }
+}
+
+/// One gate, as `champions.csv` records it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GateRecord {
+    /// The round after which it was played.
+    pub round: u32,
+    /// The candidate's id and how it came.
+    pub candidate: u64,
+    /// Its kind.
+    pub kind: CandidateKind,
+    /// The champion's id (`None`: there was none, and the candidate was crowned unopposed).
+    pub champion: Option<u64>,
+    /// The match, from the candidate's side (`None` when unopposed).
+    pub report: Option<MatchReport>,
+    /// Whether the candidate became the champion.
+    pub accepted: bool,
+    /// The champion's cumulative Elo after this gate.
+    pub cumulative_elo: f64,
+}
+
+/// The columns of `champions.csv`.
+pub fn champions_header() -> Vec<&'static str> {
+    vec![
+        "round",
+        "candidate",
+        "kind",
+        "champion",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "elo",
+        "elo_low",
+        "elo_high",
+        "llr",
+        "accepted",
+        "cumulative_elo",
+    ]
+}
+
+impl GateRecord {
+    /// Its row of `champions.csv`: every number in a fixed format, empty match fields for a
+    /// champion crowned unopposed.
+    pub fn to_csv_record(&self) -> Vec<String> {
+        let mut row = vec![
+            self.round.to_string(),
+            self.candidate.to_string(),
+            self.kind.name().to_string(),
+            self.champion.map(|id| id.to_string()).unwrap_or_default(),
+        ];
+        match &self.report {
+            Some(report) => {
+                let (t, e) = (&report.tally.results, &report.estimate);
+                row.extend([
+                    t.games().to_string(),
+                    t.wins.to_string(),
+                    t.draws.to_string(),
+                    t.losses.to_string(),
+                    format!("{:.1}", e.elo),
+                    format!("{:.1}", e.lower),
+                    format!("{:.1}", e.upper),
+                    report
+                        .sprt
+                        .as_ref()
+                        .map(|s| format!("{:.3}", s.llr))
+                        .unwrap_or_default(),
+                ]);
+            }
+            None => row.extend(std::iter::repeat_n(String::new(), 8)),
+        }
+        row.push(self.accepted.to_string());
+        row.push(format!("{:.1}", self.cumulative_elo));
+        row
+    }
+}
+
+/// The weights file of champion `specimen` of run `config`'s evaluator.
+pub fn champion_file(
+    specimen: &Specimen,
+    run: &str,
+    round: u32,
+    evaluator: EvaluatorKind,
+    tables: impl FnOnce() -> PatternTables,
+    endgame_pieces: u32,
+    database_pieces: u32,
+) -> WeightsFile {
+    WeightsFile {
+        weights: specimen.weights,
+        extra: specimen.extra.as_deref().copied(),
+        patterns: specimen.patterns.clone().or_else(|| {
+            // No fit's tables reached it: its tables are zero.
+            (evaluator == EvaluatorKind::Patterns)
+                .then(|| std::sync::Arc::new(PatternWeights::zero(tables())))
+        }),
+        endgame_pieces,
+        source: Some(WeightsSource::Specimen {
+            run: run.to_string(),
+            id: specimen.id,
+            round,
+        }),
+        database_pieces: Some(database_pieces),
+    }
+}
+
+/// Cuts the gate's files back to a checkpoint after `completed` rounds whose champion is
+/// `champion`: the rows of `champions.csv` and the champions kept for later rounds (a killed
+/// run's, which the resumed run plays again) go, temporaries a killed write left go, and
+/// `best.json` is the checkpoint's champion again.
+pub(super) fn cut_to(dir: &Path, completed: u32, champion: Option<&GatedChampion>) -> Result<()> {
+    let folder = dir.join(CHAMPIONS_DIR);
+    if let Ok(entries) = std::fs::read_dir(&folder) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let stale = match champion_round(&name) {
+                Some(r) => r > completed,
+                None => name.starts_with('.'),
+            };
+            if stale {
+                let path = entry.path();
+                std::fs::remove_file(&path).map_err(|e| Error::io("remove", &path, &e))?;
+            }
+        }
+    }
+    let path = dir.join(CHAMPIONS_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, &e))?;
+    let mut kept = String::new();
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let round = line.split(',').next().and_then(|r| r.parse::<u32>().ok());
+        match round {
+            _ if i == 0 => kept.push_str(line),
+            Some(r) if r <= completed && line.ends_with('\n') => kept.push_str(line),
+            _ => break,
+        }
+    }
+    if kept != text {
+        write_atomically(&path, kept.as_bytes())?;
+    }
+    let best = dir.join(super::files::BEST_FILE);
+    match champion {
+        Some(c) => {
+            let kept = champion_path(dir, c.since);
+            let bytes = std::fs::read(&kept).map_err(|e| Error::io("read", &kept, &e))?;
+            write_atomically(&best, &bytes)
+        }
+        None => match std::fs::remove_file(&best) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(Error::io("remove", &best, &e))
+            }
+            _ => Ok(()),
+        },
+    }
+}
+
+impl Run<'_> {
+    /// The gates after `round`: each candidate (in order) plays the champion, and replaces it
+    /// when the SPRT accepts. Returns the rows for `champions.csv` and the new champion; `None`
+    /// if the run was stopped during a gate (nothing is kept then: the round is played again).
+    pub(super) fn gate(
+        &self,
+        round: u32,
+        champion: Option<&GatedChampion>,
+        candidates: &[(Specimen, CandidateKind)],
+    ) -> Result<Option<(Vec<GateRecord>, Option<GatedChampion>)>> {
+        let gate = &self.config.gate;
+        let test = gate.sprt()?;
+        let deck = gate.deck(round, self.config.tournament.random_opening_balance);
+        let mut champion = champion.cloned();
+        let mut rows = Vec::new();
+        for (candidate, kind) in candidates {
+            let Some(holder) = &champion else {
+                rows.push(GateRecord {
+                    round,
+                    candidate: candidate.id,
+                    kind: *kind,
+                    champion: None,
+                    report: None,
+                    accepted: true,
+                    cumulative_elo: 0.0,
+                });
+                champion = Some(GatedChampion {
+                    specimen: candidate.clone(),
+                    since: round,
+                    elo: 0.0,
+                });
+                continue;
+            };
+            if holder.specimen.id == candidate.id {
+                continue;
+            }
+            let a = self.player_file(candidate, round);
+            let b = self.player_file(&holder.specimen, holder.since);
+            let stop = self.options.stop.as_deref();
+            let report = play_match_from(
+                (&a).into(),
+                (&b).into(),
+                &deck,
+                &self.settings,
+                gate.seed ^ u64::from(round),
+                Some(test),
+                &[],
+                stop,
+                |pair| {
+                    self.progress.gate_pair();
+                    #[cfg(feature = "crash-hooks")]
+                    if self.options.crash_in_gate == Some(round) && pair.pairs_done >= 2 {
+                        std::process::abort();
+                    }
+                    #[cfg(not(feature = "crash-hooks"))]
+                    let _ = pair;
+                },
+            );
+            if report.pairs_played < report.pairs_total
+                && report.sprt.as_ref().is_none_or(|s| !s.verdict.is_final())
+            {
+                return Ok(None);
+            }
+            let accepted = report
+                .sprt
+                .as_ref()
+                .is_some_and(|s| s.verdict == SprtVerdict::AcceptH1);
+            let elo = if accepted {
+                round_tenth(holder.elo + round_tenth(report.estimate.elo))
+            } else {
+                holder.elo
+            };
+            self.progress.note(&format!(
+                "gate after round {round}: {} {} vs champion {}: {}, {} -> {}",
+                kind.name(),
+                candidate.id,
+                holder.specimen.id,
+                report.tally.results.line(),
+                report.estimate.summary_line(),
+                if accepted { "accepted" } else { "refused" }
+            ));
+            rows.push(GateRecord {
+                round,
+                candidate: candidate.id,
+                kind: *kind,
+                champion: Some(holder.specimen.id),
+                report: Some(report),
+                accepted,
+                cumulative_elo: elo,
+            });
+            if accepted {
+                champion = Some(GatedChampion {
+                    specimen: candidate.clone(),
+                    since: round,
+                    elo,
+                });
+            }
+        }
+        Ok(Some((rows, champion)))
+    }
+
+    /// Specimen `specimen` as a weights file of this run (its row's round `round`).
+    pub(super) fn player_file(&self, specimen: &Specimen, round: u32) -> WeightsFile {
+        let config = self.config;
+        champion_file(
+            specimen,
+            &config.name,
+            round,
+            config.weights.evaluator,
+            || PatternTables::zero(config.weights.patterns.regions.regions()),
+            config.search.endgame_pieces,
+            config.search.database_pieces,
+        )
+    }
+
+    /// Writes the champion accepted after `round`: its `champions/round-N.json` and
+    /// `best.json`, so that `best.json` is always the current champion.
+    pub(super) fn keep_champion(&self, champion: &GatedChampion) -> Result<()> {
+        let file = self.player_file(&champion.specimen, champion.since);
+        let folder = self.dir.join(CHAMPIONS_DIR);
+        std::fs::create_dir_all(&folder).map_err(|e| Error::io("create", &folder, &e))?;
+        export_to_file(
+            &file,
+            ExportFormat::Json,
+            &champion_path(&self.dir, champion.since),
+        )?;
+        export_to_file(
+            &file,
+            ExportFormat::Json,
+            &self.dir.join(super::files::BEST_FILE),
+        )
+    }
+}
+
+/// `x` to one decimal, so that the sums in `champions.csv` and the checkpoint agree exactly.
+fn round_tenth(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// The header line of `champions.csv`.
+pub(super) fn champions_header_line() -> String {
+    csv_line(&champions_header())
+}
+
+/// Writes `champions.csv` with its header only (a gated run's start).
+pub(super) fn start_champions(dir: &Path) -> Result<()> {
+    write_atomically(
+        &dir.join(CHAMPIONS_FILE),
+        champions_header_line().as_bytes(),
+    )
+}
