@@ -293,7 +293,7 @@ fn gate_settings_that_cannot_work_are_refused_naming_the_key() {
         ),
         (
             GATED
-                .replace("every = 1\n", "every = 3\n")
+                .replace("\nevery = 1\n", "\nevery = 3\n")
                 .replace("fit_every = 1", "fit_every = 2"),
             "gate.every",
         ),

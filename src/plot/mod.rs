@@ -563,6 +563,9 @@ fn panel_learning<DB: DrawingBackend>(
             colour.stroke_width(3),
         )))?;
         entries.push(("champion (cumulative)".to_string(), Mark::Line(colour)));
+        if !notes.is_empty() {
+            notes.push("");
+        }
         notes.extend([
             "champions.csv: the sum of",
             "the Elo of every gate the",
