@@ -369,9 +369,14 @@ mod tests {
                 },
             }]),
             champion: Some(Champion {
-                specimen: member_specimen,
+                specimen: member_specimen.clone(),
                 half_points: 90,
                 round: 4,
+            }),
+            gated: Some(GatedChampion {
+                specimen: member_specimen,
+                since: 3,
+                elo: 53.7,
             }),
             openings: Some("0123456789abcdef".to_string()),
         };

@@ -5,10 +5,12 @@
 use super::config::Config;
 use crate::tournament::playoff_games;
 
-/// Processor seconds of one bracket game at depth 6/12, fits included: the
-/// `overnight-patterns.toml` run used 690 s for 11,612 games, the 500-round one 2,100 s for
-/// 37,415; the ten-feature and extended runs are within a factor of 1.5.
-const SECONDS_PER_GAME: f64 = 0.06;
+/// Processor seconds of one bracket game at depth 6/12, its share of the fits included: the
+/// `overnight-patterns.toml` run used 690 s for 11,612 games (0.06 s), but the fits grow with
+/// the data, and the first 268 rounds of a 480-round `hour.toml` (2026-11-26) used 3,170 s, a
+/// model 1.7 times the first one's; the ten-feature and extended runs are within a factor of
+/// 1.5.
+const SECONDS_PER_GAME: f64 = 0.10;
 
 /// How much one more ply of full-width depth costs a game (measured: 2.0× from depth 6 to 7,
 /// 5.2× from 6 to 8 on the pattern evaluator).
