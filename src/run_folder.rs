@@ -59,6 +59,46 @@ pub const LOCK_FILE: &str = ".lock";
 /// How `config.toml` written by this program begins (see `Config::to_toml`).
 const CONFIG_MARK: &str = "# The resolved config of run ";
 
+/// The keys of a run's `config.toml` that may change after the run started (while its playoff
+/// has not: see `run/edits.rs`, which decides when): they shape no round already played.
+pub(crate) const EDITABLE_KEYS: &[&str] = &["tournament.playoff_openings"];
+
+/// The identity of the run whose resolved config is `config` (its `config.toml`, which holds
+/// the seed): a hash of its keys and values other than [`EDITABLE_KEYS`], so that comments,
+/// spacing and the keys that may still change do not change it. Two runs with the same
+/// identity play the same games. Text that is not TOML is hashed as it is.
+pub(crate) fn run_identity(config: &str) -> u64 {
+    let canonical = match config.parse::<toml::Table>() {
+        Ok(mut table) => {
+            for key in EDITABLE_KEYS {
+                let mut parts: Vec<&str> = key.split('.').collect();
+                let last = parts.pop().expect("a key has a name");
+                let mut at = Some(&mut table);
+                for part in parts {
+                    at = at
+                        .and_then(|t| t.get_mut(part))
+                        .and_then(|v| v.as_table_mut());
+                }
+                if let Some(t) = at {
+                    t.remove(last);
+                }
+            }
+            table.to_string()
+        }
+        Err(_) => config.to_string(),
+    };
+    let hex = crate::text::fingerprint(canonical.as_bytes());
+    u64::from_str_radix(&hex, 16).expect("a fingerprint is 16 hexadecimal digits")
+}
+
+/// The run identity of the run folder `dir`, from its `config.toml` (an island's folder: the
+/// run folder above it): `None` when there is none to read.
+pub(crate) fn run_identity_of(dir: &Path) -> Option<u64> {
+    let text =
+        input_file::read_text(&dir.join(CONFIG_FILE), Links::Follow, Some(CONFIG_CAP)).ok()?;
+    Some(run_identity(&text))
+}
+
 /// Whether `dir` is a run folder: it holds `checkpoint.json`, or a `config.toml` written by
 /// this program (the run stopped before its first checkpoint).
 pub fn holds_run(dir: &Path) -> bool {
