@@ -62,6 +62,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
         }
     }
     let file = resolve_export_source(&args.source, args.rank)?;
+    file.check_playable(&args.source.display().to_string())?;
     format.check(&file)?;
     match &args.out {
         Some(out) => export_to_file(&file, format, out),
