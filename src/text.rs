@@ -14,17 +14,24 @@ pub(crate) fn strip_bom(text: &str) -> &str {
 const EXCERPT_CHARS: usize = 60;
 
 /// At most 60 characters of `text` on one line (line breaks and tabs become spaces, other
-/// control characters are escaped as `\u{1b}`), followed by `…` when it was cut: whatever a
-/// file holds, a quote of it is short and sends nothing to the terminal but text.
+/// control characters are escaped as `\u{1b}`, and an escape counts its characters), followed
+/// by `…` when it was cut: whatever a file holds, a quote of it is short and sends nothing to
+/// the terminal but text.
 pub(crate) fn excerpt(text: &str) -> String {
     let text = text.trim_end_matches(['\n', '\r']);
-    let mut chars = text.chars();
     let mut cut = String::new();
-    for c in chars.by_ref().take(EXCERPT_CHARS) {
-        push_printable(&mut cut, c);
-    }
-    if chars.next().is_some() {
-        cut.push('…');
+    let mut shown = 0;
+    let mut one = String::new();
+    for c in text.chars() {
+        one.clear();
+        push_printable(&mut one, c);
+        let width = one.chars().count();
+        if shown + width > EXCERPT_CHARS {
+            cut.push('…');
+            return cut;
+        }
+        shown += width;
+        cut.push_str(&one);
     }
     cut
 }
@@ -111,7 +118,7 @@ mod tests {
         let flood = "\u{1b}".repeat(10_000);
         let quoted = excerpt(&flood);
         assert!(!quoted.contains('\u{1b}'));
-        assert!(quoted.len() < 60 * 8, "{}", quoted.len());
+        assert_eq!(quoted, format!("{}…", "\\u{1b}".repeat(10)));
     }
 
     #[test]

@@ -72,6 +72,23 @@ impl<R: BufRead> Chars<R> {
         Ok(Some(self.text[self.at]))
     }
 
+    /// Steps over the characters of a word (up to a space, a line break or one of
+    /// `{([;)}`), without keeping them: the rest of a word longer than [`MAX_WORD`], skipped in
+    /// a tight loop so that a file of one 2 GB word takes seconds, not minutes.
+    fn skip_word(&mut self) -> io::Result<()> {
+        loop {
+            while let Some(&c) = self.text.get(self.at) {
+                if c.is_whitespace() || "{([;)}".contains(c) {
+                    return Ok(());
+                }
+                self.at += 1;
+            }
+            if !self.fill()? {
+                return Ok(());
+            }
+        }
+    }
+
     /// Steps over the character `peek` gave.
     fn bump(&mut self) {
         if self.text.get(self.at) == Some(&'\n') {
@@ -340,9 +357,12 @@ impl<R: BufRead> Lexer<R> {
                 break;
             }
             self.bump(c);
-            if kept < MAX_WORD {
-                word.push(c);
-                kept += 1;
+            word.push(c);
+            kept += 1;
+            if kept == MAX_WORD {
+                // The rest is not kept: a word this long is no move, and is quoted cut.
+                self.chars.skip_word()?;
+                break;
             }
         }
         Ok(Token::Word(word))
