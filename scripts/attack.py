@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Tries the tool as a hostile user would (issue 24, "Nothing lost, nothing stuck"; class 10 and
-classes 30.x: issue 30, "Real collections, real decks, the same answer every time").
+classes 30.x: issue 30, "Real collections, real decks, the same answer every time"; classes
+35.x: issue 35, "Nothing trusted unchecked").
 
 Usage: scripts/attack.py [BINARY]   (default: target/release/checkers-tuner)
 
@@ -313,6 +314,7 @@ def main():
     record("10: PDN and decks", "tune with openings = \"eleven.pdn\"", code, err, 0,
            '[FEN "B:W19,21,22,23,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12"]' in played)
     issue_30()
+    issue_35()
 
     held_all = True
     for cls in sorted(results):
@@ -325,6 +327,172 @@ def main():
                 print(f"    FAILED {attack_text[:80]}: {detail}")
     shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(0 if held_all else 1)
+
+
+def measured(args):
+    """Runs `args`: exit status, stderr, its length in bytes and the peak memory in MB."""
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([BIN] + args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=err, preexec_fn=limit_memory)
+        try:
+            _, status, usage = os.wait4(p.pid, 0)
+        except ChildProcessError:
+            return "lost", "", 0, 0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0, 2)
+        size = err.tell()
+        err.seek(0)
+        text = err.read(20_000).decode(errors="replace")
+        return p.returncode, text, size, usage.ru_maxrss / 1024
+
+
+def unfinish(run_dir):
+    """The run of `run_dir` as if stopped before its playoff: `resume` reads its store again."""
+    path = os.path.join(run_dir, "checkpoint.json")
+    checkpoint = json.load(open(path))
+    checkpoint["playoff"] = None
+    json.dump(checkpoint, open(path, "w"))
+
+
+def store_blocks(data):
+    """The header and round blocks of a positions store (CTPOS002)."""
+    at, blocks = 20, []
+    while at < len(data):
+        start = at
+        games = int.from_bytes(data[at + 5:at + 9], "little")
+        at += 21
+        for _ in range(games):
+            at += 17 + 3 * int.from_bytes(data[at + 15:at + 17], "little")
+        at += 8
+        blocks.append(data[start:at])
+    return data[:20], blocks
+
+
+def issue_35():
+    """Issue 35, "Nothing trusted unchecked": bounded PDN reading, stores that prove they are
+    whole and their own, one output guard, one validation of weights and options, islands that
+    claim their folder."""
+    # 35.1: PDN floods: stderr <= 20 kB, memory <= 300 MB, nothing raw on the terminal.
+    open("token.pdn", "w").write("1. 9-13 " + "z" * (50 << 20) + " *\n")
+    with open("nuls.pdn", "wb") as f:
+        f.write(b"\0" * (200 << 20))
+    with open("sparse.pdn", "wb") as f:
+        f.truncate(2 << 30)
+    open("esc.pdn", "wb").write(b"1. 9-13 \x1b]0;pwned\x07\x1b[2J 22-18 *\n" * 50)
+    many = "".join(f'[Event "{i}"]\n1. 9-13 \x1b[31m{"q" * 5000} *\n\n' for i in range(500))
+    open("many.pdn", "w").write(many)
+    for name in ("token", "nuls", "sparse", "esc", "many"):
+        code, err, size, peak = measured(["fit", f"{name}.pdn", "-o", f"{name}.json"])
+        record("35.1: PDN floods", f"fit {name}.pdn (stderr {size} B, {peak:.0f} MB)", code, err,
+               2, size <= 20_000 and peak <= 300 and "\x1b" not in err and f"{name}.pdn" in err)
+    open("cr.pdn", "wb").write(b'[Event "a"]\r1. 9-13 ; note\r22-18 1-0\r\r[Event "b"]\r'
+                               b'1. 11-15 23-19 0-1\r\r[Event "c"]\r1. 12-16 16-19 1-0\r')
+    code, err, _, _ = measured(["fit", "cr.pdn", "-o", "cr.json", "--first-ply", "0",
+                                "--validation", "0"])
+    record("35.1: PDN floods", "fit cr.pdn (CR line ends: 2 games read, line 8 named)", code,
+           err, 0, "cr.pdn: line 8: game 3" in err and "3 games, 2 read" in err)
+    open("nomove.pdn", "w").write('[FEN "B:W18:B14"] *\n\n[FEN "B:W32:B28"] *\n')
+    code, err = run(["match", "material", "material", "--openings", "nomove.pdn", "--pairs",
+                     "1", "--database-pieces", "0", "-q"])
+    record("35.1: PDN floods", "match --openings deck with a position without a move", code,
+           err, 2, "nomove.pdn: line 3: game 2" in err)
+
+    # 35.2: the positions store proves itself.
+    shutil.rmtree("run7", ignore_errors=True)
+    open("tiny7.toml", "w").write(TINY.replace("seed = 5", "seed = 7"))
+    assert run(["tune", "tiny7.toml", "--out", "run7", "-q"])[0] == 0
+    head, blocks = store_blocks(open("run/positions.bin", "rb").read())
+    changed = bytearray(head + b"".join(blocks))
+    changed[len(head) + 40] ^= 1
+    stores = {
+        "foreign": open("run7/positions.bin", "rb").read(),
+        "doubled": head + b"".join(blocks) + blocks[-1],
+        "swapped": head + b"".join(reversed(blocks)),
+        "changed": bytes(changed),
+    }
+    for name, data in stores.items():
+        shutil.rmtree("s", ignore_errors=True)
+        shutil.copytree("run", "s")
+        unfinish("s")
+        open("s/positions.bin", "wb").write(data)
+        code, err = run(["resume", "s", "-q"])
+        record("35.2: stores", f"resume with a {name} store", code, err, 2,
+               "damaged at byte" in err)
+        code, err = run(["fit", "s", "-o", "s.json", "-q"])
+        record("35.2: stores", f"fit RUN with a {name} store", code, err, 2,
+               "damaged at byte" in err and not os.path.exists("s.json"))
+    for victim in ("run7", "run"):
+        shutil.rmtree("s", ignore_errors=True)
+        shutil.copytree("run", "s")
+        unfinish("s")
+        os.remove("s/positions.bin")
+        os.link(f"{victim}/positions.bin", "s/positions.bin")
+        before = open(f"{victim}/positions.bin", "rb").read()
+        code, err = run(["resume", "s", "-q"])
+        kept = open(f"{victim}/positions.bin", "rb").read() == before
+        record("35.2: stores", f"resume with a hard link to {victim}'s store", code, err,
+               2 if victim == "run7" else 0, kept)
+    code, err, _, _ = measured(["fit", "run", "-o", "src.json"])
+    record("35.2: stores", "fit RUN says its source", code, err, 0,
+           "learning from the run's positions store" in err)
+
+    # 35.3: one output guard.
+    os.makedirs("sub", exist_ok=True)
+    for link, target in (("sub/link-to-RUN-best.json", "../run/best.json"),
+                         ("link.pdn", "run/games.pdn")):
+        if not os.path.lexists(link):
+            os.symlink(target, link)
+    guarded = ("run/checkpoint.json", "run/rounds.csv", "run/games.pdn", "run7/checkpoint.json",
+               "run7/positions.bin")
+    for args in (["export", "material", "-o", "run7/checkpoint.json"],
+                 ["fit", "run", "-o", "run7/positions.bin", "-q"],
+                 ["play", "--pdn", "run7/positions.bin"],
+                 ["export", "sub/link-to-RUN-best.json", "-o", "run/rounds.csv"],
+                 ["match", "material", "material", "--pdn", "run/games.pdn", "--pairs", "1",
+                  "--database-pieces", "0", "-q"],
+                 ["fit", "link.pdn", "-o", "run/rounds.csv", "-q"]):
+        attack("35.3: output guard", args, 2, inputs=guarded)
+
+    # 35.4: one validation of weights and options.
+    weights = json.load(open("w.json"))
+    weights["opening"][1] = 100_000_000
+    json.dump(weights, open("huge.json", "w"))
+    for fmt in ("c", "json", "toml", "csv", "openbench"):
+        attack("35.4: validation", ["export", "huge.json", "--format", fmt, "-o", f"h.{fmt}"],
+               2)
+    for option, value in (("--learning-rate", "NaN"), ("--learning-rate", "inf"),
+                          ("--learning-rate", "-1"), ("--score-weight", "1.5"),
+                          ("--score-weight", "NaN"), ("--score-weight", "1e9")):
+        if os.path.exists("p.json"):
+            os.remove("p.json")
+        code, err = run(["fit", "run", "--evaluator", "patterns", f"{option}={value}", "-o",
+                         "p.json", "-q"])
+        record("35.4: validation", f"fit --evaluator patterns {option} {value}", code, err, 2,
+               not os.path.exists("p.json"))
+    for ranges in ("tables = [5, -5]", "classic = [0, 99999]", "tables = [-99999, 0]"):
+        open("pat.toml", "w").write(TINY + f'[weights]\nevaluator = "patterns"\n'
+                                    f'[weights.patterns]\n{ranges}\n')
+        shutil.rmtree("pat-run", ignore_errors=True)
+        code, err = run(["tune", "pat.toml", "--out", "pat-run", "-q"])
+        record("35.4: validation", f"tune with [weights.patterns] {ranges}", code, err, 2,
+               not os.path.exists("pat-run"))
+
+    # 35.5: islands started together with different configs: never both.
+    island = TINY + "[islands]\ncount = 2\nmigration_interval = 1\n"
+    open("isl5.toml", "w").write(island)
+    open("isl9.toml", "w").write(island.replace("seed = 5", "seed = 9"))
+    for trial in range(5):
+        shutil.rmtree("isl", ignore_errors=True)
+        procs = [subprocess.Popen([BIN, "tune", cfg, "--out", "isl", "--island", str(i), "-q",
+                                   "--island-timeout", "5"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                 for i, cfg in enumerate(("isl5.toml", "isl9.toml"))]
+        codes = [p.wait() for p in procs]
+        errs = [p.stderr.read().decode() for p in procs]
+        loser = [err for code, err in zip(codes, errs) if code == 2]
+        held = len(loser) >= 1 and "holds another run" in loser[0]
+        record("35.5: islands", f"two islands, seeds 5 and 9, trial {trial + 1}",
+               2 if held else codes, loser[0] if loser else "".join(errs), 2)
 
 
 def timed_attack(cls, label, args, env, limit=1.0):

@@ -706,9 +706,12 @@ pub enum ExportFormat {
 impl ExportFormat {
     /// Whether the format can carry `file`'s weights: every format carries the ten features'
     /// and the extended evaluator's; the pattern evaluator's tables (tens of thousands of
-    /// entries with their regions) only JSON, TOML and C.
+    /// entries with their regions) only JSON, TOML and C. And whether the weights are ones the
+    /// engine plays ([`WeightsFile::check_playable`], the gate of `analyse` and `match`): a
+    /// file no command would play is not exported (the C reference would overflow).
     pub fn check(self, file: &WeightsFile) -> Result<()> {
-        self.check_evaluator(file.evaluator())
+        self.check_evaluator(file.evaluator())?;
+        file.check_playable("(to export)")
     }
 
     /// [`ExportFormat::check`] for weights of `evaluator`, before there are any.

@@ -78,6 +78,46 @@ pub const LOCK_FILE: &str = ".lock";
 /// How `config.toml` written by this program begins (see `Config::to_toml`).
 const CONFIG_MARK: &str = "# The resolved config of run ";
 
+/// The keys of a run's `config.toml` that may change after the run started (while its playoff
+/// has not: see `run/edits.rs`, which decides when): they shape no round already played.
+pub(crate) const EDITABLE_KEYS: &[&str] = &["tournament.playoff_openings"];
+
+/// The identity of the run whose resolved config is `config` (its `config.toml`, which holds
+/// the seed): a hash of its keys and values other than [`EDITABLE_KEYS`], so that comments,
+/// spacing and the keys that may still change do not change it. Two runs with the same
+/// identity play the same games. Text that is not TOML is hashed as it is.
+pub(crate) fn run_identity(config: &str) -> u64 {
+    let canonical = match config.parse::<toml::Table>() {
+        Ok(mut table) => {
+            for key in EDITABLE_KEYS {
+                let mut parts: Vec<&str> = key.split('.').collect();
+                let last = parts.pop().expect("a key has a name");
+                let mut at = Some(&mut table);
+                for part in parts {
+                    at = at
+                        .and_then(|t| t.get_mut(part))
+                        .and_then(|v| v.as_table_mut());
+                }
+                if let Some(t) = at {
+                    t.remove(last);
+                }
+            }
+            table.to_string()
+        }
+        Err(_) => config.to_string(),
+    };
+    let hex = crate::text::fingerprint(canonical.as_bytes());
+    u64::from_str_radix(&hex, 16).expect("a fingerprint is 16 hexadecimal digits")
+}
+
+/// The run identity of the run folder `dir`, from its `config.toml` (an island's folder: the
+/// run folder above it): `None` when there is none to read.
+pub(crate) fn run_identity_of(dir: &Path) -> Option<u64> {
+    let text =
+        input_file::read_text(&dir.join(CONFIG_FILE), Links::Follow, Some(CONFIG_CAP)).ok()?;
+    Some(run_identity(&text))
+}
+
 /// Whether `dir` is a run folder: it holds `checkpoint.json`, or a `config.toml` written by
 /// this program (the run stopped before its first checkpoint).
 pub fn holds_run(dir: &Path) -> bool {
@@ -91,32 +131,55 @@ pub fn holds_run(dir: &Path) -> bool {
         .is_some_and(|()| start == CONFIG_MARK.as_bytes())
 }
 
-/// Refuses an output `out` that would write over a file of a run folder among `inputs`: an
-/// input that is a folder is taken as a run folder (`export RUN`, `fit RUN`, `plot RUN`), and
-/// an input file inside a run folder (`RUN/best.json`, `RUN/games.pdn`) stands for its folder.
-/// A file of the run is any of [`RUN_FILES`] or the lock in the folder, and anything in its
-/// subfolders (the islands', the migrants', the shared playoff's); `out` is compared by where
-/// it really is (its canonical folder, and its inode when it exists), so `./`, `..` and links
-/// are seen through. A new name beside the run's files (`RUN/weights.h`) is fine. `what` names
-/// the output in the message (`-o`).
+/// Refuses an output `out` that would write over a file of a run folder: of a run folder among
+/// `inputs` (an input that is a folder is taken as a run folder, `export RUN`, `fit RUN`,
+/// `plot RUN`, and an input file inside a run folder, `RUN/best.json`, `RUN/games.pdn`, stands
+/// for its folder, found through symbolic links to it), and of any other run folder (a folder
+/// with a checkpoint, or a run's `config.toml`) that `out` lies in: only a run writes its own
+/// files, so `export … -o RUN2/checkpoint.json` would leave RUN2 unable to resume. A file of
+/// the run is any of [`RUN_FILES`] or the lock in the folder, and anything in its subfolders
+/// (the islands', the migrants', the shared playoff's); `out` is compared by where it really is
+/// (its canonical folder, and its device and inode when it exists), so `./`, `..` and links are
+/// seen through. A new name beside the run's files (`RUN/weights.h`) is fine. `what` names the
+/// output in the message (`-o`).
 pub fn refuse_writing_runs(out: &Path, what: &str, inputs: &[&Path]) -> Result<()> {
-    for input in inputs {
-        let run = if input.is_dir() {
-            input.to_path_buf()
+    let refuse = |file: String, run: &Path, reads: bool| {
+        let whose = if reads {
+            "which this command reads"
         } else {
-            match crate::atomic_file::parent_dir(input) {
+            "which this command does not run"
+        };
+        Err(Error::input(format!(
+            "{what} {}: is {file} of the run folder {}, {whose}; only the run writes its files \
+             (give another file name)",
+            out.display(),
+            run.display()
+        )))
+    };
+    for input in inputs {
+        // A symbolic link to a run's file stands for that file, in its run folder.
+        let input = std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf());
+        let run = if input.is_dir() {
+            input
+        } else {
+            match crate::atomic_file::parent_dir(&input) {
                 dir if holds_run(&dir) => dir,
                 _ => continue,
             }
         };
         if let Some(file) = run_file_at(out, &run) {
-            return Err(Error::input(format!(
-                "{what} {}: is {} of the run folder {}, which this command reads; only the run \
-                 writes its files (give another file name)",
-                out.display(),
-                file,
-                run.display()
-            )));
+            return refuse(file, &run, true);
+        }
+    }
+    let folder = crate::atomic_file::parent_dir(out);
+    let Ok(folder) = std::fs::canonicalize(&folder) else {
+        return Ok(());
+    };
+    for run in folder.ancestors() {
+        if holds_run(run) {
+            if let Some(file) = run_file_at(out, run) {
+                return refuse(file, run, false);
+            }
         }
     }
     Ok(())

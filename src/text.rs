@@ -13,20 +13,42 @@ pub(crate) fn strip_bom(text: &str) -> &str {
 /// Longest excerpt of input quoted in a message, in characters.
 const EXCERPT_CHARS: usize = 60;
 
-/// At most 60 characters of `text` on one line (line breaks become spaces), followed by `…`
-/// when it was cut.
+/// At most 60 characters of `text` on one line (line breaks and tabs become spaces, other
+/// control characters are escaped as `\u{1b}`, and an escape counts its characters), followed
+/// by `…` when it was cut: whatever a file holds, a quote of it is short and sends nothing to
+/// the terminal but text.
 pub(crate) fn excerpt(text: &str) -> String {
     let text = text.trim_end_matches(['\n', '\r']);
-    let mut chars = text.chars();
-    let mut cut: String = chars
-        .by_ref()
-        .take(EXCERPT_CHARS)
-        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
-        .collect();
-    if chars.next().is_some() {
-        cut.push('…');
+    let mut cut = String::new();
+    let mut shown = 0;
+    let mut one = String::new();
+    for c in text.chars() {
+        one.clear();
+        push_printable(&mut one, c);
+        let width = one.chars().count();
+        if shown + width > EXCERPT_CHARS {
+            cut.push('…');
+            return cut;
+        }
+        shown += width;
+        cut.push_str(&one);
     }
     cut
+}
+
+/// Pushes `c`, or its escape when a terminal would act on it rather than show it: C0 and C1
+/// controls (ESC starts the terminal's sequences), and the bidirectional overrides that
+/// reorder what is shown.
+fn push_printable(out: &mut String, c: char) {
+    match c {
+        '\n' | '\r' | '\t' => out.push(' '),
+        c if c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
+        {
+            out.extend(c.escape_default())
+        }
+        c => out.push(c),
+    }
 }
 
 /// `message` with every span between backticks, or between double quotes, cut to an
@@ -87,6 +109,16 @@ mod tests {
         assert_eq!(excerpt(&long[..60]), "x".repeat(60));
         assert_eq!(excerpt("a\nb"), "a b");
         assert_eq!(excerpt(&"é".repeat(100)).chars().count(), 61);
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        assert_eq!(excerpt("a\u{1b}[31mb\0c\td"), "a\\u{1b}[31mb\\u{0}c d");
+        assert_eq!(excerpt("x\u{202e}y\u{7}"), "x\\u{202e}y\\u{7}");
+        let flood = "\u{1b}".repeat(10_000);
+        let quoted = excerpt(&flood);
+        assert!(!quoted.contains('\u{1b}'));
+        assert_eq!(quoted, format!("{}…", "\\u{1b}".repeat(10)));
     }
 
     #[test]

@@ -645,3 +645,33 @@ fn a_damaged_file_says_once_that_it_is_built_again() {
     assert!(!stderr.contains("not built yet"), "{stderr}");
     assert!(EndgameDb::load(&endgame_db_path(&dir, 2), 2).is_ok());
 }
+
+#[test]
+fn a_file_cut_or_written_over_after_opening_degrades_probes_and_never_crashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = endgame_db_path(dir.path(), 3);
+    let (built, _) = open_or_build_endgame_db(dir.path(), 3, |_| {}, &|_| {}).unwrap();
+    let kings = Position::from_fen("W:WK1,K5:BK32").unwrap();
+    let men = Position::from_fen("B:W18,22:B3").unwrap();
+    let loaded = EndgameDb::load(&path, 3).unwrap();
+    // A slice read before the cut keeps answering; one first probed after it cannot be read.
+    assert_eq!(loaded.probe(&kings), built.probe(&kings));
+    assert!(built.probe(&men).is_some());
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(64).unwrap();
+    assert_eq!(loaded.probe(&men), None);
+    assert_eq!(loaded.probe(&kings), built.probe(&kings));
+
+    // Written over with other bytes of the same length (`cp` writes into the same file).
+    let (_, _) = open_or_build_endgame_db(dir.path(), 3, |_| {}, &|_| {}).unwrap();
+    let loaded = EndgameDb::load(&path, 3).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    // However coarse the file system's clock, the time is another one.
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000))
+        .unwrap();
+    assert_eq!(loaded.probe(&men), None);
+}

@@ -77,6 +77,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
         }
         None => resolve_export_source(&args.source, args.rank)?,
     };
+    file.check_playable(&args.source.display().to_string())?;
     format.check(&file)?;
     match &args.out {
         Some(out) => export_to_file(&file, format, out),

@@ -61,11 +61,14 @@ const HELP: &str = "Enter a move by its number or in notation (9-13, 9x18x27, or
 pub fn run(args: PlayArgs) -> Result<()> {
     if let Some(path) = &args.pdn {
         check_output_path(path, "--pdn file")?;
+        let mut inputs = Vec::new();
         if args.weights != "material" {
             let weights = Path::new(&args.weights);
             refuse_overwriting(path, "--pdn", &[("--weights", weights)])?;
-            refuse_writing_runs(path, "--pdn", &[weights])?;
+            inputs.push(weights);
         }
+        // Also without a weights file: a file of any run folder is that run's alone.
+        refuse_writing_runs(path, "--pdn", &inputs)?;
     }
     let start = match &args.fen {
         Some(f) => parse_fen(f)?,

@@ -27,7 +27,7 @@ use crate::engine::{Bitboard, Color, Direction, Position};
 
 use super::error::EgdbError;
 use super::index::{Material, MAX_DATABASE_PIECES};
-use super::probe::{checksum, ClassTable, EndgameDb};
+use super::probe::{Checksum, ClassTable, EndgameDb};
 use super::tables::Tables;
 
 /// Largest distance a table byte can hold (the byte is the distance plus one).
@@ -79,14 +79,17 @@ pub fn build(pieces: u32, progress: &(dyn Fn(u64) + Sync)) -> Result<EndgameDb, 
         }
         first = end;
     }
-    let data = tables.concat();
-    let checksum = checksum(&data);
+    let total: usize = tables.iter().map(Vec::len).sum();
+    let mut sum = Checksum::new(total as u64);
+    for table in &tables {
+        sum.feed(table);
+    }
     Ok(EndgameDb {
         pieces,
         classes,
         lookup,
-        data: Tables::owned(data),
-        checksum,
+        data: Tables::owned(tables),
+        checksum: sum.finish(),
     })
 }
 

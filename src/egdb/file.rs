@@ -24,6 +24,7 @@
 //! stamp of another file. Every start checks the header, the length and the stamp; a file that
 //! changed while it was read is checked whole.
 
+use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -33,7 +34,7 @@ use crate::input_file::{self, Links, ReadError, STAMP_CAP};
 use super::build::build;
 use super::error::{EgdbError, CACHE_ENV};
 use super::index::MAX_DATABASE_PIECES;
-use super::probe::{checksum, EndgameDb};
+use super::probe::{Checksum, EndgameDb};
 use super::tables::Tables;
 
 const MAGIC: &[u8; 8] = b"CKTEGDB\0";
@@ -72,13 +73,19 @@ impl EndgameDb {
             std::fs::create_dir_all(dir)
                 .map_err(|e| EgdbError::Io(format!("cannot create {}: {e}", dir.display())))?;
         }
-        let mut bytes = Vec::with_capacity(HEADER_LEN + self.data.len());
+        let data = self.data.all().ok_or_else(|| {
+            EgdbError::Io(format!(
+                "cannot write {}: the tables could not be read whole",
+                path.display()
+            ))
+        })?;
+        let mut bytes = Vec::with_capacity(HEADER_LEN + data.len());
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes.extend_from_slice(&self.pieces.to_le_bytes());
-        bytes.extend_from_slice(&(self.data.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&(data.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&self.checksum.to_le_bytes());
-        bytes.extend_from_slice(&self.data);
+        bytes.extend_from_slice(&data);
         // No stamp yet: a stamp refuses a file this fresh (see `Stamp::write`), so the first
         // start after a build checks it once more and stamps it.
         write_atomically(path, &bytes).map_err(|e| EgdbError::Io(e.to_string()))
@@ -142,26 +149,35 @@ impl EndgameDb {
         }
         // The stamp first: a pipe or a device in its place is refused before the long read.
         let recorded = Stamp::read(path)?;
-        let data = match Tables::read(&mut file, total) {
-            Ok(data) => data,
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                return Err(damaged("cut short while it was read".into()))
-            }
-            Err(e) => return Err(io(e)),
-        };
         let stamp = Stamp::of(&meta, header.checksum);
-        // Written over (`cp`) while it was read: the bytes may mix two files; check them.
-        let after = file.metadata().map_err(io)?;
-        let unchanged = Stamp::of(&after, header.checksum) == stamp;
-        if !unchanged || recorded.as_ref() != Some(&stamp) {
-            if checksum(&data) != header.checksum {
-                return Err(damaged("checksum mismatch".into()));
+        if recorded.as_ref() != Some(&stamp) {
+            // Not checked in this very state yet: the whole file is checksummed once, in
+            // chunks (memory stays small), then stamped.
+            match checksum_of(&mut file, total) {
+                Ok(sum) if sum == header.checksum => {}
+                Ok(_) => return Err(damaged("checksum mismatch".into())),
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    return Err(damaged("cut short while it was read".into()))
+                }
+                Err(e) => return Err(io(e)),
             }
-            if unchanged {
+            // Written over (`cp`) while it was read: the bytes may mix two files; not stamped,
+            // and its slices will refuse to be read (their file changed since it was opened).
+            let after = file.metadata().map_err(io)?;
+            if Stamp::of(&after, header.checksum) == stamp {
                 // A cache the user cannot write to still works: it is checked at every start.
                 let _ = stamp.write(path);
             }
         }
+        let bounds = EndgameDb::bounds(&classes);
+        let data = Tables::file(
+            file,
+            path.to_path_buf(),
+            HEADER_LEN as u64,
+            total,
+            &meta,
+            bounds,
+        );
         Ok(EndgameDb {
             pieces,
             classes,
@@ -170,6 +186,20 @@ impl EndgameDb {
             checksum: header.checksum,
         })
     }
+}
+
+/// The checksum of the next `len` bytes of `file`, read in chunks of 1 MB.
+fn checksum_of(file: &mut File, len: usize) -> std::io::Result<u64> {
+    let mut sum = Checksum::new(len as u64);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(buf.len());
+        file.read_exact(&mut buf[..n])?;
+        sum.feed(&buf[..n]);
+        left -= n;
+    }
+    Ok(sum.finish())
 }
 
 /// The error for something other than a regular file at `path`, the database's place or its

@@ -124,7 +124,7 @@ impl EndgameDb {
 
     /// True if the database holds no position (never for a built one).
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.data.len() == 0
     }
 
     /// The checksum of the tables (written in the file's header).
@@ -132,18 +132,27 @@ impl EndgameDb {
         self.checksum
     }
 
-    /// The longest win or loss in the database, in plies.
+    /// The longest win or loss in the database, in plies (every slice is read for it).
     pub fn longest(&self) -> u32 {
-        self.data
-            .iter()
-            .map(|&b| u32::from(b))
+        (0..self.classes.len())
+            .filter_map(|class| self.data.slice(class))
+            .flat_map(|slice| slice.iter().map(|&b| u32::from(b)))
             .max()
             .unwrap_or(0)
             .saturating_sub(1)
     }
 
+    /// The bounds of each class's slice of the table bytes, for [`Tables`].
+    pub(crate) fn bounds(classes: &[ClassTable]) -> Vec<(usize, usize)> {
+        classes
+            .iter()
+            .map(|class| (class.offset, class.material.slots()))
+            .collect()
+    }
+
     /// The value of `pos` for its side to move, or `None` if it has more pieces than the
-    /// database holds.
+    /// database holds, or its class's slice of the file could not be read (cut or changed
+    /// since it was opened: one warning says so, and the position is searched).
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<DbValue> {
         if pos.piece_count() > self.pieces {
@@ -164,30 +173,102 @@ impl EndgameDb {
                 DbValue::Win(1)
             });
         }
-        Some(DbValue::from_byte(self.byte(&pos)))
+        self.byte(&pos).map(DbValue::from_byte)
     }
 
-    /// The table byte of `pos` (Black to move, both sides with pieces, at most `pieces`).
+    /// The table byte of `pos` (Black to move, both sides with pieces, at most `pieces`), or
+    /// `None` when its slice cannot be read.
     #[inline(always)]
-    pub(crate) fn byte(&self, pos: &Position) -> u8 {
+    pub(crate) fn byte(&self, pos: &Position) -> Option<u8> {
         let material = Material::of(pos);
-        let class = &self.classes[self.lookup[material.key()] as usize];
-        self.data[class.offset + material.index(pos)]
+        let slice = self.data.slice(self.lookup[material.key()] as usize)?;
+        Some(slice[material.index(pos)])
     }
 }
 
 /// A 64-bit checksum of `bytes`: eight bytes at a time, each word mixed into the state by a
-/// multiply and a rotation, so that any changed, missing or swapped byte changes it.
-pub fn checksum(bytes: &[u8]) -> u64 {
+/// multiply and a rotation, so that any changed, missing or swapped byte changes it (the
+/// whole-slice form of [`Checksum`], which the build and the file check use).
+#[cfg(test)]
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut sum = Checksum::new(bytes.len() as u64);
+    sum.feed(bytes);
+    sum.finish()
+}
+
+/// [`checksum`] fed a piece at a time (the file in chunks, or a build's tables class by
+/// class), the same value whatever the pieces.
+pub(crate) struct Checksum {
+    h: u64,
+    /// Bytes of a word not complete yet.
+    pending: [u8; 8],
+    held: usize,
+}
+
+impl Checksum {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        h = (h ^ w).wrapping_mul(K).rotate_left(29);
+
+    /// The checksum of `len` bytes, none fed yet.
+    pub(crate) fn new(len: u64) -> Checksum {
+        Checksum {
+            h: len.wrapping_mul(Checksum::K),
+            pending: [0; 8],
+            held: 0,
+        }
     }
-    for &b in chunks.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(K).rotate_left(29);
+
+    /// Feeds the next bytes.
+    pub(crate) fn feed(&mut self, mut bytes: &[u8]) {
+        if self.held > 0 {
+            let take = (8 - self.held).min(bytes.len());
+            self.pending[self.held..self.held + take].copy_from_slice(&bytes[..take]);
+            self.held += take;
+            bytes = &bytes[take..];
+            if self.held < 8 {
+                return;
+            }
+            let w = u64::from_le_bytes(self.pending);
+            self.h = (self.h ^ w).wrapping_mul(Checksum::K).rotate_left(29);
+            self.held = 0;
+        }
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            self.h = (self.h ^ w).wrapping_mul(Checksum::K).rotate_left(29);
+        }
+        let rest = chunks.remainder();
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.held = rest.len();
     }
-    h ^ (h >> 32)
+
+    /// The checksum of the bytes fed.
+    pub(crate) fn finish(self) -> u64 {
+        let mut h = self.h;
+        for &b in &self.pending[..self.held] {
+            h = (h ^ u64::from(b)).wrapping_mul(Checksum::K).rotate_left(29);
+        }
+        h ^ (h >> 32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checksum_is_the_same_whatever_the_pieces() {
+        let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 37 % 251) as u8).collect();
+        let whole = checksum(&bytes);
+        for cuts in [[3, 4, 500], [8, 16, 999], [0, 1, 2], [7, 9, 15]] {
+            let mut sum = Checksum::new(bytes.len() as u64);
+            let mut at = 0;
+            for cut in cuts {
+                sum.feed(&bytes[at..cut]);
+                at = cut;
+            }
+            sum.feed(&bytes[at..]);
+            assert_eq!(sum.finish(), whole, "{cuts:?}");
+        }
+        assert_ne!(checksum(&bytes[1..]), whole);
+    }
 }

@@ -17,10 +17,12 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::game::{GameResult, Opening, PdnError, PdnReader};
 use crate::input_file::{self, Links};
-use crate::run_folder::{line_of, Column, CsvRows, GAMES_FILE, POSITIONS_FILE};
+use crate::run_folder::{
+    line_of, run_identity_of, Column, CsvRows, CONFIG_FILE, GAMES_FILE, POSITIONS_FILE,
+};
 
 use super::records::RecordedGame;
-use super::store::StoreReader;
+use super::store::{StoreIdentity, StoreReader};
 
 /// The most damaged games of one file listed in [`ReadReport::skipped`] and told one by one.
 pub const LISTED_PER_FILE: usize = 20;
@@ -114,6 +116,9 @@ pub enum ReadNote<'a> {
     MoreSkipped(&'a Path, usize),
     /// A file whose last row (or a store's last round) was cut short, and left out.
     CutShort(&'a Path),
+    /// A run folder's games are read from this file: its positions store (checked block by
+    /// block), or its `games.csv` when it has none (`true` for the store).
+    Source(&'a Path, bool),
 }
 
 impl fmt::Display for ReadNote<'_> {
@@ -128,6 +133,17 @@ impl fmt::Display for ReadNote<'_> {
             ReadNote::CutShort(file) => write!(
                 f,
                 "{}: the last row is cut short (a run still writing, or killed): left out",
+                file.display()
+            ),
+            ReadNote::Source(file, true) => write!(
+                f,
+                "{}: learning from the run's positions store (checksums and identity checked)",
+                file.display()
+            ),
+            ReadNote::Source(file, false) => write!(
+                f,
+                "{}: learning from the run's games.csv (it has no positions store: the games \
+                 are replayed from their moves, without the searches' scores)",
                 file.display()
             ),
         }
@@ -249,6 +265,11 @@ impl GameStream {
                 let Some((path, kind)) = self.pending.pop_front() else {
                     return self.end();
                 };
+                if kind != Kind::Pdn {
+                    if let Some(on_note) = self.on_note.as_mut() {
+                        on_note(ReadNote::Source(&path, kind == Kind::Store));
+                    }
+                }
                 self.reading = Some(Reading::open(path, kind)?);
             }
             let reading = self.reading.as_mut().expect("opened above");
@@ -377,10 +398,13 @@ impl Reading {
                     row: csv::StringRecord::new(),
                 }
             }
-            Kind::Store => Reading::Store {
-                reader: StoreReader::open(&path)?,
-                path,
-            },
+            Kind::Store => {
+                let reader = StoreReader::open(&path)?;
+                if let Some(expected) = store_identity_at(&path) {
+                    reader.expect(expected)?;
+                }
+                Reading::Store { reader, path }
+            }
         })
     }
 
@@ -652,6 +676,31 @@ impl GameRecords {
         self.report.extend(stream.report);
         Ok(())
     }
+}
+
+/// The identity the store at `path` must have: its run folder's (`RUN/positions.bin`), or its
+/// island's (`RUN/island-N/positions.bin`), from the run folder's `config.toml`; `None` when
+/// there is no config to say (a store copied out of its run folder: its blocks are still
+/// checked against its own header).
+fn store_identity_at(path: &Path) -> Option<StoreIdentity> {
+    let dir = crate::atomic_file::parent_dir(path);
+    if dir.join(CONFIG_FILE).is_file() {
+        return Some(StoreIdentity {
+            run: run_identity_of(&dir)?,
+            island: u32::MAX,
+        });
+    }
+    let island = dir
+        .file_name()?
+        .to_str()?
+        .strip_prefix("island-")?
+        .parse()
+        .ok()?;
+    let top = crate::atomic_file::parent_dir(&dir);
+    Some(StoreIdentity {
+        run: run_identity_of(&top)?,
+        island,
+    })
 }
 
 /// The `games.csv` files of a run folder: its own, or, for an island-model run whose merged

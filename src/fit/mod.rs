@@ -32,7 +32,9 @@ pub use positions::{extract_split, Extraction};
 pub use records::RecordedGame;
 pub use report::{FitReport, FitSettings, Losses};
 pub use samples::Samples;
-pub use store::{append_round, length_through_round, start_store, StoreReader};
+pub use store::{
+    append_round, cut_store_to, length_through_round, start_store, StoreIdentity, StoreReader,
+};
 pub use texel::{fit_k, Model, Objective};
 
 /// Fits weights to the games of `records` (see [`fit_games`]).

@@ -118,6 +118,20 @@ impl FitSettings {
                 self.validation
             )));
         }
+        if !(self.learning_rate.is_finite() && self.learning_rate > 0.0) {
+            return Err(Error::input(format!(
+                "{} {} must be a finite number > 0 (the optimiser's first step)",
+                name_of("learning_rate"),
+                self.learning_rate
+            )));
+        }
+        if !(0.0..=1.0).contains(&self.score_weight) {
+            return Err(Error::input(format!(
+                "{} {} is outside 0 ..= 1 (the share of the search's score in a label)",
+                name_of("score_weight"),
+                self.score_weight
+            )));
+        }
         if !(self.l2.is_finite() && self.l2 >= 0.0) {
             return Err(Error::input(format!(
                 "{} {} must be a finite number >= 0",

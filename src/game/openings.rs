@@ -196,9 +196,10 @@ pub fn parse_pdn_openings(source: impl std::io::BufRead, origin: &str) -> Result
         } else {
             Opening::from_position(game.end_position())
         };
+        let line = reader.game_line();
         openings.push(opening.map_err(|e| {
             Error::input(format!(
-                "openings file {origin}: game {number}: {}",
+                "openings file {origin}: line {line}: game {number}: {}",
                 excerpt(&e)
             ))
         })?);

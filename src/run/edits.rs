@@ -17,7 +17,8 @@ use crate::error::{Error, Result};
 
 /// The keys that may change while the playoff has not started: they are read by the playoff
 /// alone.
-const BEFORE_PLAYOFF: &[&str] = &["tournament.playoff_openings"];
+/// (Declared beside the run's identity, which leaves them out.)
+const BEFORE_PLAYOFF: &[&str] = crate::run_folder::EDITABLE_KEYS;
 
 /// The keys that may change, quoted for a message.
 fn may_change() -> String {

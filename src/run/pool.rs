@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::fit::{RecordedGame, StoreReader};
-use crate::run_folder::POSITIONS_FILE;
+use crate::fit::{RecordedGame, StoreIdentity, StoreReader};
+use crate::run_folder::{run_identity_of, POSITIONS_FILE};
 
 use super::island_files::island_dir;
 
@@ -28,21 +28,31 @@ pub(super) struct RoundGames {
 /// The positions stores a run's fits read the earlier rounds from, in island order.
 pub(super) struct Pool {
     stores: Vec<PathBuf>,
+    /// The identity each store must have, when known: every island's store is checked against
+    /// the run's config and its island's index, since another island's store is read as it is.
+    expected: Vec<Option<StoreIdentity>>,
 }
 
 impl Pool {
     /// The run's (or island's) own store, in `dir`.
     pub(super) fn own(dir: &Path) -> Pool {
+        // Checked against the run's identity when the run was resumed, and written by this
+        // process since: its blocks are checked as they are read.
         Pool {
             stores: vec![dir.join(POSITIONS_FILE)],
+            expected: vec![None],
         }
     }
 
     /// The stores of the `count` islands of the run folder `top`.
     pub(super) fn islands(top: &Path, count: u32) -> Pool {
+        let run = run_identity_of(top);
         Pool {
             stores: (0..count)
                 .map(|index| island_dir(top, index).join(POSITIONS_FILE))
+                .collect(),
+            expected: (0..count)
+                .map(|island| run.map(|run| StoreIdentity { run, island }))
                 .collect(),
         }
     }
@@ -53,8 +63,8 @@ impl Pool {
     pub(super) fn read(&self, first: u32, last: u32) -> Result<(Vec<RoundGames>, u64)> {
         let mut by_store = Vec::with_capacity(self.stores.len());
         let mut bytes = 0;
-        for path in &self.stores {
-            let (rounds, read) = read_store(path, first, last)?;
+        for (path, expected) in self.stores.iter().zip(&self.expected) {
+            let (rounds, read) = read_store(path, *expected, first, last)?;
             bytes += read;
             by_store.push(rounds);
         }
@@ -80,6 +90,7 @@ impl Pool {
 /// any, is never read whole.
 fn read_store(
     path: &Path,
+    expected: Option<StoreIdentity>,
     first: u32,
     last: u32,
 ) -> Result<(BTreeMap<u32, Vec<RecordedGame>>, u64)> {
@@ -88,6 +99,9 @@ fn read_store(
         return Ok((rounds, 0));
     }
     let mut reader = StoreReader::open(path)?;
+    if let Some(expected) = expected {
+        reader.expect(expected)?;
+    }
     while let Some(stored) = reader.next_game()? {
         if stored.round > last {
             break;
@@ -110,14 +124,17 @@ mod tests {
         RecordedGame::from_opening(&opening, &[], &[], result)
     }
 
+    const CONFIG: &str = "seed = 7\n";
+
     #[test]
     fn rounds_come_in_round_then_island_order_and_a_missing_round_is_refused() {
         let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("config.toml"), CONFIG).unwrap();
         let results = [GameResult::BlackWin, GameResult::WhiteWin, GameResult::Draw];
         for (index, result) in results.iter().enumerate().take(2) {
             let dir = island_dir(tmp.path(), index as u32);
             std::fs::create_dir_all(&dir).unwrap();
-            start_store(&dir).unwrap();
+            start_store(&dir, StoreIdentity::new(CONFIG, Some(index as u32))).unwrap();
             for round in 1..=3 {
                 let games = vec![game(*result); round as usize];
                 append_round(&dir, round, &games).unwrap();
@@ -145,5 +162,28 @@ mod tests {
         assert!(err.contains("no games of round 4"), "{err}");
         let own = Pool::own(&island_dir(tmp.path(), 1));
         assert_eq!(own.read(1, 3).unwrap().0.len(), 3);
+        // A neighbour's store that is well formed but another run's, or another island's.
+        std::fs::write(tmp.path().join("config.toml"), "seed = 9\n").unwrap();
+        let err = Pool::islands(tmp.path(), 2)
+            .read(1, 3)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("damaged at byte 8: the store is another run's"),
+            "{err}"
+        );
+        std::fs::write(tmp.path().join("config.toml"), CONFIG).unwrap();
+        let (zero, one) = (island_dir(tmp.path(), 0), island_dir(tmp.path(), 1));
+        std::fs::copy(zero.join(POSITIONS_FILE), one.join(POSITIONS_FILE)).unwrap();
+        let err = Pool::islands(tmp.path(), 2)
+            .read(1, 3)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("island-1") && err.contains("island 0; this run is"),
+            "{err}"
+        );
     }
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use super::files::{header_line, write_atomically, FileLengths, COUNTED_FILES};
 use crate::error::{Error, Result};
 use crate::eval::EvaluatorKind;
-use crate::fit::length_through_round;
+use crate::fit::{cut_store_to, length_through_round, StoreIdentity};
 use crate::input_file::{self, Links, ReadError};
 use crate::run_folder::{
     line_of, CsvTable, CHECKPOINT_FILE, GAMES_FILE, GAMES_PDN_FILE, POSITIONS_FILE, ROUNDS_FILE,
@@ -172,19 +172,21 @@ pub fn cut_to(
 }
 
 /// Cuts the positions store back to the end of round `completed_rounds`, when the run has one
-/// (a run begun by an older version has none: its fits read `games.csv`).
-pub fn cut_store(dir: &Path, completed_rounds: u32) -> Result<()> {
+/// (a run begun by an older version has none: its fits read `games.csv`). The store must be
+/// the run's own (`identity`), whole, checksummed and in order up to there, and hold that
+/// round: else the run would go on learning from other games than its own, and is refused
+/// with the byte offset. A store with other hard links is cut in a copy of its own.
+pub fn cut_store(dir: &Path, identity: StoreIdentity, completed_rounds: u32) -> Result<()> {
     let path = dir.join(POSITIONS_FILE);
     if !path.exists() {
         return Ok(());
     }
-    let want = length_through_round(&path, completed_rounds)?;
-    let file = input_file::no_links(OpenOptions::new().write(true))
-        .open(&path)
-        .map_err(|e| Error::io("open", &path, &e))?;
-    file.set_len(want)
-        .and_then(|()| file.sync_all())
-        .map_err(|e| Error::io("truncate", &path, &e))
+    let want = length_through_round(&path, identity, completed_rounds).map_err(|e| {
+        Error::input(format!(
+            "{e}; the run cannot be resumed with it (start again with `tune --force`)"
+        ))
+    })?;
+    cut_store_to(&path, want)
 }
 
 /// The counted file `name` and the length the checkpoint recorded for it, once it is known to

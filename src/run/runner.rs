@@ -144,13 +144,12 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
     let read = || std::fs::read_to_string(&config_path);
     let found = match read() {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            // Islands starting together may all write it (the same bytes); on shared storage
-            // two of them may even share a temporary name, so a failed write is fine as long
-            // as the file is there now with this config.
-            let written = write_atomically(&config_path, text.as_bytes());
+            // Islands starting together race for the folder: exactly one claim puts its config
+            // in place, and every other island compares its own with the winner's.
+            let claimed = claim_config(&config_path, text);
             match read() {
                 Ok(found) => found,
-                Err(_) => return written,
+                Err(_) => return claimed,
             }
         }
         found => found.map_err(|e| Error::io("read", &config_path, &e))?,
@@ -163,6 +162,43 @@ fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// Puts `text` at `config_path` unless a file is there already, atomically: the whole text is
+/// written to a temporary file of this process (`.config.toml.tmp-PID`, which a starting
+/// island does not take for a foreign file), then hard-linked into place, which fails when
+/// another island's claim won. A rename would replace the winner's config, so that two
+/// islands of different configs could both see their own and go on in one folder. A file
+/// system without hard links falls back to creating the file exclusively.
+fn claim_config(config_path: &Path, text: &str) -> Result<()> {
+    let dir = crate::atomic_file::parent_dir(config_path);
+    let tmp = dir.join(format!(".{CONFIG_FILE}.tmp-{}", std::process::id()));
+    let write = |path: &Path, options: &mut std::fs::OpenOptions| -> std::io::Result<()> {
+        use std::io::Write;
+        let mut file = options.write(true).open(path)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()
+    };
+    write(
+        &tmp,
+        std::fs::OpenOptions::new().create(true).truncate(true),
+    )
+    .map_err(|e| Error::io("write", &tmp, &e))?;
+    let linked = std::fs::hard_link(&tmp, config_path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => {
+            crate::atomic_file::sync_dir(&dir);
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(_) => match write(config_path, std::fs::OpenOptions::new().create_new(true)) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                Err(Error::io("write", config_path, &e))
+            }
+            _ => Ok(()),
+        },
+    }
 }
 
 /// Runs (or resumes) in this process every island of the run in `top`, in step, or only `one`

@@ -13,7 +13,7 @@ use super::recorded;
 use super::summary::RunSummary;
 use super::tables::attach_tables;
 use crate::error::{Error, Result};
-use crate::fit::start_store;
+use crate::fit::{start_store, StoreIdentity};
 use crate::tournament::initial_population;
 
 /// Where a run stands between rounds.
@@ -81,7 +81,7 @@ impl State {
         files::refuse_irregular_files(dir)?;
         let Some(checkpoint) = Checkpoint::load(dir)? else {
             let lengths = files::start_files(dir, games_pdn, config.weights.evaluator)?;
-            start_store(dir)?;
+            start_store(dir, StoreIdentity::new(text, island.map(|i| i.index)))?;
             if config.gate.is_on() {
                 gate::start_champions(dir)?;
             }
@@ -117,7 +117,8 @@ impl State {
             games_pdn,
             config.weights.evaluator,
         )?;
-        recorded::cut_store(dir, completed)?;
+        let identity = StoreIdentity::new(text, island.map(|i| i.index));
+        recorded::cut_store(dir, identity, completed)?;
         let mut population = checkpoint.population;
         let mut champion = checkpoint.champion;
         let mut gated = checkpoint.gated;

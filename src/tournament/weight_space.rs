@@ -456,9 +456,16 @@ impl WeightSpace {
                 }
             }
         }
+        // Every range is checked whatever the evaluator, so that a config is refused at its
+        // load, never after a round (the pattern fit clamps its tables to `patterns.tables`).
         self.extended
             .problem()
             .map(|(key, problem)| (format!("extended.{key}"), problem))
+            .or_else(|| {
+                self.patterns
+                    .problem()
+                    .map(|(key, problem)| (format!("patterns.{key}"), problem))
+            })
     }
 
     /// A fresh specimen's extended weights: none for `ten`, empty tables and terms for
@@ -543,6 +550,14 @@ mod tests {
         assert!(problem.contains("must not exceed"), "{problem}");
         space.endgame.mobility = WeightRange::new(0, MAX_ABS_WEIGHT + 1);
         assert!(space.problem().unwrap().1.contains("within"));
+        let mut space = WeightSpace::default();
+        space.patterns.tables = WeightRange::new(5, -5);
+        let (key, problem) = space.problem().unwrap();
+        assert_eq!(key, "patterns.tables");
+        assert!(problem.contains("must not exceed"), "{problem}");
+        space.patterns.tables = WeightRange::new(-5, 5);
+        space.patterns.classic = WeightRange::new(0, MAX_ABS_WEIGHT + 1);
+        assert_eq!(space.problem().unwrap().0, "patterns.classic");
         space = WeightSpace {
             init_noise: f64::NAN,
             ..WeightSpace::default()

@@ -6,6 +6,7 @@ use super::tokens::{Lexer, Token};
 use super::{parse_result, PdnError, PdnGame};
 use crate::engine::{Move, MoveParseError, Position};
 use crate::game::GameResult;
+use crate::text::excerpt;
 
 /// Reads the games of a PDN text one at a time, from any buffered reader (a file through
 /// `BufReader`, or `&[u8]`): memory holds one game, never the text.
@@ -18,6 +19,8 @@ pub struct PdnReader<R> {
     ahead: Option<(Token, usize)>,
     /// Games begun so far.
     games: usize,
+    /// The line the last game returned starts on.
+    last_start: usize,
 }
 
 impl<R: BufRead> PdnReader<R> {
@@ -27,7 +30,15 @@ impl<R: BufRead> PdnReader<R> {
             lexer: Lexer::new(source),
             ahead: None,
             games: 0,
+            last_start: 0,
         }
+    }
+
+    /// The line (from 1) on which the game last returned by [`PdnReader::next_game`] starts
+    /// (its first tag or word): for messages about a game read whole, such as a deck's
+    /// position without a move.
+    pub fn game_line(&self) -> usize {
+        self.last_start
     }
 
     /// The next game, or why it could not be read; `None` after the last. Only a failure to
@@ -42,13 +53,14 @@ impl<R: BufRead> PdnReader<R> {
             let Some((token, line)) = next else {
                 return Ok((!game.is_empty()).then(|| self.finish(game, None)));
             };
+            let starts_next = game.starts_next(&token);
+            if !matches!(token, Token::BlankLine) && !starts_next {
+                game.first_line.get_or_insert(line);
+            }
             match token {
                 Token::BlankLine => game.blank_after_tags = !game.tags.is_empty(),
                 Token::Tag(name, value) => {
-                    let next_game = game.words > 0
-                        || (!game.tags.is_empty()
-                            && (game.blank_after_tags || game.tags.iter().any(|t| t.0 == name)));
-                    if next_game {
+                    if starts_next {
                         self.ahead = Some((Token::Tag(name, value), line));
                         return Ok(Some(self.finish(game, None)));
                     }
@@ -70,6 +82,7 @@ impl<R: BufRead> PdnReader<R> {
         ended_by: Option<Option<GameResult>>,
     ) -> Result<PdnGame, PdnError> {
         self.games += 1;
+        self.last_start = game.first_line.unwrap_or(0);
         let result = game.end(ended_by);
         let number = self.games;
         result.map_err(|(line, message)| PdnError {
@@ -110,14 +123,28 @@ struct Building {
     words: usize,
     /// The first damage: its line and what it is.
     damage: Option<(usize, String)>,
+    /// The line of its first token.
+    first_line: Option<usize>,
 }
 
 impl Building {
+    /// Whether `token` (a tag) starts the next game: after move text, after a blank line that
+    /// ends a tag section, or a tag this section already has.
+    fn starts_next(&self, token: &Token) -> bool {
+        let Token::Tag(name, _) = token else {
+            return false;
+        };
+        self.words > 0
+            || (!self.tags.is_empty()
+                && (self.blank_after_tags || self.tags.iter().any(|t| &t.0 == name)))
+    }
+
     fn is_empty(&self) -> bool {
         self.tags.is_empty() && self.words == 0 && self.damage.is_none()
     }
 
     /// Records damage, unless the game is damaged already (the first damage is the one told).
+    /// The message quotes the file only through [`excerpt`]s: it is short and printable.
     fn damage(&mut self, line: usize, message: String) {
         self.damage.get_or_insert((line, message));
     }
@@ -129,15 +156,22 @@ impl Building {
             match name.as_str() {
                 "FEN" => {
                     let fen = value.trim();
-                    start = Position::from_fen(fen)
-                        .map_err(|e| (*line, format!("FEN {fen:?}: {e}")))?;
+                    start = Position::from_fen(fen).map_err(|e| {
+                        (
+                            *line,
+                            format!("FEN \"{}\": {}", excerpt(fen), excerpt(&e.to_string())),
+                        )
+                    })?;
                 }
                 "GameType" => {
                     let kind = value.split(',').next().unwrap_or("").trim();
                     if kind != "21" {
                         return Err((
                             *line,
-                            format!("GameType {value:?} is not English checkers (21)"),
+                            format!(
+                                "GameType \"{}\" is not English checkers (21)",
+                                excerpt(value)
+                            ),
                         ));
                     }
                 }
@@ -177,7 +211,15 @@ impl Building {
             }
             Err(e) => {
                 let number = replay.moves.len() + 1;
-                self.damage(line, format!("move {number} ({word}): {e}"));
+                // The word once, cut and escaped; the error quotes its move text cut too.
+                let e = match e {
+                    MoveParseError::Syntax(text) => MoveParseError::Syntax(excerpt(&text)),
+                    MoveParseError::Illegal(text) => MoveParseError::Illegal(excerpt(&text)),
+                    MoveParseError::Ambiguous(text, paths) => {
+                        MoveParseError::Ambiguous(excerpt(&text), paths)
+                    }
+                };
+                self.damage(line, format!("move {number} ({}): {e}", excerpt(word)));
             }
         }
     }
@@ -202,7 +244,10 @@ impl Building {
                     // The result that ends the move text wins over the tag.
                     if ended_by.is_none() {
                         result = parse_result(value.trim()).ok_or_else(|| {
-                            (line, format!("Result {value:?} is not a PDN result"))
+                            (
+                                line,
+                                format!("Result \"{}\" is not a PDN result", excerpt(&value)),
+                            )
                         })?;
                     }
                 }
@@ -460,5 +505,41 @@ mod tests {
         assert_eq!(read_pdn("  \n").unwrap(), Vec::new());
         // A result alone is a game.
         assert_eq!(read_pdn("*").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_bad_word_is_quoted_once_cut_and_escaped() {
+        let mut text = b"1. 9-13 \x1bX".to_vec();
+        text.extend(std::iter::repeat_n(b'z', 100_000));
+        text.extend(b" *\n");
+        let err = games(&text).remove(0).unwrap_err();
+        let shown = err.to_string();
+        assert!(!shown.contains('\u{1b}'), "{shown}");
+        assert!(shown.len() < 400, "{} bytes: {shown}", shown.len());
+        assert!(
+            shown.starts_with("line 1: game 1: move 2 (\\u{1b}Xzzz"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn games_after_a_comment_in_a_cr_only_file_are_read_with_their_lines() {
+        let text = "[Event \"a\"]\r1. 9-13 ; note\r22-18 *\r\r[Event \"b\"]\r1. 11-15 23-19 *\r\r\
+                    [Event \"c\"]\r1. 12-16 16-19 *\r";
+        let got = games(text.as_bytes());
+        assert_eq!(got.len(), 3);
+        assert_eq!(moves(got[0].as_ref().unwrap()), ["9-13", "22-18"]);
+        assert_eq!(got[1].as_ref().unwrap().tag("Event"), Some("b"));
+        assert_eq!(got[2].as_ref().unwrap_err().line, 9);
+    }
+
+    #[test]
+    fn the_reader_tells_the_line_each_game_starts_on() {
+        let mut reader =
+            PdnReader::new("\n[Event \"a\"]\n1. 9-13 *\n\n\n[Event \"b\"]\n\n11-15 *".as_bytes());
+        reader.next_game().unwrap().unwrap().unwrap();
+        assert_eq!(reader.game_line(), 2);
+        reader.next_game().unwrap().unwrap().unwrap();
+        assert_eq!(reader.game_line(), 6);
     }
 }

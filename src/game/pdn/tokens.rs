@@ -4,13 +4,27 @@
 //! Bytes are decoded a line at a time: a line that is valid UTF-8 is read as UTF-8, any other as
 //! Latin-1 (every byte a character), so a collection written by an old Windows program reads
 //! with its accents and never fails on a byte. A line longer than [`PIECE`] is decoded in pieces
-//! of that size, so memory never grows with the file or with its longest line.
+//! of that size, so memory never grows with the file or with its longest line. A line ends at
+//! LF, CRLF or a lone CR (old Mac files): the lexer sees `\n` for each.
+//!
+//! Tokens are bounded too: a word keeps its first [`MAX_WORD`] characters and a tag's name and
+//! value their first [`MAX_TAG`] (the rest is read and dropped, and a cut tag is damage), so a
+//! file of one 2 GB "word" is read in constant memory and quoted in a short message.
 
 use std::io::{self, BufRead, Read};
+
+use crate::text::excerpt;
 
 /// The most bytes decoded at once: a longer line (a comment of megabytes on one line) is read
 /// in pieces of this size.
 const PIECE: u64 = 64 * 1024;
+
+/// The most characters of a move-text word kept: the longest move (a king's jump over every
+/// man, with annotations) is under 60; more is glued text or damage, quoted cut in any case.
+pub(super) const MAX_WORD: usize = 256;
+
+/// The most characters of a tag's name or value kept (an `Event` or a long `FEN` fits).
+pub(super) const MAX_TAG: usize = 4096;
 
 /// The UTF-8 byte-order mark some editors write at the start of a file.
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -43,6 +57,8 @@ struct Chars<R> {
     bytes: Vec<u8>,
     /// No piece read yet (a byte-order mark is dropped from the first).
     first: bool,
+    /// The last piece ended with a CR: an LF starting this one is the rest of its CRLF.
+    after_cr: bool,
 }
 
 impl<R: BufRead> Chars<R> {
@@ -54,6 +70,23 @@ impl<R: BufRead> Chars<R> {
             }
         }
         Ok(Some(self.text[self.at]))
+    }
+
+    /// Steps over the characters of a word (up to a space, a line break or one of
+    /// `{([;)}`), without keeping them: the rest of a word longer than [`MAX_WORD`], skipped in
+    /// a tight loop so that a file of one 2 GB word takes seconds, not minutes.
+    fn skip_word(&mut self) -> io::Result<()> {
+        loop {
+            while let Some(&c) = self.text.get(self.at) {
+                if c.is_whitespace() || "{([;)}".contains(c) {
+                    return Ok(());
+                }
+                self.at += 1;
+            }
+            if !self.fill()? {
+                return Ok(());
+            }
+        }
     }
 
     /// Steps over the character `peek` gave.
@@ -93,7 +126,31 @@ impl<R: BufRead> Chars<R> {
             // Not UTF-8: Latin-1, where every byte is the character of that number.
             Err(_) => self.text.extend(self.bytes.iter().map(|&b| char::from(b))),
         }
+        self.line_ends();
         Ok(true)
+    }
+
+    /// Every line end of the decoded piece as one `\n`: CRLF loses its CR, a lone CR becomes
+    /// LF (a CR-only file has lines, and a `;` comment ends at its line's end).
+    fn line_ends(&mut self) {
+        let after_cr = std::mem::take(&mut self.after_cr);
+        if !self.text.contains(&'\r') && !after_cr {
+            return;
+        }
+        let mut kept = 0;
+        let mut previous_cr = after_cr;
+        for i in 0..self.text.len() {
+            let c = self.text[i];
+            if c == '\n' && previous_cr {
+                previous_cr = false;
+                continue;
+            }
+            previous_cr = c == '\r';
+            self.text[kept] = if previous_cr { '\n' } else { c };
+            kept += 1;
+        }
+        self.text.truncate(kept);
+        self.after_cr = previous_cr;
     }
 }
 
@@ -136,6 +193,7 @@ impl<R: BufRead> Lexer<R> {
                 carry: Vec::new(),
                 bytes: Vec::new(),
                 first: true,
+                after_cr: false,
             },
             within: Within::Text,
             line_used: false,
@@ -289,15 +347,23 @@ impl<R: BufRead> Lexer<R> {
         }
     }
 
-    /// A word of move text: up to a space or the start of a comment, variation or tag.
+    /// A word of move text: up to a space or the start of a comment, variation or tag; its
+    /// first [`MAX_WORD`] characters.
     fn word(&mut self) -> io::Result<Token> {
         let mut word = String::new();
+        let mut kept = 0;
         while let Some(c) = self.peek()? {
             if c.is_whitespace() || "{([;)}".contains(c) {
                 break;
             }
             self.bump(c);
             word.push(c);
+            kept += 1;
+            if kept == MAX_WORD {
+                // The rest is not kept: a word this long is no move, and is quoted cut.
+                self.chars.skip_word()?;
+                break;
+            }
         }
         Ok(Token::Word(word))
     }
@@ -306,25 +372,31 @@ impl<R: BufRead> Lexer<R> {
     fn tag(&mut self) -> io::Result<Token> {
         self.bump('[');
         let mut name = String::new();
+        let mut name_chars = 0;
         while let Some(c) = self.peek()? {
             if c.is_whitespace() || c == '"' || c == ']' {
                 break;
             }
             self.bump(c);
-            name.push(c);
+            name_chars += 1;
+            if name_chars <= MAX_TAG {
+                name.push(c);
+            }
         }
+        let quoted = excerpt(&name);
         self.skip_spaces()?;
         if name.is_empty() || self.peek()? != Some('"') {
             self.skip_line()?;
-            return Ok(Token::Bad(format!("tag [{name} …] has no quoted value")));
+            return Ok(Token::Bad(format!("tag [{quoted} …] has no quoted value")));
         }
         self.bump('"');
         let mut value = String::new();
+        let mut value_chars = 0;
         loop {
-            match self.peek()? {
+            let c = match self.peek()? {
                 None | Some('\n') => {
                     return Ok(Token::Bad(format!(
-                        "the value of tag {name} is not closed by \" on its line"
+                        "the value of tag {quoted} is not closed by \" on its line"
                     )))
                 }
                 Some('\\') => {
@@ -332,9 +404,9 @@ impl<R: BufRead> Lexer<R> {
                     match self.peek()? {
                         Some(c @ ('"' | '\\')) => {
                             self.bump(c);
-                            value.push(c);
+                            c
                         }
-                        _ => value.push('\\'),
+                        _ => '\\',
                     }
                 }
                 Some('"') => {
@@ -343,16 +415,25 @@ impl<R: BufRead> Lexer<R> {
                 }
                 Some(c) => {
                     self.bump(c);
-                    value.push(c);
+                    c
                 }
+            };
+            value_chars += 1;
+            if value_chars <= MAX_TAG {
+                value.push(c);
             }
         }
         self.skip_spaces()?;
         if self.peek()? != Some(']') {
             self.skip_line()?;
-            return Ok(Token::Bad(format!("tag {name} is not closed by ]")));
+            return Ok(Token::Bad(format!("tag {quoted} is not closed by ]")));
         }
         self.bump(']');
+        if name_chars > MAX_TAG || value_chars > MAX_TAG {
+            return Ok(Token::Bad(format!(
+                "tag {quoted} is longer than a tag may be ({MAX_TAG} characters of name or value)"
+            )));
+        }
         Ok(Token::Tag(name, value))
     }
 
@@ -457,5 +538,48 @@ mod tests {
             tokens(&text),
             vec![word("9-13", 1), word("22-18", 1), word("11-15", 2)]
         );
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line_and_crlf_astride_two_pieces_is_one_end() {
+        let text = b"[Event \"a\"]\r1. 9-13 ; a comment\r22-18 *\r\r[Event \"b\"]\r11-15 *";
+        assert_eq!(
+            tokens(text),
+            vec![
+                (Token::Tag("Event".into(), "a".into()), 1),
+                word("1.", 2),
+                word("9-13", 2),
+                word("22-18", 3),
+                word("*", 3),
+                (Token::BlankLine, 4),
+                (Token::Tag("Event".into(), "b".into()), 5),
+                word("11-15", 6),
+                word("*", 6),
+            ]
+        );
+        // A CR as the last byte of a piece and its LF the first of the next.
+        let mut text = b"9-13".to_vec();
+        text.resize(PIECE as usize - 1, b' ');
+        text.extend(b"\r\n22-18\r\n11-15");
+        assert_eq!(
+            tokens(&text),
+            vec![word("9-13", 1), word("22-18", 2), word("11-15", 3)]
+        );
+    }
+
+    #[test]
+    fn words_and_tags_are_cut_to_their_bounds() {
+        let mut text = vec![0u8; 3 * PIECE as usize];
+        text.extend(b" 9-13\n[Event \"");
+        text.extend(std::iter::repeat_n(b'e', MAX_TAG + 1));
+        text.extend(b"\"]\n22-18");
+        let got = tokens(&text);
+        assert!(matches!(&got[0], (Token::Word(w), 1) if w.chars().count() == MAX_WORD));
+        assert_eq!(got[1], word("9-13", 1));
+        assert!(
+            matches!(&got[2], (Token::Bad(m), 2) if m.contains("longer than a tag may be")),
+            "{got:?}"
+        );
+        assert_eq!(got[3], word("22-18", 3));
     }
 }
