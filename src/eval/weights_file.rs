@@ -747,8 +747,21 @@ impl<'a> Ctx<'a> {
 
     /// The `search` table, checked as the config's `[search]` is.
     fn search(&self, v: &Value) -> Result<SearchParams, Error> {
-        let params = SearchParams::deserialize(v)
-            .map_err(|e| self.err_at("search", format!("`search`: {e}")))?;
+        let params = SearchParams::deserialize(v).map_err(|e| {
+            // Name the key at fault: the first one that fails on its own.
+            let key = v.as_object().and_then(|table| {
+                table.iter().find_map(|(k, x)| {
+                    let alone = Value::Object([(k.clone(), x.clone())].into_iter().collect());
+                    SearchParams::deserialize(&alone)
+                        .err()
+                        .map(|e| (k.clone(), e))
+                })
+            });
+            match key {
+                Some((k, e)) => self.err_at("search", format!("`search.{}`: {e}", excerpt(&k))),
+                None => self.err_at("search", format!("`search`: {e}")),
+            }
+        })?;
         params.try_limits().map_err(|e| {
             self.err_at(
                 "search",
