@@ -62,10 +62,10 @@ pub use fit::{
     PdnCounts, ReadNote, ReadReport, RecordedGame, LISTED_PER_FILE,
 };
 pub use game::{
-    load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game, read_pdn,
-    three_move_deck, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening,
-    OpeningsSource, PdnError, PdnGame, PdnReader, Player, SearchParams, Tally, TieBreak,
-    TimeControl, DECK_NAMES, RANDOM_OPENING_BALANCE,
+    load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game,
+    play_game_searching, read_pdn, three_move_deck, EndReason, GameRecord, GameResult, GameScore,
+    GameSettings, Opening, OpeningsSource, PdnError, PdnGame, PdnReader, Player, SearchMode,
+    SearchParams, Tally, TieBreak, TimeControl, DECK_NAMES, RANDOM_OPENING_BALANCE,
 };
 pub use matchplay::{
     check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_file,
@@ -84,7 +84,7 @@ pub use run_folder::{
     RUN_FILES, SPECIMENS_FILE,
 };
 pub use search::{
-    GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
+    GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher, SelectiveParams,
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
 pub use tournament::{

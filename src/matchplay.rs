@@ -23,11 +23,12 @@ use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
 use crate::game::PdnGame;
 use crate::game::{
-    play_game_between, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening, Player,
+    play_game_searching, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening,
+    Player,
 };
 use crate::input_file::{self, Links};
 use crate::rng::{stream, tag};
-use crate::search::SearchLimits;
+use crate::search::{SearchLimits, SelectiveParams};
 use crate::text::{csv_line, excerpt, fingerprint};
 
 /// One game of a match, seen from A's side.
@@ -321,12 +322,18 @@ pub struct MatchPlayer<'a> {
     pub file: &'a WeightsFile,
     /// Its own depths; `None`: the settings'.
     pub limits: Option<SearchLimits>,
+    /// Its own selective search; `None`: the settings' search (`mode` and its keys).
+    pub selective: Option<SelectiveParams>,
 }
 
 impl<'a> From<&'a WeightsFile> for MatchPlayer<'a> {
     /// A side with the settings' depths.
     fn from(file: &'a WeightsFile) -> MatchPlayer<'a> {
-        MatchPlayer { file, limits: None }
+        MatchPlayer {
+            file,
+            limits: None,
+            selective: None,
+        }
     }
 }
 
@@ -388,6 +395,15 @@ pub fn match_key(
     for (side, p) in [("a", a), ("b", b)] {
         if let Some(l) = p.limits {
             let _ = writeln!(text, "depth {side} {} {}", l.min_depth(), l.max_depth());
+        }
+    }
+    // And only selective searches (exact matches keep their keys).
+    if let Some(s) = settings.search.selective() {
+        let _ = writeln!(text, "search {s:?}");
+    }
+    for (side, p) in [("a", a), ("b", b)] {
+        if let Some(s) = p.selective {
+            let _ = writeln!(text, "search {side} {s:?}");
         }
     }
     if let Some(t) = sprt {
@@ -551,11 +567,19 @@ fn play_pair(
     let game = |number: u8| {
         let a_color = a_color(number);
         let (black, white) = match a_color {
-            Color::Black => (a.player(), b.player()),
-            Color::White => (b.player(), a.player()),
+            Color::Black => (a, b),
+            Color::White => (b, a),
         };
+        let searches = [black, white].map(|p| p.selective.or(settings.search.selective()));
         let mut rng = stream(seed, &[tag::MATCH, index as u64, u64::from(number)]);
-        let record = play_game_between(black, white, &opening.position, settings, &mut rng);
+        let record = play_game_searching(
+            black.player(),
+            white.player(),
+            searches,
+            &opening.position,
+            settings,
+            &mut rng,
+        );
         MatchGame {
             pair: index,
             game: number,

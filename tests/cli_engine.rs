@@ -50,6 +50,50 @@ fn moves_lists_full_paths_one_per_line() {
 }
 
 #[test]
+fn analyse_searches_selectively_by_default_and_says_so() {
+    let run = |extra: &[&str]| {
+        let out = cmd()
+            .args([
+                "analyse",
+                "--fen",
+                "B:W25,27,31:B3,9,14,17",
+                "--min-depth",
+                "6",
+            ])
+            .args(extra)
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let default = run(&[]);
+    assert!(default.contains("\nsearch selective"), "{default}");
+    let exact = run(&["--search", "exact"]);
+    assert!(exact.contains("\nsearch exact"), "{exact}");
+    // A weights file's `search` table decides when --search is not given.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.json");
+    std::fs::write(
+        &file,
+        r#"{"opening": [100, 150, 0, 0, 0, 0, 0, 0, 0, 0], "endgame": [100, 150, 0, 0, 0, 0, 0, 0, 0, 0], "search": {"mode": "exact"}}"#,
+    )
+    .unwrap();
+    let from_file = run(&["--weights", file.to_str().unwrap()]);
+    assert!(from_file.contains("\nsearch exact"), "{from_file}");
+    // A bad table is one clear error naming the file and the key.
+    std::fs::write(
+        &file,
+        r#"{"opening": [100, 150, 0, 0, 0, 0, 0, 0, 0, 0], "endgame": [100, 150, 0, 0, 0, 0, 0, 0, 0, 0], "search": {"lmr_reduction": 9}}"#,
+    )
+    .unwrap();
+    cmd()
+        .args(["analyse", "--fen", "B:W25,27,31:B3,9,14,17", "--weights"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("w.json").and(predicate::str::contains("lmr_reduction")));
+}
+
+#[test]
 fn analyse_prints_bestmove_then_the_principal_variation() {
     let out = cmd()
         .args([

@@ -33,6 +33,13 @@ impl Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_checkers-tuner"))
             .env("CHECKERS_TUNER_CACHE", cache)
             .arg("hub")
+            // These tests compare the hub with the exact search; the selective default has a
+            // test of its own.
+            .args(if args.contains(&"--search") {
+                &[][..]
+            } else {
+                &["--search", "exact"][..]
+            })
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -134,6 +141,28 @@ impl Drop for Engine {
 
 fn hub_pos(fen: &str) -> String {
     position_to_hub(&Position::from_fen(fen).unwrap())
+}
+
+#[test]
+fn the_hub_says_which_search_it_uses() {
+    let mut engine = Engine::start(&["--search", "selective"]);
+    engine.send("hub");
+    let lines = engine.until("wait");
+    assert!(
+        lines.contains(
+            &r#"param name=search value=selective type=enum values="selective exact""#.into()
+        ),
+        "{lines:?}"
+    );
+    let mut exact = Engine::start(&[]);
+    exact.send("hub");
+    let lines = exact.until("wait");
+    assert!(
+        lines.contains(
+            &r#"param name=search value=exact type=enum values="selective exact""#.into()
+        ),
+        "{lines:?}"
+    );
 }
 
 #[test]

@@ -3,8 +3,9 @@
 use std::time::Instant;
 
 use checkers_tuner::{
-    perft_parallel, Error, GameHistory, Move, Player, Position, Result, SearchLimits, SearchParams,
-    SearchResult, Searcher, WeightPair, WeightsFile, MAX_DATABASE_PIECES,
+    perft_parallel, Error, GameHistory, Move, Player, Position, Result, SearchLimits, SearchMode,
+    SearchParams, SearchResult, Searcher, SelectiveParams, WeightPair, WeightsFile,
+    MAX_DATABASE_PIECES,
 };
 use clap::Args;
 
@@ -55,6 +56,54 @@ pub struct AnalyseArgs {
     /// The endgame database to search with.
     #[command(flatten)]
     database: DatabaseArg,
+    /// Which search.
+    #[command(flatten)]
+    search: SearchModeArg,
+}
+
+/// `--search` of `analyse`, `play` and `hub`: which search the engine plays with.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct SearchModeArg {
+    /// The engine's search: `selective` (the default, the strongest: deeper in the same time)
+    /// or `exact` (plain minimax's value, the search tuning uses).
+    /// A weights file's `search` table decides when this is not given (its selective keys
+    /// apply either way).
+    #[arg(
+        long = "search",
+        value_enum,
+        value_name = "exact|selective",
+        hide_possible_values = true
+    )]
+    pub mode: Option<SearchMode>,
+}
+
+impl SearchModeArg {
+    /// The mode: the command line's, else the weights file's `table`, else selective.
+    pub fn mode(&self, table: Option<SearchParams>) -> SearchMode {
+        self.mode
+            .or(table.map(|t| t.mode))
+            .unwrap_or(SearchMode::Selective)
+    }
+
+    /// The selective settings to search with (the weights file's `table`, else the
+    /// defaults), or `None` for the exact search.
+    pub fn selective(&self, table: Option<SearchParams>) -> Option<SelectiveParams> {
+        SearchParams {
+            mode: self.mode(table),
+            ..table.unwrap_or_default()
+        }
+        .selective()
+    }
+
+    /// The line that says which search the engine uses.
+    pub fn describe(&self, table: Option<SearchParams>) -> &'static str {
+        match self.mode(table) {
+            SearchMode::Selective => {
+                "selective (the strongest; --search exact for plain minimax's value)"
+            }
+            SearchMode::Exact => "exact (plain minimax's value, as tuning searches)",
+        }
+    }
 }
 
 /// Arguments of `bench`.
@@ -165,6 +214,8 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let (database, _) = args.database.open(&[("the --weights file", &file)])?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
+    let table = WeightsFile::search_table(&args.weights)?;
+    searcher.set_selective(args.search.selective(table));
     let result = searcher.search(&pos, player.evaluator(&pos), limits, None);
     let best = result
         .best_move
@@ -180,6 +231,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     if let Some(value) = database.and_then(|db| db.probe(&pos)) {
         outln!("database {value}")?;
     }
+    outln!("search {}", args.search.describe(table))?;
     Ok(())
 }
 

@@ -18,11 +18,11 @@ use checkers_tuner::hub::{
     move_from_hub, move_to_hub, parse_line, position_from_hub, quote, score_to_hub, HubLevel,
     HubLine,
 };
-use checkers_tuner::{Player, Position, Result, SearchResult, Searcher, WeightsFile};
+use checkers_tuner::{Player, Position, Result, SearchMode, SearchResult, Searcher, WeightsFile};
 use clap::Args;
 
 use super::egdb::DatabaseArg;
-use super::engine::Game;
+use super::engine::{Game, SearchModeArg};
 use super::read_line;
 
 /// Arguments of `hub`.
@@ -38,6 +38,9 @@ pub struct HubArgs {
     /// The endgame database to search with.
     #[command(flatten)]
     database: DatabaseArg,
+    /// Which search the engine plays with.
+    #[command(flatten)]
+    search: SearchModeArg,
 }
 
 /// Captures are followed this many plies past the full-width depth by default (as `play`'s
@@ -123,6 +126,10 @@ pub fn run(args: HubArgs) -> Result<()> {
     let mut searcher = Box::new(Searcher::new(TT_BITS));
     let (database, _) = args.database.open(&[("the --weights file", &weights)])?;
     searcher.set_endgame_db(database);
+    searcher.set_selective(
+        args.search
+            .selective(WeightsFile::search_table(&args.weights)?),
+    );
     let (events, inbox) = mpsc::channel();
     let reader = events.clone();
     thread::spawn(move || {
@@ -225,6 +232,14 @@ impl Engine {
                     "param name=capture-extension value={} type=int min=0 max={MAX_EXTENSION}",
                     self.extension
                 ));
+                // The search in use, and that the GUI may switch it.
+                let mode = match self.searcher.as_ref().map(|s| s.selective().is_some()) {
+                    Some(false) => "exact",
+                    _ => "selective",
+                };
+                send(&format!(
+                    "param name=search value={mode} type=enum values=\"selective exact\""
+                ));
                 send("wait");
             }
             "set-param" => self.set_param(&line),
@@ -265,6 +280,23 @@ impl Engine {
                 _ => send_error(&format!(
                     "capture-extension {value:?}: expected a whole number from 0 to {MAX_EXTENSION}"
                 )),
+            },
+            Some("search") => match (value, self.searcher.as_mut()) {
+                ("selective" | "exact", Some(searcher)) => {
+                    let mode = if value == "exact" {
+                        SearchMode::Exact
+                    } else {
+                        SearchMode::Selective
+                    };
+                    // The settings of the weights file (or the defaults) stay; only the mode
+                    // changes.
+                    let params = searcher.selective().unwrap_or_default();
+                    searcher.set_selective((mode == SearchMode::Selective).then_some(params));
+                }
+                ("selective" | "exact", None) => {
+                    send_error("search: cannot be changed while a search runs")
+                }
+                _ => send_error(&format!("search {value:?}: expected selective or exact")),
             },
             Some(name) => send_error(&format!("unknown parameter {name:?}")),
             None => send_error("set-param needs name= and value="),

@@ -10,8 +10,8 @@ use checkers_tuner::{
     check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
     refuse_overwriting, refuse_writing_runs, same_file, summary_path, write_file_atomically, Error,
     EvaluatorKind, GameSettings, MatchGame, MatchPlayer, Opening, OpeningsSource, PairReport,
-    Result, SearchLimits, SearchParams, Sprt, TieBreak, TimeControl, WeightsFile, DECK_NAMES,
-    RANDOM_OPENING_BALANCE,
+    Result, SearchLimits, SearchMode, SearchParams, SelectiveParams, Sprt, TieBreak, TimeControl,
+    WeightsFile, DECK_NAMES, RANDOM_OPENING_BALANCE,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -89,6 +89,36 @@ pub struct MatchArgs {
     /// allows.
     #[arg(long, value_name = "SECONDS")]
     movetime: Option<String>,
+    /// Play with a fixed number of nodes per move, searching deeper while they last: equal
+    /// work for both sides, and the same games on every machine.
+    #[arg(long, value_name = "N", conflicts_with_all = ["tc", "movetime"])]
+    nodes: Option<u64>,
+    /// Both sides' search: `exact` (plain minimax's value) or `selective` (deeper, with the
+    /// `[search]` selective keys' defaults unless the weights file has a `search` table).
+    /// Without it each side searches as its weights file says (exact if it says nothing).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "exact|selective",
+        hide_possible_values = true
+    )]
+    search_mode: Option<SearchMode>,
+    /// A's search, as --search-mode.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "exact|selective",
+        hide_possible_values = true
+    )]
+    search_a: Option<SearchMode>,
+    /// B's search, as --search-mode.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "exact|selective",
+        hide_possible_values = true
+    )]
+    search_b: Option<SearchMode>,
     /// Play only the first N openings of the deck.
     #[arg(long, value_name = "N")]
     pairs: Option<usize>,
@@ -161,9 +191,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
         WeightsFile::load_arg(&args.a)?,
         WeightsFile::load_arg(&args.b)?,
     ];
+    let modes = [args.search_a, args.search_b].map(|m| m.or(args.search_mode));
+    let tables = [
+        WeightsFile::search_table(&args.a)?,
+        WeightsFile::search_table(&args.b)?,
+    ];
     let [a, b] = [0, 1].map(|i| MatchPlayer {
         file: &files[i],
         limits: own_limits[i],
+        selective: side_search(tables[i], modes[i]),
     });
     let (deck, deck_label) = openings(&args.openings, args.pairs, args.seed)?;
     let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
@@ -462,10 +498,12 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
             args.no_progress_plies
         )));
     }
-    let time = match (&args.tc, &args.movetime) {
-        (Some(tc), _) => Some(parse_tc(tc)?),
-        (None, Some(t)) => Some(TimeControl::MoveTime(seconds("--movetime", t, false)?)),
-        (None, None) => None,
+    let time = match (&args.tc, &args.movetime, args.nodes) {
+        (Some(tc), _, _) => Some(parse_tc(tc)?),
+        (None, Some(t), _) => Some(TimeControl::MoveTime(seconds("--movetime", t, false)?)),
+        (None, None, Some(0)) => return Err(Error::input("--nodes 0: must be at least 1")),
+        (None, None, Some(n)) => Some(TimeControl::Nodes(n)),
+        (None, None, None) => None,
     };
     // The database is chosen once the weights files are read (see `run`).
     Ok(GameSettings {
@@ -481,6 +519,16 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
     })
 }
 
+/// A side's selective search: `mode` from the command line, else the weights file's `search`
+/// table (its selective keys apply either way); `None` for the exact search.
+fn side_search(table: Option<SearchParams>, mode: Option<SearchMode>) -> Option<SelectiveParams> {
+    let own = table.unwrap_or_default();
+    match mode {
+        Some(mode) => SearchParams { mode, ..own }.selective(),
+        None => own.selective(),
+    }
+}
+
 /// A side's own depths from `--depth-a`/`--depth-b` (`flag`): `MIN..MAX`, or `MIN` with the
 /// shared capture extension. `None` when not given or equal to the shared depths, so that such
 /// a match keeps the key (and files) of one without the flag.
@@ -493,7 +541,7 @@ fn own_limits(
     let Some(text) = text else {
         return Ok(None);
     };
-    if args.tc.is_some() || args.movetime.is_some() {
+    if args.tc.is_some() || args.movetime.is_some() || args.nodes.is_some() {
         return Err(Error::input(format!(
             "{flag}: per-player depths are for fixed-depth matches; with --tc or --movetime \
              both sides search as deep as their time allows"
@@ -561,6 +609,9 @@ fn search_label(settings: &GameSettings, own: [Option<SearchLimits>; 2]) -> Stri
              further)",
             base.as_secs_f64(),
             increment.as_secs_f64()
+        ),
+        Some(TimeControl::Nodes(n)) => format!(
+            "{n} nodes per move, deepening while they last (captures {captures} plies further)"
         ),
         Some(TimeControl::MoveTime(t)) => format!(
             "{} s per move, deepening while time allows (captures {captures} plies further)",

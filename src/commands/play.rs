@@ -11,7 +11,7 @@ use checkers_tuner::{
 use clap::{Args, ValueEnum};
 
 use super::egdb::{DatabaseArg, DatabaseChoice};
-use super::engine::{search_limits, Game};
+use super::engine::{search_limits, Game, SearchModeArg};
 use super::output::{self, out, outln};
 use super::{parse_fen, read_line};
 
@@ -49,6 +49,9 @@ pub struct PlayArgs {
     /// once more when it ends, however it ends (`quit`, Ctrl-C, the end of the input).
     #[arg(long, value_name = "FILE")]
     pdn: Option<PathBuf>,
+    /// Which search the engine plays with.
+    #[command(flatten)]
+    search: SearchModeArg,
 }
 
 const HELP: &str = "Enter a move by its number or in notation (9-13, 9x18x27, or short 9x27); \
@@ -183,6 +186,8 @@ fn play(
     let start = record.start;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
+    let table = WeightsFile::search_table(&args.weights)?;
+    searcher.set_selective(args.search.selective(table));
     let in_progress = Ending::Unfinished(IN_PROGRESS.to_string());
     record.save(moves_played, &in_progress)?;
     let mut game = Game::new(start);
@@ -196,6 +201,7 @@ fn play(
     };
     outln!("You play {human:?}. {HELP}")?;
     outln!("Endgame database: {}.", engine.database_choice)?;
+    outln!("Search: {}.", args.search.describe(table))?;
     loop {
         let pos = game.position;
         let side = pos.side_to_move();

@@ -11,6 +11,9 @@ use serde_json::Value;
 
 use crate::egdb::MAX_DATABASE_PIECES;
 use crate::error::Error;
+// The `search` table holds the config's `[search]` keys: one reader (and one set of bounds)
+// for both.
+use crate::game::SearchParams;
 use crate::input_file::{self, Links, WEIGHTS_CAP};
 use crate::text::{excerpt, strip_bom};
 
@@ -85,7 +88,7 @@ pub struct WeightsFile {
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
-const KEYS: [&str; 21] = [
+const KEYS: [&str; 22] = [
     "evaluator",
     "features",
     "opening",
@@ -107,6 +110,7 @@ const KEYS: [&str; 21] = [
     "regions",
     "opening_tables",
     "endgame_tables",
+    "search",
 ];
 
 /// The keys of the pattern evaluator's further weights.
@@ -390,6 +394,34 @@ impl WeightsFile {
             Some("toml") => WeightsFile::from_toml(&text, &origin),
             _ => WeightsFile::from_json(&text, &origin),
         }
+    }
+
+    /// The `search` table of the weights file `arg` (the keys of a config's `[search]`, e.g.
+    /// `{"search": {"mode": "selective"}}`): how the weights want to be searched. `None` for
+    /// `material`, a CSV file or a file without one. Read apart from the weights (which do not
+    /// carry it), after [`WeightsFile::load_arg`] checked the file.
+    pub fn search_table(arg: &str) -> Result<Option<SearchParams>, Error> {
+        if arg == "material" {
+            return Ok(None);
+        }
+        let path = Path::new(arg);
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let text = read_weights_text(path)?;
+        let text = strip_bom(&text);
+        let ctx = Ctx::new(arg);
+        let value: Value = match ext.as_deref() {
+            Some("csv") => return Ok(None),
+            Some("toml") => {
+                let table: toml::Table = text
+                    .parse()
+                    .map_err(|e| ctx.err(format!("not TOML ({e})")))?;
+                serde_json::to_value(&table).map_err(|e| ctx.err(e))?
+            }
+            _ => serde_json::from_str(text).map_err(|e| ctx.err(format!("not JSON ({e})")))?,
+        };
+        value.get("search").map(|v| ctx.search(v)).transpose()
     }
 
     /// A command-line weights argument for playing: the literal `material` is the built-in
@@ -699,6 +731,9 @@ impl<'a> Ctx<'a> {
                 }
             },
         };
+        if let Some(v) = obj.get("search") {
+            self.search(v)?;
+        }
         let (extra, patterns) = self.extra(obj)?;
         Ok(WeightsFile {
             weights: WeightPair { opening, endgame },
@@ -708,6 +743,32 @@ impl<'a> Ctx<'a> {
             source,
             database_pieces,
         })
+    }
+
+    /// The `search` table, checked as the config's `[search]` is.
+    fn search(&self, v: &Value) -> Result<SearchParams, Error> {
+        let params = SearchParams::deserialize(v).map_err(|e| {
+            // Name the key at fault: the first one that fails on its own.
+            let key = v.as_object().and_then(|table| {
+                table.iter().find_map(|(k, x)| {
+                    let alone = Value::Object([(k.clone(), x.clone())].into_iter().collect());
+                    SearchParams::deserialize(&alone)
+                        .err()
+                        .map(|e| (k.clone(), e))
+                })
+            });
+            match key {
+                Some((k, e)) => self.err_at("search", format!("`search.{}`: {e}", excerpt(&k))),
+                None => self.err_at("search", format!("`search`: {e}")),
+            }
+        })?;
+        params.try_limits().map_err(|e| {
+            self.err_at(
+                "search",
+                e.describe("`search.min_depth`", "`search.max_depth`"),
+            )
+        })?;
+        Ok(params)
     }
 
     /// The extended evaluator's lists when `evaluator` is `extended` or `patterns`, and the

@@ -12,6 +12,7 @@ pub use openings::{
 };
 pub use pdn::{pdn_result, read_pdn, PdnError, PdnGame, PdnReader};
 pub use play::{
-    play_game, play_game_between, EndReason, GameRecord, GameResult, GameScore, Player, Tally,
+    play_game, play_game_between, play_game_searching, EndReason, GameRecord, GameResult,
+    GameScore, Player, Tally,
 };
-pub use settings::{GameSettings, SearchParams, TieBreak, TimeControl};
+pub use settings::{GameSettings, SearchMode, SearchParams, TieBreak, TimeControl};

@@ -10,7 +10,7 @@ use super::settings::{GameSettings, TieBreak, TimeControl};
 use crate::egdb::DbValue;
 use crate::engine::{Color, HashedPosition, Move, Position};
 use crate::eval::{Evaluator, ExtraPair, PatternWeights, WeightPair, Weights, WeightsFile};
-use crate::search::{GameHistory, SearchLimits, Searcher};
+use crate::search::{GameHistory, SearchLimits, Searcher, SelectiveParams};
 
 /// The result of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -280,9 +280,25 @@ pub fn play_game_between(
     settings: &GameSettings,
     rng: &mut ChaCha8Rng,
 ) -> GameRecord {
+    let search = settings.search.selective();
+    play_game_searching(black, white, [search, search], start, settings, rng)
+}
+
+/// [`play_game_between`] with each side's own search: `searches[colour]` is Black's and
+/// White's selective settings, `None` for the exact search (the settings' `mode` and
+/// selective keys are not read).
+pub fn play_game_searching(
+    black: Player<'_>,
+    white: Player<'_>,
+    searches: [Option<SelectiveParams>; 2],
+    start: &Position,
+    settings: &GameSettings,
+    rng: &mut ChaCha8Rng,
+) -> GameRecord {
     let mut searchers = [Searcher::default(), Searcher::default()];
-    for searcher in &mut searchers {
+    for (searcher, search) in searchers.iter_mut().zip(searches) {
         searcher.set_endgame_db(settings.database);
+        searcher.set_selective(search);
     }
     let adjudicator = settings.database.filter(|_| settings.database_adjudication);
     let mut pos = HashedPosition::new(*start);

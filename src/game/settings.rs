@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::bounded::int_in;
 use crate::egdb::{EndgameDb, MAX_DATABASE_PIECES};
 use crate::eval::DEFAULT_ENDGAME_PIECES;
-use crate::search::{LimitsError, SearchBudget, SearchLimits, MAX_SEARCH_DEPTH};
+use crate::search::{LimitsError, SearchBudget, SearchLimits, SelectiveParams, MAX_SEARCH_DEPTH};
 
 /// How a search breaks ties between moves of equal value.
 #[derive(
@@ -20,6 +20,67 @@ pub enum TieBreak {
     First,
     /// A move drawn by the game's own seeded generator.
     Random,
+}
+
+/// Which search a player uses.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    /// Plain minimax's value, sped up only (iterative deepening, table, killers): what tuning
+    /// has always used.
+    #[default]
+    Exact,
+    /// Principal-variation search with reductions, truncation and extensions (the `[search]`
+    /// keys `lmr_*`, `futility_*`, `*_extension`, `history`, `aspiration`): deeper in the same
+    /// time, no longer plain minimax's value.
+    Selective,
+}
+
+impl SearchMode {
+    /// The name as the config and the command line write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchMode::Exact => "exact",
+            SearchMode::Selective => "selective",
+        }
+    }
+}
+
+/// The selective search's defaults, for the keys' `skip_serializing_if`: a key left at its
+/// default is not written, so configs without these keys resolve to the text they always did.
+const SELECTIVE: SelectiveParams = SelectiveParams::DEFAULT;
+
+fn is_exact(mode: &SearchMode) -> bool {
+    *mode == SearchMode::Exact
+}
+fn is_default_lmr_depth(v: &u32) -> bool {
+    *v == SELECTIVE.lmr_depth
+}
+fn is_default_lmr_moves(v: &u32) -> bool {
+    *v == SELECTIVE.lmr_moves
+}
+fn is_default_lmr_reduction(v: &u32) -> bool {
+    *v == SELECTIVE.lmr_reduction
+}
+fn is_default_futility_depth(v: &u32) -> bool {
+    *v == SELECTIVE.futility_depth
+}
+fn is_default_futility_margin(v: &u32) -> bool {
+    *v == SELECTIVE.futility_margin
+}
+fn is_default_pv_extension(v: &bool) -> bool {
+    *v == SELECTIVE.pv_extension
+}
+fn is_default_recapture_extension(v: &bool) -> bool {
+    *v == SELECTIVE.recapture_extension
+}
+fn is_default_history(v: &bool) -> bool {
+    *v == SELECTIVE.history
+}
+fn is_default_aspiration(v: &u32) -> bool {
+    *v == SELECTIVE.aspiration
 }
 
 /// `[search]`: how each player searches. The one owner of these settings: the run config's
@@ -51,6 +112,64 @@ pub struct SearchParams {
     #[serde(deserialize_with = "int_in::<_, u32, 0, { MAX_DATABASE_PIECES as i64 }>")]
     #[arg(skip = MAX_DATABASE_PIECES)]
     pub database_pieces: u32,
+    /// `exact` (plain minimax's value, the default) or `selective` (the keys below).
+    #[serde(skip_serializing_if = "is_exact")]
+    #[arg(skip)]
+    pub mode: SearchMode,
+    /// Selective: late-move reductions at nodes with at least this many plies left.
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>",
+        skip_serializing_if = "is_default_lmr_depth"
+    )]
+    #[arg(skip = SELECTIVE.lmr_depth)]
+    pub lmr_depth: u32,
+    /// Selective: moves searched at full depth before later quiet ones are reduced.
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 1, 64>",
+        skip_serializing_if = "is_default_lmr_moves"
+    )]
+    #[arg(skip = SELECTIVE.lmr_moves)]
+    pub lmr_moves: u32,
+    /// Selective: plies a late quiet move is reduced by (0: no reductions).
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, 4>",
+        skip_serializing_if = "is_default_lmr_reduction"
+    )]
+    #[arg(skip = SELECTIVE.lmr_reduction)]
+    pub lmr_reduction: u32,
+    /// Selective: truncation at nodes with at most this many plies left (0: none).
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, 8>",
+        skip_serializing_if = "is_default_futility_depth"
+    )]
+    #[arg(skip = SELECTIVE.futility_depth)]
+    pub futility_depth: u32,
+    /// Selective: truncation margin per ply left, in evaluation units (0: none).
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, 10000>",
+        skip_serializing_if = "is_default_futility_margin"
+    )]
+    #[arg(skip = SELECTIVE.futility_margin)]
+    pub futility_margin: u32,
+    /// Selective: a forced move on a principal-variation node is searched a ply deeper.
+    #[serde(skip_serializing_if = "is_default_pv_extension")]
+    #[arg(skip = SELECTIVE.pv_extension)]
+    pub pv_extension: bool,
+    /// Selective: a capture answering a capture is searched a ply deeper.
+    #[serde(skip_serializing_if = "is_default_recapture_extension")]
+    #[arg(skip = SELECTIVE.recapture_extension)]
+    pub recapture_extension: bool,
+    /// Selective: quiet moves ordered by the history heuristic.
+    #[serde(skip_serializing_if = "is_default_history")]
+    #[arg(skip = SELECTIVE.history)]
+    pub history: bool,
+    /// Selective: half-width of the root's aspiration window, in evaluation units (0: none).
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, 10000>",
+        skip_serializing_if = "is_default_aspiration"
+    )]
+    #[arg(skip = SELECTIVE.aspiration)]
+    pub aspiration: u32,
 }
 
 /// Default full-width depth: games take tens of milliseconds.
@@ -71,6 +190,16 @@ impl Default for SearchParams {
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             tie_break: TieBreak::First,
             database_pieces: MAX_DATABASE_PIECES,
+            mode: SearchMode::Exact,
+            lmr_depth: SELECTIVE.lmr_depth,
+            lmr_moves: SELECTIVE.lmr_moves,
+            lmr_reduction: SELECTIVE.lmr_reduction,
+            futility_depth: SELECTIVE.futility_depth,
+            futility_margin: SELECTIVE.futility_margin,
+            pv_extension: SELECTIVE.pv_extension,
+            recapture_extension: SELECTIVE.recapture_extension,
+            history: SELECTIVE.history,
+            aspiration: SELECTIVE.aspiration,
         }
     }
 }
@@ -81,6 +210,21 @@ impl SearchParams {
     /// the depth pair, for the config and the command line alike.
     pub fn try_limits(&self) -> Result<SearchLimits, LimitsError> {
         SearchLimits::try_new(self.min_depth, self.max_depth)
+    }
+
+    /// The selective search's settings when `mode` is `selective`; `None` for the exact search.
+    pub fn selective(&self) -> Option<SelectiveParams> {
+        (self.mode == SearchMode::Selective).then_some(SelectiveParams {
+            lmr_depth: self.lmr_depth,
+            lmr_moves: self.lmr_moves,
+            lmr_reduction: self.lmr_reduction,
+            futility_depth: self.futility_depth,
+            futility_margin: self.futility_margin,
+            pv_extension: self.pv_extension,
+            recapture_extension: self.recapture_extension,
+            history: self.history,
+            aspiration: self.aspiration,
+        })
     }
 
     /// The depths as search limits, for settings already checked by
@@ -126,6 +270,9 @@ pub enum TimeControl {
     },
     /// A fixed time for every move (no clock, no loss on time).
     MoveTime(Duration),
+    /// A fixed number of nodes for every move: as deep as that many nodes allow, the same game
+    /// on every machine (no clock).
+    Nodes(u64),
 }
 
 impl TimeControl {
@@ -133,6 +280,14 @@ impl TimeControl {
     /// deadline, abandon an iteration at the hard one.
     pub(super) fn budget(&self, left: Duration, extension: u32, now: Instant) -> SearchBudget {
         let (soft, hard) = match *self {
+            TimeControl::Nodes(n) => {
+                return SearchBudget {
+                    depth: MAX_SEARCH_DEPTH,
+                    extension,
+                    nodes: Some(n),
+                    ..SearchBudget::default()
+                }
+            }
             TimeControl::MoveTime(t) => (t / 2, t),
             TimeControl::Clock { increment, .. } => {
                 // About a 25th of what is left plus most of the increment, and never more than a

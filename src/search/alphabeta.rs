@@ -50,6 +50,11 @@ use crate::eval::{Evaluator, OwnedEvaluator};
 
 use super::tt::{Bound, Entry, TranspositionTable};
 
+mod selective;
+
+pub use selective::SelectiveParams;
+use selective::SelectiveState;
+
 /// The value of a won position at the root; a win `n` plies away scores `WIN - n`.
 pub const WIN: i32 = 1_000_000_000;
 /// Scores beyond this (in absolute value) are wins or losses, not evaluations.
@@ -452,6 +457,9 @@ pub struct Searcher {
     egdb: Option<&'static EndgameDb>,
     /// The budget ran out: the iteration under way unwinds and is discarded.
     aborted: bool,
+    /// The selective search's settings and state when that mode is on (see
+    /// [`Searcher::set_selective`]); `None`: the exact search.
+    selective: Option<Box<SelectiveState>>,
 }
 
 /// Default table size for games: 2^16 entries (1 MiB).
@@ -526,7 +534,23 @@ impl Searcher {
             can_abort: false,
             aborted: false,
             egdb: None,
+            selective: None,
         }
+    }
+
+    /// Searches selectively with `params` from now on (see the `selective` module), or exactly
+    /// as before with `None`. The state is allocated here, once, not in the search.
+    pub fn set_selective(&mut self, params: Option<SelectiveParams>) {
+        match (params, &mut self.selective) {
+            (None, _) => self.selective = None,
+            (Some(p), Some(state)) if state.params() == p => {}
+            (Some(p), _) => self.selective = Some(SelectiveState::new(p)),
+        }
+    }
+
+    /// The selective search's settings, if that mode is on.
+    pub fn selective(&self) -> Option<SelectiveParams> {
+        self.selective.as_ref().map(|s| s.params())
     }
 
     /// Scores positions with at most the database's pieces from `egdb` (`None`: none, the
@@ -577,6 +601,11 @@ impl Searcher {
         mut tie_rng: Option<&mut ChaCha8Rng>,
     ) -> SearchResult {
         let weights = weights.into();
+        if let Some(mut state) = self.selective.take() {
+            let found = self.selective_fixed(&mut state, pos, history, weights, limits, tie_rng);
+            self.selective = Some(state);
+            return found;
+        }
         let same = self
             .context
             .as_ref()
@@ -632,6 +661,13 @@ impl Searcher {
         budget: &SearchBudget,
         mut report: impl FnMut(&SearchResult),
     ) -> SearchResult {
+        if let Some(mut state) = self.selective.take() {
+            let weights = weights.into();
+            let found =
+                self.selective_timed(&mut state, pos, history, weights, budget, None, &mut report);
+            self.selective = Some(state);
+            return found;
+        }
         let extension = budget.extension.min(MAX_PLY as u32 - 3);
         let depth_cap = budget.depth.clamp(1, MAX_PLY as u32 - 2 - extension);
         self.tt.clear();

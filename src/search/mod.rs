@@ -4,6 +4,6 @@ mod alphabeta;
 mod tt;
 
 pub use alphabeta::{
-    GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher,
+    GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher, SelectiveParams,
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
