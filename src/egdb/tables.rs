@@ -30,12 +30,15 @@ struct Source {
     warned: AtomicBool,
 }
 
+/// One class's bytes, read at its first probe; `None` inside: they could not be read.
+type Slice = OnceLock<Option<Box<[u8]>>>;
+
 /// A database's table bytes, class by class.
 pub(crate) struct Tables {
     /// Each class's offset in the table bytes and its length.
     bounds: Vec<(usize, usize)>,
     /// Each class's bytes once read; `None` inside: the slice could not be read.
-    slices: Box<[OnceLock<Option<Box<[u8]>>>]>,
+    slices: Box<[Slice]>,
     /// The file the slices are read from (`None`: built in this process, all slices there).
     source: Option<Source>,
     len: usize,
@@ -46,7 +49,7 @@ impl Tables {
     pub(crate) fn owned(tables: Vec<Vec<u8>>) -> Tables {
         let mut bounds = Vec::with_capacity(tables.len());
         let mut len = 0;
-        let slices: Box<[OnceLock<Option<Box<[u8]>>>]> = tables
+        let slices: Box<[Slice]> = tables
             .into_iter()
             .map(|table| {
                 bounds.push((len, table.len()));

@@ -114,7 +114,7 @@ fn start_or_continue(
         Opened::Finished(summary) => Ok(RunOutcome::AlreadyFinished(summary)),
         Opened::Ready(state) => {
             let run = Run::new(dir, config, text, options, &state, None)?;
-            play_to_the_end(vec![(run, state)], options)
+            play_to_the_end(vec![(run, *state)], options)
         }
     }
 }
@@ -228,7 +228,7 @@ fn run_islands(
             config.island_ids(island.index),
         )?;
         let state = match State::open(top, &dir, config, text, Some(island))? {
-            Opened::Ready(state) => state,
+            Opened::Ready(state) => *state,
             Opened::Finished(summary) => {
                 finished = finished.or(Some(summary));
                 continue;

@@ -36,7 +36,7 @@ pub(super) struct State {
 /// A run (or an island) found ready to go on, or found finished.
 pub(super) enum Opened {
     /// Ready for its next round (or its playoff).
-    Ready(State),
+    Ready(Box<State>),
     /// Its playoff is saved.
     Finished(RunSummary),
 }
@@ -85,7 +85,9 @@ impl State {
             if config.gate.is_on() {
                 gate::start_champions(dir)?;
             }
-            return Ok(Opened::Ready(State::initial(config, lengths, island)));
+            return Ok(Opened::Ready(Box::new(State::initial(
+                config, lengths, island,
+            ))));
         };
         let mut notes = Vec::new();
         if checkpoint.config != text {
@@ -134,7 +136,7 @@ impl State {
                 .chain(champion.iter_mut().map(|c| &mut c.specimen))
                 .chain(gated.iter_mut().map(|c| &mut c.specimen)),
         )?;
-        Ok(Opened::Ready(State {
+        Ok(Opened::Ready(Box::new(State {
             completed,
             next_id: checkpoint.next_id,
             population,
@@ -142,7 +144,7 @@ impl State {
             champion,
             gated,
             notes,
-        }))
+        })))
     }
 }
 
