@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::SystemTime;
 
+/// One class's bytes once read (`None` inside: they could not be read), set once.
+type Slice = OnceLock<Option<Box<[u8]>>>;
+
 /// Where the bytes of slices not read yet come from.
 struct Source {
     file: File,
@@ -35,7 +38,7 @@ pub(crate) struct Tables {
     /// Each class's offset in the table bytes and its length.
     bounds: Vec<(usize, usize)>,
     /// Each class's bytes once read; `None` inside: the slice could not be read.
-    slices: Box<[OnceLock<Option<Box<[u8]>>>]>,
+    slices: Box<[Slice]>,
     /// The file the slices are read from (`None`: built in this process, all slices there).
     source: Option<Source>,
     len: usize,
@@ -46,7 +49,7 @@ impl Tables {
     pub(crate) fn owned(tables: Vec<Vec<u8>>) -> Tables {
         let mut bounds = Vec::with_capacity(tables.len());
         let mut len = 0;
-        let slices: Box<[OnceLock<Option<Box<[u8]>>>]> = tables
+        let slices: Box<[Slice]> = tables
             .into_iter()
             .map(|table| {
                 bounds.push((len, table.len()));
