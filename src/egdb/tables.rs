@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::SystemTime;
 
+/// One class's bytes once read (`None` inside: they could not be read), set once.
+type Slice = OnceLock<Option<Box<[u8]>>>;
+
 /// Where the bytes of slices not read yet come from.
 struct Source {
     file: File,
