@@ -33,9 +33,6 @@ struct Source {
     warned: AtomicBool,
 }
 
-/// One class's bytes, read at its first probe; `None` inside: they could not be read.
-type Slice = OnceLock<Option<Box<[u8]>>>;
-
 /// A database's table bytes, class by class.
 pub(crate) struct Tables {
     /// Each class's offset in the table bytes and its length.
