@@ -822,7 +822,14 @@ pub(super) mod tests {
             )
         );
         let notes = notes.lock().unwrap();
-        assert_eq!(notes.len(), LISTED_PER_FILE + 2, "{notes:?}");
+        // The listed games, the count of the others, the source of the run, the cut row.
+        assert_eq!(notes.len(), LISTED_PER_FILE + 3, "{notes:?}");
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("learning from the run's games.csv")),
+            "{notes:?}"
+        );
         assert!(
             notes[0].contains("damaged.pdn: line 2: game 2: move 2 (9-14)"),
             "{}",
@@ -833,7 +840,7 @@ pub(super) mod tests {
             notes[LISTED_PER_FILE],
             format!("{}: 3 more damaged games skipped", damaged.display())
         );
-        assert!(notes[LISTED_PER_FILE + 1]
+        assert!(notes[LISTED_PER_FILE + 2]
             .starts_with(&format!("{}: the last row is cut short", csv.display())));
     }
 
