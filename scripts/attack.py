@@ -390,7 +390,8 @@ def issue_35():
     code, err, _, _ = measured(["fit", "cr.pdn", "-o", "cr.json", "--first-ply", "0",
                                 "--validation", "0"])
     record("35.1: PDN floods",
-           "fit cr.pdn (CR line ends: 2 games read, the bad move's line 9 named)", code, err, 0, "cr.pdn: line 9: game 3" in err and "3 games, 2 read" in err)
+           "fit cr.pdn (CR line ends: 2 games read, the bad move's line 9 named)", code, err, 0,
+           "cr.pdn: line 9: game 3" in err and "3 games, 2 read" in err)
     open("nomove.pdn", "w").write('[FEN "B:W18:B14"] *\n\n[FEN "B:W32:B28"] *\n')
     code, err = run(["match", "material", "material", "--openings", "nomove.pdn", "--pairs",
                      "1", "--database-pieces", "0", "-q"])
