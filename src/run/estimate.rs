@@ -66,15 +66,21 @@ mod tests {
         let mut config = Config::new("estimate");
         let plain = config.expected_cpu_seconds(0);
         assert!(plain > 0.0);
-        // Half the rounds done: about half left.
-        let half = config.expected_cpu_seconds(config.tournament.rounds / 2);
-        assert!(
-            half < 0.6 * plain && half > 0.4 * plain,
-            "{half} of {plain}"
-        );
+        // The rounds of each half cost the same (the playoff, left at the end, costs the same
+        // whatever was done).
+        let rounds = config.tournament.rounds;
+        let half = config.expected_cpu_seconds(rounds / 2);
+        let playoff = config.expected_cpu_seconds(rounds);
+        assert!(playoff > 0.0 && playoff < half && half < plain);
+        assert!(((plain - half) - (half - playoff)).abs() < 1e-6 * plain);
         config.tournament.deepen_every = 10;
         let deeper = config.expected_cpu_seconds(0);
-        assert!(deeper > 1.5 * plain, "{deeper} vs {plain}");
+        // Rounds 11 to 20 a ply deeper: their games cost PER_PLY times as much.
+        let extra = 10.0 * GAMES_PER_SPECIMEN * 100.0 * SECONDS_PER_GAME * (PER_PLY - 1.0);
+        assert!(
+            ((deeper - plain) - extra).abs() < 1e-6 * plain,
+            "{deeper} vs {plain}"
+        );
         config.gate.candidates = super::super::gate::GateCandidates::Fits;
         assert!(config.expected_cpu_seconds(0) > deeper);
     }
