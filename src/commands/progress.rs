@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::output::note;
-use super::tune::duration;
 use checkers_tuner::{
     GameResult, LevelSummary, ObserverFactory, RoundStats, RunObserver, RunView, Standing,
 };
@@ -76,6 +75,19 @@ fn time_left(paces: &[(u32, f64)], done: u32, total: u32) -> f64 {
     }
     let mean = recent.iter().map(|&(_, s)| s).sum::<f64>() / recent.len() as f64;
     mean * f64::from(total.saturating_sub(done))
+}
+
+/// A duration for people: seconds, minutes, or hours and minutes.
+pub fn duration(seconds: f64) -> String {
+    let seconds = seconds.max(0.0).round() as u64;
+    match seconds {
+        0..=89 => format!("about {seconds} s"),
+        90..=5399 => format!("about {} min", (seconds + 30) / 60),
+        _ => {
+            let minutes = (seconds + 30) / 60;
+            format!("about {} h {:02} min", minutes / 60, minutes % 60)
+        }
+    }
 }
 
 /// The rounds whose pace tells the time left.

@@ -12,6 +12,7 @@ use clap::Args;
 
 use super::egdb::open_database;
 use super::output::{note, outln};
+use super::progress::{self, duration};
 use super::INTERRUPTED_STATUS;
 
 /// Arguments of `tune`.
@@ -117,19 +118,6 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
     )
 }
 
-/// A duration for people: seconds, minutes, or hours and minutes.
-pub fn duration(seconds: f64) -> String {
-    let seconds = seconds.max(0.0).round() as u64;
-    match seconds {
-        0..=89 => format!("about {seconds} s"),
-        90..=5399 => format!("about {} min", (seconds + 30) / 60),
-        _ => {
-            let minutes = (seconds + 30) / 60;
-            format!("about {} h {:02} min", minutes / 60, minutes % 60)
-        }
-    }
-}
-
 /// Runs `resume`.
 pub fn resume(args: ResumeArgs) -> Result<()> {
     let options = options(args.threads, args.quiet)?;
@@ -144,7 +132,7 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
     let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
     Ok(RunOptions {
         threads: threads.unwrap_or(0),
-        observer: super::progress::factory(quiet),
+        observer: progress::factory(quiet),
         stop: Some(super::interrupt::stop_flag()),
         endgame_db: Some(EndgameDbLoader(Arc::new(|pieces| {
             let db = open_database(pieces)?;
