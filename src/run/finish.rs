@@ -2,7 +2,6 @@
 //! `best.json` and the final checkpoint.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::files::{
@@ -12,7 +11,6 @@ use super::process::Run;
 use super::state::{source_round, State};
 use super::summary::RunSummary;
 use crate::error::Result;
-use crate::eval::{EvaluatorKind, PatternTables, PatternWeights, WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::Opening;
 use crate::rng::{stream, tag};
@@ -112,25 +110,7 @@ impl Run<'_> {
             .iter()
             .find(|(s, _)| s.id == best.id)
             .expect("rank 1 is a finalist");
-        let file = WeightsFile {
-            weights: specimen.weights,
-            extra: specimen.extra.as_deref().copied(),
-            patterns: specimen.patterns.clone().or_else(|| {
-                // No fit's tables reached the best: its tables are zero.
-                (self.config.weights.evaluator == EvaluatorKind::Patterns).then(|| {
-                    Arc::new(PatternWeights::zero(PatternTables::zero(
-                        self.config.weights.patterns.regions.regions(),
-                    )))
-                })
-            }),
-            endgame_pieces: self.config.search.endgame_pieces,
-            source: Some(WeightsSource::Specimen {
-                run: self.config.name.clone(),
-                id: best.id,
-                round: *round,
-            }),
-            database_pieces: Some(self.config.search.database_pieces),
-        };
+        let file = self.player_file(specimen, *round);
         export_to_file(&file, ExportFormat::Json, &top.join(BEST_FILE))
     }
 }
