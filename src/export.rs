@@ -294,14 +294,21 @@ const C_PATTERN_EVALUATION: &str = r#"
  * Reference of the pattern evaluator: the extended evaluator, the classic terms and the
  * region tables, opening and endgame values tapered by the number of pieces. A region's index
  * from a side's view is sum d_k * 3^k over its squares q_k (that side's view), d_k being 1 for
- * the side's own man, 2 for the opponent's man, 0 for an empty square or a king.
+ * the side's own man, 2 for the opponent's man, 0 for an empty square or a king (in a king
+ * region: 1 for its own king, 2 for the opponent's, 0 for an empty square or a man).
  */
 
-/* A side's index of region r (is_black 1: Black's view, 0: White's). */
+#ifndef CHECKERS_KING_REGION_COUNT
+#define CHECKERS_KING_REGION_COUNT 0
+#endif
+
+/* A side's index of region r (is_black 1: Black's view, 0: White's). The last
+ * CHECKERS_KING_REGION_COUNT regions read kings as the others read men. */
 static inline int checkers_region_index(uint32_t black, uint32_t white, uint32_t kings, int r,
                                         int is_black) {
-    const uint32_t own = (is_black ? black : white) & ~kings;
-    const uint32_t enemy = (is_black ? white : black) & ~kings;
+    const uint32_t pieces = r >= CHECKERS_REGION_COUNT - CHECKERS_KING_REGION_COUNT ? kings : ~kings;
+    const uint32_t own = (is_black ? black : white) & pieces;
+    const uint32_t enemy = (is_black ? white : black) & pieces;
     int k, index = 0, power = 1;
     for (k = 0; k < CHECKERS_REGION_SIZES[r]; k++) {
         const int s = checkers_view(CHECKERS_REGION_SQUARES[r][k], is_black);
@@ -469,20 +476,26 @@ fn toml_pattern_lines(patterns: &PatternWeights) -> String {
     let _ = writeln!(out, "classic = [{}]", names.join(", "));
     let _ = writeln!(out, "opening_classic = {}", list(&patterns.classic_opening));
     let _ = writeln!(out, "endgame_classic = {}", list(&patterns.classic_endgame));
-    let regions: Vec<String> = patterns
-        .tables
-        .regions()
-        .iter()
-        .map(|r| {
-            list(
-                &r.squares()
-                    .iter()
-                    .map(|&s| i32::from(s))
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .collect();
-    let _ = writeln!(out, "regions = [{}]", regions.join(", "));
+    let squares = |kings: bool| -> Vec<String> {
+        patterns
+            .tables
+            .regions()
+            .iter()
+            .filter(|r| r.reads_kings() == kings)
+            .map(|r| {
+                list(
+                    &r.squares()
+                        .iter()
+                        .map(|&s| i32::from(s))
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect()
+    };
+    let _ = writeln!(out, "regions = [{}]", squares(false).join(", "));
+    if patterns.tables.has_king_regions() {
+        let _ = writeln!(out, "king_regions = [{}]", squares(true).join(", "));
+    }
     for (phase, set) in ["opening", "endgame"].into_iter().enumerate() {
         let tables: Vec<String> = (0..patterns.tables.regions().len())
             .map(|r| format!("  {},", list(&patterns.tables.table(r, phase))))
@@ -618,6 +631,14 @@ fn c_pattern_arrays(patterns: &PatternWeights) -> String {
          #define CHECKERS_REGION_COUNT {}",
         regions.len()
     );
+    let king_regions = regions.iter().filter(|r| r.reads_kings()).count();
+    if king_regions > 0 {
+        let _ = writeln!(
+            out,
+            "/* The last CHECKERS_KING_REGION_COUNT regions read kings, not men. */\n\
+             #define CHECKERS_KING_REGION_COUNT {king_regions}"
+        );
+    }
     out.push_str("enum checkers_classic_term {\n");
     for (i, name) in CLASSIC_NAMES.iter().enumerate() {
         let sep = if i + 1 < CLASSIC_COUNT { "," } else { "" };

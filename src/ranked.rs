@@ -9,9 +9,9 @@ use serde::Deserialize;
 
 use crate::error::{Error, Result};
 use crate::eval::{
-    extra_names, ExtraPair, ExtraWeights, PatternTables, PatternWeights, RegionLayout, WeightPair,
-    Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT,
-    FEATURE_NAMES,
+    extra_names, ExtraPair, ExtraWeights, KingLayout, PatternTables, PatternWeights, RegionLayout,
+    WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT,
+    FEATURE_COUNT, FEATURE_NAMES,
 };
 use crate::run_folder::{
     champion_path, champion_round, database_pieces_of, read_config_table, CsvTable, CHAMPIONS_DIR,
@@ -128,10 +128,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         let raw = tables_col.raw(row);
         if raw.is_empty() {
             // No fit's tables reached this specimen: its tables are zero.
-            let regions = run_regions(run_dir)?;
-            patterns = Some(Arc::new(PatternWeights::zero(PatternTables::zero(
-                regions.regions(),
-            ))));
+            patterns = Some(Arc::new(PatternWeights::zero(run_table_shape(run_dir)?)));
         } else {
             let owner: u64 = specimens.parse(row, &tables_col, "a specimen id (an integer)")?;
             let path = run_dir
@@ -186,9 +183,7 @@ fn finalist_from_checkpoint(
     };
     let patterns = match (pattern_run, specimen.tables) {
         (false, _) => None,
-        (true, None) => Some(Arc::new(PatternWeights::zero(PatternTables::zero(
-            run_regions(run_dir)?.regions(),
-        )))),
+        (true, None) => Some(Arc::new(PatternWeights::zero(run_table_shape(run_dir)?))),
         (true, Some(owner)) => {
             let path = run_dir
                 .join(TABLES_DIR)
@@ -239,24 +234,40 @@ fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32)> {
     Ok((name, pieces, database))
 }
 
-/// The region layout of a pattern run, from its resolved config (`[weights.patterns]
-/// regions`, default bands and strips).
-fn run_regions(run_dir: &Path) -> Result<RegionLayout> {
+/// Zero tables in the shape of a pattern run's, from its resolved config (`[weights.patterns]
+/// regions`, default bands and strips, and `kings`, default none).
+fn run_table_shape(run_dir: &Path) -> Result<PatternTables> {
     let path = run_dir.join(CONFIG_FILE);
     let table = read_config_table(run_dir)?.unwrap_or_default();
-    let value = table
-        .get("weights")
-        .and_then(|w| w.get("patterns"))
-        .and_then(|p| p.get("regions"));
-    match value {
-        None => Ok(RegionLayout::default()),
-        Some(v) => v.as_str().and_then(RegionLayout::from_name).ok_or_else(|| {
-            Error::Input(format!(
-                "{}: `weights.patterns.regions` is not a region layout",
-                path.display()
-            ))
-        }),
-    }
+    let patterns = table.get("weights").and_then(|w| w.get("patterns"));
+    let layout = |key: &str| -> Result<Option<&str>> {
+        match patterns.and_then(|p| p.get(key)) {
+            None => Ok(None),
+            Some(v) => v.as_str().map(Some).ok_or_else(|| {
+                Error::Input(format!(
+                    "{}: `weights.patterns.{key}` is not a layout name",
+                    path.display()
+                ))
+            }),
+        }
+    };
+    let unknown = |key: &str| {
+        Error::Input(format!(
+            "{}: `weights.patterns.{key}` is not a layout this version knows",
+            path.display()
+        ))
+    };
+    let regions = match layout("regions")? {
+        None => RegionLayout::default(),
+        Some(name) => RegionLayout::from_name(name).ok_or_else(|| unknown("regions"))?,
+    };
+    let kings = match layout("kings")? {
+        None => KingLayout::default(),
+        Some(name) => KingLayout::from_name(name).ok_or_else(|| unknown("kings"))?,
+    };
+    let mut all = regions.regions();
+    all.extend(kings.regions());
+    Ok(PatternTables::zero(all))
 }
 
 /// The champion of a gated run (`[gate]`) as it stood after round `round`: the last one a gate

@@ -7,8 +7,8 @@ use std::process::Command;
 use checkers_tuner::{
     classic_counts, evaluate, evaluate_extended, evaluate_patterns, export_to_file, features,
     resolve_export_source, terms, weights_from_run, Color, Error, ExportFormat, ExtraPair,
-    ExtraWeights, PatternTables, PatternWeights, Player, Position, RegionLayout, WeightPair,
-    Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, FEATURE_NAMES,
+    ExtraWeights, KingLayout, PatternTables, PatternWeights, Player, Position, RegionLayout,
+    WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, FEATURE_NAMES,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -629,12 +629,19 @@ fn the_c_reference_of_the_extended_evaluator_matches_the_engine() {
 /// Pattern weights with every entry different: the classic terms and the tables of bands and
 /// strips, both phases.
 fn patterns_file() -> WeightsFile {
+    patterns_file_with(KingLayout::None)
+}
+
+/// [`patterns_file`] with the king regions of `kings` too.
+fn patterns_file_with(kings: KingLayout) -> WeightsFile {
     let phase = |seed: i32| ExtraWeights {
         terms: [seed + 13, -seed - 21],
         men: std::array::from_fn(|i| (i as i32 * 37 + seed) % 61 - 30),
         kings: std::array::from_fn(|i| (i as i32 * 53 + seed) % 91 - 45),
     };
-    let mut tables = PatternTables::zero(RegionLayout::BandsAndStrips.regions());
+    let mut regions = RegionLayout::BandsAndStrips.regions();
+    regions.extend(kings.regions());
+    let mut tables = PatternTables::zero(regions);
     let values = (0..tables.len() as i64)
         .map(|e| {
             [
@@ -666,11 +673,20 @@ fn patterns_file() -> WeightsFile {
 
 #[test]
 fn the_c_reference_of_the_pattern_evaluator_matches_the_engine() {
+    c_reference_of_patterns_matches_the_engine(KingLayout::None);
+}
+
+#[test]
+fn the_c_reference_of_king_regions_matches_the_engine() {
+    c_reference_of_patterns_matches_the_engine(KingLayout::Quadrants);
+}
+
+fn c_reference_of_patterns_matches_the_engine(kings: KingLayout) {
     if !has_cc() {
         eprintln!("skipped: no C compiler `cc`");
         return;
     }
-    let file = patterns_file();
+    let file = patterns_file_with(kings);
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
     let main = dir.path().join("main.c");
@@ -718,6 +734,48 @@ fn pattern_weights_come_back_from_json() {
     let back = WeightsFile::from_json(&text, "p.json").unwrap();
     assert_eq!(back, file);
     assert_eq!(back.evaluator(), checkers_tuner::EvaluatorKind::Patterns);
+}
+
+#[test]
+fn king_regions_come_back_from_json_and_are_written_only_when_there() {
+    let without = ExportFormat::Json.render(&patterns_file());
+    assert!(!without.contains("king_regions"), "{without}");
+    assert!(!ExportFormat::Toml
+        .render(&patterns_file())
+        .contains("king_regions"));
+    let file = patterns_file_with(KingLayout::Quadrants);
+    let text = ExportFormat::Json.render(&file);
+    assert!(
+        text.contains("\"king_regions\": [[1, 2, 5, 6, 9, 10, 13, 14], "),
+        "{text}"
+    );
+    let back = WeightsFile::from_json(&text, "k.json").unwrap();
+    assert_eq!(back, file);
+    assert!(back.patterns.unwrap().tables.has_king_regions());
+    let toml = ExportFormat::Toml.render(&file);
+    assert!(
+        toml.contains("king_regions = [[1, 2, 5, 6, 9, 10, 13, 14], "),
+        "{toml}"
+    );
+    // One table too few for the men and king regions together: refused, naming the key.
+    let cut = text.replacen(
+        "\"king_regions\": [[1, 2, 5, 6, 9, 10, 13, 14], ",
+        "\"king_regions\": [",
+        1,
+    );
+    let err = WeightsFile::from_json(&cut, "k.json")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("opening_tables"), "{err}");
+    let bad = text.replacen(
+        "[[1, 2, 5, 6, 9, 10, 13, 14], ",
+        "[[1, 2, 5, 6, 9, 10, 13, 33], ",
+        2,
+    );
+    let err = WeightsFile::from_json(&bad, "k.json")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("king_regions") && err.contains("33"), "{err}");
 }
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).

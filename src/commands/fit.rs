@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use checkers_tuner::{
     check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
     refuse_writing_runs, run_database_pieces, Config, Damaged, Error, EvaluatorKind, ExportFormat,
-    FitReport, FitSettings, GameStream, Games, Losses, ReadReport, RegionLayout, Result,
-    WeightsFile, WeightsSource,
+    FitReport, FitSettings, GameStream, Games, KingLayout, Losses, ReadReport, RegionLayout,
+    Result, WeightsFile, WeightsSource,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -46,6 +46,10 @@ pub struct FitArgs {
     /// or bands+strips (default: the --config's, else bands+strips).
     #[arg(long, value_name = "LAYOUT")]
     regions: Option<String>,
+    /// The pattern evaluator's king regions: none or quadrants (default: the --config's, else
+    /// none); added to start weights whose tables have none.
+    #[arg(long, value_name = "LAYOUT")]
+    kings: Option<String>,
     /// Leave out each game's positions before this ply (counted from its start, the opening's
     /// moves included).
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().first_ply)]
@@ -145,6 +149,13 @@ pub fn run(args: FitArgs) -> Result<()> {
         settings.patterns.regions = RegionLayout::from_name(name).ok_or_else(|| {
             Error::input(format!(
                 "--regions: `{name}` is not a region layout, expected bands, strips or bands+strips"
+            ))
+        })?;
+    }
+    if let Some(name) = &args.kings {
+        settings.patterns.kings = KingLayout::from_name(name).ok_or_else(|| {
+            Error::input(format!(
+                "--kings: `{name}` is not a king region layout, expected none or quadrants"
             ))
         })?;
     }

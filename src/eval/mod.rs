@@ -12,9 +12,11 @@ mod weight_sets;
 mod weights_file;
 
 pub use classic::{classic_counts, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES};
-pub(crate) use pattern_evaluator::men_in_views;
 pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
-pub use patterns::{PatternTables, Region, RegionError, RegionLayout, MAX_REGION_SQUARES};
+pub(crate) use pattern_evaluator::{kings_in_views, men_in_views};
+pub use patterns::{
+    KingLayout, PatternTables, Region, RegionError, RegionLayout, MAX_REGION_SQUARES,
+};
 
 pub(crate) use evaluator::OwnedEvaluator;
 pub use evaluator::{Evaluator, EvaluatorKind};

@@ -57,6 +57,20 @@ pub(crate) fn men_in_views(pos: &Position) -> ((u32, u32), (u32, u32)) {
     }
 }
 
+/// The kings of the side to move and of its opponent, each pair in that side's own view, as
+/// [`men_in_views`] gives the men.
+#[inline(always)]
+pub(crate) fn kings_in_views(pos: &Position) -> ((u32, u32), (u32, u32)) {
+    let black = pos.kings_of(Color::Black);
+    let white = pos.kings_of(Color::White);
+    let black_view = (black, white);
+    let white_view = (white.reverse_bits(), black.reverse_bits());
+    match pos.side_to_move() {
+        Color::Black => (black_view, white_view),
+        Color::White => (white_view, black_view),
+    }
+}
+
 /// The evaluation of `pos` for the side to move; `None` when `quiet` (no capture for the side
 /// to move) and that side has no move.
 #[inline(always)]
@@ -72,9 +86,15 @@ fn evaluate_with(
     let counts = classic_counts(pos);
     opening += classic_value(&patterns.classic_opening, &counts);
     endgame += classic_value(&patterns.classic_endgame, &counts);
-    let ((us_own, us_enemy), (them_own, them_enemy)) = men_in_views(pos);
-    let (our_opening, our_endgame) = patterns.tables.side_sums(us_own, us_enemy);
-    let (their_opening, their_endgame) = patterns.tables.side_sums(them_own, them_enemy);
+    let (our_men, their_men) = men_in_views(pos);
+    // Without king regions the kings are not read: the sums ignore them.
+    let (our_kings, their_kings) = if patterns.tables.has_king_regions() {
+        kings_in_views(pos)
+    } else {
+        ((0, 0), (0, 0))
+    };
+    let (our_opening, our_endgame) = patterns.tables.side_sums(our_men, our_kings);
+    let (their_opening, their_endgame) = patterns.tables.side_sums(their_men, their_kings);
     opening += our_opening - their_opening;
     endgame += our_endgame - their_endgame;
     Some(tapered(opening, endgame, pieces))
@@ -113,7 +133,11 @@ mod tests {
     }
 
     fn some_weights() -> PatternWeights {
-        let regions = RegionLayout::BandsAndStrips.regions();
+        weights_of(RegionLayout::BandsAndStrips.regions())
+    }
+
+    /// Every entry of `regions`' tables some value of its own.
+    fn weights_of(regions: Vec<crate::eval::Region>) -> PatternWeights {
         let mut tables = PatternTables::zero(regions);
         let values = (0..tables.len() as i32)
             .map(|i| {
@@ -165,6 +189,55 @@ mod tests {
                 "{fen}"
             );
         }
+    }
+
+    #[test]
+    fn king_regions_keep_mirrored_positions_alike_and_read_only_kings() {
+        let ten = WeightPair::material();
+        let extra = ExtraPair::default();
+        let mut regions = RegionLayout::BandsAndStrips.regions();
+        regions.extend(crate::eval::KingLayout::Quadrants.regions());
+        let with_kings = weights_of(regions);
+        let mut men_only = with_kings.clone();
+        let men_regions = RegionLayout::BandsAndStrips.regions().len();
+        // The same men tables and no king tables: equal on a board without kings.
+        men_only.tables = {
+            let mut t = PatternTables::zero(RegionLayout::BandsAndStrips.regions());
+            let men_entries = with_kings.tables.offset(men_regions);
+            t.set_values(with_kings.tables.values().take(men_entries).collect())
+                .unwrap();
+            t
+        };
+        let king_at_zero: i32 = (men_regions..with_kings.tables.regions().len())
+            .map(|r| with_kings.tables.table(r, 0)[0])
+            .sum();
+        assert_ne!(
+            king_at_zero, 0,
+            "the test needs a nonzero empty-region entry"
+        );
+        let men_board = pos("B:W21-32:B1-12");
+        // Each side adds the same empty king regions' entries: they cancel.
+        assert_eq!(
+            evaluate_patterns(&men_board, &ten, &extra, &with_kings),
+            evaluate_patterns(&men_board, &ten, &extra, &men_only)
+        );
+        let mut differ = false;
+        for fen in [
+            "W:W9,K14,22,25,30:B6,13,17,K26,28",
+            "B:W22,30,K4:B1,3,14,K29",
+            "W:WK32:B23,24,27,28,25",
+            "B:WK1,K5,K32:BK28,K24",
+        ] {
+            let p = pos(fen);
+            let value = evaluate_patterns(&p, &ten, &extra, &with_kings);
+            assert_eq!(
+                value,
+                evaluate_patterns(&p.mirrored(), &ten, &extra, &with_kings),
+                "{fen}"
+            );
+            differ |= value != evaluate_patterns(&p, &ten, &extra, &men_only);
+        }
+        assert!(differ, "the king tables change some evaluation with kings");
     }
 
     /// The tables add the side to move's entries and take the opponent's, the opponent's

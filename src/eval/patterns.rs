@@ -21,10 +21,13 @@ use crate::engine::Bitboard;
 /// The most squares of a region: `3^8 = 6561` entries per table.
 pub const MAX_REGION_SQUARES: usize = 8;
 
-/// A region of the board: distinct squares (1–32) of a side's own view, in index order.
+/// A region of the board: distinct squares (1–32) of a side's own view, in index order, and
+/// which pieces its index reads: men (kings count as empty squares) or kings (men count as
+/// empty squares).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Region {
     squares: Vec<u8>,
+    kings: bool,
 }
 
 /// Why a list of squares is not a region.
@@ -71,7 +74,24 @@ impl Region {
             seen |= 1 << (s - 1);
             out.push(s);
         }
-        Ok(Region { squares: out })
+        Ok(Region {
+            squares: out,
+            kings: false,
+        })
+    }
+
+    /// The king region of `squares` (as for [`Region::new`]): its index reads the kings on
+    /// those squares, as a men region reads the men.
+    pub fn of_kings(squares: &[i64]) -> Result<Region, RegionError> {
+        Ok(Region {
+            kings: true,
+            ..Region::new(squares)?
+        })
+    }
+
+    /// Whether the index reads kings rather than men.
+    pub fn reads_kings(&self) -> bool {
+        self.kings
     }
 
     /// The squares, in index order (the first is the lowest digit).
@@ -84,9 +104,9 @@ impl Region {
         3usize.pow(self.squares.len() as u32)
     }
 
-    /// The index of a position in which the side whose view this is has men `own` and its
-    /// opponent men `enemy` (both in that view), computed square by square: the reference the
-    /// byte tables are checked against.
+    /// The index of a position in which the side whose view this is has men (for a king region:
+    /// kings) `own` and its opponent `enemy` (both in that view), computed square by square: the
+    /// reference the byte tables are checked against.
     pub fn index_of(&self, own: Bitboard, enemy: Bitboard) -> usize {
         let mut index = 0;
         for &s in self.squares.iter().rev() {
@@ -172,6 +192,62 @@ impl RegionLayout {
     }
 }
 
+/// The standard king region sets, by name (`[weights.patterns] kings`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum KingLayout {
+    /// No king region: kings are the piece-square tables' business alone.
+    #[default]
+    #[serde(rename = "none")]
+    None,
+    /// The four quadrants of four rows by four columns, eight squares each, every one holding
+    /// a corner of the board: the two double corners and the two single corners, where kings
+    /// hold or are trapped in an ending.
+    #[serde(rename = "quadrants")]
+    Quadrants,
+}
+
+impl KingLayout {
+    /// The name in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            KingLayout::None => "none",
+            KingLayout::Quadrants => "quadrants",
+        }
+    }
+
+    /// The layout called `name`, if any.
+    pub fn from_name(name: &str) -> Option<KingLayout> {
+        [KingLayout::None, KingLayout::Quadrants]
+            .into_iter()
+            .find(|l| l.name() == name)
+    }
+
+    /// Whether there is no king region (a config leaves the key out then).
+    pub fn is_none(&self) -> bool {
+        *self == KingLayout::None
+    }
+
+    /// The king regions of the layout.
+    pub fn regions(self) -> Vec<Region> {
+        match self {
+            KingLayout::None => Vec::new(),
+            // Rows 0-3 then 4-7; in each, the squares of the left half of the board (the first
+            // two of each row's four) then of the right half.
+            KingLayout::Quadrants => [0i64, 16]
+                .into_iter()
+                .flat_map(|first_row| {
+                    [[0i64, 1], [2, 3]].map(|columns| {
+                        let squares: Vec<i64> = (0..4)
+                            .flat_map(|row| columns.map(|c| first_row + 4 * row + c + 1))
+                            .collect();
+                        Region::of_kings(&squares).expect("presets are valid regions")
+                    })
+                })
+                .collect(),
+        }
+    }
+}
+
 /// One byte of the board's part of a region's index: `lookups[table][byte value]`, the last of
 /// its region's parts when `last`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -217,11 +293,16 @@ impl std::error::Error for ValuesError {}
 /// 10,000), so that the tables the search reads take half the cache.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternTables {
+    /// The men regions, then the king regions.
     regions: Vec<Region>,
+    /// How many of `regions` are men regions (the first ones).
+    men_regions: usize,
     /// Where each region's entries start in `values`, and one past the last region's end.
     offsets: Vec<usize>,
-    /// The byte parts of every region, region after region.
+    /// The byte parts of every men region, region after region.
     parts: Vec<BytePart>,
+    /// The byte parts of every king region, region after region.
+    king_parts: Vec<BytePart>,
     /// The 256-entry tables the parts index.
     lookups: Vec<[u16; 256]>,
     /// When every region is a band or a strip (the presets): which, in region order, for the
@@ -232,35 +313,47 @@ pub struct PatternTables {
 }
 
 impl PatternTables {
-    /// Tables of `regions`, every entry 0.
+    /// Tables of `regions`, every entry 0. The men regions come first, then the king regions,
+    /// each in the order given.
     pub fn zero(regions: Vec<Region>) -> PatternTables {
+        let (mut regions, kings): (Vec<Region>, Vec<Region>) =
+            regions.into_iter().partition(|r| !r.kings);
+        let men_regions = regions.len();
+        regions.extend(kings);
         let mut offsets = vec![0];
         for r in &regions {
             offsets.push(offsets.last().unwrap() + r.entries());
         }
-        let mut parts = Vec::new();
         let mut lookups = Vec::new();
-        for region in &regions {
-            let first = parts.len();
-            for (shift, table) in byte_parts(region) {
-                parts.push(BytePart {
-                    shift,
-                    table: lookups.len() as u32,
-                    last: false,
-                });
-                lookups.push(table);
+        let mut parts_of = |regions: &[Region]| {
+            let mut parts = Vec::new();
+            for region in regions {
+                let first = parts.len();
+                for (shift, table) in byte_parts(region) {
+                    parts.push(BytePart {
+                        shift,
+                        table: lookups.len() as u32,
+                        last: false,
+                    });
+                    lookups.push(table);
+                }
+                parts[first..]
+                    .last_mut()
+                    .expect("a region has a square")
+                    .last = true;
             }
-            parts[first..]
-                .last_mut()
-                .expect("a region has a square")
-                .last = true;
-        }
+            parts
+        };
+        let parts = parts_of(&regions[..men_regions]);
+        let king_parts = parts_of(&regions[men_regions..]);
         let total = *offsets.last().unwrap();
-        let shapes = regions.iter().map(Shape::of).collect();
+        let shapes = regions[..men_regions].iter().map(Shape::of).collect();
         PatternTables {
             regions,
+            men_regions,
             offsets,
             parts,
+            king_parts,
             lookups,
             shapes,
             values: vec![[0, 0]; total],
@@ -328,18 +421,31 @@ impl PatternTables {
             .unwrap_or(0)
     }
 
-    /// Region `r`'s index for a side with men `own` against men `enemy`, both in its view.
-    pub fn index(&self, r: usize, own: Bitboard, enemy: Bitboard) -> usize {
+    /// Whether some region reads kings.
+    pub fn has_king_regions(&self) -> bool {
+        self.men_regions < self.regions.len()
+    }
+
+    /// Region `r`'s index for a side with men `own` and kings `own_kings` against men `enemy`
+    /// and kings `enemy_kings`, all in its view.
+    pub fn index(
+        &self,
+        r: usize,
+        (own, enemy): (Bitboard, Bitboard),
+        kings: (Bitboard, Bitboard),
+    ) -> usize {
         let mut found = 0;
-        self.for_each_index(own, enemy, |region, index| {
+        let mut find = |region, index| {
             if region == r {
                 found = index;
             }
-        });
+        };
+        self.for_each_index(own, enemy, &mut find);
+        self.for_each_king_index(kings.0, kings.1, &mut find);
         found
     }
 
-    /// Calls `f(r, index)` for every region `r` with its index for a side with men `own`
+    /// Calls `f(r, index)` for every men region `r` with its index for a side with men `own`
     /// against men `enemy`, both in its view.
     #[inline(always)]
     pub fn for_each_index(&self, own: Bitboard, enemy: Bitboard, mut f: impl FnMut(usize, usize)) {
@@ -356,9 +462,30 @@ impl PatternTables {
             }
             return;
         }
-        let mut region = 0;
+        self.walk_parts(&self.parts, 0, own, enemy, f);
+    }
+
+    /// Calls `f(r, index)` for every king region `r` (numbered after the men regions) with its
+    /// index for a side with kings `own` against kings `enemy`, both in its view.
+    #[inline(always)]
+    pub fn for_each_king_index(&self, own: Bitboard, enemy: Bitboard, f: impl FnMut(usize, usize)) {
+        self.walk_parts(&self.king_parts, self.men_regions, own, enemy, f);
+    }
+
+    /// The general computation of the indices of the regions of `parts`, numbered from
+    /// `first`.
+    #[inline(always)]
+    fn walk_parts(
+        &self,
+        parts: &[BytePart],
+        first: usize,
+        own: Bitboard,
+        enemy: Bitboard,
+        mut f: impl FnMut(usize, usize),
+    ) {
+        let mut region = first;
         let mut index = 0;
-        for part in &self.parts {
+        for part in parts {
             let table = &self.lookups[part.table as usize];
             index += usize::from(table[((own >> part.shift) & 0xFF) as usize])
                 + 2 * usize::from(table[((enemy >> part.shift) & 0xFF) as usize]);
@@ -370,16 +497,24 @@ impl PatternTables {
         }
     }
 
-    /// The opening and endgame sums of a side's entries, its men `own` against `enemy` in its
-    /// own view.
+    /// The opening and endgame sums of a side's entries, its men `own` and kings `own_kings`
+    /// against men `enemy` and kings `enemy_kings`, all in its own view.
     #[inline(always)]
-    pub fn side_sums(&self, own: Bitboard, enemy: Bitboard) -> (i32, i32) {
+    pub fn side_sums(
+        &self,
+        (own, enemy): (Bitboard, Bitboard),
+        (own_kings, enemy_kings): (Bitboard, Bitboard),
+    ) -> (i32, i32) {
         let (mut opening, mut endgame) = (0, 0);
-        self.for_each_index(own, enemy, |region, index| {
+        let mut add = |region: usize, index: usize| {
             let [o, e] = self.values[self.offsets[region] + index];
             opening += i32::from(o);
             endgame += i32::from(e);
-        });
+        };
+        self.for_each_index(own, enemy, &mut add);
+        if self.has_king_regions() {
+            self.for_each_king_index(own_kings, enemy_kings, &mut add);
+        }
         (opening, endgame)
     }
 }
@@ -550,6 +685,68 @@ mod tests {
     }
 
     #[test]
+    fn the_king_quadrants_cover_the_board_once_and_each_holds_a_corner() {
+        let mut covered = 0u32;
+        let regions = KingLayout::Quadrants.regions();
+        assert_eq!(regions.len(), 4);
+        for r in &regions {
+            assert!(r.reads_kings());
+            assert_eq!(r.squares().len(), 8);
+            for &s in r.squares() {
+                assert_eq!(covered & (1 << (s - 1)), 0, "{s} twice");
+                covered |= 1 << (s - 1);
+            }
+        }
+        assert_eq!(covered, u32::MAX);
+        // The board's corner squares 4 and 29 and the pairs 1, 5 and 28, 32, one quadrant each.
+        for corner in [[4, 4], [29, 29], [1, 5], [28, 32]] {
+            let holding: Vec<usize> = (0..4)
+                .filter(|&q| corner.iter().all(|s| regions[q].squares().contains(s)))
+                .collect();
+            assert_eq!(holding.len(), 1, "{corner:?}");
+        }
+        assert!(KingLayout::None.regions().is_empty());
+        assert_eq!(
+            KingLayout::from_name("quadrants"),
+            Some(KingLayout::Quadrants)
+        );
+        assert_eq!(KingLayout::from_name("corners"), None);
+    }
+
+    /// King regions come after the men regions, read the kings, and leave the men regions'
+    /// fast path alone.
+    #[test]
+    fn king_regions_read_kings_after_the_men_regions() {
+        let mut regions = KingLayout::Quadrants.regions();
+        regions.extend(RegionLayout::BandsAndStrips.regions());
+        let tables = PatternTables::zero(regions);
+        assert!(tables.shapes.is_some());
+        assert!(tables.has_king_regions());
+        assert!(tables.regions()[..8].iter().all(|r| !r.reads_kings()));
+        assert!(tables.regions()[8..].iter().all(|r| r.reads_kings()));
+        assert!(!PatternTables::zero(RegionLayout::Bands.regions()).has_king_regions());
+        let mut state = 0x0f1e_2d3c_4b5a_6978u64;
+        for _ in 0..500 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let own = state as u32;
+            let enemy = (state >> 32) as u32 & !own;
+            let mut seen = Vec::new();
+            tables.for_each_king_index(own, enemy, |r, index| {
+                assert_eq!(
+                    index,
+                    tables.regions()[r].index_of(own, enemy),
+                    "region {r}"
+                );
+                assert_eq!(tables.index(r, (0, 0), (own, enemy)), index);
+                seen.push(r);
+            });
+            assert_eq!(seen, (8..12).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
     fn an_index_by_hand() {
         // Region 2, 5, 1: own man on 5 (digit 1, times 3), enemy man on 1 (2, times 9).
         let region = Region::new(&[2, 5, 1]).unwrap();
@@ -564,5 +761,6 @@ mod tests {
         assert_eq!(Region::new(&[0, 3]), Err(RegionError::Square(0)));
         assert_eq!(Region::new(&[3, 33]), Err(RegionError::Square(33)));
         assert_eq!(Region::new(&[3, 4, 3]), Err(RegionError::Repeated(3)));
+        assert_eq!(Region::of_kings(&[3, 4, 3]), Err(RegionError::Repeated(3)));
     }
 }

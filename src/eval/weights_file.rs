@@ -88,7 +88,7 @@ pub struct WeightsFile {
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
-const KEYS: [&str; 22] = [
+const KEYS: [&str; 23] = [
     "evaluator",
     "features",
     "opening",
@@ -108,17 +108,19 @@ const KEYS: [&str; 22] = [
     "opening_classic",
     "endgame_classic",
     "regions",
+    "king_regions",
     "opening_tables",
     "endgame_tables",
     "search",
 ];
 
 /// The keys of the pattern evaluator's further weights.
-const PATTERN_KEYS: [&str; 6] = [
+const PATTERN_KEYS: [&str; 7] = [
     "classic",
     "opening_classic",
     "endgame_classic",
     "regions",
+    "king_regions",
     "opening_tables",
     "endgame_tables",
 ];
@@ -502,20 +504,26 @@ fn pattern_lines(patterns: &PatternWeights) -> String {
         numbers(&patterns.classic_opening),
         numbers(&patterns.classic_endgame)
     );
-    let regions: Vec<String> = patterns
-        .tables
-        .regions()
-        .iter()
-        .map(|r| {
-            numbers(
-                &r.squares()
-                    .iter()
-                    .map(|&s| i32::from(s))
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .collect();
-    lines += &format!("  \"regions\": [{}],\n", regions.join(", "));
+    let squares = |kings: bool| -> Vec<String> {
+        patterns
+            .tables
+            .regions()
+            .iter()
+            .filter(|r| r.reads_kings() == kings)
+            .map(|r| {
+                numbers(
+                    &r.squares()
+                        .iter()
+                        .map(|&s| i32::from(s))
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect()
+    };
+    lines += &format!("  \"regions\": [{}],\n", squares(false).join(", "));
+    if patterns.tables.has_king_regions() {
+        lines += &format!("  \"king_regions\": [{}],\n", squares(true).join(", "));
+    }
     for (phase, name) in ["opening", "endgame"].into_iter().enumerate() {
         let tables: Vec<String> = (0..patterns.tables.regions().len())
             .map(|r| format!("    {}", numbers(&patterns.tables.table(r, phase))))
@@ -938,6 +946,27 @@ impl<'a> Ctx<'a> {
                     .map_err(|e| self.err_at("regions", format!("{what}: {e}")))?,
             );
         }
+        if let Some(v) = obj.get("king_regions") {
+            let items = v.as_array().ok_or_else(|| {
+                self.err_at(
+                    "king_regions",
+                    format!(
+                        "`king_regions` must be a list of regions (lists of squares), found {}",
+                        kind(v)
+                    ),
+                )
+            })?;
+            for (i, item) in items.iter().enumerate() {
+                let what = format!("`king_regions` item {}", i + 1);
+                let squares = self.int_list(item, "king_regions", &what, None)?;
+                let squares: Vec<i64> = squares.into_iter().map(i64::from).collect();
+                regions.push(
+                    Region::of_kings(&squares)
+                        .map_err(|e| self.err_at("king_regions", format!("{what}: {e}")))?,
+                );
+            }
+        }
+        // The tables list the men regions' tables, then the king regions'.
         let mut tables = PatternTables::zero(regions);
         let mut values = vec![[0i32; 2]; tables.len()];
         for (phase, name) in ["opening", "endgame"].into_iter().enumerate() {

@@ -109,10 +109,16 @@ impl PatternModel {
                 x[2 * (CLASSIC_AT + j)] = f64::from(p.classic_opening[j]);
                 x[2 * (CLASSIC_AT + j) + 1] = f64::from(p.classic_endgame[j]);
             }
-            if p.tables.regions() == self.shape.regions() {
-                for (e, v) in p.tables.values().enumerate() {
-                    x[2 * (TABLES_AT + e)] = f64::from(v[0]);
-                    x[2 * (TABLES_AT + e) + 1] = f64::from(v[1]);
+            // Each region the start has keeps its table; a region it lacks starts at zero.
+            for (r, region) in self.shape.regions().iter().enumerate() {
+                let Some(q) = p.tables.regions().iter().position(|own| own == region) else {
+                    continue;
+                };
+                let first = TABLES_AT + self.shape.offset(r);
+                for phase in 0..2 {
+                    for (e, v) in p.tables.table(q, phase).into_iter().enumerate() {
+                        x[2 * (first + e) + phase] = f64::from(v);
+                    }
                 }
             }
         }
@@ -380,7 +386,8 @@ impl PatternObjective<'_> {
 
 /// The fit of the pattern evaluator on `games` (see [`fit_games`](super::fit_games)), read
 /// and extracted a batch at a time: the start's tables give the regions (else
-/// `settings.patterns.regions`); a share of the games is held out as the settings say.
+/// `settings.patterns.regions`), with `settings.patterns.kings`' king regions added when the
+/// start has none; a share of the games is held out as the settings say.
 pub(super) fn fit_patterns(
     games: Games<'_>,
     start: &WeightPair,
@@ -595,7 +602,14 @@ mod tests {
     /// evaluation of the position, but for the engine's truncations.
     #[test]
     fn the_model_evaluates_as_the_engine() {
-        let t = tables();
+        let mut with_kings = RegionLayout::BandsAndStrips.regions();
+        with_kings.extend(crate::eval::KingLayout::Quadrants.regions());
+        for t in [tables(), PatternTables::zero(with_kings)] {
+            the_model_evaluates_as_the_engine_with(t);
+        }
+    }
+
+    fn the_model_evaluates_as_the_engine_with(t: PatternTables) {
         let model = PatternModel::new(&t);
         let mut x = vec![0.0; model.parameter_count()];
         for (i, v) in x.iter_mut().enumerate() {

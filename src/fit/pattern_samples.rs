@@ -6,8 +6,8 @@ use rayon::prelude::*;
 
 use crate::engine::Position;
 use crate::eval::{
-    classic_counts, extended_inputs, men_in_views, PatternTables, WeightPair, CLASSIC_COUNT,
-    DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, TERM_COUNT,
+    classic_counts, extended_inputs, kings_in_views, men_in_views, PatternTables, WeightPair,
+    CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, TERM_COUNT,
 };
 
 use super::positions::{quiet_leaves, result_label, Extraction, GAME_BATCH};
@@ -72,20 +72,13 @@ impl PatternData {
     ) {
         let inputs = extended_inputs(pos);
         let ((us_own, us_enemy), (them_own, them_enemy)) = men_in_views(pos);
-        let us = pos.side_to_move();
-        let king_views = [us, us.opponent()].map(|color| {
-            let kings = pos.kings_of(color);
-            match color {
-                crate::engine::Color::Black => kings,
-                crate::engine::Color::White => kings.reverse_bits(),
-            }
-        });
+        let ((us_kings, us_enemy_kings), (them_kings, them_enemy_kings)) = kings_in_views(pos);
         let classic = classic_counts(pos).map(|c| c as i8);
         self.samples.push(PatternSample {
             dense: std::array::from_fn(|i| inputs[i]),
             classic,
             men: [us_own, them_own],
-            kings: king_views,
+            kings: [us_kings, them_kings],
             pieces: pos.piece_count() as u8,
             label,
             score,
@@ -96,6 +89,12 @@ impl PatternData {
         let entries = &mut self.entries[first..];
         tables.for_each_index(us_own, us_enemy, |r, index| entries[2 * r] = index as u16);
         tables.for_each_index(them_own, them_enemy, |r, index| {
+            entries[2 * r + 1] = index as u16
+        });
+        tables.for_each_king_index(us_kings, us_enemy_kings, |r, index| {
+            entries[2 * r] = index as u16
+        });
+        tables.for_each_king_index(them_kings, them_enemy_kings, |r, index| {
             entries[2 * r + 1] = index as u16
         });
     }

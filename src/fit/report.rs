@@ -79,12 +79,20 @@ impl Default for FitSettings {
 }
 
 impl FitSettings {
-    /// Empty tables in the shape a pattern fit from `start` fills: the start's regions, or,
-    /// when it has no tables, the layout of `patterns.regions`.
+    /// Empty tables in the shape a pattern fit from `start` fills: the start's regions (with
+    /// `patterns.kings`' king regions when it has none), or, when it has no tables, the layouts
+    /// of `patterns.regions` and `patterns.kings`.
     pub fn table_shape(&self, start: Option<&Arc<PatternWeights>>) -> PatternTables {
         match start {
-            Some(p) => PatternTables::zero(p.tables.regions().to_vec()),
-            None => PatternTables::zero(self.patterns.regions.regions()),
+            Some(p) if p.tables.has_king_regions() => {
+                PatternTables::zero(p.tables.regions().to_vec())
+            }
+            Some(p) => {
+                let mut regions = p.tables.regions().to_vec();
+                regions.extend(self.patterns.kings.regions());
+                PatternTables::zero(regions)
+            }
+            None => self.patterns.table_shape(),
         }
     }
 

@@ -343,6 +343,12 @@ impl<R: Read> StoreReader<R> {
         }
     }
 
+    /// Whether the file says whose store it is (this version's format; the previous one's
+    /// cannot).
+    pub fn has_identity(&self) -> bool {
+        self.identity.is_some()
+    }
+
     /// The byte offset reached: the end of the last game or round header read.
     pub fn offset(&self) -> u64 {
         self.offset

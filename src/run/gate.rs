@@ -430,7 +430,7 @@ impl Run<'_> {
             &config.name,
             round,
             config.weights.evaluator,
-            || PatternTables::zero(config.weights.patterns.regions.regions()),
+            || config.weights.patterns.table_shape(),
             config.search.endgame_pieces,
             config.search.database_pieces,
         )

@@ -49,6 +49,13 @@ const KEY_DOCS: &[(&str, &str)] = &[
          has an entry for every placement of men on its 8 squares (docs/features.md).",
     ),
     (
+        "weights.patterns.kings",
+        "King regions of the pattern evaluator's tables, after the men regions: \"none\" or \
+         \"quadrants\" (the four quadrants of four rows by four columns, each holding a \
+         corner of the board); a king region's table has an entry for every placement of \
+         kings on its 8 squares (docs/features.md#king-regions).",
+    ),
+    (
         "weights.patterns.classic",
         "[min, max] of each classic term of the pattern evaluator (exchange, runaways, \
          corner_kings, the_move), both sets, in hundredths of a man per unit.",
@@ -447,6 +454,17 @@ fn optional_table(table: &str) -> String {
             toml::to_string(&crate::tournament::ExtraRanges::default()).expect("ranges serialise")
         );
     }
+    if table == "weights.patterns" {
+        // `kings` is written only when set: set here, put back to its default below.
+        let ranges = crate::tournament::PatternRanges {
+            kings: crate::eval::KingLayout::Quadrants,
+            ..crate::tournament::PatternRanges::default()
+        };
+        written = format!(
+            "[{table}]\n{}",
+            toml::to_string(&ranges).expect("ranges serialise")
+        );
+    }
     let defaults = super::config::IslandsConfig::default();
     let mut out = format!("\n# [{table}]\n");
     for line in table_lines(&written, table) {
@@ -459,6 +477,8 @@ fn optional_table(table: &str) -> String {
             format!("count = {}", defaults.count)
         } else if path == "gate.candidates" {
             "candidates = \"none\"".to_string()
+        } else if path == "weights.patterns.kings" {
+            "kings = \"none\"".to_string()
         } else if path == "islands.pool_games" {
             format!("pool_games = {}", defaults.pool_games)
         } else {

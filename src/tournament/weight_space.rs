@@ -16,8 +16,8 @@ use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::eval::{
-    EvaluatorKind, ExtraPair, RegionLayout, WeightPair, Weights, FEATURE_COUNT, FEATURE_NAMES,
-    KING_SQUARES, MAN_SQUARES, MAX_ABS_WEIGHT, TERM_COUNT,
+    EvaluatorKind, ExtraPair, KingLayout, PatternTables, RegionLayout, WeightPair, Weights,
+    FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_ABS_WEIGHT, TERM_COUNT,
 };
 use crate::text::excerpt;
 
@@ -312,6 +312,9 @@ impl ExtraRanges {
 pub struct PatternRanges {
     /// The regions of the tables.
     pub regions: RegionLayout,
+    /// The king regions of the tables, after the men regions (none unless a config says so).
+    #[serde(skip_serializing_if = "KingLayout::is_none")]
+    pub kings: KingLayout,
     /// Each classic term of the pattern evaluator (docs/features.md).
     pub classic: WeightRange,
     /// Each table entry.
@@ -329,9 +332,17 @@ impl PatternRanges {
     /// men (an entry is one configuration of eight squares: larger values are noise).
     pub const DEFAULT: PatternRanges = PatternRanges {
         regions: RegionLayout::BandsAndStrips,
+        kings: KingLayout::None,
         classic: WeightRange::new(-200, 200),
         tables: WeightRange::new(-200, 200),
     };
+
+    /// Zero tables of the men regions and the king regions.
+    pub fn table_shape(&self) -> PatternTables {
+        let mut regions = self.regions.regions();
+        regions.extend(self.kings.regions());
+        PatternTables::zero(regions)
+    }
 
     /// Whether these are the defaults (a config leaves them out then).
     pub fn is_default(&self) -> bool {
