@@ -151,6 +151,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         endgame_pieces,
         source: Some(WeightsSource::Specimen { run, id, round }),
         database_pieces: Some(database_pieces),
+        search: None,
     })
 }
 
@@ -211,6 +212,7 @@ fn finalist_from_checkpoint(
             round: finalists.completed_rounds,
         }),
         database_pieces: Some(database_pieces),
+        search: None,
     }))
 }
 

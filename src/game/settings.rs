@@ -38,6 +38,16 @@ pub enum SearchMode {
     Selective,
 }
 
+impl TieBreak {
+    /// The name as the config and the command line write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TieBreak::First => "first",
+            TieBreak::Random => "random",
+        }
+    }
+}
+
 impl SearchMode {
     /// The name as the config and the command line write it.
     pub fn name(self) -> &'static str {
@@ -87,7 +97,7 @@ fn is_default_aspiration(v: &u32) -> bool {
 /// section (with its bounds) and `match`'s search options (`--min-depth`, `--max-depth`,
 /// `--tie-break`; the endgame switch comes from each weights file there, and the database from
 /// `--database-pieces`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::Args)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchParams {
     /// Full-width search depth in plies.
@@ -227,10 +237,67 @@ impl SearchParams {
         })
     }
 
+    /// Every key of `[search]` with its value, in the section's order: what the files that
+    /// carry the section write (a weights file's `search` table, the C header's `#define`s).
+    pub fn entries(&self) -> [(&'static str, SearchValue); 15] {
+        use SearchValue::{Flag, Int, Name};
+        [
+            ("mode", Name(self.mode.name())),
+            ("min_depth", Int(self.min_depth)),
+            ("max_depth", Int(self.max_depth)),
+            ("endgame_pieces", Int(self.endgame_pieces)),
+            ("tie_break", Name(self.tie_break.name())),
+            ("database_pieces", Int(self.database_pieces)),
+            ("lmr_depth", Int(self.lmr_depth)),
+            ("lmr_moves", Int(self.lmr_moves)),
+            ("lmr_reduction", Int(self.lmr_reduction)),
+            ("futility_depth", Int(self.futility_depth)),
+            ("futility_margin", Int(self.futility_margin)),
+            ("pv_extension", Flag(self.pv_extension)),
+            ("recapture_extension", Flag(self.recapture_extension)),
+            ("history", Flag(self.history)),
+            ("aspiration", Int(self.aspiration)),
+        ]
+    }
+
+    /// The keys whose values differ from [`SearchParams::default`], in the section's order: a
+    /// table of these reads back as `self` (a key left out takes its default).
+    pub fn changed_entries(&self) -> Vec<(&'static str, SearchValue)> {
+        let defaults = SearchParams::default().entries();
+        self.entries()
+            .into_iter()
+            .zip(defaults)
+            .filter(|(own, default)| own != default)
+            .map(|(own, _)| own)
+            .collect()
+    }
+
     /// The depths as search limits, for settings already checked by
     /// [`SearchParams::try_limits`].
     pub fn limits(&self) -> SearchLimits {
         SearchLimits::new(self.min_depth, self.max_depth)
+    }
+}
+
+/// The value of one `[search]` key ([`SearchParams::entries`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchValue {
+    /// A count (depths, pieces, moves, margins).
+    Int(u32),
+    /// A switch.
+    Flag(bool),
+    /// A named choice (`mode`, `tie_break`).
+    Name(&'static str),
+}
+
+impl std::fmt::Display for SearchValue {
+    /// The value as JSON and TOML write it alike: `3`, `true`, `"selective"`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchValue::Int(n) => write!(f, "{n}"),
+            SearchValue::Flag(b) => write!(f, "{b}"),
+            SearchValue::Name(name) => write!(f, "\"{name}\""),
+        }
     }
 }
 

@@ -268,6 +268,7 @@ pub fn champion_file(
             round,
         }),
         database_pieces: Some(database_pieces),
+        search: None,
     }
 }
 
