@@ -826,6 +826,7 @@ fn every_search_key_round_trips() {
         recapture_extension: !d.recapture_extension,
         history: !d.history,
         aspiration: d.aspiration + 1,
+        nodes: Some(250_000),
     };
     assert_eq!(params.changed_entries().len(), params.entries().len());
     let file = WeightsFile {
@@ -846,7 +847,8 @@ fn every_search_key_round_trips() {
         "#define CHECKERS_SEARCH_ASPIRATION {}\n",
         d.aspiration + 1
     )));
-    assert_eq!(header.matches("#define CHECKERS_SEARCH_").count(), 15);
+    assert!(header.contains("#define CHECKERS_SEARCH_NODES 250000\n"));
+    assert_eq!(header.matches("#define CHECKERS_SEARCH_").count(), 16);
     // Without the table every form is the one it always was.
     let plain = sample();
     assert_eq!(

@@ -180,6 +180,24 @@ pub struct SearchParams {
     )]
     #[arg(skip = SELECTIVE.aspiration)]
     pub aspiration: u32,
+    /// A tuning run's games: every move searched with this many nodes (deepening while they
+    /// last, captures still followed `max_depth - min_depth` plies further) instead of to
+    /// `min_depth`; `None` (the default, not written): fixed depths. The same games on every
+    /// machine and thread count, as node counts do not depend on speed.
+    #[serde(
+        deserialize_with = "node_budget",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[arg(skip)]
+    pub nodes: Option<u64>,
+}
+
+/// The largest node budget a move may have: about two minutes of search.
+pub const MAX_NODES: u64 = 1_000_000_000;
+
+/// Reads `nodes`: from 1 to [`MAX_NODES`].
+fn node_budget<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    int_in::<_, u64, 1, { MAX_NODES as i64 }>(d).map(Some)
 }
 
 /// Default full-width depth: games take tens of milliseconds.
@@ -210,6 +228,7 @@ impl Default for SearchParams {
             recapture_extension: SELECTIVE.recapture_extension,
             history: SELECTIVE.history,
             aspiration: SELECTIVE.aspiration,
+            nodes: None,
         }
     }
 }
@@ -239,25 +258,31 @@ impl SearchParams {
 
     /// Every key of `[search]` with its value, in the section's order: what the files that
     /// carry the section write (a weights file's `search` table, the C header's `#define`s).
-    pub fn entries(&self) -> [(&'static str, SearchValue); 15] {
+    /// `nodes` only when set.
+    pub fn entries(&self) -> Vec<(&'static str, SearchValue)> {
         use SearchValue::{Flag, Int, Name};
-        [
+        let int = |v: u32| Int(v.into());
+        let mut entries = vec![
             ("mode", Name(self.mode.name())),
-            ("min_depth", Int(self.min_depth)),
-            ("max_depth", Int(self.max_depth)),
-            ("endgame_pieces", Int(self.endgame_pieces)),
+            ("min_depth", int(self.min_depth)),
+            ("max_depth", int(self.max_depth)),
+            ("endgame_pieces", int(self.endgame_pieces)),
             ("tie_break", Name(self.tie_break.name())),
-            ("database_pieces", Int(self.database_pieces)),
-            ("lmr_depth", Int(self.lmr_depth)),
-            ("lmr_moves", Int(self.lmr_moves)),
-            ("lmr_reduction", Int(self.lmr_reduction)),
-            ("futility_depth", Int(self.futility_depth)),
-            ("futility_margin", Int(self.futility_margin)),
+            ("database_pieces", int(self.database_pieces)),
+            ("lmr_depth", int(self.lmr_depth)),
+            ("lmr_moves", int(self.lmr_moves)),
+            ("lmr_reduction", int(self.lmr_reduction)),
+            ("futility_depth", int(self.futility_depth)),
+            ("futility_margin", int(self.futility_margin)),
             ("pv_extension", Flag(self.pv_extension)),
             ("recapture_extension", Flag(self.recapture_extension)),
             ("history", Flag(self.history)),
-            ("aspiration", Int(self.aspiration)),
-        ]
+            ("aspiration", int(self.aspiration)),
+        ];
+        if let Some(n) = self.nodes {
+            entries.push(("nodes", Int(n)));
+        }
+        entries
     }
 
     /// The keys whose values differ from [`SearchParams::default`], in the section's order: a
@@ -266,9 +291,7 @@ impl SearchParams {
         let defaults = SearchParams::default().entries();
         self.entries()
             .into_iter()
-            .zip(defaults)
-            .filter(|(own, default)| own != default)
-            .map(|(own, _)| own)
+            .filter(|own| !defaults.contains(own))
             .collect()
     }
 
@@ -282,8 +305,8 @@ impl SearchParams {
 /// The value of one `[search]` key ([`SearchParams::entries`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchValue {
-    /// A count (depths, pieces, moves, margins).
-    Int(u32),
+    /// A count (depths, pieces, moves, margins, nodes).
+    Int(u64),
     /// A switch.
     Flag(bool),
     /// A named choice (`mode`, `tie_break`).
