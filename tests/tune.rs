@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use checkers_tuner::{
-    feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, WeightsFile,
-    WeightsSource,
+    feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, SearchMode,
+    WeightsFile, WeightsSource,
 };
 use predicates::str::contains;
 
@@ -283,6 +283,25 @@ fn a_run_at_a_node_budget_does_not_depend_on_the_thread_count() {
         );
         let resolved = fs::read_to_string(fixed.join("config.toml")).unwrap();
         assert!(!resolved.contains("nodes"), "{resolved}");
+        // best.json carries the search the games were played with, and `export RUN` writes
+        // it as the run did; an exact run at fixed depths writes none.
+        let selective = text.contains("selective");
+        for (run, nodes) in [(&one, Some(400)), (&fixed, None)] {
+            let written = fs::read_to_string(run.join("best.json")).unwrap();
+            let best = WeightsFile::from_json(&written, "best.json").unwrap();
+            match best.search {
+                None => assert!(nodes.is_none() && !selective, "{written}"),
+                Some(search) => {
+                    assert_eq!(search.nodes, nodes);
+                    assert_eq!((search.min_depth, search.max_depth), (2, 4));
+                    assert_eq!(search.database_pieces, 3);
+                    assert_eq!(search.mode == SearchMode::Selective, selective);
+                }
+            }
+            let exported = bin().arg("export").arg(run).output().unwrap();
+            assert!(exported.status.success());
+            assert_eq!(String::from_utf8(exported.stdout).unwrap(), written);
+        }
     }
 }
 

@@ -295,6 +295,14 @@ impl SearchParams {
             .collect()
     }
 
+    /// The `search` table a tuning run's weights files (`best.json`, its champions, `export
+    /// RUN`) carry: the run's section when its games were not exact searches to fixed depths
+    /// (selective, or at a node budget), so that `match` plays the weights as they were tuned;
+    /// `None` for the exact search at fixed depths, whose files stay as they always were.
+    pub fn run_table(&self) -> Option<SearchParams> {
+        (self.mode == SearchMode::Selective || self.nodes.is_some()).then_some(*self)
+    }
+
     /// The depths as search limits, for settings already checked by
     /// [`SearchParams::try_limits`].
     pub fn limits(&self) -> SearchLimits {
