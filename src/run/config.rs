@@ -381,7 +381,8 @@ impl Config {
                 layout.get(key),
                 key,
                 &format!(
-                    "games at {nodes} nodes a move deepen while the nodes last, so                      `tournament.deepen_every` ({}) would change nothing: leave one of them out",
+                    "games at {nodes} nodes a move deepen while the nodes last, so \
+                     `tournament.deepen_every` ({}) would change nothing: leave one of them out",
                     self.tournament.deepen_every
                 ),
             ));
@@ -390,7 +391,8 @@ impl Config {
             return Err(report.at(
                 layout.get(key),
                 key,
-                "a search at a node budget breaks ties by move order:                  `search.tie_break = \"random\"` would not apply (use \"first\")",
+                "a search at a node budget breaks ties by move order: \
+                 `search.tie_break = \"random\"` would not apply (use \"first\")",
             ));
         }
         Ok(())

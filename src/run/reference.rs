@@ -165,7 +165,12 @@ const KEY_DOCS: &[(&str, &str)] = &[
     ),
     (
         "search.nodes",
-        "Unset by default: bracket games, gates, validation and the playoff search to          `min_depth`. Set, every move of every game of the run is searched with this many          nodes instead, as deep as they allow (captures still followed `max_depth - min_depth`          plies further): the search's speed becomes depth, and the games are the same on every          machine and thread count (1 to 1,000,000,000; not with `tournament.deepen_every` or          `tie_break = \"random\"`).",
+        "Unset by default: bracket games, gates, validation and the playoff search to \
+         `min_depth`. Set, every move of every game of the run is searched with this many nodes \
+         instead, as deep as they allow (captures still followed `max_depth - min_depth` plies \
+         further): the search's speed becomes depth, and the games are the same on every \
+         machine and thread count (1 to 1,000,000,000; not with `tournament.deepen_every` or \
+         `tie_break = \"random\"`).",
     ),
     (
         "evolution.mode",
