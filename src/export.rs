@@ -11,6 +11,7 @@ use crate::eval::{
     CLASSIC_COUNT, CLASSIC_NAMES, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE,
     TERM_COUNT, TERM_NAMES,
 };
+use crate::game::{SearchParams, SearchValue};
 
 /// Turns a weights file into the text of one output format.
 pub trait Exporter {
@@ -26,12 +27,14 @@ pub struct JsonExporter;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CsvExporter;
 
-/// A readable TOML file: `[opening]` and `[endgame]` tables keyed by feature name.
+/// A readable TOML file: `[opening]` and `[endgame]` tables keyed by feature name, and the
+/// weights file's `[search]` table when it has one.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TomlExporter;
 
 /// A C header with the two weight arrays, a comment block defining the evaluation, and a plain
-/// reference implementation of the features, the phase switch and the evaluation.
+/// reference implementation of the features, the phase switch and the evaluation; a weights
+/// file's `search` table becomes `#define CHECKERS_SEARCH_<KEY>` lines.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CHeaderExporter;
 
@@ -450,6 +453,15 @@ impl Exporter for TomlExporter {
                 let _ = writeln!(out, "{name} = {value}");
             }
         }
+        if let Some(params) = &file.search {
+            out.push_str(
+                "\n# How the weights want to be searched: the keys of a config's [search]\n\
+                 # (docs/engine.md); a key left out has its default.\n[search]\n",
+            );
+            for (key, value) in params.changed_entries() {
+                let _ = writeln!(out, "{key} = {value}");
+            }
+        }
         match &file.source {
             Some(WeightsSource::Specimen { run, id, round }) => {
                 let run = toml_str(run);
@@ -558,6 +570,9 @@ impl Exporter for CHeaderExporter {
             "#define CHECKERS_ENDGAME_PIECES {}\n",
             file.endgame_pieces
         );
+        if let Some(params) = &file.search {
+            out.push_str(&c_search_defines(params));
+        }
         out.push_str("/* Indices into the weight arrays. */\nenum checkers_feature {\n");
         for (i, name) in FEATURE_NAMES.iter().enumerate() {
             let sep = if i + 1 < FEATURE_COUNT { "," } else { "" };
@@ -619,6 +634,29 @@ impl Exporter for CHeaderExporter {
 
 /// The C header's arrays of the pattern evaluator: the classic terms' weights, the regions and
 /// the tables (one table a line).
+/// The weights file's `search` table as `#define CHECKERS_SEARCH_<KEY> <value>` lines, every
+/// key with its value (defaults included: C has no defaults to fall back on); switches are 1 or
+/// 0, named choices string literals.
+fn c_search_defines(params: &SearchParams) -> String {
+    let mut out = String::from(
+        "/* The search the weights were tuned for: checkers-tuner's [search] keys\n \
+         * (docs/engine.md, \"The selective search\"). */\n",
+    );
+    for (key, value) in params.entries() {
+        let value = match value {
+            SearchValue::Flag(b) => u8::from(b).to_string(),
+            other => other.to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "#define CHECKERS_SEARCH_{} {value}",
+            key.to_ascii_uppercase()
+        );
+    }
+    out.push('\n');
+    out
+}
+
 fn c_pattern_arrays(patterns: &PatternWeights) -> String {
     let mut out = String::new();
     let regions = patterns.tables.regions();

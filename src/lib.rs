@@ -66,7 +66,7 @@ pub use game::{
     load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game,
     play_game_searching, read_pdn, three_move_deck, EndReason, GameRecord, GameResult, GameScore,
     GameSettings, Opening, OpeningsSource, PdnError, PdnGame, PdnReader, Player, SearchMode,
-    SearchParams, Tally, TieBreak, TimeControl, DECK_NAMES, RANDOM_OPENING_BALANCE,
+    SearchParams, SearchValue, Tally, TieBreak, TimeControl, DECK_NAMES, RANDOM_OPENING_BALANCE,
 };
 pub use matchplay::{
     check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_file,

@@ -359,11 +359,16 @@ pub fn match_key(
     seed: u64,
     sprt: Option<&Sprt>,
 ) -> String {
-    let mut text = format!(
-        "a\n{}\nb\n{}\nopenings\n",
-        a.file.to_json(),
-        b.file.to_json()
-    );
+    // A file's `search` table is left out: what it decides is the side's `selective` below,
+    // so matches of files without one (and exact sides) keep the keys they always had.
+    let weights = |file: &WeightsFile| {
+        WeightsFile {
+            search: None,
+            ..file.clone()
+        }
+        .to_json()
+    };
+    let mut text = format!("a\n{}\nb\n{}\nopenings\n", weights(a.file), weights(b.file));
     for o in openings {
         text.push_str(&o.name);
         text.push('\n');

@@ -13,6 +13,7 @@ use crate::eval::{
     WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT,
     FEATURE_COUNT, FEATURE_NAMES,
 };
+use crate::game::SearchParams;
 use crate::run_folder::{
     champion_path, champion_round, database_pieces_of, read_config_table, CsvTable, CHAMPIONS_DIR,
     CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE, TABLES_DIR,
@@ -140,7 +141,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
             })?);
         }
     }
-    let (run, endgame_pieces, database_pieces) = read_run_config(run_dir)?;
+    let (run, endgame_pieces, database_pieces, search) = read_run_config(run_dir)?;
     Ok(WeightsFile {
         weights: pair,
         extra,
@@ -148,6 +149,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         endgame_pieces,
         source: Some(WeightsSource::Specimen { run, id, round }),
         database_pieces: Some(database_pieces),
+        search,
     })
 }
 
@@ -194,7 +196,7 @@ fn finalist_from_checkpoint(
             })?)
         }
     };
-    let (run, endgame_pieces, database_pieces) = read_run_config(run_dir)?;
+    let (run, endgame_pieces, database_pieces, search) = read_run_config(run_dir)?;
     Ok(Some(WeightsFile {
         weights: specimen.weights,
         extra: specimen.extra.map(|e| *e),
@@ -206,12 +208,14 @@ fn finalist_from_checkpoint(
             round: finalists.completed_rounds,
         }),
         database_pieces: Some(database_pieces),
+        search,
     }))
 }
 
-/// The run's `name`, `[search] endgame_pieces` (default 12) and `[search] database_pieces`
-/// (default 5) from its resolved config.
-fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32)> {
+/// The run's `name`, `[search] endgame_pieces` (default 12), `[search] database_pieces`
+/// (default 5) and the `search` table its weights files carry
+/// ([`SearchParams::run_table`]) from its resolved config.
+fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32, Option<SearchParams>)> {
     let path = run_dir.join(CONFIG_FILE);
     let bad = |msg: &str| Error::Input(format!("{}: {msg}", path.display()));
     let table = read_config_table(run_dir)?
@@ -231,7 +235,12 @@ fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32)> {
         }
     };
     let database = database_pieces_of(&table).map_err(|msg| bad(&msg))?;
-    Ok((name, pieces, database))
+    let search = match table.get("search") {
+        None => SearchParams::default(),
+        Some(value) => SearchParams::deserialize(value.clone())
+            .map_err(|e| bad(&format!("`search`: {}", e.message().trim_end())))?,
+    };
+    Ok((name, pieces, database, search.run_table()))
 }
 
 /// Zero tables in the shape of a pattern run's, from its resolved config (`[weights.patterns]

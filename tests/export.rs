@@ -29,6 +29,7 @@ fn sample() -> WeightsFile {
             round: 19,
         }),
         database_pieces: Some(4),
+        search: None,
     }
 }
 
@@ -514,6 +515,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
         endgame_pieces: 10,
         source: None,
         database_pieces: None,
+        search: None,
     };
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
@@ -586,6 +588,7 @@ fn the_c_reference_of_the_extended_evaluator_matches_the_engine() {
         endgame_pieces: 12,
         source: None,
         database_pieces: None,
+        search: None,
     };
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
@@ -668,6 +671,7 @@ fn patterns_file_with(kings: KingLayout) -> WeightsFile {
         endgame_pieces: 12,
         source: None,
         database_pieces: Some(5),
+        search: None,
     }
 }
 
@@ -856,4 +860,61 @@ fn every_command_takes_a_pattern_weights_file() {
             .stderr(predicates::str::contains("written as json, toml or c"));
         assert!(!out.exists());
     }
+}
+
+/// Every `[search]` key off its default: the weights file's JSON and TOML forms name each one
+/// and read back to the same parameters, and the C header defines each one.
+#[test]
+fn every_search_key_round_trips() {
+    use checkers_tuner::{SearchMode, SearchParams, TieBreak};
+    let d = SearchParams::default();
+    let params = SearchParams {
+        mode: SearchMode::Selective,
+        min_depth: d.min_depth + 1,
+        max_depth: d.max_depth + 1,
+        endgame_pieces: d.endgame_pieces - 1,
+        tie_break: TieBreak::Random,
+        database_pieces: d.database_pieces - 1,
+        lmr_depth: d.lmr_depth + 1,
+        lmr_moves: d.lmr_moves + 1,
+        lmr_reduction: d.lmr_reduction + 1,
+        futility_depth: d.futility_depth + 1,
+        futility_margin: d.futility_margin + 1,
+        pv_extension: !d.pv_extension,
+        recapture_extension: !d.recapture_extension,
+        history: !d.history,
+        aspiration: d.aspiration + 1,
+        nodes: Some(250_000),
+    };
+    assert_eq!(params.changed_entries().len(), params.entries().len());
+    let file = WeightsFile {
+        search: Some(params),
+        ..sample()
+    };
+    let json = ExportFormat::Json.render(&file);
+    let toml = ExportFormat::Toml.render(&file);
+    for (key, _) in params.entries() {
+        assert!(json.contains(&format!("\"{key}\": ")), "{key} in {json}");
+        assert!(toml.contains(&format!("\n{key} = ")), "{key} in {toml}");
+    }
+    assert_eq!(WeightsFile::from_json(&json, "j").unwrap(), file);
+    assert_eq!(WeightsFile::from_toml(&toml, "t").unwrap(), file);
+    let header = ExportFormat::C.render(&file);
+    assert!(header.contains("#define CHECKERS_SEARCH_TIE_BREAK \"random\"\n"));
+    assert!(header.contains(&format!(
+        "#define CHECKERS_SEARCH_ASPIRATION {}\n",
+        d.aspiration + 1
+    )));
+    assert!(header.contains("#define CHECKERS_SEARCH_NODES 250000\n"));
+    assert_eq!(header.matches("#define CHECKERS_SEARCH_").count(), 16);
+    // Without the table every form is the one it always was.
+    let plain = sample();
+    assert_eq!(
+        ExportFormat::Json.render(&plain),
+        ExportFormat::Json.render(&WeightsFile {
+            search: None,
+            ..file.clone()
+        })
+    );
+    assert!(!ExportFormat::C.render(&plain).contains("CHECKERS_SEARCH"));
 }

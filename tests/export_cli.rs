@@ -5,7 +5,8 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use checkers_tuner::{
-    ExportFormat, WeightPair, Weights, WeightsFile, WeightsSource, FEATURE_NAMES,
+    ExportFormat, SearchMode, SearchParams, WeightPair, Weights, WeightsFile, WeightsSource,
+    FEATURE_NAMES,
 };
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).
@@ -236,4 +237,128 @@ fn bad_arguments_exit_2_and_write_nothing() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names, ["broken.json"]);
+}
+
+/// A weights file's `search` table goes through `export`: JSON and TOML read back with the
+/// same search parameters (and weights), the C header holds them as `#define`s, CSV and
+/// openbench carry the weights only; a file without the table is written without it.
+#[test]
+fn the_search_table_round_trips_through_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("tuned.json");
+    // Hand-written: the table names only the keys that differ from their defaults.
+    let text = hand_made().to_json().replacen(
+        "  \"perspective\"",
+        "  \"search\": {\"mode\": \"selective\", \"lmr_reduction\": 2, \"futility_margin\": 75, \
+         \"history\": false, \"min_depth\": 8, \"max_depth\": 16},\n  \"perspective\"",
+        1,
+    );
+    std::fs::write(&src, &text).unwrap();
+    let src = src.to_str().unwrap();
+    let read = WeightsFile::load_any(Path::new(src)).unwrap();
+    let params = read.search.expect("the table is read");
+    assert_eq!(params.mode, SearchMode::Selective);
+    assert_eq!(
+        (params.lmr_reduction, params.futility_margin, params.history),
+        (2, 75, false)
+    );
+    assert_eq!((params.min_depth, params.max_depth), (8, 16));
+    // Keys left out keep their defaults.
+    let defaults = SearchParams::default();
+    assert_eq!(params.lmr_moves, defaults.lmr_moves);
+    assert_eq!(params.aspiration, defaults.aspiration);
+    assert_eq!(
+        read,
+        WeightsFile {
+            search: Some(params),
+            ..hand_made()
+        }
+    );
+
+    for format in [ExportFormat::Json, ExportFormat::Toml] {
+        let written = export(&[src, "--format", format.name()]);
+        assert!(written.contains("selective"), "{format}: {written}");
+        let back = reread(format, &written);
+        assert_eq!(back.search, Some(params), "{format}");
+        assert_eq!(back, read, "{format}");
+        // And once more: the written form is a fixed point.
+        assert_eq!(format.render(&back), written, "{format}");
+    }
+    // The JSON writes the keys in the section's order, only those off their defaults.
+    assert!(export(&[src]).contains(
+        "  \"search\": {\"mode\": \"selective\", \"min_depth\": 8, \"max_depth\": 16, \
+         \"lmr_reduction\": 2, \"futility_margin\": 75, \"history\": false},\n"
+    ));
+    assert!(export(&[src, "--format", "toml"]).contains(
+        "\n[search]\nmode = \"selective\"\nmin_depth = 8\nmax_depth = 16\nlmr_reduction = 2\n\
+         futility_margin = 75\nhistory = false\n"
+    ));
+
+    // The C header: every key, defaults included, switches as 0/1.
+    let header = export(&[src, "--format", "c"]);
+    for line in [
+        "#define CHECKERS_SEARCH_MODE \"selective\"\n",
+        "#define CHECKERS_SEARCH_MIN_DEPTH 8\n",
+        "#define CHECKERS_SEARCH_MAX_DEPTH 16\n",
+        "#define CHECKERS_SEARCH_TIE_BREAK \"first\"\n",
+        "#define CHECKERS_SEARCH_LMR_REDUCTION 2\n",
+        "#define CHECKERS_SEARCH_FUTILITY_MARGIN 75\n",
+        "#define CHECKERS_SEARCH_HISTORY 0\n",
+        "#define CHECKERS_SEARCH_PV_EXTENSION 1\n",
+        &format!("#define CHECKERS_SEARCH_LMR_MOVES {}\n", defaults.lmr_moves),
+        &format!(
+            "#define CHECKERS_SEARCH_ASPIRATION {}\n",
+            defaults.aspiration
+        ),
+    ] {
+        assert!(header.contains(line), "{line:?} missing from the header");
+    }
+    assert_eq!(header.matches("#define CHECKERS_SEARCH_").count(), 15);
+
+    // CSV and openbench carry the weights only.
+    for format in [ExportFormat::Csv, ExportFormat::OpenBench] {
+        assert!(!export(&[src, "--format", format.name()]).contains("search"));
+    }
+
+    // A table at its defaults is kept (empty), not dropped; no table writes nothing.
+    let empty = dir.path().join("empty.json");
+    std::fs::write(
+        &empty,
+        hand_made().to_json().replacen(
+            "  \"perspective\"",
+            "  \"search\": {},\n  \"perspective\"",
+            1,
+        ),
+    )
+    .unwrap();
+    let empty = empty.to_str().unwrap();
+    let json = export(&[empty]);
+    assert!(json.contains("  \"search\": {},\n"), "{json}");
+    assert_eq!(reread(ExportFormat::Json, &json).search, Some(defaults));
+    let toml = export(&[empty, "--format", "toml"]);
+    assert_eq!(reread(ExportFormat::Toml, &toml).search, Some(defaults));
+    let plain = dir.path().join("plain.json");
+    std::fs::write(&plain, hand_made().to_json()).unwrap();
+    for format in [ExportFormat::Json, ExportFormat::Toml, ExportFormat::C] {
+        let written = export(&[plain.to_str().unwrap(), "--format", format.name()]);
+        assert!(
+            !written.contains("\"search\"")
+                && !written.contains("[search]")
+                && !written.contains("CHECKERS_SEARCH"),
+            "{format}"
+        );
+    }
+
+    // A bad key in the table is one error naming the file and the key, exit 2.
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        text.replace("\"lmr_reduction\": 2", "\"lmr_reduction\": 9"),
+    )
+    .unwrap();
+    let msg = export_fails(&[bad.to_str().unwrap()]);
+    assert!(
+        msg.contains("bad.json") && msg.contains("`search.lmr_reduction`"),
+        "{msg}"
+    );
 }

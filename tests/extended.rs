@@ -28,6 +28,7 @@ fn extended() -> WeightsFile {
             data: "games.csv (3 games)".into(),
         }),
         database_pieces: None,
+        search: None,
     }
 }
 

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use checkers_tuner::{
-    feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, WeightsFile,
-    WeightsSource,
+    feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, SearchMode,
+    WeightsFile, WeightsSource,
 };
 use predicates::str::contains;
 
@@ -244,6 +244,65 @@ fn a_run_with_the_endgame_database_adjudicates_and_does_not_depend_on_the_thread
     let games_without = fs::read_to_string(without.join("games.csv")).unwrap();
     assert!(!games_without.contains(",database"));
     assert_ne!(games, games_without);
+}
+
+/// [`TINY`] with its games at a node budget (`search.nodes`): `extra` adds keys to `[search]`.
+fn tiny_nodes(extra: &str) -> String {
+    TINY.replace(
+        "database_pieces = 3\n",
+        &format!("database_pieces = 3\nnodes = 400\n{extra}"),
+    )
+}
+
+#[test]
+fn a_run_at_a_node_budget_does_not_depend_on_the_thread_count() {
+    for text in [tiny_nodes(""), tiny_nodes("mode = \"selective\"\n")] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (config, one) = reference(tmp.path(), &text);
+        let two = tmp.path().join("two");
+        tune(&config, &two, 2);
+        assert_same_files(&one, &two);
+        // The resolved config keeps the key, and a stopped run resumes to the same files.
+        let resolved = fs::read_to_string(one.join("config.toml")).unwrap();
+        assert!(resolved.contains("\nnodes = 400\n"), "{resolved}");
+        let stopped = tmp.path().join("stopped");
+        stop_after_round(&config, &stopped, 1);
+        resume(&stopped).success();
+        assert_same_files(&one, &stopped);
+        // The budget decides the games: the same run at fixed depths plays others.
+        let depths = write_config(
+            tmp.path(),
+            "depths.toml",
+            &text.replace("nodes = 400\n", ""),
+        );
+        let fixed = tmp.path().join("fixed");
+        tune(&depths, &fixed, 2);
+        assert_ne!(
+            fs::read(one.join("games.csv")).unwrap(),
+            fs::read(fixed.join("games.csv")).unwrap()
+        );
+        let resolved = fs::read_to_string(fixed.join("config.toml")).unwrap();
+        assert!(!resolved.contains("nodes"), "{resolved}");
+        // best.json carries the search the games were played with, and `export RUN` writes
+        // it as the run did; an exact run at fixed depths writes none.
+        let selective = text.contains("selective");
+        for (run, nodes) in [(&one, Some(400)), (&fixed, None)] {
+            let written = fs::read_to_string(run.join("best.json")).unwrap();
+            let best = WeightsFile::from_json(&written, "best.json").unwrap();
+            match best.search {
+                None => assert!(nodes.is_none() && !selective, "{written}"),
+                Some(search) => {
+                    assert_eq!(search.nodes, nodes);
+                    assert_eq!((search.min_depth, search.max_depth), (2, 4));
+                    assert_eq!(search.database_pieces, 3);
+                    assert_eq!(search.mode == SearchMode::Selective, selective);
+                }
+            }
+            let exported = bin().arg("export").arg(run).output().unwrap();
+            assert!(exported.status.success());
+            assert_eq!(String::from_utf8(exported.stdout).unwrap(), written);
+        }
+    }
 }
 
 #[test]
@@ -1161,6 +1220,22 @@ fn bad_configs_exit_2_naming_the_key_and_create_no_run_folder() {
             &["expected an integer"],
         ),
         ("[search]\ndepth = 3\n", "search.depth", &["unknown key"]),
+        ("[search]\nnodes = 0\n", "search.nodes", &["at least 1"]),
+        (
+            "[search]\nnodes = 1000000001\n",
+            "search.nodes",
+            &["at most 1000000000"],
+        ),
+        (
+            "[search]\nnodes = 1000\n[tournament]\ndeepen_every = 5\n",
+            "search.nodes",
+            &["`tournament.deepen_every` (5) would change nothing"],
+        ),
+        (
+            "[search]\nnodes = 1000\ntie_break = \"random\"\n",
+            "search.nodes",
+            &["tie_break"],
+        ),
         ("colour = \"blue\"\n", "colour", &["unknown key"]),
     ];
     for (k, (body, key, also)) in cases.iter().enumerate() {

@@ -214,7 +214,7 @@ pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let (database, _) = args.database.open(&[("the --weights file", &file)])?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
-    let table = WeightsFile::search_table(&args.weights)?;
+    let table = file.search;
     searcher.set_selective(args.search.selective(table));
     let result = searcher.search(&pos, player.evaluator(&pos), limits, None);
     let best = result

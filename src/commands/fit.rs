@@ -229,6 +229,7 @@ pub fn run(args: FitArgs) -> Result<()> {
             Some(n) => Some(n),
             None => runs_database(&args.inputs)?.or(start.database_pieces),
         },
+        search: None,
     };
     export_to_file(&file, format, &args.out)?;
     if !args.quiet {

@@ -126,10 +126,7 @@ pub fn run(args: HubArgs) -> Result<()> {
     let mut searcher = Box::new(Searcher::new(TT_BITS));
     let (database, _) = args.database.open(&[("the --weights file", &weights)])?;
     searcher.set_endgame_db(database);
-    searcher.set_selective(
-        args.search
-            .selective(WeightsFile::search_table(&args.weights)?),
-    );
+    searcher.set_selective(args.search.selective(weights.search));
     let (events, inbox) = mpsc::channel();
     let reader = events.clone();
     thread::spawn(move || {

@@ -192,10 +192,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         WeightsFile::load_arg(&args.b)?,
     ];
     let modes = [args.search_a, args.search_b].map(|m| m.or(args.search_mode));
-    let tables = [
-        WeightsFile::search_table(&args.a)?,
-        WeightsFile::search_table(&args.b)?,
-    ];
+    let tables = [files[0].search, files[1].search];
     let [a, b] = [0, 1].map(|i| MatchPlayer {
         file: &files[i],
         limits: own_limits[i],
@@ -226,7 +223,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             search_label(&settings, own_limits),
             settings.max_plies,
             settings.no_progress_plies,
-            tie_break_name(settings.search.tie_break),
+            settings.search.tie_break.name(),
             args.seed
         ),
         match settings.database {
@@ -711,13 +708,6 @@ fn looks_like_three_move(name: &str) -> bool {
         letters.as_str(),
         "3move" | "threemove" | "3moves" | "threemoves" | "3mv"
     )
-}
-
-fn tie_break_name(t: TieBreak) -> &'static str {
-    match t {
-        TieBreak::First => "first",
-        TieBreak::Random => "random",
-    }
 }
 
 /// `depth MIN..MAX`.

@@ -186,7 +186,7 @@ fn play(
     let start = record.start;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
-    let table = WeightsFile::search_table(&args.weights)?;
+    let table = engine.weights.search;
     searcher.set_selective(args.search.selective(table));
     let in_progress = Ending::Unfinished(IN_PROGRESS.to_string());
     record.save(moves_played, &in_progress)?;

@@ -100,18 +100,21 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
         1 => String::new(),
         n => format!(" x {n} islands"),
     };
+    let (min, max) = (config.search.min_depth, config.search.max_depth);
+    let search = match config.search.nodes {
+        None => format!("depth {min}/{max}"),
+        Some(n) => format!("{n} nodes a move (captures {} plies further)", max - min),
+    };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let expected = config.expected_cpu_seconds(0) / threads.clamp(1, cores) as f64;
     format!(
-        "tune {} -> {}: population {}{islands}, {} rounds, depth {}/{}, openings {}, {database}, \
+        "tune {} -> {}: population {}{islands}, {} rounds, {search}, openings {}, {database}, \
          {threads} threads, seed {}; expected to take {} (a rough model; the time left is \
          shown as rounds finish)",
         path.display(),
         out.display(),
         config.population.size,
         config.tournament.rounds,
-        config.search.min_depth,
-        config.search.max_depth,
         config.tournament.openings,
         config.seed,
         duration(expected)

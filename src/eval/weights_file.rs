@@ -85,6 +85,11 @@ pub struct WeightsFile {
     /// `match`, `analyse`, `play` and `hub` search with by default; `None` when the file does
     /// not say (`material`, CSV, hand-made and older files).
     pub database_pieces: Option<u32>,
+    /// The file's `search` table (the keys of a config's `[search]`, keys left out at their
+    /// defaults): how the weights want to be searched, which `match`, `analyse`, `play` and
+    /// `hub` follow unless told otherwise; `None` when the file has none (`material`, CSV and
+    /// files without the table, which are written without it).
+    pub search: Option<SearchParams>,
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
@@ -138,6 +143,7 @@ impl WeightsFile {
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             source: None,
             database_pieces: None,
+            search: None,
         }
     }
 
@@ -199,9 +205,18 @@ impl WeightsFile {
         let database = self
             .database_pieces
             .map_or(String::new(), |n| format!("  \"database_pieces\": {n},\n"));
+        let search = self.search.map_or(String::new(), |params| {
+            let keys: Vec<String> = params
+                .changed_entries()
+                .into_iter()
+                .map(|(key, value)| format!("\"{key}\": {value}"))
+                .collect();
+            format!("  \"search\": {{{}}},\n", keys.join(", "))
+        });
         format!(
             "{{\n{evaluator}  \"features\": [{}],\n  \"opening\": {},\n  \"endgame\": {},\n{extra}  \
-             \"endgame_pieces\": {},\n{database}  \"perspective\": \"{}\",\n  \"source\": {}\n}}\n",
+             \"endgame_pieces\": {},\n{database}{search}  \"perspective\": \"{}\",\n  \
+             \"source\": {}\n}}\n",
             names.join(", "),
             list(&self.weights.opening),
             list(&self.weights.endgame),
@@ -241,7 +256,8 @@ impl WeightsFile {
 
     /// Reads the TOML form written by the `toml` exporter: top-level `endgame_pieces` and
     /// `perspective`, `[opening]`/`[endgame]` tables keyed by feature name (lists of ten integers
-    /// also accepted), optional `[source]`. Checked like [`WeightsFile::from_json`].
+    /// also accepted), optional `[search]` and `[source]`. Checked like
+    /// [`WeightsFile::from_json`].
     pub fn from_toml(text: &str, origin: &str) -> Result<WeightsFile, Error> {
         let text = strip_bom(text);
         let ctx = Ctx::new(origin);
@@ -396,34 +412,6 @@ impl WeightsFile {
             Some("toml") => WeightsFile::from_toml(&text, &origin),
             _ => WeightsFile::from_json(&text, &origin),
         }
-    }
-
-    /// The `search` table of the weights file `arg` (the keys of a config's `[search]`, e.g.
-    /// `{"search": {"mode": "selective"}}`): how the weights want to be searched. `None` for
-    /// `material`, a CSV file or a file without one. Read apart from the weights (which do not
-    /// carry it), after [`WeightsFile::load_arg`] checked the file.
-    pub fn search_table(arg: &str) -> Result<Option<SearchParams>, Error> {
-        if arg == "material" {
-            return Ok(None);
-        }
-        let path = Path::new(arg);
-        let ext = path
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase());
-        let text = read_weights_text(path)?;
-        let text = strip_bom(&text);
-        let ctx = Ctx::new(arg);
-        let value: Value = match ext.as_deref() {
-            Some("csv") => return Ok(None),
-            Some("toml") => {
-                let table: toml::Table = text
-                    .parse()
-                    .map_err(|e| ctx.err(format!("not TOML ({e})")))?;
-                serde_json::to_value(&table).map_err(|e| ctx.err(e))?
-            }
-            _ => serde_json::from_str(text).map_err(|e| ctx.err(format!("not JSON ({e})")))?,
-        };
-        value.get("search").map(|v| ctx.search(v)).transpose()
     }
 
     /// A command-line weights argument for playing: the literal `material` is the built-in
@@ -739,9 +727,7 @@ impl<'a> Ctx<'a> {
                 }
             },
         };
-        if let Some(v) = obj.get("search") {
-            self.search(v)?;
-        }
+        let search = obj.get("search").map(|v| self.search(v)).transpose()?;
         let (extra, patterns) = self.extra(obj)?;
         Ok(WeightsFile {
             weights: WeightPair { opening, endgame },
@@ -750,6 +736,7 @@ impl<'a> Ctx<'a> {
             endgame_pieces,
             source,
             database_pieces,
+            search,
         })
     }
 
@@ -1237,6 +1224,7 @@ mod tests {
                 round: 19,
             }),
             database_pieces: Some(4),
+            search: None,
         }
     }
 

@@ -38,6 +38,16 @@ pub enum SearchMode {
     Selective,
 }
 
+impl TieBreak {
+    /// The name as the config and the command line write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TieBreak::First => "first",
+            TieBreak::Random => "random",
+        }
+    }
+}
+
 impl SearchMode {
     /// The name as the config and the command line write it.
     pub fn name(self) -> &'static str {
@@ -87,7 +97,7 @@ fn is_default_aspiration(v: &u32) -> bool {
 /// section (with its bounds) and `match`'s search options (`--min-depth`, `--max-depth`,
 /// `--tie-break`; the endgame switch comes from each weights file there, and the database from
 /// `--database-pieces`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::Args)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchParams {
     /// Full-width search depth in plies.
@@ -170,6 +180,24 @@ pub struct SearchParams {
     )]
     #[arg(skip = SELECTIVE.aspiration)]
     pub aspiration: u32,
+    /// A tuning run's games: every move searched with this many nodes (deepening while they
+    /// last, captures still followed `max_depth - min_depth` plies further) instead of to
+    /// `min_depth`; `None` (the default, not written): fixed depths. The same games on every
+    /// machine and thread count, as node counts do not depend on speed.
+    #[serde(
+        deserialize_with = "node_budget",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[arg(skip)]
+    pub nodes: Option<u64>,
+}
+
+/// The largest node budget a move may have: about two minutes of search.
+pub const MAX_NODES: u64 = 1_000_000_000;
+
+/// Reads `nodes`: from 1 to [`MAX_NODES`].
+fn node_budget<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    int_in::<_, u64, 1, { MAX_NODES as i64 }>(d).map(Some)
 }
 
 /// Default full-width depth: games take tens of milliseconds.
@@ -200,6 +228,7 @@ impl Default for SearchParams {
             recapture_extension: SELECTIVE.recapture_extension,
             history: SELECTIVE.history,
             aspiration: SELECTIVE.aspiration,
+            nodes: None,
         }
     }
 }
@@ -227,10 +256,79 @@ impl SearchParams {
         })
     }
 
+    /// Every key of `[search]` with its value, in the section's order: what the files that
+    /// carry the section write (a weights file's `search` table, the C header's `#define`s).
+    /// `nodes` only when set.
+    pub fn entries(&self) -> Vec<(&'static str, SearchValue)> {
+        use SearchValue::{Flag, Int, Name};
+        let int = |v: u32| Int(v.into());
+        let mut entries = vec![
+            ("mode", Name(self.mode.name())),
+            ("min_depth", int(self.min_depth)),
+            ("max_depth", int(self.max_depth)),
+            ("endgame_pieces", int(self.endgame_pieces)),
+            ("tie_break", Name(self.tie_break.name())),
+            ("database_pieces", int(self.database_pieces)),
+            ("lmr_depth", int(self.lmr_depth)),
+            ("lmr_moves", int(self.lmr_moves)),
+            ("lmr_reduction", int(self.lmr_reduction)),
+            ("futility_depth", int(self.futility_depth)),
+            ("futility_margin", int(self.futility_margin)),
+            ("pv_extension", Flag(self.pv_extension)),
+            ("recapture_extension", Flag(self.recapture_extension)),
+            ("history", Flag(self.history)),
+            ("aspiration", int(self.aspiration)),
+        ];
+        if let Some(n) = self.nodes {
+            entries.push(("nodes", Int(n)));
+        }
+        entries
+    }
+
+    /// The keys whose values differ from [`SearchParams::default`], in the section's order: a
+    /// table of these reads back as `self` (a key left out takes its default).
+    pub fn changed_entries(&self) -> Vec<(&'static str, SearchValue)> {
+        let defaults = SearchParams::default().entries();
+        self.entries()
+            .into_iter()
+            .filter(|own| !defaults.contains(own))
+            .collect()
+    }
+
+    /// The `search` table a tuning run's weights files (`best.json`, its champions, `export
+    /// RUN`) carry: the run's section when its games were not exact searches to fixed depths
+    /// (selective, or at a node budget), so that `match` plays the weights as they were tuned;
+    /// `None` for the exact search at fixed depths, whose files stay as they always were.
+    pub fn run_table(&self) -> Option<SearchParams> {
+        (self.mode == SearchMode::Selective || self.nodes.is_some()).then_some(*self)
+    }
+
     /// The depths as search limits, for settings already checked by
     /// [`SearchParams::try_limits`].
     pub fn limits(&self) -> SearchLimits {
         SearchLimits::new(self.min_depth, self.max_depth)
+    }
+}
+
+/// The value of one `[search]` key ([`SearchParams::entries`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchValue {
+    /// A count (depths, pieces, moves, margins, nodes).
+    Int(u64),
+    /// A switch.
+    Flag(bool),
+    /// A named choice (`mode`, `tie_break`).
+    Name(&'static str),
+}
+
+impl std::fmt::Display for SearchValue {
+    /// The value as JSON and TOML write it alike: `3`, `true`, `"selective"`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchValue::Int(n) => write!(f, "{n}"),
+            SearchValue::Flag(b) => write!(f, "{b}"),
+            SearchValue::Name(name) => write!(f, "\"{name}\""),
+        }
     }
 }
 

@@ -22,8 +22,8 @@ use super::gate::{GateCandidates, GateConfig};
 use crate::bounded::int_in;
 use crate::error::Error;
 use crate::game::{
-    load_openings_file, GameSettings, OpeningsSource, SearchParams, DECK_NAMES,
-    MAX_RANDOM_OPENING_PLIES,
+    load_openings_file, GameSettings, OpeningsSource, SearchParams, TieBreak, TimeControl,
+    DECK_NAMES, MAX_RANDOM_OPENING_PLIES,
 };
 use crate::input_file::{self, Links, CONFIG_CAP};
 use crate::search::{LimitsError, MAX_SEARCH_DEPTH};
@@ -361,9 +361,39 @@ impl Config {
                 ),
             ));
         }
+        self.check_nodes(report, layout)?;
         if let Some((key, problem)) = self.weights.problem() {
             let key = format!("weights.{key}");
             return Err(report.at(layout.get(&key), &key, &problem));
+        }
+        Ok(())
+    }
+
+    /// Games at a node budget (`search.nodes`) deepen while their nodes last: a deepening of
+    /// the depths would change nothing, and their searches break ties by move order.
+    fn check_nodes(&self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
+        let Some(nodes) = self.search.nodes else {
+            return Ok(());
+        };
+        let key = "search.nodes";
+        if self.tournament.deepen_every > 0 {
+            return Err(report.at(
+                layout.get(key),
+                key,
+                &format!(
+                    "games at {nodes} nodes a move deepen while the nodes last, so \
+                     `tournament.deepen_every` ({}) would change nothing: leave one of them out",
+                    self.tournament.deepen_every
+                ),
+            ));
+        }
+        if self.search.tie_break == TieBreak::Random {
+            return Err(report.at(
+                layout.get(key),
+                key,
+                "a search at a node budget breaks ties by move order: \
+                 `search.tie_break = \"random\"` would not apply (use \"first\")",
+            ));
         }
         Ok(())
     }
@@ -534,7 +564,7 @@ impl Config {
             search: self.search,
             max_plies: self.tournament.max_plies,
             no_progress_plies: self.tournament.no_progress_plies,
-            time: None,
+            time: self.search.nodes.map(TimeControl::Nodes),
             database: None,
             database_adjudication: self.tournament.database_adjudication,
         }

@@ -16,6 +16,11 @@ const SECONDS_PER_GAME: f64 = 0.10;
 /// 5.2× from 6 to 8 on the pattern evaluator).
 const PER_PLY: f64 = 2.25;
 
+/// Nodes a move of a depth-6/12 search visits: `bench --depth 6` searches its three positions
+/// with 8,079 nodes. A game at a node budget (`search.nodes`) is taken to cost a depth-6 game
+/// times the budget over this (the same moves, each with that many nodes).
+const NODES_AT_DEPTH_6: f64 = 2_700.0;
+
 /// Games a round of a population of `n` plays: 1.13 n in the README's runs (72.6 a round for
 /// 64).
 const GAMES_PER_SPECIMEN: f64 = 1.13;
@@ -29,7 +34,10 @@ impl Config {
     /// playoff are expected to take: a rough model (within a factor of two or so), for the
     /// message a run starts with.
     pub fn expected_cpu_seconds(&self, completed: u32) -> f64 {
-        let game_at = |depth: u32| SECONDS_PER_GAME * PER_PLY.powf(depth as f64 - 6.0);
+        let game_at = |depth: u32| match self.search.nodes {
+            Some(nodes) => SECONDS_PER_GAME * nodes as f64 / NODES_AT_DEPTH_6,
+            None => SECONDS_PER_GAME * PER_PLY.powf(depth as f64 - 6.0),
+        };
         let islands = f64::from(self.islands.count);
         let per_round = GAMES_PER_SPECIMEN * self.population.size as f64 * islands;
         let base = game_at(self.search.min_depth);
@@ -83,5 +91,13 @@ mod tests {
         );
         config.gate.candidates = super::super::gate::GateCandidates::Fits;
         assert!(config.expected_cpu_seconds(0) > deeper);
+        // At a node budget a game costs in proportion to it, whatever the depths.
+        let mut budget = Config::new("estimate");
+        budget.search.nodes = Some(27_000);
+        let at_budget = budget.expected_cpu_seconds(0);
+        assert!(
+            (at_budget - 10.0 * plain).abs() < 1e-6 * plain,
+            "{at_budget} vs {plain}"
+        );
     }
 }

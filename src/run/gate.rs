@@ -24,7 +24,7 @@ use crate::elo::{Sprt, SprtVerdict};
 use crate::error::{Error, Result};
 use crate::eval::{EvaluatorKind, PatternTables, PatternWeights, WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
-use crate::game::{Opening, OpeningBook};
+use crate::game::{Opening, OpeningBook, SearchParams};
 use crate::matchplay::{play_match_from, MatchReport};
 use crate::rng::{stream, tag};
 pub use crate::run_folder::{champion_path, champion_round, CHAMPIONS_DIR, CHAMPIONS_FILE};
@@ -243,15 +243,16 @@ impl GateRecord {
     }
 }
 
-/// The weights file of champion `specimen` of run `config`'s evaluator.
+/// The weights file of champion `specimen` of run `config`'s evaluator, with the run's
+/// `[search]` (`search`): its endgame threshold, its database, and the `search` table of
+/// [`SearchParams::run_table`].
 pub fn champion_file(
     specimen: &Specimen,
     run: &str,
     round: u32,
     evaluator: EvaluatorKind,
     tables: impl FnOnce() -> PatternTables,
-    endgame_pieces: u32,
-    database_pieces: u32,
+    search: &SearchParams,
 ) -> WeightsFile {
     WeightsFile {
         weights: specimen.weights,
@@ -261,13 +262,14 @@ pub fn champion_file(
             (evaluator == EvaluatorKind::Patterns)
                 .then(|| std::sync::Arc::new(PatternWeights::zero(tables())))
         }),
-        endgame_pieces,
+        endgame_pieces: search.endgame_pieces,
         source: Some(WeightsSource::Specimen {
             run: run.to_string(),
             id: specimen.id,
             round,
         }),
-        database_pieces: Some(database_pieces),
+        database_pieces: Some(search.database_pieces),
+        search: search.run_table(),
     }
 }
 
@@ -431,8 +433,7 @@ impl Run<'_> {
             round,
             config.weights.evaluator,
             || config.weights.patterns.table_shape(),
-            config.search.endgame_pieces,
-            config.search.database_pieces,
+            &config.search,
         )
     }
 

@@ -171,6 +171,15 @@ const KEY_DOCS: &[(&str, &str)] = &[
          pieces, 5 minutes for 5.",
     ),
     (
+        "search.nodes",
+        "Unset by default: bracket games, gates, validation and the playoff search to \
+         `min_depth`. Set, every move of every game of the run is searched with this many nodes \
+         instead, as deep as they allow (captures still followed `max_depth - min_depth` plies \
+         further): the search's speed becomes depth, and the games are the same on every \
+         machine and thread count (1 to 1,000,000,000; not with `tournament.deepen_every` or \
+         `tie_break = \"random\"`).",
+    ),
+    (
         "evolution.mode",
         "How newcomers refill the population: \"genetic\" (children of two survivors, plus \
          immigrants) or \"random\" (fresh specimens, the original procedure).",
@@ -338,6 +347,7 @@ const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
     ("weights.evaluator", "\"extended\""),
     ("tournament.deepen_every", "0"),
     ("tournament.deepen_plies", "2"),
+    ("search.nodes", "100000"),
     ("evolution.mutation_sigma_end", "1.0"),
     ("evolution.fit_every", "5"),
     ("evolution.fit_window", "0"),

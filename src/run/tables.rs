@@ -33,6 +33,7 @@ pub fn write_tables(dir: &Path, specimen: &Specimen, config: &Config, round: u32
         patterns: specimen.patterns.clone(),
         endgame_pieces: config.search.endgame_pieces,
         database_pieces: Some(config.search.database_pieces),
+        search: None,
         source: Some(WeightsSource::Specimen {
             run: config.name.clone(),
             id: specimen.id,
