@@ -337,7 +337,7 @@ impl<R: Read> StoreReader<R> {
             ))),
             None => Err(Error::input(format!(
                 "{}: a positions store of the previous version (CTPOS001), which cannot say \
-                 whose it is; a run cannot go on with it (start again with `tune --force`)",
+                 whose it is",
                 self.origin
             ))),
         }
