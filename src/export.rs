@@ -491,17 +491,9 @@ fn toml_pattern_lines(patterns: &PatternWeights) -> String {
     let squares = |kings: bool| -> Vec<String> {
         patterns
             .tables
-            .regions()
+            .region_squares(kings)
             .iter()
-            .filter(|r| r.reads_kings() == kings)
-            .map(|r| {
-                list(
-                    &r.squares()
-                        .iter()
-                        .map(|&s| i32::from(s))
-                        .collect::<Vec<_>>(),
-                )
-            })
+            .map(|r| list(r))
             .collect()
     };
     let _ = writeln!(out, "regions = [{}]", squares(false).join(", "));

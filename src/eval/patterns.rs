@@ -421,6 +421,16 @@ impl PatternTables {
             .unwrap_or(0)
     }
 
+    /// The squares of each men region (`kings` false) or each king region (`kings` true), in
+    /// order, as a weights file lists them.
+    pub fn region_squares(&self, kings: bool) -> Vec<Vec<i32>> {
+        self.regions
+            .iter()
+            .filter(|r| r.kings == kings)
+            .map(|r| r.squares.iter().map(|&s| i32::from(s)).collect())
+            .collect()
+    }
+
     /// Whether some region reads kings.
     pub fn has_king_regions(&self) -> bool {
         self.men_regions < self.regions.len()

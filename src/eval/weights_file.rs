@@ -495,17 +495,9 @@ fn pattern_lines(patterns: &PatternWeights) -> String {
     let squares = |kings: bool| -> Vec<String> {
         patterns
             .tables
-            .regions()
+            .region_squares(kings)
             .iter()
-            .filter(|r| r.reads_kings() == kings)
-            .map(|r| {
-                numbers(
-                    &r.squares()
-                        .iter()
-                        .map(|&s| i32::from(s))
-                        .collect::<Vec<_>>(),
-                )
-            })
+            .map(|r| numbers(r))
             .collect()
     };
     lines += &format!("  \"regions\": [{}],\n", squares(false).join(", "));

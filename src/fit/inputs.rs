@@ -137,7 +137,8 @@ impl fmt::Display for ReadNote<'_> {
             ),
             ReadNote::Source(file, true) => write!(
                 f,
-                "{}: learning from the run's positions store (checksums and identity checked)",
+                "{}: learning from the run's positions store (its checksums and identity \
+                 checked; a store of the previous format has none)",
                 file.display()
             ),
             ReadNote::Source(file, false) => write!(
