@@ -701,18 +701,30 @@ impl Searcher {
             if self.aborted {
                 break;
             }
-            let mut pv = vec![list[index]];
-            pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
-            let result = SearchResult {
-                best_move: Some(list[index]),
-                score,
-                nodes: self.nodes,
-                pv,
-                depth,
-            };
+            let result = self.iteration_result(list[index], score, depth);
             report(&result);
             best = Some(result);
         }
+        self.finish(best, list[0])
+    }
+
+    /// The result of a finished iteration at `depth`: `best` with `score`, and the principal
+    /// variation the iteration left below it.
+    fn iteration_result(&self, best: Move, score: i32, depth: u32) -> SearchResult {
+        let mut pv = vec![best];
+        pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+        SearchResult {
+            best_move: Some(best),
+            score,
+            nodes: self.nodes,
+            pv,
+            depth,
+        }
+    }
+
+    /// Ends a search: clears its budget and abort state, and answers the last finished
+    /// iteration's result with every node counted (or, should none have finished, `first`).
+    fn finish(&mut self, best: Option<SearchResult>, first: Move) -> SearchResult {
         self.budget = SearchBudget::default();
         self.can_abort = false;
         self.aborted = false;
@@ -725,10 +737,10 @@ impl Searcher {
             // Unreachable: the first iteration cannot be cut short. Still, answer something
             // legal rather than panic.
             None => SearchResult {
-                best_move: Some(list[0]),
+                best_move: Some(first),
                 score: 0,
                 nodes: self.nodes,
-                pv: vec![list[0]],
+                pv: vec![first],
                 depth: 0,
             },
         }

@@ -197,36 +197,11 @@ impl Searcher {
             // The best move leads the next iteration; the others keep their order.
             let at = order.iter().position(|&i| i as usize == index).unwrap_or(0);
             order[..=at].rotate_right(1);
-            let mut pv = vec![list[index]];
-            pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
-            let result = SearchResult {
-                best_move: Some(list[index]),
-                score,
-                nodes: self.nodes,
-                pv,
-                depth,
-            };
+            let result = self.iteration_result(list[index], score, depth);
             report(&result);
             best = Some(result);
         }
-        self.budget = SearchBudget::default();
-        self.can_abort = false;
-        self.aborted = false;
-        self.next_check = u64::MAX;
-        match best {
-            Some(mut result) => {
-                result.nodes = self.nodes;
-                result
-            }
-            // Unreachable: the first iteration cannot be cut short.
-            None => SearchResult {
-                best_move: Some(list[0]),
-                score: 0,
-                nodes: self.nodes,
-                pv: vec![list[0]],
-                depth: 0,
-            },
-        }
+        self.finish(best, list[0])
     }
 
     /// Loads the game's keys since the last irreversible move and the root's.
