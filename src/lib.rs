@@ -59,8 +59,8 @@ pub use eval::{
 };
 pub use export::{export_to_file, ExportFormat};
 pub use fit::{
-    fit, fit_games, Damaged, FitReport, FitSettings, GameRecords, GameStream, Games, Losses,
-    PdnCounts, ReadNote, ReadReport, RecordedGame, LISTED_PER_FILE,
+    fit, fit_games, Damaged, DatabaseEndings, FitReport, FitSettings, GameRecords, GameStream,
+    Games, Losses, PdnCounts, ReadNote, ReadReport, RecordedGame, LISTED_PER_FILE,
 };
 pub use game::{
     load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game,

@@ -371,3 +371,68 @@ fn what_reading_leaves_out_is_told_and_counted() {
     assert!(quiet.get_output().stderr.is_empty());
     assert!(quiet.get_output().stdout.is_empty());
 }
+
+/// `--endings`: a game that stopped in the endgame database is played on by it, and its
+/// ending's positions are learnt too; without a database the option is refused.
+#[test]
+fn endings_of_games_that_stopped_in_the_database() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    // Two kings against one, White to win: a game stopped there by the database.
+    fs::write(
+        d.join("ending.pdn"),
+        "[FEN \"B:WK32,K28:BK1\"]\n[Result \"0-1\"]\n1. 1-5 28-24 0-1\n",
+    )
+    .unwrap();
+    fs::write(
+        d.join("db.toml"),
+        RUN.replace("database_pieces = 0", "database_pieces = 3"),
+    )
+    .unwrap();
+    let base = [
+        "ending.pdn",
+        "--config",
+        "db.toml",
+        "--validation",
+        "0",
+        "--first-ply",
+        "0",
+    ];
+    let positions = |report: &str| -> usize {
+        let line = report
+            .lines()
+            .find(|l| l.starts_with("positions: "))
+            .unwrap();
+        line["positions: ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let without = fit(d, &[&base[..], &["-o", "a.json"]].concat());
+    let with = fit(
+        d,
+        &[&base[..], &["-o", "b.json", "--endings", "30"]].concat(),
+    );
+    assert!(!without.contains("endings"), "{without}");
+    assert!(
+        with.contains("with the endings of games that stopped in the 3-piece database"),
+        "{with}"
+    );
+    // The game's own three positions, then the rest of the win (at most 30 plies of it).
+    assert_eq!(positions(&without), 3, "{without}");
+    assert!((4..=33).contains(&positions(&with)), "{with}");
+    match WeightsFile::load(&d.join("b.json")).unwrap().source {
+        Some(WeightsSource::Fit { data }) => {
+            assert!(
+                data.contains(&format!("{} training positions", positions(&with))),
+                "{data}"
+            )
+        }
+        other => panic!("the source says it was fitted: {other:?}"),
+    }
+
+    let msg = fit_fails(d, &["ending.pdn", "-o", "out.json", "--endings", "10"]);
+    assert!(msg.contains("--endings: no endgame database"), "{msg}");
+}

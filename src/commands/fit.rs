@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
     check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
-    refuse_writing_runs, run_database_pieces, Config, Damaged, Error, EvaluatorKind, ExportFormat,
-    FitReport, FitSettings, GameStream, Games, KingLayout, Losses, ReadReport, RegionLayout,
-    Result, WeightsFile, WeightsSource,
+    refuse_writing_runs, run_database_pieces, Config, Damaged, DatabaseEndings, Error,
+    EvaluatorKind, ExportFormat, FitReport, FitSettings, GameStream, Games, KingLayout, Losses,
+    ReadReport, RegionLayout, Result, WeightsFile, WeightsSource,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::egdb::open_database;
 use super::output::note;
 
 /// Arguments of `fit`.
@@ -79,6 +80,11 @@ pub struct FitArgs {
     /// result alone; PDN games have no scores and learn their results).
     #[arg(long, value_name = "SHARE", default_value_t = FitSettings::default().score_weight)]
     score_weight: f64,
+    /// Also learn the endings of the games that stopped in the endgame database: each played
+    /// on by the database for up to this many plies, every quiet position with its exact value
+    /// (0: none). Needs the database the run folders, --config or start weights name.
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    endings: u32,
     /// Most optimiser iterations.
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().max_iterations)]
     iterations: u32,
@@ -161,6 +167,26 @@ pub fn run(args: FitArgs) -> Result<()> {
     }
     settings.check(|name| format!("--{}", name.replace('_', "-")))?;
     format.check_evaluator(settings.evaluator)?;
+    let database_pieces = match config_database {
+        Some(n) => Some(n),
+        None => runs_database(&args.inputs)?.or(start.database_pieces),
+    };
+    if args.endings > 0 {
+        let database = match database_pieces {
+            Some(pieces) => open_database(pieces)?,
+            None => None,
+        };
+        let database = database.ok_or_else(|| {
+            Error::input(
+                "--endings: no endgame database to play the endings with (the run folders, \
+                 --config and --weights name none, or 0 pieces)",
+            )
+        })?;
+        settings.endings = Some(DatabaseEndings {
+            database,
+            plies: args.endings,
+        });
+    }
 
     let damaged = if args.strict {
         Damaged::Refuse
@@ -225,10 +251,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         source: Some(WeightsSource::Fit {
             data: data_description(records, &report),
         }),
-        database_pieces: match config_database {
-            Some(n) => Some(n),
-            None => runs_database(&args.inputs)?.or(start.database_pieces),
-        },
+        database_pieces,
         search: None,
     };
     export_to_file(&file, format, &args.out)?;
@@ -298,9 +321,18 @@ fn report_text(
         report.validation_games,
         settings.seed
     );
+    let endings = match settings.endings {
+        Some(e) => format!(
+            "; with the endings of games that stopped in the {}-piece database, played on by it \
+             for up to {} plies",
+            e.database.pieces(),
+            e.plies
+        ),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "positions: {} training, {} validation (quiet, from ply {}, each once per game)",
+        "positions: {} training, {} validation (quiet, from ply {}, each once per game{endings})",
         report.training_positions, report.validation_positions, settings.first_ply
     );
     let _ = writeln!(

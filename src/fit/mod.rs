@@ -6,6 +6,7 @@
 //! specimens run it on the run's own games.
 
 mod adam;
+mod endings;
 mod inputs;
 mod lbfgs;
 mod pattern_fit;
@@ -23,6 +24,7 @@ use crate::error::Result;
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
 use crate::tournament::WeightRange;
 
+pub use endings::DatabaseEndings;
 pub use inputs::{
     Damaged, GameRecords, GameStream, Games, PdnCounts, ReadNote, ReadReport, LISTED_PER_FILE,
 };
@@ -90,6 +92,7 @@ pub fn fit_games(
             extra: start_extra,
             patterns: None,
             endgame_pieces: settings.endgame_pieces,
+            endings: settings.endings,
         },
         |game| settings.holds_out(game),
         &mut training,
@@ -189,6 +192,7 @@ mod tests {
             extra: None,
             patterns: None,
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
+            endings: None,
         };
         let played = extract(&games, how, false);
         assert!(played.len() > 5_000, "{}", played.len());

@@ -401,7 +401,7 @@ pub(super) fn fit_patterns(
     let (mut training, mut validation) = (PatternData::new(regions), PatternData::new(regions));
     let mut validation_games = 0;
     let games = games.for_each_batch(GAME_BATCH, |batch, first| {
-        let data = pattern_samples(batch, settings.first_ply, &shape, first);
+        let data = pattern_samples(batch, settings.first_ply, &shape, first, settings.endings);
         let (held, kept) = data.split(|s| settings.holds_out(s.game as usize));
         validation.append(held);
         training.append(kept);

@@ -10,6 +10,7 @@ use crate::eval::{
     CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, TERM_COUNT,
 };
 
+use super::endings::DatabaseEndings;
 use super::positions::{quiet_leaves, result_label, Extraction, GAME_BATCH};
 use super::records::{RecordedGame, NO_SCORE};
 
@@ -187,12 +188,15 @@ impl<'a> PatternSlice<'a> {
 /// The samples of `games` for the pattern fit, in game order then ply order, the games
 /// numbered from `first_game`: each position from ply `first_ply` on, followed through its
 /// captures by a capture search with `material` (so that the samples are a function of the
-/// games alone, and a run extracts each game once), with its result and its search score.
+/// games alone, and a run extracts each game once), with its result and its search score;
+/// then, with `endings`, the game's ending as the endgame database plays it on, each position
+/// with its exact value.
 pub fn pattern_samples(
     games: &[RecordedGame],
     first_ply: u32,
     tables: &PatternTables,
     first_game: usize,
+    endings: Option<DatabaseEndings>,
 ) -> PatternData {
     let material = WeightPair::material();
     let how = Extraction {
@@ -201,6 +205,7 @@ pub fn pattern_samples(
         extra: None,
         patterns: None,
         endgame_pieces: DEFAULT_ENDGAME_PIECES,
+        endings: None,
     };
     let regions = tables.regions().len();
     let mut data = PatternData::new(regions);
@@ -214,6 +219,9 @@ pub fn pattern_samples(
                 for (leaf, ply) in quiet_leaves(game, how) {
                     let label = result_label(game.result, leaf.side_to_move());
                     part.push(&leaf, tables, label, leaf_score(game, ply, &leaf), index);
+                }
+                for e in endings.iter().flat_map(|endings| endings.ending(game)) {
+                    part.push(&e.position, tables, e.label, e.score, index);
                 }
                 part
             })

@@ -18,6 +18,7 @@ use crate::eval::{extended_inputs, Evaluator, ExtraPair, PatternWeights, WeightP
 use crate::game::GameResult;
 use crate::game::Player;
 
+use super::endings::DatabaseEndings;
 use super::inputs::Games;
 use super::records::RecordedGame;
 use super::samples::{SampleList, Samples};
@@ -39,6 +40,9 @@ pub struct Extraction<'a> {
     pub patterns: Option<&'a Arc<PatternWeights>>,
     /// Pieces at which the ten features' endgame set takes over.
     pub endgame_pieces: u32,
+    /// The endings played on by the endgame database after each game that stopped in it
+    /// (`None`: none).
+    pub endings: Option<DatabaseEndings>,
 }
 
 impl Extraction<'_> {
@@ -126,6 +130,13 @@ fn game_samples(game: &RecordedGame, how: Extraction<'_>, with_extras: bool) -> 
             &extended_inputs(&leaf),
             leaf.piece_count() as u8,
             f64::from(label),
+        );
+    }
+    for e in how.endings.iter().flat_map(|endings| endings.ending(game)) {
+        list.push(
+            &extended_inputs(&e.position),
+            e.position.piece_count() as u8,
+            f64::from(e.label),
         );
     }
     list
@@ -233,6 +244,7 @@ mod tests {
             extra: None,
             patterns: None,
             endgame_pieces: 12,
+            endings: None,
         }
     }
 

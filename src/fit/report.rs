@@ -11,6 +11,8 @@ use crate::eval::{
 use crate::rng::{stream, tag};
 use crate::tournament::{ExtraRanges, FeatureRanges, PatternRanges, DEFAULT_FIT_SCORE_WEIGHT};
 
+use super::endings::DatabaseEndings;
+
 /// The default pull of table entries toward zero, in positions.
 pub const DEFAULT_L2_TABLES: f64 = 30.0;
 
@@ -51,6 +53,9 @@ pub struct FitSettings {
     /// The pull of the pattern evaluator's table entries toward zero, in positions (see
     /// [`PatternObjective::l2_tables`](super::pattern_fit::PatternObjective)).
     pub l2_tables: f64,
+    /// Endings played on by the endgame database from the games that stopped in it, learnt
+    /// with their exact values (`None`: the games' own positions only).
+    pub endings: Option<DatabaseEndings>,
 }
 
 impl Default for FitSettings {
@@ -74,6 +79,7 @@ impl Default for FitSettings {
             extended: ExtraRanges::default(),
             patterns: PatternRanges::default(),
             l2_tables: DEFAULT_L2_TABLES,
+            endings: None,
         }
     }
 }

@@ -124,7 +124,7 @@ impl PatternCache {
             .data
             .get_or_insert_with(|| PatternData::new(shape.regions().len()));
         self.blocks.push((round, data.len(), games.len()));
-        data.append(pattern_samples(games, first_ply, shape, first_game));
+        data.append(pattern_samples(games, first_ply, shape, first_game, None));
     }
 
     /// The games of the blocks kept.
