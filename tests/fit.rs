@@ -433,6 +433,16 @@ fn endings_of_games_that_stopped_in_the_database() {
         other => panic!("the source says it was fitted: {other:?}"),
     }
 
+    // The pattern evaluator's fit learns them too.
+    let patterns = [&base[..], &["--evaluator", "patterns"]].concat();
+    let without = fit(d, &[&patterns[..], &["-o", "c.json"]].concat());
+    let with = fit(
+        d,
+        &[&patterns[..], &["-o", "d.json", "--endings", "30"]].concat(),
+    );
+    assert_eq!(positions(&without), 3, "{without}");
+    assert!((4..=33).contains(&positions(&with)), "{with}");
+
     let msg = fit_fails(d, &["ending.pdn", "-o", "out.json", "--endings", "10"]);
     assert!(msg.contains("--endings: no endgame database"), "{msg}");
 }

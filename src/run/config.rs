@@ -362,6 +362,15 @@ impl Config {
             ));
         }
         self.check_nodes(report, layout)?;
+        if self.evolution.fit_endings > 0 && self.search.database_pieces == 0 {
+            let key = "evolution.fit_endings";
+            return Err(report.at(
+                layout.get(key),
+                key,
+                "the endings are played on by the endgame database: set \
+                 `search.database_pieces`, or leave this out",
+            ));
+        }
         if let Some((key, problem)) = self.weights.problem() {
             let key = format!("weights.{key}");
             return Err(report.at(layout.get(&key), &key, &problem));

@@ -696,6 +696,11 @@ fn every_count_has_an_upper_bound_named_with_key_and_line() {
             "at most 1000000",
         ),
         (
+            "[evolution]\nfit_endings = 1001",
+            "evolution.fit_endings",
+            "at most 1000",
+        ),
+        (
             "[evolution]\nfit_window = 1000001",
             "evolution.fit_window",
             "at most 1000000",
@@ -953,4 +958,25 @@ fn a_range_is_exactly_two_integers() {
     }
     let config = parse("name = \"x\"\n[weights.opening]\nkings = [ 120 , 200 ]\n").unwrap();
     assert_eq!(config.weights.opening.kings, WeightRange::new(120, 200));
+}
+
+/// Endings are played on by the endgame database: asking for them without one is refused,
+/// naming the key; with one they are read, and a config without them is written without the
+/// key.
+#[test]
+fn fit_endings_need_the_database() {
+    let message = rejected_at(
+        "name = \"x\"\n[search]\ndatabase_pieces = 0\n[evolution]\nfit_every = 2\nfit_endings = 40\n",
+        "evolution.fit_endings",
+        6,
+    );
+    assert!(message.contains("search.database_pieces"), "{message}");
+    let config = parse("name = \"x\"\n[evolution]\nfit_every = 2\nfit_endings = 40\n").unwrap();
+    assert_eq!(config.evolution.fit_endings, 40);
+    assert!(toml::to_string(&config)
+        .unwrap()
+        .contains("fit_endings = 40"));
+    let plain = parse("name = \"x\"\n").unwrap();
+    assert_eq!(plain.evolution.fit_endings, 0);
+    assert!(!toml::to_string(&plain).unwrap().contains("fit_endings"));
 }

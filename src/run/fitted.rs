@@ -14,11 +14,12 @@ use std::path::Path;
 
 use super::config::Config;
 use super::pool::RoundGames;
+use crate::egdb::EndgameDb;
 use crate::error::{Error, Result};
 use crate::eval::{EvaluatorKind, PatternTables};
 use crate::fit::{
-    fit, fit_pattern_data, pattern_samples, FitReport, FitSettings, GameRecords, PatternData,
-    RecordedGame,
+    fit, fit_pattern_data, pattern_samples, DatabaseEndings, FitReport, FitSettings, GameRecords,
+    PatternData, RecordedGame,
 };
 use crate::game::Opening;
 use crate::run_folder::{GAMES_FILE, POSITIONS_FILE};
@@ -37,11 +38,13 @@ pub(super) struct Earlier<'a> {
 }
 
 /// The fit after `round` from `top`'s weights, on the games of the earlier rounds within the
-/// config's window and the round's own `games` (not yet written), last; `None` when those
-/// games hold no position to learn from (a run never fails for want of data).
+/// config's window and the round's own `games` (not yet written), last, with the endings the
+/// run's endgame `database` plays on when the config asks for them; `None` when those games
+/// hold no position to learn from (a run never fails for want of data).
 pub(super) fn fit_after_round(
     dir: &Path,
     config: &Config,
+    database: Option<&'static EndgameDb>,
     (round, games): (u32, &[BracketGame]),
     top: &Specimen,
     cache: &mut PatternCache,
@@ -49,7 +52,8 @@ pub(super) fn fit_after_round(
 ) -> Result<Option<FitReport>> {
     let first_round = config.evolution.fit_first_round(round);
     if config.weights.evaluator == EvaluatorKind::Patterns {
-        return fit_patterns_after_round(config, (round, games), top, cache, earlier);
+        let settings = run_fit_settings(config, database);
+        return fit_patterns_after_round(&settings, config, (round, games), top, cache, earlier);
     }
     let mut records = GameRecords::default();
     if round > first_round {
@@ -69,7 +73,7 @@ pub(super) fn fit_after_round(
     for game in games {
         records.games.push(recorded(game)?);
     }
-    let settings = run_fit_settings(config);
+    let settings = run_fit_settings(config, database);
     if records.games.is_empty() {
         return Ok(None);
     }
@@ -89,7 +93,7 @@ pub(super) fn fit_after_round(
 }
 
 /// The settings of a run's fits: its ranges, evaluator and label blend, no validation share.
-fn run_fit_settings(config: &Config) -> FitSettings {
+fn run_fit_settings(config: &Config, database: Option<&'static EndgameDb>) -> FitSettings {
     FitSettings {
         validation: 0.0,
         endgame_pieces: config.search.endgame_pieces,
@@ -99,6 +103,13 @@ fn run_fit_settings(config: &Config) -> FitSettings {
         extended: config.weights.extended,
         patterns: config.weights.patterns,
         score_weight: config.evolution.fit_score_weight,
+        // The config's check makes sure there is a database when there are endings to learn.
+        endings: database
+            .filter(|_| config.evolution.fit_endings > 0)
+            .map(|database| DatabaseEndings {
+                database,
+                plies: config.evolution.fit_endings,
+            }),
         ..FitSettings::default()
     }
 }
@@ -117,14 +128,26 @@ pub(super) struct PatternCache {
 }
 
 impl PatternCache {
-    /// Adds a block of `round`'s games.
-    fn add(&mut self, round: u32, games: &[RecordedGame], first_ply: u32, shape: &PatternTables) {
+    /// Adds a block of `round`'s games, their samples taken as `settings` say.
+    fn add(
+        &mut self,
+        round: u32,
+        games: &[RecordedGame],
+        settings: &FitSettings,
+        shape: &PatternTables,
+    ) {
         let first_game = self.games();
         let data = self
             .data
             .get_or_insert_with(|| PatternData::new(shape.regions().len()));
         self.blocks.push((round, data.len(), games.len()));
-        data.append(pattern_samples(games, first_ply, shape, first_game, None));
+        data.append(pattern_samples(
+            games,
+            settings.first_ply,
+            shape,
+            first_game,
+            settings.endings,
+        ));
     }
 
     /// The games of the blocks kept.
@@ -167,25 +190,25 @@ impl PatternCache {
 /// window (those not cached yet read from the stores and extracted), the round's own games
 /// added last for this fit only.
 fn fit_patterns_after_round(
+    settings: &FitSettings,
     config: &Config,
     (round, games): (u32, &[BracketGame]),
     top: &Specimen,
     cache: &mut PatternCache,
     earlier: &Earlier<'_>,
 ) -> Result<Option<FitReport>> {
-    let settings = run_fit_settings(config);
     let first_round = config.evolution.fit_first_round(round);
     let shape = settings.table_shape(top.patterns.as_ref());
     cache.keep_from(first_round);
     let next = (cache.through + 1).max(first_round);
     if next < round {
         for block in (earlier.read)(next, round - 1)? {
-            cache.add(block.round, &block.games, settings.first_ply, &shape);
+            cache.add(block.round, &block.games, settings, &shape);
         }
     }
     cache.through = cache.through.max(round - 1);
     let played: Vec<RecordedGame> = games.iter().map(recorded).collect::<Result<_>>()?;
-    cache.add(round, &played, settings.first_ply, &shape);
+    cache.add(round, &played, settings, &shape);
     let data = cache.data.as_ref().expect("a round was added");
     let fitted = fit_pattern_data(
         data.as_slice(),
@@ -193,7 +216,7 @@ fn fit_patterns_after_round(
         &top.weights,
         top.extra.as_deref(),
         top.patterns.as_ref(),
-        &settings,
+        settings,
         |_, _| {},
     );
     let games = cache.games();

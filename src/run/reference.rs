@@ -225,6 +225,14 @@ const KEY_DOCS: &[(&str, &str)] = &[
          evaluators' fits learn the result alone.",
     ),
     (
+        "evolution.fit_endings",
+        "Off (0) by default. The fits also learn the endings of the games that stopped in the \
+         endgame database: each played on by the database for up to this many plies (the \
+         winner's quickest win, the loser's longest loss, a kept draw), every quiet position \
+         with its exact value (`fit --endings`, docs/fit.md). Needs `search.database_pieces`; \
+         at most 1,000.",
+    ),
+    (
         "evolution.fit_window",
         "The rounds of games each fit learns from, counting back from the round just played \
          (0: every round so far; at most 1,000,000).",
@@ -352,6 +360,7 @@ const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
     ("evolution.fit_every", "5"),
     ("evolution.fit_window", "0"),
     ("evolution.fit_score_weight", "0.8"),
+    ("evolution.fit_endings", "40"),
 ];
 
 /// The comment of a key by its dotted path; every key has one.

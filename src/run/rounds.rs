@@ -355,6 +355,7 @@ impl Run<'_> {
         let Some(report) = fitted::fit_after_round(
             &self.dir,
             self.config,
+            self.settings.database,
             (round, &result.games),
             &top.specimen,
             &mut self.pattern_cache.lock().expect("no fit panicked"),

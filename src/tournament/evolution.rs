@@ -81,7 +81,19 @@ pub struct EvolutionParams {
         skip_serializing_if = "is_default_score_weight"
     )]
     pub fit_score_weight: f64,
+    /// The fits also learn the endings of the games that stopped in the endgame database, each
+    /// played on by it for up to this many plies, every quiet position with its exact value
+    /// (0: none; left out of a written config then). Needs `search.database_pieces`.
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, MAX_ENDING_PLIES>",
+        skip_serializing_if = "is_zero"
+    )]
+    pub fit_endings: u32,
 }
+
+/// The longest ending a fit plays on from a game (`fit_endings`): longer than any win of the
+/// 5-piece database.
+const MAX_ENDING_PLIES: i64 = 1000;
 
 /// The default share of the search's score in a pattern fit's labels: on the games of a run
 /// of `configs/patterns.toml` with eight times its rounds, fits with shares 0, 0.3, 0.6, 0.75,
@@ -131,6 +143,7 @@ impl Default for EvolutionParams {
             fit_every: 0,
             fit_window: 0,
             fit_score_weight: DEFAULT_FIT_SCORE_WEIGHT,
+            fit_endings: 0,
         }
     }
 }
