@@ -104,7 +104,15 @@ pub fn fit_games(
     // K says what a man is worth in the games' results, so it is measured with `material`
     // (pawns 100, kings 150): with the start's positional terms in the evaluation, a K fitted
     // to them would be smaller, and the weights would have to grow to make up for it.
-    let k = fit_k(&training, model, &WeightPair::material());
+    // On the games' own positions: the endings' exact values would make a man worth more.
+    let k = match settings.games_pieces() {
+        0 => fit_k(&training, model, &WeightPair::material()),
+        fewest => fit_k(
+            &training.with_more_pieces_than(fewest),
+            model,
+            &WeightPair::material(),
+        ),
+    };
     let start_extra = start_extra.filter(|_| settings.evaluator == EvaluatorKind::Extended);
     let anchor = model.parameters_of(start, start_extra);
     let objective = |samples, l2| Objective {

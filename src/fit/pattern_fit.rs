@@ -458,8 +458,9 @@ pub fn fit_pattern_data(
         .loss(x, None)
     };
     // K is what a man is worth in the games' results, measured with `material` as in the
-    // other fits.
-    let k = material_k(training);
+    // other fits: on the games' own positions, not the endings the database played on, whose
+    // exact values would make a man worth more than any game says.
+    let k = material_k(training, settings.games_pieces());
     let anchor = model.parameters_of(start, start_extra, start_patterns.map(|p| p.as_ref()));
     let ranges = parameter_ranges(&model, settings);
     let bound = |pick: fn(&WeightRange) -> i32| -> Vec<f64> {
@@ -516,9 +517,16 @@ pub fn fit_pattern_data(
     })
 }
 
-/// The `K` that fits `material` (pawns 100, kings 150) to the samples' results best: the
-/// other fits' `K`, computed from the samples' piece counts alone.
-fn material_k(data: PatternSlice<'_>) -> f64 {
+/// The `K` that fits `material` (pawns 100, kings 150) to the results of the samples with
+/// more than `fewer_left_out` pieces best: the other fits' `K`, computed from the samples'
+/// piece counts alone.
+fn material_k(data: PatternSlice<'_>, fewer_left_out: u32) -> f64 {
+    let counted = data
+        .samples
+        .iter()
+        .filter(|s| u32::from(s.pieces) > fewer_left_out)
+        .count()
+        .max(1);
     golden_section_k(|k| {
         let partial: Vec<f64> = data
             .samples
@@ -526,6 +534,7 @@ fn material_k(data: PatternSlice<'_>) -> f64 {
             .map(|chunk| {
                 chunk
                     .iter()
+                    .filter(|s| u32::from(s.pieces) > fewer_left_out)
                     .map(|s| {
                         let eval = 100.0 * f64::from(s.dense[0]) + 150.0 * f64::from(s.dense[1]);
                         (sigmoid(k * eval / 100.0) - f64::from(s.label)).powi(2)
@@ -533,7 +542,7 @@ fn material_k(data: PatternSlice<'_>) -> f64 {
                     .sum::<f64>()
             })
             .collect();
-        partial.iter().sum::<f64>() / data.len() as f64
+        partial.iter().sum::<f64>() / counted as f64
     })
 }
 

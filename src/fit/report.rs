@@ -85,6 +85,12 @@ impl Default for FitSettings {
 }
 
 impl FitSettings {
+    /// Positions with at most this many pieces are left out of `K`'s measure: those of the
+    /// endings the database played on (0: none left out, without endings).
+    pub(super) fn games_pieces(&self) -> u32 {
+        self.endings.map_or(0, |e| e.database.pieces())
+    }
+
     /// Empty tables in the shape a pattern fit from `start` fills: the start's regions (with
     /// `patterns.kings`' king regions when it has none), or, when it has no tables, the layouts
     /// of `patterns.regions` and `patterns.kings`.

@@ -65,7 +65,6 @@ impl SampleRef<'_> {
     }
 
     /// Every extended input, zeros included.
-    #[cfg(test)]
     pub fn inputs(&self) -> [i8; EXTENDED_INPUTS] {
         let mut inputs = [0; EXTENDED_INPUTS];
         inputs[..FEATURE_COUNT].copy_from_slice(self.ten);
@@ -226,7 +225,6 @@ impl Samples {
     }
 
     /// Every sample, in order.
-    #[cfg(test)]
     pub fn iter(&self) -> impl Iterator<Item = SampleRef<'_>> + '_ {
         self.blocks.iter().flat_map(|block| {
             Chunk {
@@ -235,6 +233,17 @@ impl Samples {
             }
             .iter()
         })
+    }
+
+    /// A copy of the samples with more than `pieces` pieces, in order.
+    pub fn with_more_pieces_than(&self, pieces: u32) -> Samples {
+        let mut list = SampleList::new(self.with_extras());
+        for s in self.iter().filter(|s| u32::from(s.pieces) > pieces) {
+            list.push(&s.inputs(), s.pieces, s.label());
+        }
+        let mut kept = Samples::new(self.with_extras());
+        kept.append(&list);
+        kept
     }
 }
 
