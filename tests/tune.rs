@@ -1370,3 +1370,58 @@ fn a_run_stuck_on_a_value_an_older_version_took_goes_on_once_the_value_is_edited
         .stderr(contains("(`tournament.playoff_openings`)"))
         .stderr(contains("once the playoff has started"));
 }
+
+/// A pattern run whose fits learn the endings the database plays on (`fit_endings`): the same
+/// files on 1 and 2 threads and through a stop and `resume` (the endings are extracted again
+/// from the store), and its first fit learns more positions than the same run's without.
+#[test]
+fn a_run_whose_fits_learn_the_database_endings_is_reproducible() {
+    let with_fits = LONGER.replace("[search]", "[weights]\nevaluator = \"patterns\"\n[search]")
+        + "[evolution]\nfit_every = 2\n";
+    let endings = with_fits.clone() + "fit_endings = 20\n";
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, one) = reference(tmp.path(), &endings);
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    assert_same_files(&one, &two);
+    let stopped = tmp.path().join("stopped");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&stopped)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "3")
+        .assert()
+        .code(130);
+    resume(&stopped).success();
+    assert_same_files(&one, &stopped);
+
+    // The fits' positions, as the log names them, with and without the endings.
+    let fit_positions = |text: &str, name: &str| -> Vec<u64> {
+        let config = write_config(tmp.path(), &format!("{name}.toml"), text);
+        let run = bin()
+            .arg("tune")
+            .arg(&config)
+            .arg("--out")
+            .arg(tmp.path().join(name))
+            .assert()
+            .success();
+        let log = String::from_utf8(run.get_output().stderr.clone()).unwrap();
+        log.lines()
+            .filter(|l| l.starts_with("fit after round"))
+            .map(|l| {
+                let from = l.find(" games (").expect("the fit line counts games") + 8;
+                l[from..].split(' ').next().unwrap().parse().unwrap()
+            })
+            .collect()
+    };
+    let with = fit_positions(&endings, "with");
+    let without = fit_positions(&with_fits, "without");
+    // The first fit learns the same games in both runs (later ones differ: so do their fits'
+    // specimens, and with them the games).
+    assert_eq!(with.len(), without.len());
+    assert!(
+        with[0] > without[0],
+        "with endings {with:?}, without {without:?}"
+    );
+}
