@@ -546,6 +546,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
         patterns: None,
         endgame_pieces: file.endgame_pieces,
         limits: None,
+        search: None,
     };
     let mut phases = [0, 0];
     for (pos, line) in positions.iter().zip(lines) {
@@ -885,6 +886,8 @@ fn every_search_key_round_trips() {
         history: !d.history,
         aspiration: d.aspiration + 1,
         nodes: Some(250_000),
+        // A run's genes are never part of a weights file's table.
+        genes: Default::default(),
     };
     assert_eq!(params.changed_entries().len(), params.entries().len());
     let file = WeightsFile {

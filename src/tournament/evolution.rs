@@ -197,6 +197,7 @@ pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Speci
             parent_b: None,
             born_round: 0,
             fitted: false,
+            search: None,
         })
         .collect()
 }
@@ -245,6 +246,7 @@ pub fn breed(
             parent_b,
             born_round: round + 1,
             fitted: false,
+            search: None,
         }
     };
     for _ in 0..children {
