@@ -866,6 +866,18 @@ fn every_command_takes_a_pattern_weights_file() {
 /// Every `[search]` key off its default: the weights file's JSON and TOML forms name each one
 /// and read back to the same parameters, and the C header defines each one.
 #[test]
+fn a_weights_file_plays_values_not_gene_ranges() {
+    let json = WeightsFile::material().to_json().replacen(
+        '{',
+        "{\"search\": {\"mode\": \"selective\", \"genes\": {\"lmr_reduction\": [0, 2]}},",
+        1,
+    );
+    let err = WeightsFile::from_json(&json, "w.json").unwrap_err();
+    assert_eq!(err.exit_code(), 2);
+    assert!(err.to_string().contains("`search.genes`"), "{err}");
+}
+
+#[test]
 fn every_search_key_round_trips() {
     use checkers_tuner::{SearchMode, SearchParams, TieBreak};
     let d = SearchParams::default();

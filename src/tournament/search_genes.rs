@@ -359,6 +359,31 @@ mod tests {
     }
 
     #[test]
+    fn a_search_that_does_not_fit_the_genes_is_named() {
+        let base = SelectiveParams::DEFAULT;
+        let own = SelectiveParams {
+            lmr_reduction: 2,
+            futility_margin: 150,
+            ..base
+        };
+        assert_eq!(genes().problem(Some(&own), Some(base)), None);
+        let outside = SelectiveParams {
+            lmr_reduction: 4,
+            ..own
+        };
+        let problem = genes().problem(Some(&outside), Some(base)).unwrap();
+        assert!(problem.contains("lmr_reduction = 4"), "{problem}");
+        let other = SelectiveParams {
+            history: false,
+            ..own
+        };
+        assert!(genes().problem(Some(&other), Some(base)).is_some());
+        assert!(genes().problem(None, Some(base)).is_some());
+        assert!(SearchGenes::default().problem(Some(&own), None).is_some());
+        assert_eq!(SearchGenes::default().problem(None, None), None);
+    }
+
+    #[test]
     fn without_genes_nothing_is_drawn() {
         let space = WeightSpace::default();
         let mut population = initial_population(4, &space, 1);
