@@ -89,6 +89,6 @@ pub use search::{
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
 pub use tournament::{
-    ExtraRanges, FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, SearchGenes, Standing,
-    WeightRange, GENE_KEYS,
+    ExtraRanges, FeatureRanges, Gene, LevelSummary, OutcomeCounts, RoundStats, SearchGenes,
+    Standing, WeightRange, GENE_KEYS,
 };
