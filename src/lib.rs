@@ -89,5 +89,6 @@ pub use search::{
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
 pub use tournament::{
-    ExtraRanges, FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, Standing,
+    ExtraRanges, FeatureRanges, Gene, LevelSummary, OutcomeCounts, RoundStats, SearchGenes,
+    Standing, WeightRange, GENE_KEYS,
 };

@@ -18,6 +18,7 @@ use crate::run_folder::{
     champion_path, champion_round, database_pieces_of, read_config_table, CsvTable, CHAMPIONS_DIR,
     CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE, TABLES_DIR,
 };
+use crate::search::SelectiveParams;
 use crate::tournament::Specimen;
 
 /// The specimen at `rank` (1 = best) of a finished run's playoff: its weights from its last row
@@ -142,6 +143,7 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         }
     }
     let (run, endgame_pieces, database_pieces, search) = read_run_config(run_dir)?;
+    let own = row_search(&specimens, row, &search)?;
     Ok(WeightsFile {
         weights: pair,
         extra,
@@ -149,8 +151,45 @@ pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
         endgame_pieces,
         source: Some(WeightsSource::Specimen { run, id, round }),
         database_pieces: Some(database_pieces),
-        search,
+        search: table_of(&search, own),
     })
+}
+
+/// The `search` table of a run's weights files ([`SearchParams::run_table`]) for a specimen
+/// whose own search is `own` (its genes' values; `None`: the run's).
+fn table_of(search: &SearchParams, own: Option<SelectiveParams>) -> Option<SearchParams> {
+    search.run_table().map(|table| table.with_selective(own))
+}
+
+/// A specimen's own search from its row of `specimens.csv`: the run's `[search]` with the
+/// values of its genes' columns (`search_<key>`); `None` in a run without genes.
+fn row_search(
+    specimens: &CsvTable,
+    row: &csv::StringRecord,
+    search: &SearchParams,
+) -> Result<Option<SelectiveParams>> {
+    let genes = search.genes.opened();
+    if genes.is_empty() {
+        return Ok(None);
+    }
+    let mut own = search.selective().unwrap_or_default();
+    for gene in genes {
+        let column = specimens.column(&gene.column())?;
+        let value: u32 = specimens.parse(row, &column, "a search gene's value (a whole number)")?;
+        let range = gene.range;
+        if !(i64::from(range.min)..=i64::from(range.max)).contains(&value.into()) {
+            return Err(Error::Input(format!(
+                "{}: `{}` = {value} is outside the run's range {}..={} (`search.genes.{}`)",
+                specimens.path().display(),
+                gene.column(),
+                range.min,
+                range.max,
+                gene.key()
+            )));
+        }
+        gene.set(&mut own, value);
+    }
+    Ok(Some(own))
 }
 
 /// The finalist `id` of a finished run as its last checkpoint keeps it (`None` when the
@@ -208,14 +247,13 @@ fn finalist_from_checkpoint(
             round: finalists.completed_rounds,
         }),
         database_pieces: Some(database_pieces),
-        search,
+        search: table_of(&search, specimen.search),
     }))
 }
 
 /// The run's `name`, `[search] endgame_pieces` (default 12), `[search] database_pieces`
-/// (default 5) and the `search` table its weights files carry
-/// ([`SearchParams::run_table`]) from its resolved config.
-fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32, Option<SearchParams>)> {
+/// (default 5) and `[search]` itself (its genes included) from its resolved config.
+fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32, SearchParams)> {
     let path = run_dir.join(CONFIG_FILE);
     let bad = |msg: &str| Error::Input(format!("{}: {msg}", path.display()));
     let table = read_config_table(run_dir)?
@@ -240,7 +278,7 @@ fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32, Option<SearchPar
         Some(value) => SearchParams::deserialize(value.clone())
             .map_err(|e| bad(&format!("`search`: {}", e.message().trim_end())))?,
     };
-    Ok((name, pieces, database, search.run_table()))
+    Ok((name, pieces, database, search))
 }
 
 /// Zero tables in the shape of a pattern run's, from its resolved config (`[weights.patterns]

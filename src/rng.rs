@@ -33,6 +33,9 @@ pub mod tag {
     pub const FIT_SHUFFLE: u64 = 11;
     /// The openings of a run's gate (`[gate]`) after a round.
     pub const GATE: u64 = 12;
+    /// A specimen's search genes (`[search.genes]`): fresh ones keyed by its id, a child's by
+    /// the round and its id, apart from the weights' streams.
+    pub const SEARCH_GENES: u64 = 13;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

@@ -546,6 +546,7 @@ fn the_c_reference_evaluation_matches_the_engine() {
         patterns: None,
         endgame_pieces: file.endgame_pieces,
         limits: None,
+        search: None,
     };
     let mut phases = [0, 0];
     for (pos, line) in positions.iter().zip(lines) {
@@ -865,6 +866,18 @@ fn every_command_takes_a_pattern_weights_file() {
 /// Every `[search]` key off its default: the weights file's JSON and TOML forms name each one
 /// and read back to the same parameters, and the C header defines each one.
 #[test]
+fn a_weights_file_plays_values_not_gene_ranges() {
+    let json = WeightsFile::material().to_json().replacen(
+        '{',
+        "{\"search\": {\"mode\": \"selective\", \"genes\": {\"lmr_reduction\": [0, 2]}},",
+        1,
+    );
+    let err = WeightsFile::from_json(&json, "w.json").unwrap_err();
+    assert_eq!(err.exit_code(), 2);
+    assert!(err.to_string().contains("`search.genes`"), "{err}");
+}
+
+#[test]
 fn every_search_key_round_trips() {
     use checkers_tuner::{SearchMode, SearchParams, TieBreak};
     let d = SearchParams::default();
@@ -885,6 +898,8 @@ fn every_search_key_round_trips() {
         history: !d.history,
         aspiration: d.aspiration + 1,
         nodes: Some(250_000),
+        // A run's genes are never part of a weights file's table.
+        genes: Default::default(),
     };
     assert_eq!(params.changed_entries().len(), params.entries().len());
     let file = WeightsFile {

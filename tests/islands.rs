@@ -537,3 +537,50 @@ fn pooled_fits_learn_from_every_island_and_give_the_same_files_in_one_process_or
     abort_and_resume(&config, &out, 2);
     assert_same_run(&reference, &out);
 }
+
+#[test]
+fn islands_with_search_genes_give_the_same_files_in_one_process_or_three_and_migrants_keep_theirs()
+{
+    let tmp = tempfile::tempdir().unwrap();
+    let text = THREE.replace(
+        "database_pieces = 0\n",
+        "database_pieces = 0\nnodes = 300\nmode = \"selective\"\n\
+         [search.genes]\nlmr_moves = [1, 8]\naspiration = [0, 90]\n",
+    );
+    let config = write_config(tmp.path(), &text);
+    let reference = tmp.path().join("embedded-1");
+    embedded(&config, &reference, 1);
+    let embedded_2 = tmp.path().join("embedded-2");
+    embedded(&config, &embedded_2, 2);
+    assert_same_run(&reference, &embedded_2);
+    let out = tmp.path().join("slurm");
+    let children: Vec<Child> = (0..3)
+        .map(|i| island(&config, &out, 1, &slurm(i), 120).spawn().unwrap())
+        .collect();
+    for output in children.into_iter().map(succeeded) {
+        assert!(output.status.success());
+    }
+    assert_same_run(&reference, &out);
+
+    // A specimen's genes never change, on its own island or another's: every row of an id
+    // (its rounds, its migrations) has the same values, and some id has rows on two islands.
+    let specimens = fs::read_to_string(reference.join("specimens.csv")).unwrap();
+    let mut lines = specimens.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (island_col, id_col) = (column("island"), column("id"));
+    let genes = [column("search_lmr_moves"), column("search_aspiration")];
+    let mut seen: std::collections::BTreeMap<String, (String, Vec<String>)> = Default::default();
+    let mut migrated = false;
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let values: Vec<String> = genes.iter().map(|&g| fields[g].to_string()).collect();
+        let island = fields[island_col].to_string();
+        let (first_island, first_values) = seen
+            .entry(fields[id_col].to_string())
+            .or_insert((island.clone(), values.clone()));
+        assert_eq!(*first_values, values, "specimen {}", fields[id_col]);
+        migrated |= *first_island != island;
+    }
+    assert!(migrated, "some specimen has rows on two islands");
+}

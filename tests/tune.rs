@@ -305,10 +305,200 @@ fn a_run_at_a_node_budget_does_not_depend_on_the_thread_count() {
     }
 }
 
+/// [`tiny_nodes`] in the selective search with two of its keys opened as genes.
+fn tiny_genes() -> String {
+    tiny_nodes("mode = \"selective\"\n")
+        + "[search.genes]\nlmr_reduction = [0, 3]\nfutility_margin = [20, 200]\n"
+}
+
+/// The gene columns of `specimens.csv` and their ranges, in [`tiny_genes`].
+const GENES: [(&str, u32, u32); 2] = [
+    ("search_lmr_reduction", 0, 3),
+    ("search_futility_margin", 20, 200),
+];
+
+/// Every row of `specimens.csv` as a map from column to field.
+fn specimen_rows(run: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(run.join("specimens.csv")).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(r.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// Specimen `id`'s last row of `specimens.csv`.
+fn last_row(rows: &[BTreeMap<String, String>], id: u64) -> &BTreeMap<String, String> {
+    rows.iter()
+        .rev()
+        .find(|r| r["id"] == id.to_string())
+        .unwrap_or_else(|| panic!("no row of specimen {id}"))
+}
+
+/// A weights file's selective value of a gene column (`search_<key>`), its key's default
+/// when the table leaves it out.
+fn file_gene(file: &WeightsFile, column: &str) -> u32 {
+    let search = file.search.expect("a run with genes writes a search table");
+    let key = column.strip_prefix("search_").unwrap();
+    let value = search
+        .entries()
+        .into_iter()
+        .find(|(k, _)| *k == key)
+        .unwrap()
+        .1;
+    value.to_string().parse().unwrap()
+}
+
+#[test]
+fn a_run_with_search_genes_is_deterministic_and_writes_each_specimens_own_search() {
+    let text = tiny_genes();
+    let tmp = tempfile::tempdir().unwrap();
+    let (config, one) = reference(tmp.path(), &text);
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    assert_same_files(&one, &two);
+    let resolved = fs::read_to_string(one.join("config.toml")).unwrap();
+    assert!(
+        resolved
+            .contains("\n[search.genes]\nlmr_reduction = [0, 3]\nfutility_margin = [20, 200]\n"),
+        "{resolved}"
+    );
+
+    // Every gene in its range; round 1's fresh specimens do not all agree; a child's genes
+    // are within a mutation's step (max(1, width / 8)) of a parent's.
+    let rows = specimen_rows(&one);
+    let gene = |row: &BTreeMap<String, String>, column: &str| -> u32 {
+        row.get(column)
+            .unwrap_or_else(|| panic!("no column {column}"))
+            .parse()
+            .unwrap()
+    };
+    for (column, min, max) in GENES {
+        assert!(rows.iter().all(|r| (min..=max).contains(&gene(r, column))));
+        let first: BTreeSet<u32> = rows
+            .iter()
+            .filter(|r| r["round"] == "1")
+            .map(|r| gene(r, column))
+            .collect();
+        assert!(first.len() > 1, "{column}: {first:?}");
+    }
+    let mut children = 0;
+    for child in rows.iter().filter(|r| r["origin"] == "child") {
+        let born: u32 = child["born_round"].parse().unwrap();
+        let parents: Vec<&BTreeMap<String, String>> = ["parent_a", "parent_b"]
+            .iter()
+            .filter(|p| !child[**p].is_empty())
+            .map(|p| {
+                rows.iter()
+                    .find(|r| r["id"] == child[*p] && r["round"] == (born - 1).to_string())
+                    .expect("a parent survived the round before its child's birth")
+            })
+            .collect();
+        for (column, min, max) in GENES {
+            let step = ((max - min) / 8).max(1);
+            let own = gene(child, column);
+            assert!(
+                parents
+                    .iter()
+                    .any(|p| gene(p, column).abs_diff(own) <= step),
+                "{column} of child {} is {own}, its parents' {:?}",
+                child["id"],
+                parents.iter().map(|p| gene(p, column)).collect::<Vec<_>>()
+            );
+        }
+        children += 1;
+    }
+    assert!(children > 0, "some child survived a round");
+
+    // best.json carries its specimen's genes, and `export RUN` is best.json byte for byte;
+    // `--rank 2` carries rank 2's.
+    let written = fs::read_to_string(one.join("best.json")).unwrap();
+    let best = WeightsFile::from_json(&written, "best.json").unwrap();
+    let Some(WeightsSource::Specimen { id, .. }) = best.source else {
+        panic!("best.json names its specimen: {written}");
+    };
+    for (column, _, _) in GENES {
+        assert_eq!(file_gene(&best, column), gene(last_row(&rows, id), column));
+    }
+    let search = best.search.unwrap();
+    assert_eq!(search.mode, SearchMode::Selective);
+    assert_eq!(search.nodes, Some(400));
+    let exported = bin().arg("export").arg(&one).output().unwrap();
+    assert!(exported.status.success());
+    assert_eq!(String::from_utf8(exported.stdout).unwrap(), written);
+    let second = weights_from_run(&one, 2).unwrap();
+    let Some(WeightsSource::Specimen { id: second_id, .. }) = second.source else {
+        panic!("rank 2 names its specimen");
+    };
+    for (column, _, _) in GENES {
+        assert_eq!(
+            file_gene(&second, column),
+            gene(last_row(&rows, second_id), column)
+        );
+    }
+    let exported = bin()
+        .arg("export")
+        .arg(&one)
+        .args(["--rank", "2"])
+        .output()
+        .unwrap();
+    assert!(exported.status.success());
+    let json = String::from_utf8(exported.stdout).unwrap();
+    assert_eq!(WeightsFile::from_json(&json, "rank2.json").unwrap(), second);
+
+    // The genes draw no weight: genes fixed at the config's values (every specimen searches
+    // as the run does) give the games, rows and best.json of the run without genes (not its
+    // positions store, whose identity is the config's hash).
+    let plain = write_config(
+        tmp.path(),
+        "plain.toml",
+        text.split("[search.genes]").next().unwrap(),
+    );
+    let fixed = write_config(
+        tmp.path(),
+        "fixed.toml",
+        &text
+            .replace("[0, 3]", "[1, 1]")
+            .replace("[20, 200]", "[60, 60]"),
+    );
+    let (without, with) = (tmp.path().join("without"), tmp.path().join("fixed"));
+    tune(&plain, &without, 2);
+    tune(&fixed, &with, 2);
+    for name in [
+        "games.csv",
+        "games.pdn",
+        "rounds.csv",
+        "playoff.csv",
+        "best.json",
+    ] {
+        assert!(
+            fs::read(without.join(name)).unwrap() == fs::read(with.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let specimens = |run: &Path| fs::read_to_string(run.join("specimens.csv")).unwrap();
+    let cut: String = specimens(&with)
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            format!("{}\n", fields[..fields.len() - GENES.len()].join(","))
+        })
+        .collect();
+    assert_eq!(cut, specimens(&without));
+}
+
 #[test]
 fn stopping_after_any_round_and_resuming_gives_the_same_files() {
     for text in [
         TINY.to_string(),
+        tiny_genes(),
         tiny_mini_matches(),
         tiny_fit(),
         tiny_extended(),
@@ -350,6 +540,7 @@ fn stop_and_resume_after_each_round(text: &str) {
 fn a_crash_between_the_rows_and_the_checkpoint_is_replayed() {
     for text in [
         TINY.to_string(),
+        tiny_genes(),
         tiny_fit(),
         tiny_extended(),
         tiny_patterns(),
@@ -665,8 +856,20 @@ fn spawn(args: &[&str], config: Option<&Path>, dir: &Path) -> Child {
 
 #[test]
 fn killed_with_sigkill_at_several_moments_and_resumed_gives_the_same_files() {
+    // With search genes too: every specimen's own search comes back from the checkpoint.
+    let genes = LONGER.replace(
+        "database_pieces = 3\n",
+        "database_pieces = 3\nnodes = 1500\nmode = \"selective\"\n\
+         [search.genes]\nlmr_moves = [1, 6]\naspiration = [0, 80]\n",
+    );
+    for text in [LONGER, &genes] {
+        kill_and_resume(text);
+    }
+}
+
+fn kill_and_resume(text: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    let (config, full) = reference(tmp.path(), LONGER);
+    let (config, full) = reference(tmp.path(), text);
     let out = tmp.path().join("killed");
     let rows = |name: &str| lines(&out.join(name)).saturating_sub(1);
 
@@ -1237,6 +1440,41 @@ fn bad_configs_exit_2_naming_the_key_and_create_no_run_folder() {
             &["tie_break"],
         ),
         ("colour = \"blue\"\n", "colour", &["unknown key"]),
+        (
+            "[search]\nnodes = 400\nmode = \"selective\"\n[search.genes]\nlmr_foo = [0, 1]\n",
+            "search.genes.lmr_foo",
+            &["unknown key", "lmr_reduction"],
+        ),
+        (
+            "[search]\nnodes = 400\nmode = \"selective\"\n[search.genes]\nlmr_reduction = [3, 1]\n",
+            "search.genes.lmr_reduction",
+            &["must not exceed"],
+        ),
+        (
+            "[search]\nnodes = 400\nmode = \"selective\"\n[search.genes]\nlmr_reduction = [0, 5]\n",
+            "search.genes.lmr_reduction",
+            &["`search.lmr_reduction` must be at most 4, got 5"],
+        ),
+        (
+            "[search]\nnodes = 400\nmode = \"selective\"\n[search.genes]\nlmr_depth = [0, 3]\n",
+            "search.genes.lmr_depth",
+            &["must be at least 1, got 0"],
+        ),
+        (
+            "[search]\nnodes = 400\nmode = \"selective\"\n[search.genes]\naspiration = [5]\n",
+            "search.genes.aspiration",
+            &["exactly two numbers"],
+        ),
+        (
+            "[search]\nnodes = 400\n[search.genes]\nlmr_reduction = [0, 2]\n",
+            "search.genes.lmr_reduction",
+            &["search.mode = \"selective\""],
+        ),
+        (
+            "[search]\nmode = \"selective\"\n[search.genes]\nfutility_margin = [0, 90]\n",
+            "search.genes.futility_margin",
+            &["equal nodes", "`search.nodes`"],
+        ),
     ];
     for (k, (body, key, also)) in cases.iter().enumerate() {
         let config = write_config(

@@ -105,6 +105,18 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
         None => format!("depth {min}/{max}"),
         Some(n) => format!("{n} nodes a move (captures {} plies further)", max - min),
     };
+    // Only a run with genes says so: the line of every other run stays as it was.
+    let genes: Vec<String> = config
+        .search
+        .genes
+        .opened()
+        .iter()
+        .map(|g| format!("{} {}..{}", g.key(), g.range.min, g.range.max))
+        .collect();
+    let search = match genes.is_empty() {
+        true => search,
+        false => format!("{search}, search genes {}", genes.join(", ")),
+    };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let expected = config.expected_cpu_seconds(0) / threads.clamp(1, cores) as f64;
     format!(

@@ -755,6 +755,15 @@ impl<'a> Ctx<'a> {
                 e.describe("`search.min_depth`", "`search.max_depth`"),
             )
         })?;
+        if !params.genes.is_empty() {
+            // A run's ranges are not a search: the file plays one value of each key.
+            return Err(self.err_at(
+                "search",
+                "`search.genes`: ranges are a tuning config's; a weights file gives each key \
+                 one value, e.g. \"lmr_reduction\": 2"
+                    .to_string(),
+            ));
+        }
         Ok(params)
     }
 

@@ -54,6 +54,7 @@ impl Extraction<'_> {
             patterns: self.patterns,
             endgame_pieces: self.endgame_pieces,
             limits: None,
+            search: None,
         }
         .evaluator(pos)
     }

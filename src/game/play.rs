@@ -207,6 +207,10 @@ pub struct Player<'a> {
     /// pit a deeper search against a shallower one. `None`: the game's. Not used by timed
     /// games, whose depth is the clock's.
     pub limits: Option<SearchLimits>,
+    /// This side's own selective search, in place of the game's (`settings.search`):
+    /// a specimen's of a run with search genes. `None`: the game's. Read by
+    /// [`play_game_between`]; [`play_game_searching`] takes each side's search instead.
+    pub search: Option<SelectiveParams>,
 }
 
 impl<'a> Player<'a> {
@@ -219,6 +223,7 @@ impl<'a> Player<'a> {
             patterns: file.patterns.as_ref(),
             endgame_pieces: file.endgame_pieces,
             limits: None,
+            search: None,
         }
     }
 
@@ -266,13 +271,15 @@ pub fn play_game(
         patterns: None,
         endgame_pieces: settings.search.endgame_pieces,
         limits: None,
+        search: None,
     };
     play_game_between(player(black), player(white), start, settings, rng)
 }
 
 /// Plays one game from `start` between two players (whoever is to move in `start` moves first).
 /// Each side searches with its own weights and its own transposition table; `rng` is the game's
-/// own stream, used only for random tie-breaks. The same inputs give the same game.
+/// own stream, used only for random tie-breaks. The same inputs give the same game. Each side
+/// searches as its `search` says, or as the settings do.
 pub fn play_game_between(
     black: Player<'_>,
     white: Player<'_>,
@@ -281,7 +288,8 @@ pub fn play_game_between(
     rng: &mut ChaCha8Rng,
 ) -> GameRecord {
     let search = settings.search.selective();
-    play_game_searching(black, white, [search, search], start, settings, rng)
+    let searches = [black.search.or(search), white.search.or(search)];
+    play_game_searching(black, white, searches, start, settings, rng)
 }
 
 /// [`play_game_between`] with each side's own search: `searches[colour]` is Black's and

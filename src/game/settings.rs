@@ -8,6 +8,7 @@ use crate::bounded::int_in;
 use crate::egdb::{EndgameDb, MAX_DATABASE_PIECES};
 use crate::eval::DEFAULT_ENDGAME_PIECES;
 use crate::search::{LimitsError, SearchBudget, SearchLimits, SelectiveParams, MAX_SEARCH_DEPTH};
+use crate::tournament::SearchGenes;
 
 /// How a search breaks ties between moves of equal value.
 #[derive(
@@ -190,6 +191,13 @@ pub struct SearchParams {
     )]
     #[arg(skip)]
     pub nodes: Option<u64>,
+    /// A tuning run's search genes (`[search.genes]`): the selective keys each specimen
+    /// carries a value of its own for, with their ranges. Empty by default and then not
+    /// written; never part of a weights file's table ([`SearchParams::entries`]). Last, as
+    /// TOML writes a table after the section's values.
+    #[serde(skip_serializing_if = "SearchGenes::is_empty")]
+    #[arg(skip)]
+    pub genes: SearchGenes,
 }
 
 /// The largest node budget a move may have: about two minutes of search.
@@ -229,6 +237,7 @@ impl Default for SearchParams {
             history: SELECTIVE.history,
             aspiration: SELECTIVE.aspiration,
             nodes: None,
+            genes: SearchGenes::default(),
         }
     }
 }
@@ -258,7 +267,8 @@ impl SearchParams {
 
     /// Every key of `[search]` with its value, in the section's order: what the files that
     /// carry the section write (a weights file's `search` table, the C header's `#define`s).
-    /// `nodes` only when set.
+    /// `nodes` only when set; `genes` never (a weights file carries one search, the genes'
+    /// values).
     pub fn entries(&self) -> Vec<(&'static str, SearchValue)> {
         use SearchValue::{Flag, Int, Name};
         let int = |v: u32| Int(v.into());
@@ -299,8 +309,34 @@ impl SearchParams {
     /// RUN`) carry: the run's section when its games were not exact searches to fixed depths
     /// (selective, or at a node budget), so that `match` plays the weights as they were tuned;
     /// `None` for the exact search at fixed depths, whose files stay as they always were.
+    /// The genes are left out: a run with genes writes each specimen's own values
+    /// ([`SearchParams::with_selective`]).
     pub fn run_table(&self) -> Option<SearchParams> {
-        (self.mode == SearchMode::Selective || self.nodes.is_some()).then_some(*self)
+        let table = SearchParams {
+            genes: SearchGenes::default(),
+            ..*self
+        };
+        (self.mode == SearchMode::Selective || self.nodes.is_some()).then_some(table)
+    }
+
+    /// These settings with the selective keys of `search` (a specimen's own search, from its
+    /// genes); unchanged for `None`.
+    pub fn with_selective(self, search: Option<SelectiveParams>) -> SearchParams {
+        let Some(s) = search else {
+            return self;
+        };
+        SearchParams {
+            lmr_depth: s.lmr_depth,
+            lmr_moves: s.lmr_moves,
+            lmr_reduction: s.lmr_reduction,
+            futility_depth: s.futility_depth,
+            futility_margin: s.futility_margin,
+            pv_extension: s.pv_extension,
+            recapture_extension: s.recapture_extension,
+            history: s.history,
+            aspiration: s.aspiration,
+            ..self
+        }
     }
 
     /// The depths as search limits, for settings already checked by

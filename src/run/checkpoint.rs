@@ -9,7 +9,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::Config;
-use super::files::{write_atomically, FileLengths, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE};
+use super::files::{
+    write_atomically, FileLengths, SpecimenColumns, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE,
+};
 use super::gate::GatedChampion;
 use super::recorded;
 use crate::error::{Error, Result};
@@ -137,8 +139,8 @@ impl Checkpoint {
     ///   only after the last round;
     /// - the recorded file lengths fit the files (see [`recorded::check_recorded`]);
     /// - the population has the config's size (after the last round: the last round's
-    ///   survivors), ids strictly increasing and below `next_id`, weights within the config's
-    ///   range, and lineage no later than the rounds played;
+    ///   survivors), ids strictly increasing and below `next_id`, weights (and search genes)
+    ///   within the config's ranges, and lineage no later than the rounds played;
     /// - an openings file has the contents the run started with;
     /// - a playoff ranks exactly the finalists, 1 to N, with consistent scores, and the finished
     ///   run still has its `playoff.csv` and a `best.json` of the rank-1 specimen.
@@ -183,7 +185,7 @@ impl Checkpoint {
             &self.files,
             done,
             config.tournament.games_pdn,
-            config.weights.evaluator,
+            SpecimenColumns::of(config),
         )?;
 
         // The population.
@@ -246,6 +248,10 @@ impl Checkpoint {
                     "{what}: weight {key} = {value} is outside the config's range {}..={}",
                     range.min, range.max
                 )));
+            }
+            let genes = &config.search.genes;
+            if let Some(problem) = genes.problem(s.search.as_ref(), config.search.selective()) {
+                return Err(bad(format!("{what} {problem}")));
             }
             if s.born_round > done + 1 || member.rounds_survived > done {
                 return Err(bad(format!(
@@ -347,6 +353,7 @@ mod tests {
                 parent_b: None,
                 born_round: 2,
                 fitted: false,
+                search: None,
             },
             rounds_survived: 4,
         };

@@ -22,11 +22,11 @@ use super::gate::{GateCandidates, GateConfig};
 use crate::bounded::int_in;
 use crate::error::Error;
 use crate::game::{
-    load_openings_file, GameSettings, OpeningsSource, SearchParams, TieBreak, TimeControl,
-    DECK_NAMES, MAX_RANDOM_OPENING_PLIES,
+    load_openings_file, GameSettings, OpeningsSource, SearchMode, SearchParams, TieBreak,
+    TimeControl, DECK_NAMES, MAX_RANDOM_OPENING_PLIES,
 };
 use crate::input_file::{self, Links, CONFIG_CAP};
-use crate::search::{LimitsError, MAX_SEARCH_DEPTH};
+use crate::search::{LimitsError, SelectiveParams, MAX_SEARCH_DEPTH};
 use crate::text::excerpt;
 use crate::tournament::{
     playoff_games, EvolutionParams, TournamentParams, WeightSpace, MAX_ROUNDS,
@@ -371,6 +371,7 @@ impl Config {
                  `search.database_pieces`, or leave this out",
             ));
         }
+        self.check_genes(report, layout)?;
         if let Some((key, problem)) = self.weights.problem() {
             let key = format!("weights.{key}");
             return Err(report.at(layout.get(&key), &key, &problem));
@@ -403,6 +404,57 @@ impl Config {
                 "a search at a node budget breaks ties by move order: \
                  `search.tie_break = \"random\"` would not apply (use \"first\")",
             ));
+        }
+        Ok(())
+    }
+
+    /// Search genes (`[search.genes]`) are the selective search's keys, judged at equal nodes
+    /// (at a fixed depth a smaller reduction or a wider margin always wins by searching more,
+    /// whatever it costs), and each range lies within its key's own bounds: those
+    /// `SearchParams` reads `[search]` with, the one owner of them.
+    fn check_genes(&self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
+        let genes = self.search.genes.opened();
+        let Some(first) = genes.first() else {
+            return Ok(());
+        };
+        let at = |key: &str, problem: &str| Err(report.at(layout.get(key), key, problem));
+        let first = format!("search.genes.{}", first.key());
+        if self.search.mode != SearchMode::Selective {
+            return at(
+                &first,
+                "search genes are keys of the selective search: they need \
+                 `search.mode = \"selective\"`",
+            );
+        }
+        if self.search.nodes.is_none() {
+            return at(
+                &first,
+                "search genes are judged at equal nodes: they need `search.nodes` (at a fixed \
+                 depth a smaller reduction always wins by searching more)",
+            );
+        }
+        for gene in genes {
+            let key = format!("search.genes.{}", gene.key());
+            let (min, max) = (gene.range.min, gene.range.max);
+            if min > max {
+                return at(
+                    &key,
+                    &format!("[{min}, {max}]: the first bound must not exceed the second"),
+                );
+            }
+            for bound in [min, max] {
+                let alone = toml::Table::from_iter([(gene.key().to_string(), bound.into())]);
+                if let Err(e) = toml::Value::Table(alone).try_into::<SearchParams>() {
+                    return at(
+                        &key,
+                        &format!(
+                            "[{min}, {max}]: `search.{}` {}",
+                            gene.key(),
+                            e.message().trim_end()
+                        ),
+                    );
+                }
+            }
         }
         Ok(())
     }
@@ -564,6 +616,12 @@ impl Config {
         let block = size.saturating_mul(u64::from(self.tournament.rounds) + 1);
         let first = block.saturating_mul(u64::from(index));
         first..first.saturating_add(block)
+    }
+
+    /// The selective search a specimen's genes (`[search.genes]`) are set over: the run's
+    /// (a config with genes is selective; the defaults otherwise, which no gene reads).
+    pub fn gene_base(&self) -> SelectiveParams {
+        self.search.selective().unwrap_or_default()
     }
 
     /// The settings every game of this run is played with; the database itself (for

@@ -11,7 +11,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::checkpoint::Member;
-use super::files::CHECKPOINT_FILE;
+use super::files::{SpecimenColumns, CHECKPOINT_FILE};
 use super::island_files;
 use super::islands::{
     letter_result, publish, result_letter, wait_for, wait_until, FinalistsFile, MigrantsFile,
@@ -273,7 +273,7 @@ impl<'a> Run<'a> {
                 part.top,
                 part.island.count,
                 self.config.tournament.games_pdn,
-                self.config.weights.evaluator,
+                SpecimenColumns::of(self.config),
             )?;
             self.write_results(part.top, finalists, &standings)?;
         }

@@ -18,7 +18,7 @@ use crate::eval::{extra_names, EvaluatorKind, CLASSIC_COUNT, CLASSIC_NAMES, FEAT
 use crate::game::Tally;
 use crate::input_file;
 use crate::text::csv_line;
-use crate::tournament::{BracketGame, RoundStats, Specimen};
+use crate::tournament::{BracketGame, RoundStats, SearchGenes, Specimen};
 
 pub use crate::run_folder::{
     BEST_FILE, CHAMPIONS_DIR, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE,
@@ -75,8 +75,39 @@ fn is_run_temporary(name: &str) -> bool {
     })
 }
 
+/// What decides the columns of `specimens.csv`: the evaluator's weights, then the search
+/// genes the config opens (none: the columns runs without genes always had).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecimenColumns {
+    /// Whose weights the rows hold.
+    pub evaluator: EvaluatorKind,
+    /// The genes whose values follow the weights.
+    pub genes: SearchGenes,
+}
+
+impl SpecimenColumns {
+    /// The columns of run `config`'s `specimens.csv`.
+    pub fn of(config: &super::Config) -> SpecimenColumns {
+        SpecimenColumns {
+            evaluator: config.weights.evaluator,
+            genes: config.search.genes,
+        }
+    }
+}
+
+impl From<EvaluatorKind> for SpecimenColumns {
+    /// The columns of a run of `evaluator` without genes.
+    fn from(evaluator: EvaluatorKind) -> SpecimenColumns {
+        SpecimenColumns {
+            evaluator,
+            genes: SearchGenes::default(),
+        }
+    }
+}
+
 /// The header of `specimens.csv` (docs/run-folder.md).
-pub fn specimens_header(evaluator: EvaluatorKind) -> Vec<String> {
+pub fn specimens_header(columns: SpecimenColumns) -> Vec<String> {
+    let evaluator = columns.evaluator;
     let mut header: Vec<String> = [
         "round",
         "id",
@@ -106,12 +137,13 @@ pub fn specimens_header(evaluator: EvaluatorKind) -> Vec<String> {
         }
         header.push("tables".to_string());
     }
+    header.extend(columns.genes.columns());
     header
 }
 
 /// A survivor's row of `specimens.csv`; a missing parent is an empty field.
 pub fn specimen_record(
-    evaluator: EvaluatorKind,
+    columns: SpecimenColumns,
     round: u32,
     specimen: &Specimen,
     rounds_survived: u32,
@@ -138,7 +170,7 @@ pub fn specimen_record(
             row.extend(set.to_vec().iter().map(|w| w.to_string()));
         }
     }
-    if evaluator == EvaluatorKind::Patterns {
+    if columns.evaluator == EvaluatorKind::Patterns {
         let zero = [0; CLASSIC_COUNT];
         let patterns = specimen.patterns.as_deref();
         for set in [
@@ -149,6 +181,7 @@ pub fn specimen_record(
         }
         row.push(specimen.tables.map(|id| id.to_string()).unwrap_or_default());
     }
+    row.extend(columns.genes.values(specimen.search.as_ref()));
     row
 }
 
@@ -205,10 +238,10 @@ pub fn playoff_header() -> Vec<&'static str> {
 }
 
 /// Header line of each appended file.
-pub(super) fn header_line(name: &str, evaluator: EvaluatorKind) -> String {
+pub(super) fn header_line(name: &str, columns: SpecimenColumns) -> String {
     match name {
         ROUNDS_FILE => csv_line(&RoundStats::csv_header()),
-        SPECIMENS_FILE => csv_line(&specimens_header(evaluator)),
+        SPECIMENS_FILE => csv_line(&specimens_header(columns)),
         GAMES_FILE => csv_line(&BracketGame::csv_header()),
         TIMINGS_FILE => csv_line(&timings_header()),
         LEARNING_FILE => csv_line(&learning_header()),
@@ -219,11 +252,11 @@ pub(super) fn header_line(name: &str, evaluator: EvaluatorKind) -> String {
 /// Creates (or empties) every appended file with its header line only, and `games.pdn` empty
 /// when `pdn`, and returns the lengths of the counted ones: the state of a run before its first
 /// round.
-pub fn start_files(dir: &Path, pdn: bool, evaluator: EvaluatorKind) -> Result<FileLengths> {
+pub fn start_files(dir: &Path, pdn: bool, columns: SpecimenColumns) -> Result<FileLengths> {
     let mut lengths = FileLengths::new();
     for name in COUNTED_FILES.into_iter().chain([TIMINGS_FILE]) {
         let path = dir.join(name);
-        let header = header_line(name, evaluator);
+        let header = header_line(name, columns);
         let mut file = File::create(&path).map_err(|e| Error::io("create", &path, &e))?;
         file.write_all(header.as_bytes())
             .map_err(|e| Error::io("write", &path, &e))?;
@@ -273,7 +306,7 @@ mod tests {
 
     #[test]
     fn specimen_rows_match_the_header_and_leave_missing_parents_empty() {
-        let header = specimens_header(EvaluatorKind::Ten);
+        let header = specimens_header(EvaluatorKind::Ten.into());
         assert_eq!(header.len(), 10 + 20);
         assert_eq!(header[5], "origin");
         assert_eq!(header[10], "open_pawns");
@@ -291,6 +324,7 @@ mod tests {
             parent_b: None,
             born_round: 2,
             fitted: false,
+            search: None,
         };
         let tally = Tally {
             wins: 2,
@@ -298,7 +332,7 @@ mod tests {
             losses: 0,
         };
         let line = csv_line(&specimen_record(
-            EvaluatorKind::Ten,
+            EvaluatorKind::Ten.into(),
             4,
             &specimen,
             3,
@@ -316,7 +350,7 @@ mod tests {
                     fitted,
                     ..specimen.clone()
                 };
-                specimen_record(EvaluatorKind::Ten, 4, &specimen, 1, &tally)[5].clone()
+                specimen_record(EvaluatorKind::Ten.into(), 4, &specimen, 1, &tally)[5].clone()
             },
         );
         assert_eq!(origins, ["initial", "fresh", "fit"]);

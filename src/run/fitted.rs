@@ -251,7 +251,8 @@ pub(super) fn recorded(game: &BracketGame) -> Result<RecordedGame> {
 
 /// The fitted specimen among the `newcomers` bred after `round`: in place of the last one (an
 /// immigrant when the round bred any, as they come last), taking its id, or, when nothing was
-/// bred (after the last round), added with the next id. Its parent is `top`, its start.
+/// bred (after the last round), added with the next id. Its parent is `top`, its start, whose
+/// search genes it keeps: a fit learns weights, not the search.
 pub(super) fn enter(
     newcomers: &mut Vec<Specimen>,
     fitted: &FitReport,
@@ -276,5 +277,6 @@ pub(super) fn enter(
         parent_b: None,
         born_round: round + 1,
         fitted: true,
+        search: top.search,
     });
 }

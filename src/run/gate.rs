@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::eval::{EvaluatorKind, PatternTables, PatternWeights, WeightsFile, WeightsSource};
 use crate::export::{export_to_file, ExportFormat};
 use crate::game::{Opening, OpeningBook, SearchParams};
-use crate::matchplay::{play_match_from, MatchReport};
+use crate::matchplay::{play_match_from, MatchPlayer, MatchReport};
 use crate::rng::{stream, tag};
 pub use crate::run_folder::{champion_path, champion_round, CHAMPIONS_DIR, CHAMPIONS_FILE};
 use crate::text::csv_line;
@@ -245,7 +245,7 @@ impl GateRecord {
 
 /// The weights file of champion `specimen` of run `config`'s evaluator, with the run's
 /// `[search]` (`search`): its endgame threshold, its database, and the `search` table of
-/// [`SearchParams::run_table`].
+/// [`SearchParams::run_table`] with the specimen's own search (its genes' values).
 pub fn champion_file(
     specimen: &Specimen,
     run: &str,
@@ -269,7 +269,9 @@ pub fn champion_file(
             round,
         }),
         database_pieces: Some(search.database_pieces),
-        search: search.run_table(),
+        search: search
+            .run_table()
+            .map(|table| table.with_selective(specimen.search)),
     }
 }
 
@@ -362,9 +364,14 @@ impl Run<'_> {
             let a = self.player_file(candidate, round);
             let b = self.player_file(&holder.specimen, holder.since);
             let stop = self.options.stop.as_deref();
+            // Each side with its own search (`[search.genes]`; the run's without genes).
+            let side = |file, specimen: &Specimen| MatchPlayer {
+                selective: specimen.search,
+                ..MatchPlayer::from(file)
+            };
             let report = play_match_from(
-                (&a).into(),
-                (&b).into(),
+                side(&a, candidate),
+                side(&b, &holder.specimen),
                 &deck,
                 &self.settings,
                 gate.seed ^ u64::from(round),

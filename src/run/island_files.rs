@@ -6,11 +6,10 @@ use std::fs;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::files::{header_line, write_atomically, COUNTED_FILES, RUN_FILES};
+use super::files::{header_line, write_atomically, SpecimenColumns, COUNTED_FILES, RUN_FILES};
 use super::recorded::pdn_games;
 use crate::atomic_file::sync_dir;
 use crate::error::{Error, Result};
-use crate::eval::EvaluatorKind;
 use crate::input_file::{self, Links};
 use crate::run_folder::{CHAMPIONS_DIR, GAMES_FILE, GAMES_PDN_FILE, TABLES_DIR, TIMINGS_FILE};
 use crate::text::csv_line;
@@ -121,7 +120,7 @@ fn read_run_file(path: &Path) -> Result<Vec<u8>> {
 /// island, so that the files do not depend on which island finished first. `timings.csv` ends
 /// with the islands' playoff rows. With `pdn` (the islands wrote `games.pdn`), `games.pdn`
 /// holds their games in the order of the merged `games.csv`.
-pub fn merge_islands(top: &Path, count: u32, pdn: bool, evaluator: EvaluatorKind) -> Result<()> {
+pub fn merge_islands(top: &Path, count: u32, pdn: bool, columns: SpecimenColumns) -> Result<()> {
     for name in COUNTED_FILES.into_iter().chain([TIMINGS_FILE]) {
         let mut rows: Vec<(u64, u32, csv::StringRecord, &[u8])> = Vec::new();
         let mut pdn_texts = Vec::new();
@@ -160,7 +159,7 @@ pub fn merge_islands(top: &Path, count: u32, pdn: bool, evaluator: EvaluatorKind
         }
         // Stable: an island's rows of one round keep their order.
         rows.sort_by_key(|&(round, index, _, _)| (round, index));
-        let header = header_line(name, evaluator);
+        let header = header_line(name, columns);
         let mut text = format!("{ISLAND_COLUMN},{header}");
         let mut games = Vec::new();
         for (_, index, record, game) in &rows {

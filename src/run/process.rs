@@ -20,7 +20,7 @@ use crate::elo::MatchTally;
 use crate::error::{Error, Result};
 use crate::eval::WeightsFile;
 use crate::game::{play_game_between, GameResult, GameSettings, Opening, OpeningBook, Tally};
-use crate::matchplay::play_match;
+use crate::matchplay::{play_match_from, MatchPlayer};
 use crate::rng::{stream, tag};
 use crate::tournament::{GameJob, GameReport, Specimen, Standing};
 
@@ -190,7 +190,8 @@ impl<'a> Run<'a> {
     }
 
     /// A validation match of `specimen` against `material` on the validation deck, at the
-    /// run's depths and draw rules, both sides switching at the run's endgame threshold.
+    /// run's depths and draw rules, both sides switching at the run's endgame threshold, the
+    /// specimen with its own search (`[search.genes]`).
     pub(super) fn validate(&self, specimen: &Specimen) -> MatchTally {
         let endgame_pieces = self.config.search.endgame_pieces;
         let switching = |file| WeightsFile {
@@ -207,7 +208,23 @@ impl<'a> Run<'a> {
             &self.settings,
             self.config.validation.seed,
         );
-        play_match(&a, &b, deck, settings, seed, None, |_| {}).tally
+        // The specimen searches as its genes say; `material` as the run does.
+        let a = MatchPlayer {
+            selective: specimen.search,
+            ..MatchPlayer::from(&a)
+        };
+        play_match_from(
+            a,
+            (&b).into(),
+            deck,
+            settings,
+            seed,
+            None,
+            &[],
+            None,
+            |_| {},
+        )
+        .tally
     }
 
     pub(super) fn checkpoint(&self, state: &State, playoff: Option<Vec<Standing>>) -> Result<()> {

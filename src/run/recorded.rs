@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
 use std::path::Path;
 
-use super::files::{header_line, write_atomically, FileLengths, COUNTED_FILES};
+use super::files::{header_line, write_atomically, FileLengths, SpecimenColumns, COUNTED_FILES};
 use crate::error::{Error, Result};
 use crate::eval::EvaluatorKind;
 use crate::fit::{cut_store_to, length_through_round, StoreIdentity};
@@ -37,7 +37,7 @@ pub fn check_recorded(
     lengths: &FileLengths,
     completed_rounds: u32,
     pdn: bool,
-    evaluator: EvaluatorKind,
+    columns: SpecimenColumns,
 ) -> Result<RecordedRounds> {
     let checkpoint = dir.join(CHECKPOINT_FILE);
     let damaged = |problem: String| {
@@ -50,7 +50,7 @@ pub fn check_recorded(
     let mut tables: BTreeMap<&str, CsvTable> = BTreeMap::new();
     for name in COUNTED_FILES {
         let (bytes, want) = read_recorded(dir, name, lengths, &damaged)?;
-        let header = header_line(name, evaluator);
+        let header = header_line(name, columns);
         if !bytes.starts_with(header.as_bytes()) {
             return Err(Error::input(format!(
                 "{}: line 1 is not the header of {name}; the file was changed, so the run \
@@ -148,9 +148,9 @@ pub fn cut_to(
     lengths: &FileLengths,
     completed_rounds: u32,
     pdn: bool,
-    evaluator: EvaluatorKind,
+    columns: SpecimenColumns,
 ) -> Result<()> {
-    check_recorded(dir, lengths, completed_rounds, pdn, evaluator)?;
+    check_recorded(dir, lengths, completed_rounds, pdn, columns)?;
     let pdn_file = pdn.then_some(GAMES_PDN_FILE);
     for name in COUNTED_FILES.into_iter().chain(pdn_file) {
         let path = dir.join(name);
@@ -288,7 +288,7 @@ fn cut_timings(dir: &Path, rounds: u32) -> Result<()> {
         keep = end;
     }
     let text = if keep == 0 {
-        header_line(TIMINGS_FILE, EvaluatorKind::Ten).into_bytes()
+        header_line(TIMINGS_FILE, EvaluatorKind::Ten.into()).into_bytes()
     } else {
         bytes[..keep].to_vec()
     };
@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn cut_drops_extra_bytes_and_refuses_short_files() {
         let dir = tempfile::tempdir().unwrap();
-        let mut lengths = start_files(dir.path(), true, EvaluatorKind::Ten).unwrap();
+        let mut lengths = start_files(dir.path(), true, EvaluatorKind::Ten.into()).unwrap();
         assert!(!lengths.contains_key(TIMINGS_FILE));
         assert_eq!(lengths[GAMES_PDN_FILE], 0);
         let before = lengths.clone();
@@ -323,7 +323,7 @@ mod tests {
             &mut lengths,
         )
         .unwrap();
-        cut_to(dir.path(), &before, 0, true, EvaluatorKind::Ten).unwrap();
+        cut_to(dir.path(), &before, 0, true, EvaluatorKind::Ten.into()).unwrap();
         assert_eq!(fs::metadata(&rounds).unwrap().len(), before[ROUNDS_FILE]);
         assert_eq!(
             fs::metadata(dir.path().join(GAMES_PDN_FILE)).unwrap().len(),
@@ -331,7 +331,7 @@ mod tests {
         );
         let mut longer = before.clone();
         *longer.get_mut(GAMES_FILE).unwrap() += 1;
-        let err = cut_to(dir.path(), &longer, 0, true, EvaluatorKind::Ten).unwrap_err();
+        let err = cut_to(dir.path(), &longer, 0, true, EvaluatorKind::Ten.into()).unwrap_err();
         assert!(err.to_string().contains("games.csv"), "{err}");
         assert_eq!(err.exit_code(), 2);
     }
@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn recorded_pdn_games_must_be_whole_and_match_the_csv_rows() {
         let dir = tempfile::tempdir().unwrap();
-        let mut lengths = start_files(dir.path(), true, EvaluatorKind::Ten).unwrap();
+        let mut lengths = start_files(dir.path(), true, EvaluatorKind::Ten.into()).unwrap();
         let game = "[Event \"x\"]\n[Round \"1\"]\n\n1. 9-13 *\n\n";
         append_counted(
             dir.path(),
@@ -352,26 +352,29 @@ mod tests {
         let games: Vec<&[u8]> = pdn_games(&bytes).collect();
         assert_eq!(games, [game.as_bytes(), game.as_bytes()]);
         // Two games against no games.csv row.
-        let err = check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten).unwrap_err();
+        let err =
+            check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten.into()).unwrap_err();
         assert!(err.to_string().contains("holds 2 game(s)"), "{err}");
         // A length inside a game.
         *lengths.get_mut(GAMES_PDN_FILE).unwrap() -= 3;
-        let err = check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten).unwrap_err();
+        let err =
+            check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten.into()).unwrap_err();
         assert!(err.to_string().contains("does not end a game"), "{err}");
         // Asked for, but not recorded.
         lengths.remove(GAMES_PDN_FILE);
-        let err = check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten).unwrap_err();
+        let err =
+            check_recorded(dir.path(), &lengths, 0, true, EvaluatorKind::Ten.into()).unwrap_err();
         assert!(
             err.to_string().contains("no length recorded for games.pdn"),
             "{err}"
         );
-        assert!(check_recorded(dir.path(), &lengths, 0, false, EvaluatorKind::Ten).is_ok());
+        assert!(check_recorded(dir.path(), &lengths, 0, false, EvaluatorKind::Ten.into()).is_ok());
     }
 
     #[test]
     fn timings_are_cut_by_rows() {
         let dir = tempfile::tempdir().unwrap();
-        start_files(dir.path(), false, EvaluatorKind::Ten).unwrap();
+        start_files(dir.path(), false, EvaluatorKind::Ten.into()).unwrap();
         let path = dir.path().join(TIMINGS_FILE);
         let header = fs::read_to_string(&path).unwrap();
         append(
@@ -396,7 +399,7 @@ mod tests {
         assert_eq!(fs::read_to_string(&path).unwrap(), header);
         // The counted files are checked before anything is cut.
         let lengths = start_files_lengths(dir.path());
-        let err = cut_to(dir.path(), &lengths, 1, false, EvaluatorKind::Ten).unwrap_err();
+        let err = cut_to(dir.path(), &lengths, 1, false, EvaluatorKind::Ten.into()).unwrap_err();
         assert!(err.to_string().contains("1 completed round"), "{err}");
     }
 

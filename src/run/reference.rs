@@ -180,6 +180,35 @@ const KEY_DOCS: &[(&str, &str)] = &[
          `tie_break = \"random\"`).",
     ),
     (
+        "search.genes.lmr_depth",
+        "[min, max] of `search.lmr_depth` as a gene (within 1 to 40): each specimen carries its \
+         own value of each key of this table, drawn uniformly from the range, a child's taken \
+         from a parent and stepped by 1 to max(1, width / 8) with probability \
+         `evolution.mutation_rate`; specimens.csv and best.json carry the values \
+         (docs/engine.md#search-parameters-as-genes). Needs `search.mode = \"selective\"` \
+         and `search.nodes`: genes are judged at equal nodes.",
+    ),
+    (
+        "search.genes.lmr_moves",
+        "[min, max] of `search.lmr_moves` as a gene (within 1 to 64).",
+    ),
+    (
+        "search.genes.lmr_reduction",
+        "[min, max] of `search.lmr_reduction` as a gene (within 0 to 4).",
+    ),
+    (
+        "search.genes.futility_depth",
+        "[min, max] of `search.futility_depth` as a gene (within 0 to 8).",
+    ),
+    (
+        "search.genes.futility_margin",
+        "[min, max] of `search.futility_margin` as a gene (within 0 to 10,000).",
+    ),
+    (
+        "search.genes.aspiration",
+        "[min, max] of `search.aspiration` as a gene (within 0 to 10,000).",
+    ),
+    (
         "evolution.mode",
         "How newcomers refill the population: \"genetic\" (children of two survivors, plus \
          immigrants) or \"random\" (fresh specimens, the original procedure).",
@@ -347,7 +376,13 @@ const KEY_DOCS: &[(&str, &str)] = &[
 ];
 
 /// Tables written only when they differ from their defaults: shown commented out.
-const OPTIONAL_TABLES: &[&str] = &["weights.extended", "weights.patterns", "gate", "islands"];
+const OPTIONAL_TABLES: &[&str] = &[
+    "weights.extended",
+    "weights.patterns",
+    "search.genes",
+    "gate",
+    "islands",
+];
 
 /// Keys whose default is "unset" (or 0, off, and then left out of a written config): written
 /// commented out, with an example value.
@@ -466,6 +501,18 @@ fn optional_table(table: &str) -> String {
     // Written only when off: off here, put back to its default below.
     config.islands.pool_games = !config.islands.pool_games;
     config.weights.extended.terms.max += 1;
+    // Genes have no defaults: the table shows an example range for each key.
+    config.search.mode = crate::game::SearchMode::Selective;
+    config.search.nodes = Some(100_000);
+    let range = crate::tournament::WeightRange::new;
+    config.search.genes = crate::tournament::SearchGenes {
+        lmr_depth: Some(range(2, 5)),
+        lmr_moves: Some(range(2, 6)),
+        lmr_reduction: Some(range(0, 3)),
+        futility_depth: Some(range(0, 4)),
+        futility_margin: Some(range(20, 200)),
+        aspiration: Some(range(10, 100)),
+    };
     let mut written = config.to_toml();
     if table == "weights.extended" {
         written = format!(

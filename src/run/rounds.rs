@@ -9,8 +9,9 @@ use rayon::prelude::*;
 
 use super::checkpoint::{Champion, Member};
 use super::files::{
-    append, append_counted, learning_record, specimen_record, timings_record, GAMES_FILE,
-    GAMES_PDN_FILE, LEARNING_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+    append, append_counted, learning_record, specimen_record, timings_record, SpecimenColumns,
+    GAMES_FILE, GAMES_PDN_FILE, LEARNING_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE,
+    TIMINGS_FILE,
 };
 use super::fitted::{self, Earlier};
 use super::gate::{CandidateKind, GateCandidates, GatedChampion, CHAMPIONS_FILE};
@@ -180,6 +181,13 @@ impl Run<'_> {
                 &mut next_id,
             )
         };
+        config.search.genes.breed_into(
+            &mut newcomers,
+            &result.survivors,
+            config.gene_base(),
+            config.evolution.mutation_rate,
+            (self.seed, round),
+        );
         if config.evolution.fits_after(round, config.tournament.rounds)
             && self
                 .enter_fitted(round, &result, &survivors, &mut newcomers, &mut next_id)?
@@ -212,7 +220,7 @@ impl Run<'_> {
                 let tally = result.tallies.get(&member.specimen.id);
                 let tally = tally.copied().unwrap_or_default();
                 let record = specimen_record(
-                    config.weights.evaluator,
+                    SpecimenColumns::of(config),
                     round,
                     &member.specimen,
                     member.rounds_survived,

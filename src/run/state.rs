@@ -48,13 +48,14 @@ impl State {
         let seed = island.map_or(config.seed, |island| island.seed(config.seed));
         let first_id = island.map_or(0, |island| config.island_ids(island.index).start);
         let size = config.population.size;
-        let population = initial_population(size, &config.weights, seed)
-            .into_iter()
-            .map(|mut specimen| {
-                specimen.id += first_id;
-                Member::fresh(specimen)
-            })
-            .collect();
+        let mut specimens = initial_population(size, &config.weights, seed);
+        for specimen in &mut specimens {
+            specimen.id += first_id;
+        }
+        // Keyed by the ids, so drawn once they are the island's.
+        let genes = &config.search.genes;
+        genes.draw_fresh(&mut specimens, config.gene_base(), seed);
+        let population = specimens.into_iter().map(Member::fresh).collect();
         State {
             completed: 0,
             next_id: first_id + size as u64,
@@ -80,7 +81,7 @@ impl State {
         let games_pdn = config.tournament.games_pdn;
         files::refuse_irregular_files(dir)?;
         let Some(checkpoint) = Checkpoint::load(dir)? else {
-            let lengths = files::start_files(dir, games_pdn, config.weights.evaluator)?;
+            let lengths = files::start_files(dir, games_pdn, files::SpecimenColumns::of(config))?;
             start_store(dir, StoreIdentity::new(text, island.map(|i| i.index)))?;
             if config.gate.is_on() {
                 gate::start_champions(dir)?;
@@ -117,7 +118,7 @@ impl State {
             &checkpoint.files,
             completed,
             games_pdn,
-            config.weights.evaluator,
+            files::SpecimenColumns::of(config),
         )?;
         let identity = StoreIdentity::new(text, island.map(|i| i.index));
         recorded::cut_store(dir, identity, completed)?;

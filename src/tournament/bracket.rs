@@ -441,6 +441,7 @@ mod tests {
                 parent_b: None,
                 born_round: 0,
                 fitted: false,
+                search: None,
             })
             .collect()
     }

@@ -210,6 +210,7 @@ pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Speci
             parent_b: None,
             born_round: 0,
             fitted: false,
+            search: None,
         })
         .collect()
 }
@@ -258,6 +259,7 @@ pub fn breed(
             parent_b,
             born_round: round + 1,
             fitted: false,
+            search: None,
         }
     };
     for _ in 0..children {

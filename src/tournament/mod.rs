@@ -3,6 +3,7 @@
 mod bracket;
 mod evolution;
 mod playoff;
+mod search_genes;
 mod settings;
 mod specimen;
 mod stats;
@@ -13,6 +14,7 @@ pub use evolution::{breed, initial_population, EvolutionParams, DEFAULT_FIT_SCOR
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };
+pub use search_genes::{Gene, SearchGenes, GENE_KEYS};
 pub use settings::{TournamentParams, MAX_GAME_PLIES, MAX_ROUNDS};
 pub use specimen::Specimen;
 pub use stats::{OutcomeCounts, RoundStats};

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::eval::{ExtraPair, PatternWeights, WeightPair};
 use crate::game::Player;
+use crate::search::SelectiveParams;
 
 /// A member of the population: its weights and its lineage.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,11 +37,17 @@ pub struct Specimen {
     /// to a checkpoint only when set, so runs without fits keep their files.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fitted: bool,
+    /// Its own selective search in a run with search genes (`[search.genes]`): the run's
+    /// `[search]` with the genes at its values; `None` (and then left out of a checkpoint, so
+    /// runs without genes keep their files): the run's search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<SelectiveParams>,
 }
 
 impl Specimen {
     /// The specimen as a player switching to its endgame set at `endgame_pieces` (the ten
-    /// features; the extended evaluator tapers instead), at the game's depths.
+    /// features; the extended evaluator tapers instead), at the game's depths, with its own
+    /// search when it has one.
     pub fn player(&self, endgame_pieces: u32) -> Player<'_> {
         Player {
             weights: &self.weights,
@@ -48,6 +55,7 @@ impl Specimen {
             patterns: self.patterns.as_ref(),
             endgame_pieces,
             limits: None,
+            search: self.search,
         }
     }
 

@@ -30,8 +30,9 @@
 use super::*;
 
 /// The selective search's settings: each feature can be switched off on its own (a reduction
-/// of 0 plies, a margin of 0, …). See `docs/engine.md` for what each is worth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// of 0 plies, a margin of 0, …). See `docs/engine.md` for what each is worth. Serialised
+/// whole in a run's checkpoint, as a specimen's own search (`[search.genes]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SelectiveParams {
     /// Late-move reductions apply at nodes with at least this many plies left.
     pub lmr_depth: u32,
