@@ -1623,14 +1623,7 @@ fn a_run_whose_fits_learn_the_database_endings_is_reproducible() {
     tune(&config, &two, 2);
     assert_same_files(&one, &two);
     let stopped = tmp.path().join("stopped");
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&stopped)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "3")
-        .assert()
-        .code(130);
+    stop_after_round(&config, &stopped, 3);
     resume(&stopped).success();
     assert_same_files(&one, &stopped);
 
