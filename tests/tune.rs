@@ -189,6 +189,16 @@ fn reference(tmp: &Path, text: &str) -> (PathBuf, PathBuf) {
     (config, out)
 }
 
+/// Runs `text` on 1 thread (the reference) and on 2, and asserts the same files; returns the
+/// config and both run folders.
+fn same_on_one_and_two_threads(tmp: &Path, text: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let (config, one) = reference(tmp, text);
+    let two = tmp.join("two");
+    tune(&config, &two, 2);
+    assert_same_files(&one, &two);
+    (config, one, two)
+}
+
 fn lines(path: &Path) -> usize {
     fs::read_to_string(path).map_or(0, |t| t.lines().count())
 }
@@ -209,10 +219,7 @@ fn thread_count_does_not_change_the_files() {
         &tiny_patterns(),
     ] {
         let tmp = tempfile::tempdir().unwrap();
-        let (config, one) = reference(tmp.path(), text);
-        let two = tmp.path().join("two");
-        tune(&config, &two, 2);
-        assert_same_files(&one, &two);
+        let (_, one, two) = same_on_one_and_two_threads(tmp.path(), text);
         // timings.csv has one row per round plus the playoff, whatever it measured.
         let rounds = lines(&one.join("rounds.csv")) - 1;
         assert_eq!(lines(&two.join("timings.csv")), 1 + rounds + 1);
@@ -258,10 +265,7 @@ fn tiny_nodes(extra: &str) -> String {
 fn a_run_at_a_node_budget_does_not_depend_on_the_thread_count() {
     for text in [tiny_nodes(""), tiny_nodes("mode = \"selective\"\n")] {
         let tmp = tempfile::tempdir().unwrap();
-        let (config, one) = reference(tmp.path(), &text);
-        let two = tmp.path().join("two");
-        tune(&config, &two, 2);
-        assert_same_files(&one, &two);
+        let (config, one, _) = same_on_one_and_two_threads(tmp.path(), &text);
         // The resolved config keeps the key, and a stopped run resumes to the same files.
         let resolved = fs::read_to_string(one.join("config.toml")).unwrap();
         assert!(resolved.contains("\nnodes = 400\n"), "{resolved}");
@@ -360,10 +364,7 @@ fn file_gene(file: &WeightsFile, column: &str) -> u32 {
 fn a_run_with_search_genes_is_deterministic_and_writes_each_specimens_own_search() {
     let text = tiny_genes();
     let tmp = tempfile::tempdir().unwrap();
-    let (config, one) = reference(tmp.path(), &text);
-    let two = tmp.path().join("two");
-    tune(&config, &two, 2);
-    assert_same_files(&one, &two);
+    let (_, one, _) = same_on_one_and_two_threads(tmp.path(), &text);
     let resolved = fs::read_to_string(one.join("config.toml")).unwrap();
     assert!(
         resolved
@@ -1618,10 +1619,7 @@ fn a_run_whose_fits_learn_the_database_endings_is_reproducible() {
         + "[evolution]\nfit_every = 2\n";
     let endings = with_fits.clone() + "fit_endings = 20\n";
     let tmp = tempfile::tempdir().unwrap();
-    let (config, one) = reference(tmp.path(), &endings);
-    let two = tmp.path().join("two");
-    tune(&config, &two, 2);
-    assert_same_files(&one, &two);
+    let (config, one, _) = same_on_one_and_two_threads(tmp.path(), &endings);
     let stopped = tmp.path().join("stopped");
     stop_after_round(&config, &stopped, 3);
     resume(&stopped).success();

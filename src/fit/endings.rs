@@ -61,16 +61,16 @@ impl DatabaseEndings {
     /// equals), the quiet ones kept, none twice.
     pub(super) fn ending(&self, game: &RecordedGame) -> Vec<EndingPosition> {
         let mut pos = game.moves.iter().fold(game.start, |p, mv| p.play(mv));
-        let mut seen = HashSet::new();
         let mut ending = Vec::new();
+        if self.database.probe(&pos).is_none() {
+            return ending;
+        }
+        let mut seen = HashSet::new();
         for _ in 0..self.plies {
-            let Some(mv) = self.best_move(&pos) else {
+            let Some((next, value)) = self.best_reply(&pos) else {
                 break;
             };
-            pos = pos.play(&mv);
-            let Some(value) = self.database.probe(&pos) else {
-                break;
-            };
+            pos = next;
             if pos.jumpers() == 0 && !pos.is_lost() && seen.insert(pos) {
                 let (label, score) = match value {
                     DbValue::Win(_) => (1.0, SCORE_WIN),
@@ -87,25 +87,26 @@ impl DatabaseEndings {
         ending
     }
 
-    /// The side to move's best move in `pos` by the database (see [`DatabaseEndings::ending`]),
-    /// or `None` when it has none or the database does not hold the position.
-    fn best_move(&self, pos: &Position) -> Option<crate::engine::Move> {
-        self.database.probe(pos)?;
-        let moves = pos.legal_moves();
-        let mut best: Option<(u64, crate::engine::Move)> = None;
-        for mv in moves.iter() {
+    /// The position after the side to move's best move in `pos` by the database (see
+    /// [`DatabaseEndings::ending`]) and its value for the opponent, who moves there; `None`
+    /// when there is no move or the database does not hold a position after one.
+    fn best_reply(&self, pos: &Position) -> Option<(Position, DbValue)> {
+        let mut best: Option<(u64, Position, DbValue)> = None;
+        for mv in pos.legal_moves().iter() {
+            let next = pos.play(mv);
+            let value = self.database.probe(&next)?;
             // The mover's outcome, smaller is better: a quick win, then a draw, then a long
             // loss.
-            let rank = match self.database.probe(&pos.play(mv))? {
+            let rank = match value {
                 DbValue::Loss(d) => u64::from(d),
                 DbValue::Draw => 1 << 32,
                 DbValue::Win(d) => (2 << 32) - u64::from(d),
             };
-            if best.is_none_or(|(b, _)| rank < b) {
-                best = Some((rank, *mv));
+            if best.is_none_or(|(b, _, _)| rank < b) {
+                best = Some((rank, next, value));
             }
         }
-        best.map(|(_, mv)| mv)
+        best.map(|(_, next, value)| (next, value))
     }
 }
 
