@@ -23,6 +23,8 @@ enum Command {
     Export(commands::export::ExportArgs),
     /// Fits weights to recorded games (run folders, PDN files): the Texel method.
     Fit(commands::fit::FitArgs),
+    /// Tunes the selective search's keys of a weights file by SPSA at a node budget.
+    Spsa(commands::spsa::SpsaArgs),
     /// Plays A against B over paired openings and reports the score and Elo.
     // Boxed: its many options would make every variant as large.
     Match(Box<commands::matchplay::MatchArgs>),
@@ -72,6 +74,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Resume(args) => commands::tune::resume(args),
         Command::Export(args) => commands::export::run(args),
         Command::Fit(args) => commands::fit::run(args),
+        Command::Spsa(args) => commands::spsa::run(args),
         Command::Match(args) => commands::matchplay::run(*args),
         Command::Plot(args) => commands::plot::run(args),
         Command::Perft(args) => commands::engine::perft(args),

@@ -33,6 +33,7 @@ mod rng;
 mod run;
 mod run_folder;
 mod search;
+mod spsa;
 mod text;
 mod tournament;
 
@@ -87,6 +88,10 @@ pub use run_folder::{
 pub use search::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher, SelectiveParams,
     BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
+};
+pub use spsa::{
+    PlayedPair, Schedule, SpsaConfig, SpsaOutcome, SpsaProgress, SpsaRow, SpsaRun, Tuned,
+    TunedParam, SPSA_BASE_FILE, SPSA_BEST_FILE, SPSA_CONFIG_FILE, SPSA_ROWS_FILE,
 };
 pub use tournament::{
     ExtraRanges, FeatureRanges, Gene, LevelSummary, OutcomeCounts, RoundStats, SearchGenes,

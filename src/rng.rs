@@ -36,6 +36,8 @@ pub mod tag {
     /// A specimen's search genes (`[search.genes]`): fresh ones keyed by its id, a child's by
     /// the round and its id, apart from the weights' streams.
     pub const SEARCH_GENES: u64 = 13;
+    /// An SPSA iteration's perturbation, opening and games (`spsa`), keyed by the iteration.
+    pub const SPSA: u64 = 14;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

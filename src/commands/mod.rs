@@ -11,6 +11,7 @@ pub mod output;
 pub mod play;
 pub mod plot;
 mod progress;
+pub mod spsa;
 pub mod tune;
 
 use std::io::{self, BufRead, Read};

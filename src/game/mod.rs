@@ -15,4 +15,6 @@ pub use play::{
     play_game, play_game_between, play_game_searching, EndReason, GameRecord, GameResult,
     GameScore, Player, Tally,
 };
-pub use settings::{GameSettings, SearchMode, SearchParams, SearchValue, TieBreak, TimeControl};
+pub use settings::{
+    GameSettings, SearchMode, SearchParams, SearchValue, TieBreak, TimeControl, MAX_NODES,
+};

@@ -1,0 +1,176 @@
+//! `spsa`: tunes the selective search's integer keys of a weights file by SPSA at a node
+//! budget; `spsa CONFIG` again with the same folder continues a stopped run.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use checkers_tuner::{
+    Error, Result, SpsaConfig, SpsaProgress, SpsaRun, WeightsFile, SPSA_ROWS_FILE,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::egdb::open_database;
+use super::output::{note, outln};
+use super::{thread_pool, threads_arg, INTERRUPTED_STATUS};
+
+/// Arguments of `spsa`.
+#[derive(clap::Args, Debug)]
+pub struct SpsaArgs {
+    /// The SPSA config (TOML), e.g. configs/search-spsa.toml.
+    config: PathBuf,
+    /// Output folder [default: results/<name>]. A folder holding this very run (stopped with
+    /// Ctrl-C or killed) is continued.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Threads playing pairs (default: one per core). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = threads_arg)]
+    threads: Option<usize>,
+    /// No progress output on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// How often a plain progress line is written when stderr is not a terminal, in batches.
+const LINE_EVERY: u64 = 25;
+
+/// Runs `spsa`.
+pub fn run(args: SpsaArgs) -> Result<()> {
+    let config = SpsaConfig::load(&args.config)?;
+    let weights = WeightsFile::load_arg(&config.weights)
+        .map_err(|e| Error::input(format!("config {}: weights: {e}", args.config.display())))?;
+    let folder = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&config.name));
+    if holds_other_files(&folder) {
+        return Err(Error::input(format!(
+            "--out {}: a folder with other files; an SPSA run needs an empty folder or its own",
+            folder.display()
+        )));
+    }
+    let database = open_database(config.database_pieces)?;
+    let run = SpsaRun::new(&config, &weights, database)?;
+    let keys = run.keys();
+    outln!(
+        "spsa {}: {} pairs ({} at once) at {} nodes a move, {} openings, seed {}, endgame \
+         database {}",
+        config.name,
+        config.iterations,
+        config.batch,
+        config.nodes,
+        config.openings,
+        config.seed,
+        match config.database_pieces {
+            0 => "none".to_string(),
+            n => format!("{n} pieces"),
+        }
+    )?;
+    let start: Vec<String> = keys
+        .iter()
+        .zip(run.start())
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    outln!("tuning {} from {}", keys.join(", "), start.join(", "))?;
+    outln!("output: {}", folder.display())?;
+
+    let stop = super::interrupt::stop_flag();
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar =
+            ProgressBar::with_draw_target(Some(config.iterations), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("pairs {pos}/{len} {wide_bar} ETA {eta}  {msg}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let mut batches = 0u64;
+    let mut on_batch = |p: &SpsaProgress| {
+        let status = values(p);
+        match &bar {
+            Some(bar) => {
+                bar.set_position(p.done);
+                bar.set_message(status);
+            }
+            None if !args.quiet
+                && (batches.is_multiple_of(LINE_EVERY) || p.done == p.iterations) =>
+            {
+                note!("pairs {}/{}: {status}", p.done, p.iterations);
+            }
+            None => {}
+        }
+        batches += 1;
+    };
+    let mut play = || run.run(&folder, &stop, &mut on_batch);
+    let outcome = match args.threads {
+        Some(n) => thread_pool(n)?.install(play),
+        None => play(),
+    }?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if outcome.continued_from > 0 {
+        outln!("continued after {} pairs", outcome.continued_from)?;
+    }
+    let reached: Vec<String> = keys
+        .iter()
+        .zip(&outcome.theta)
+        .map(|(k, v)| format!("{k} {v:.2}"))
+        .collect();
+    outln!(
+        "after {} of {} pairs: {}",
+        outcome.done,
+        config.iterations,
+        reached.join(", ")
+    )?;
+    outln!(
+        "weights with these values (rounded): {}; every pair: {}",
+        outcome.best.display(),
+        folder.join(SPSA_ROWS_FILE).display()
+    )?;
+    if outcome.stopped {
+        note!(
+            "Stopped: `checkers-tuner spsa {}{}` continues it.",
+            args.config.display(),
+            args.out
+                .as_ref()
+                .map_or(String::new(), |o| format!(" --out {}", o.display()))
+        );
+        super::output::flush_out()?;
+        std::process::exit(INTERRUPTED_STATUS);
+    }
+    outln!(
+        "measure it: checkers-tuner match {} {} --nodes {}",
+        outcome.best.display(),
+        config.weights,
+        config.nodes
+    )?;
+    Ok(())
+}
+
+/// The current values, one decimal each.
+fn values(p: &SpsaProgress) -> String {
+    let each: Vec<String> = (p.keys.iter().zip(&p.theta))
+        .map(|(k, v)| format!("{k} {v:.1}"))
+        .collect();
+    each.join(", ")
+}
+
+/// Whether `folder` holds files an SPSA run does not write (so is not one).
+fn holds_other_files(folder: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        ![
+            checkers_tuner::SPSA_CONFIG_FILE,
+            checkers_tuner::SPSA_BASE_FILE,
+            checkers_tuner::SPSA_ROWS_FILE,
+            checkers_tuner::SPSA_BEST_FILE,
+        ]
+        .contains(&name.as_ref())
+            && !name.starts_with('.')
+    })
+}
