@@ -7,11 +7,11 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 use crate::eval::{
-    extra_names, EvaluatorKind, PatternWeights, WeightPair, Weights, WeightsFile, WeightsSource,
-    CLASSIC_COUNT, CLASSIC_NAMES, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE,
-    TERM_COUNT, TERM_NAMES,
+    extra_names, EvaluatorKind, PatternWeights, WeightPair, Weights, CLASSIC_COUNT, CLASSIC_NAMES,
+    FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE, TERM_COUNT, TERM_NAMES,
 };
 use crate::game::{SearchParams, SearchValue};
+use crate::weights_file::{WeightsFile, WeightsSource};
 
 /// Turns a weights file into the text of one output format.
 pub trait Exporter {

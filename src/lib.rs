@@ -36,6 +36,7 @@ mod search;
 mod spsa;
 mod text;
 mod tournament;
+mod weights_file;
 
 pub use atomic_file::{exit_removing_temporaries, refuse_overwriting, same_file};
 pub use egdb::{
@@ -54,9 +55,8 @@ pub use eval::{
     classic_counts, evaluate, evaluate_extended, evaluate_patterns, extended_inputs, extra_names,
     feature_index, features, terms, ClassicCounts, Evaluator, EvaluatorKind, ExtraPair,
     ExtraWeights, FeatureCounts, KingLayout, PatternTables, PatternWeights, Region, RegionError,
-    RegionLayout, TermCounts, WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT,
-    CLASSIC_NAMES, EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_REGION_SQUARES,
-    TERM_NAMES,
+    RegionLayout, TermCounts, WeightPair, WeightRange, Weights, CLASSIC_COUNT, CLASSIC_NAMES,
+    EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_REGION_SQUARES, TERM_NAMES,
 };
 pub use export::{export_to_file, ExportFormat};
 pub use fit::{
@@ -86,14 +86,14 @@ pub use run_folder::{
     RUN_FILES, SPECIMENS_FILE,
 };
 pub use search::{
-    GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher, SelectiveParams,
-    BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
+    GameHistory, Gene, LimitsError, SearchBudget, SearchGenes, SearchLimits, SearchResult,
+    Searcher, SelectiveParams, BUDGET_CHECK_NODES, GENE_KEYS, MAX_SEARCH_DEPTH, WIN,
 };
 pub use spsa::{
     PlayedPair, Schedule, SpsaConfig, SpsaOutcome, SpsaProgress, SpsaRow, SpsaRun, Tuned,
     TunedParam, SPSA_BASE_FILE, SPSA_BEST_FILE, SPSA_CONFIG_FILE, SPSA_ROWS_FILE,
 };
 pub use tournament::{
-    ExtraRanges, FeatureRanges, Gene, LevelSummary, OutcomeCounts, RoundStats, SearchGenes,
-    Standing, WeightRange, GENE_KEYS,
+    ExtraRanges, FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, Standing,
 };
+pub use weights_file::{WeightsFile, WeightsSource};

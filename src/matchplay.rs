@@ -20,7 +20,6 @@ use std::sync::{Mutex, PoisonError};
 use crate::elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
 use crate::engine::{Color, Position};
 use crate::error::{Error, Result};
-use crate::eval::WeightsFile;
 use crate::game::PdnGame;
 use crate::game::{
     play_game_searching, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening,
@@ -30,6 +29,7 @@ use crate::input_file::{self, Links};
 use crate::rng::{stream, tag};
 use crate::search::{SearchLimits, SelectiveParams};
 use crate::text::{csv_line, excerpt, fingerprint};
+use crate::weights_file::WeightsFile;
 
 /// One game of a match, seen from A's side.
 #[derive(Clone, Debug, PartialEq, Eq)]

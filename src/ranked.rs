@@ -10,8 +10,7 @@ use serde::Deserialize;
 use crate::error::{Error, Result};
 use crate::eval::{
     extra_names, ExtraPair, ExtraWeights, KingLayout, PatternTables, PatternWeights, RegionLayout,
-    WeightPair, Weights, WeightsFile, WeightsSource, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT,
-    FEATURE_COUNT, FEATURE_NAMES,
+    WeightPair, Weights, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES,
 };
 use crate::game::SearchParams;
 use crate::run_folder::{
@@ -20,6 +19,7 @@ use crate::run_folder::{
 };
 use crate::search::SelectiveParams;
 use crate::tournament::Specimen;
+use crate::weights_file::{WeightsFile, WeightsSource};
 
 /// The specimen at `rank` (1 = best) of a finished run's playoff: its weights from its last row
 /// in `specimens.csv`, the run's name and endgame threshold from `config.toml`.

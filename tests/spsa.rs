@@ -245,5 +245,7 @@ fn the_shipped_config_reads_and_opens_every_key() {
     let config = SpsaConfig::load(&path).unwrap();
     let keys: Vec<&str> = config.tuned().iter().map(|t| t.key()).collect();
     assert_eq!(keys, checkers_tuner::GENE_KEYS);
-    assert!(config.weights.ends_with("results/overnight-patterns/best.json"));
+    assert!(config
+        .weights
+        .ends_with("results/overnight-patterns/best.json"));
 }

@@ -8,8 +8,8 @@ mod extended;
 mod features;
 mod pattern_evaluator;
 mod patterns;
+mod weight_range;
 mod weight_sets;
-mod weights_file;
 
 pub use classic::{classic_counts, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES};
 pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
@@ -26,8 +26,8 @@ pub use extended::{
     TERM_NAMES,
 };
 pub use features::{evaluate, features, FeatureCounts};
+pub use weight_range::WeightRange;
 pub use weight_sets::{
     feature_index, WeightPair, Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, FEATURE_NAMES,
     MAX_ABS_WEIGHT, PERSPECTIVE,
 };
-pub use weights_file::{WeightsFile, WeightsSource};

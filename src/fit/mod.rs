@@ -21,8 +21,8 @@ mod texel;
 use std::sync::Arc;
 
 use crate::error::Result;
+use crate::eval::WeightRange;
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
-use crate::tournament::WeightRange;
 
 pub use endings::DatabaseEndings;
 pub use inputs::{

@@ -15,11 +15,11 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::eval::WeightRange;
 use crate::eval::{
     taper, ExtraPair, ExtraWeights, PatternTables, PatternWeights, WeightPair, Weights,
     CLASSIC_COUNT, EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES,
 };
-use crate::tournament::WeightRange;
 
 use super::adam::{adam, AdamOptions};
 use super::inputs::Games;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::settings::{GameSettings, TieBreak, TimeControl};
 use crate::egdb::DbValue;
 use crate::engine::{Color, HashedPosition, Move, Position};
-use crate::eval::{Evaluator, ExtraPair, PatternWeights, WeightPair, Weights, WeightsFile};
+use crate::eval::{Evaluator, ExtraPair, PatternWeights, WeightPair, Weights};
 use crate::search::{GameHistory, SearchLimits, Searcher, SelectiveParams};
 
 /// The result of a game.
@@ -214,19 +214,6 @@ pub struct Player<'a> {
 }
 
 impl<'a> Player<'a> {
-    /// A weights file's weights and endgame threshold as a player searching to the game's
-    /// depths.
-    pub fn of_file(file: &'a WeightsFile) -> Player<'a> {
-        Player {
-            weights: &file.weights,
-            extra: file.extra.as_ref(),
-            patterns: file.patterns.as_ref(),
-            endgame_pieces: file.endgame_pieces,
-            limits: None,
-            search: None,
-        }
-    }
-
     /// The ten-feature weight set for `pos`: opening until no more than `endgame_pieces` are
     /// left.
     pub fn phase_weights(&self, pos: &Position) -> &'a Weights {

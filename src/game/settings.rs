@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::bounded::int_in;
 use crate::egdb::{EndgameDb, MAX_DATABASE_PIECES};
 use crate::eval::DEFAULT_ENDGAME_PIECES;
-use crate::search::{LimitsError, SearchBudget, SearchLimits, SelectiveParams, MAX_SEARCH_DEPTH};
-use crate::tournament::SearchGenes;
+use crate::search::{
+    LimitsError, SearchBudget, SearchGenes, SearchLimits, SelectiveParams, MAX_SEARCH_DEPTH,
+};
 
 /// How a search breaks ties between moves of equal value.
 #[derive(

@@ -15,11 +15,11 @@ use super::files::{
 use super::gate::GatedChampion;
 use super::recorded;
 use crate::error::{Error, Result};
-use crate::eval::WeightsFile;
 use crate::game::OpeningsSource;
 use crate::input_file::{self, Links, DECK_CAP};
 use crate::text::{fingerprint, strip_bom};
 use crate::tournament::{Specimen, Standing};
+use crate::weights_file::WeightsFile;
 
 /// The checkpoint format; a different number is refused rather than misread.
 pub const CHECKPOINT_FORMAT: u32 = 1;

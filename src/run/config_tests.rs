@@ -1,8 +1,8 @@
 //! The config's unit tests: every key's default, bounds, types and messages.
 
 use super::*;
+use crate::eval::WeightRange;
 use crate::game::TieBreak;
-use crate::tournament::WeightRange;
 
 /// The name an enum setting is written with in TOML (`"genetic"`, `"blend"`).
 fn written<T: Serialize>(value: T) -> String {

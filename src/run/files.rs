@@ -17,8 +17,9 @@ use crate::error::{Error, Result};
 use crate::eval::{extra_names, EvaluatorKind, CLASSIC_COUNT, CLASSIC_NAMES, FEATURE_NAMES};
 use crate::game::Tally;
 use crate::input_file;
+use crate::search::SearchGenes;
 use crate::text::csv_line;
-use crate::tournament::{BracketGame, RoundStats, SearchGenes, Specimen};
+use crate::tournament::{BracketGame, RoundStats, Specimen};
 
 pub use crate::run_folder::{
     BEST_FILE, CHAMPIONS_DIR, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE,

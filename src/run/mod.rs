@@ -10,6 +10,7 @@ mod files;
 mod finish;
 mod fitted;
 mod gate;
+mod gating;
 mod island_files;
 mod islands;
 mod lock;

@@ -18,11 +18,11 @@ use super::options::RunOptions;
 use super::state::State;
 use crate::elo::MatchTally;
 use crate::error::{Error, Result};
-use crate::eval::WeightsFile;
 use crate::game::{play_game_between, GameResult, GameSettings, Opening, OpeningBook, Tally};
 use crate::matchplay::{play_match_from, MatchPlayer};
 use crate::rng::{stream, tag};
 use crate::tournament::{GameJob, GameReport, Specimen, Standing};
+use crate::weights_file::WeightsFile;
 
 /// An island's place in an island-model run.
 pub(super) struct IslandPart<'a> {

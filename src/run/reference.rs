@@ -504,8 +504,8 @@ fn optional_table(table: &str) -> String {
     // Genes have no defaults: the table shows an example range for each key.
     config.search.mode = crate::game::SearchMode::Selective;
     config.search.nodes = Some(100_000);
-    let range = crate::tournament::WeightRange::new;
-    config.search.genes = crate::tournament::SearchGenes {
+    let range = crate::eval::WeightRange::new;
+    config.search.genes = crate::search::SearchGenes {
         lmr_depth: Some(range(2, 5)),
         lmr_moves: Some(range(2, 6)),
         lmr_reduction: Some(range(0, 3)),

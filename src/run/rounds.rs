@@ -24,7 +24,9 @@ use crate::fit::{append_round, RecordedGame};
 use crate::game::Opening;
 use crate::game::PdnGame;
 use crate::text::csv_line;
-use crate::tournament::{breed, play_round, BracketGame, GameJob, RoundResult, Specimen};
+use crate::tournament::{
+    breed, play_round, BracketGame, GameJob, GeneBreeding, RoundResult, Specimen,
+};
 
 /// What a round produced before it is saved: the bracket's result and what follows from it,
 /// up to the newcomers (which depend on the immigrants of an island-model run).

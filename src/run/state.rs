@@ -14,7 +14,7 @@ use super::summary::RunSummary;
 use super::tables::attach_tables;
 use crate::error::{Error, Result};
 use crate::fit::{start_store, StoreIdentity};
-use crate::tournament::initial_population;
+use crate::tournament::{initial_population, GeneBreeding};
 
 /// Where a run stands between rounds.
 pub(super) struct State {

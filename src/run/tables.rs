@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::eval::{PatternWeights, WeightsFile, WeightsSource};
+use crate::eval::PatternWeights;
 use crate::run_folder::TABLES_DIR;
 use crate::tournament::Specimen;
+use crate::weights_file::{WeightsFile, WeightsSource};
 
 use super::config::Config;
 use super::files::write_atomically;

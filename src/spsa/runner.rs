@@ -17,15 +17,16 @@ use crate::atomic_file::write_atomically;
 use crate::egdb::EndgameDb;
 use crate::engine::Color;
 use crate::error::{Error, Result};
-use crate::eval::WeightsFile;
+use crate::eval::WeightRange;
 use crate::game::{
     play_game_searching, GameScore, GameSettings, OpeningBook, Player, SearchMode, SearchParams,
     TimeControl,
 };
 use crate::input_file::{self, Links};
 use crate::rng::{stream, tag};
+use crate::search::Gene;
 use crate::search::SelectiveParams;
-use crate::tournament::{Gene, WeightRange};
+use crate::weights_file::WeightsFile;
 
 /// The run's resolved config, as a continued run must find it.
 pub const SPSA_CONFIG_FILE: &str = "config.toml";

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::game::{OpeningsSource, SearchParams, MAX_NODES};
 use crate::input_file::{self, Links, CONFIG_CAP};
-use crate::tournament::GENE_KEYS;
+use crate::search::GENE_KEYS;
 
 /// Most game pairs a run may plan: far more than a week of games.
 pub const MAX_ITERATIONS: u64 = 100_000_000;

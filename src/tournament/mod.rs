@@ -14,8 +14,8 @@ pub use evolution::{breed, initial_population, EvolutionParams, DEFAULT_FIT_SCOR
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };
-pub use search_genes::{Gene, SearchGenes, GENE_KEYS};
+pub use search_genes::GeneBreeding;
 pub use settings::{TournamentParams, MAX_GAME_PLIES, MAX_ROUNDS};
 pub use specimen::Specimen;
 pub use stats::{OutcomeCounts, RoundStats};
-pub use weight_space::{ExtraRanges, FeatureRanges, PatternRanges, WeightRange, WeightSpace};
+pub use weight_space::{ExtraRanges, FeatureRanges, PatternRanges, WeightSpace};

@@ -1,216 +1,36 @@
-//! Search parameters as genes (`[search.genes]`, docs/engine.md#search-parameters-as-genes):
-//! a config may open some of the selective search's integer keys, each with a range, and every
-//! specimen then carries its own values of them beside its weights.
+//! Drawing and breeding search genes (`[search.genes]`, docs/engine.md#search-parameters-as-genes):
+//! every specimen of a run with genes carries its own values of them beside its weights.
 //!
 //! Every draw here comes from streams of their own (`tag::SEARCH_GENES`), never from the
 //! weights' streams, so that a run with genes draws exactly the weights a run without them
 //! draws.
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 
 use super::specimen::Specimen;
-use super::weight_space::WeightRange;
 use crate::rng::{stream, tag};
-use crate::search::SelectiveParams;
+use crate::search::{Gene, SearchGenes, SelectiveParams};
 
-/// The keys of `[search]` a config may open as genes, in the section's order: the selective
-/// search's integer keys (its switches are not genes: three bits are better measured with a
-/// match each).
-pub const GENE_KEYS: [&str; 6] = [
-    "lmr_depth",
-    "lmr_moves",
-    "lmr_reduction",
-    "futility_depth",
-    "futility_margin",
-    "aspiration",
-];
-
-/// `[search.genes]`: the opened keys, each `key = [min, max]`. Empty by default, and then left
-/// out of a written config, so that configs without genes resolve to the text they always did.
-/// The ranges are checked against each key's own bounds with the rest of the config
-/// (`Config::check_relations`): one owner of those bounds, `SearchParams`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchGenes {
-    /// The range of `search.lmr_depth`, when it is a gene.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lmr_depth: Option<WeightRange>,
-    /// The range of `search.lmr_moves`, when it is a gene.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lmr_moves: Option<WeightRange>,
-    /// The range of `search.lmr_reduction`, when it is a gene.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lmr_reduction: Option<WeightRange>,
-    /// The range of `search.futility_depth`, when it is a gene.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub futility_depth: Option<WeightRange>,
-    /// The range of `search.futility_margin`, when it is a gene.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub futility_margin: Option<WeightRange>,
-    /// The range of `search.aspiration`, when it is a gene.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub aspiration: Option<WeightRange>,
-}
-
-/// One opened gene: its place in [`GENE_KEYS`] and its range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Gene {
-    /// Index in [`GENE_KEYS`].
-    pub index: usize,
-    /// The values it may take.
-    pub range: WeightRange,
-}
-
-impl Gene {
-    /// The key's name, e.g. `lmr_reduction`.
-    pub fn key(&self) -> &'static str {
-        GENE_KEYS[self.index]
-    }
-
-    /// Its column in `specimens.csv`, e.g. `search_lmr_reduction`.
-    pub fn column(&self) -> String {
-        format!("search_{}", self.key())
-    }
-
-    /// Its value in `params`.
-    pub fn get(&self, params: &SelectiveParams) -> u32 {
-        *slot(params, self.index)
-    }
-
-    /// Sets its value in `params`.
-    pub fn set(&self, params: &mut SelectiveParams, value: u32) {
-        *slot_mut(params, self.index) = value;
-    }
-
-    /// A uniform draw from its range.
-    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
-        // The range was checked against the key's bounds (at least 0) when the config loaded.
-        self.range.draw(rng).max(0) as u32
-    }
-
-    /// `value` plus, with probability `rate`, a step of ±1 to ±max(1, width / 8), moved back
-    /// into the range: a step scaled to the range, so that a margin of 0..200 and a
-    /// reduction of 0..3 both move by a few of their own units.
-    fn mutate<R: Rng + ?Sized>(&self, rng: &mut R, value: u32, rate: f64) -> u32 {
-        if rng.gen::<f64>() >= rate {
-            return value;
-        }
-        let (min, max) = (i64::from(self.range.min), i64::from(self.range.max));
-        let reach = ((max - min) / 8).max(1);
-        let step = rng.gen_range(1..=reach);
-        let signed = if rng.gen_bool(0.5) { step } else { -step };
-        (i64::from(value) + signed).clamp(min, max) as u32
-    }
-}
-
-/// The field of `params` for gene `index` of [`GENE_KEYS`].
-fn slot(params: &SelectiveParams, index: usize) -> &u32 {
-    match index {
-        0 => &params.lmr_depth,
-        1 => &params.lmr_moves,
-        2 => &params.lmr_reduction,
-        3 => &params.futility_depth,
-        4 => &params.futility_margin,
-        5 => &params.aspiration,
-        _ => unreachable!("a gene index is below {}", GENE_KEYS.len()),
-    }
-}
-
-/// [`slot`], to change it.
-fn slot_mut(params: &mut SelectiveParams, index: usize) -> &mut u32 {
-    match index {
-        0 => &mut params.lmr_depth,
-        1 => &mut params.lmr_moves,
-        2 => &mut params.lmr_reduction,
-        3 => &mut params.futility_depth,
-        4 => &mut params.futility_margin,
-        5 => &mut params.aspiration,
-        _ => unreachable!("a gene index is below {}", GENE_KEYS.len()),
-    }
-}
-
-impl SearchGenes {
-    /// Each key's range, in [`GENE_KEYS`] order (`None`: not a gene).
-    fn ranges(&self) -> [Option<WeightRange>; 6] {
-        [
-            self.lmr_depth,
-            self.lmr_moves,
-            self.lmr_reduction,
-            self.futility_depth,
-            self.futility_margin,
-            self.aspiration,
-        ]
-    }
-
-    /// Whether no key is opened (the default, left out of a written config).
-    pub fn is_empty(&self) -> bool {
-        self.ranges().iter().all(Option::is_none)
-    }
-
-    /// The opened genes, in [`GENE_KEYS`] order.
-    pub fn opened(&self) -> Vec<Gene> {
-        self.ranges()
-            .iter()
-            .enumerate()
-            .filter_map(|(index, range)| range.map(|range| Gene { index, range }))
-            .collect()
-    }
-
-    /// The columns the genes add to `specimens.csv`, after the weights'.
-    pub fn columns(&self) -> Vec<String> {
-        self.opened().iter().map(Gene::column).collect()
-    }
-
-    /// A specimen's values of the genes for its `specimens.csv` row (empty without genes).
-    pub fn values(&self, search: Option<&SelectiveParams>) -> Vec<String> {
-        let Some(search) = search else {
-            return Vec::new();
-        };
-        self.opened()
-            .iter()
-            .map(|gene| gene.get(search).to_string())
-            .collect()
-    }
-
-    /// Why a specimen's search does not fit these genes over the run's selective search
-    /// `base`, if it does not: a run with genes gives every specimen a search, equal to `base`
-    /// but for the genes, each in its range; a run without gives none.
-    pub fn problem(
+/// How a run's specimens get their genes: fresh, or bred from their parents'.
+pub trait GeneBreeding {
+    /// Gives each of `specimens` (fresh ones) its own search; see the implementation.
+    fn draw_fresh(&self, specimens: &mut [Specimen], base: SelectiveParams, seed: u64);
+    /// Gives each newcomer its search from its parents'; see the implementation.
+    fn breed_into(
         &self,
-        search: Option<&SelectiveParams>,
-        base: Option<SelectiveParams>,
-    ) -> Option<String> {
-        match (self.is_empty(), search, base) {
-            (true, None, _) => None,
-            (true, Some(_), _) => Some("has search genes, but the config opens none".into()),
-            (false, None, _) | (false, _, None) => {
-                Some("has no search genes, but the config opens some".into())
-            }
-            (false, Some(own), Some(mut expected)) => {
-                for gene in self.opened() {
-                    let value = gene.get(own);
-                    let range = gene.range;
-                    if !(i64::from(range.min)..=i64::from(range.max)).contains(&value.into()) {
-                        return Some(format!(
-                            "search gene {} = {value} is outside the config's range {}..={}",
-                            gene.key(),
-                            range.min,
-                            range.max
-                        ));
-                    }
-                    gene.set(&mut expected, value);
-                }
-                (*own != expected)
-                    .then(|| "has a search that differs from the config's beyond its genes".into())
-            }
-        }
-    }
+        newcomers: &mut [Specimen],
+        survivors: &[Specimen],
+        base: SelectiveParams,
+        mutation_rate: f64,
+        round: (u64, u32),
+    );
+}
 
+impl GeneBreeding for SearchGenes {
     /// Gives each of `specimens` (fresh ones: the initial population, immigrants, `random`
     /// newcomers) its own search: `base` with each gene drawn uniformly from its range, from
     /// the specimen's own stream `[SEARCH_GENES, id]`. Nothing without genes.
-    pub fn draw_fresh(&self, specimens: &mut [Specimen], base: SelectiveParams, seed: u64) {
+    fn draw_fresh(&self, specimens: &mut [Specimen], base: SelectiveParams, seed: u64) {
         if self.is_empty() {
             return;
         }
@@ -219,7 +39,7 @@ impl SearchGenes {
             let mut rng = stream(seed, &[tag::SEARCH_GENES, specimen.id]);
             let mut search = base;
             for gene in &genes {
-                gene.set(&mut search, gene.draw(&mut rng));
+                gene.set(&mut search, draw(gene, &mut rng));
             }
             specimen.search = Some(search);
         }
@@ -230,7 +50,7 @@ impl SearchGenes {
     /// mutates it with probability `mutation_rate` ([`Gene`]'s step), from its own stream
     /// `[SEARCH_GENES, round, id]`; a newcomer without parents is fresh
     /// ([`SearchGenes::draw_fresh`]). Nothing without genes.
-    pub fn breed_into(
+    fn breed_into(
         &self,
         newcomers: &mut [Specimen],
         survivors: &[Specimen],
@@ -260,16 +80,40 @@ impl SearchGenes {
                     Some(b) if rng.gen_bool(0.5) => gene.get(&b),
                     _ => gene.get(&a),
                 };
-                gene.set(&mut search, gene.mutate(&mut rng, inherited, mutation_rate));
+                gene.set(
+                    &mut search,
+                    mutate(gene, &mut rng, inherited, mutation_rate),
+                );
             }
             specimen.search = Some(search);
         }
     }
 }
 
+/// A uniform draw from its range.
+fn draw<R: Rng + ?Sized>(gene: &Gene, rng: &mut R) -> u32 {
+    // The range was checked against the key's bounds (at least 0) when the config loaded.
+    gene.range.draw(rng).max(0) as u32
+}
+
+/// `value` plus, with probability `rate`, a step of ±1 to ±max(1, width / 8), moved back
+/// into the range: a step scaled to the range, so that a margin of 0..200 and a
+/// reduction of 0..3 both move by a few of their own units.
+fn mutate<R: Rng + ?Sized>(gene: &Gene, rng: &mut R, value: u32, rate: f64) -> u32 {
+    if rng.gen::<f64>() >= rate {
+        return value;
+    }
+    let (min, max) = (i64::from(gene.range.min), i64::from(gene.range.max));
+    let reach = ((max - min) / 8).max(1);
+    let step = rng.gen_range(1..=reach);
+    let signed = if rng.gen_bool(0.5) { step } else { -step };
+    (i64::from(value) + signed).clamp(min, max) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::WeightRange;
     use crate::tournament::{breed, initial_population, EvolutionParams, WeightSpace};
 
     fn genes() -> SearchGenes {

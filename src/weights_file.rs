@@ -13,18 +13,15 @@ use crate::egdb::MAX_DATABASE_PIECES;
 use crate::error::Error;
 // The `search` table holds the config's `[search]` keys: one reader (and one set of bounds)
 // for both.
-use crate::game::SearchParams;
+use crate::game::{Player, SearchParams};
 use crate::input_file::{self, Links, WEIGHTS_CAP};
 use crate::text::{excerpt, strip_bom};
 
-use super::classic::{CLASSIC_COUNT, CLASSIC_NAMES};
-use super::evaluator::EvaluatorKind;
-use super::extended::{extra_names, ExtraPair, ExtraWeights, EXTRA_COUNT, TERM_NAMES};
-use super::pattern_evaluator::PatternWeights;
-use super::patterns::{PatternTables, Region};
-use super::weight_sets::{
-    feature_index, WeightPair, Weights, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, FEATURE_NAMES,
-    MAX_ABS_WEIGHT, PERSPECTIVE,
+use crate::eval::{
+    extra_names, feature_index, EvaluatorKind, ExtraPair, ExtraWeights, PatternTables,
+    PatternWeights, Region, WeightPair, Weights, CLASSIC_COUNT, CLASSIC_NAMES,
+    DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT, PERSPECTIVE,
+    TERM_NAMES,
 };
 
 /// Where a weights file's weights came from.
@@ -1203,6 +1200,23 @@ impl<'a> Ctx<'a> {
                 format!("`source.{key}` must be {expected}, found {}", kind(v)),
             )
         })
+    }
+}
+
+/// A file's weights as a game's player: the conversion belongs to the file, which knows its
+/// evaluator's parts (the game only plays what it is given).
+impl<'a> Player<'a> {
+    /// A weights file's weights and endgame threshold as a player searching to the game's
+    /// depths.
+    pub fn of_file(file: &'a WeightsFile) -> Player<'a> {
+        Player {
+            weights: &file.weights,
+            extra: file.extra.as_ref(),
+            patterns: file.patterns.as_ref(),
+            endgame_pieces: file.endgame_pieces,
+            limits: None,
+            search: None,
+        }
     }
 }
 
