@@ -90,8 +90,8 @@ pub use search::{
     Searcher, SelectiveParams, BUDGET_CHECK_NODES, GENE_KEYS, MAX_SEARCH_DEPTH, WIN,
 };
 pub use spsa::{
-    PlayedPair, Schedule, SpsaConfig, SpsaOutcome, SpsaProgress, SpsaRow, SpsaRun, Tuned,
-    TunedParam, SPSA_BASE_FILE, SPSA_BEST_FILE, SPSA_CONFIG_FILE, SPSA_ROWS_FILE,
+    PlayedPair, Schedule, SpsaConfig, SpsaOutcome, SpsaProgress, SpsaRun, Tuned, TunedParam,
+    SPSA_BASE_FILE, SPSA_BEST_FILE, SPSA_CONFIG_FILE, SPSA_ROWS_FILE,
 };
 pub use tournament::{
     ExtraRanges, FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, Standing,

@@ -12,7 +12,7 @@ mod schedule;
 mod settings;
 
 pub use runner::{
-    PlayedPair, SpsaOutcome, SpsaProgress, SpsaRow, SpsaRun, SPSA_BASE_FILE, SPSA_BEST_FILE,
+    PlayedPair, SpsaOutcome, SpsaProgress, SpsaRun, SPSA_BASE_FILE, SPSA_BEST_FILE,
     SPSA_CONFIG_FILE, SPSA_ROWS_FILE,
 };
 pub use schedule::Schedule;

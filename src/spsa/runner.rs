@@ -37,21 +37,6 @@ pub const SPSA_ROWS_FILE: &str = "spsa.csv";
 /// The weights with the tuned values (rounded) in their `search` table.
 pub const SPSA_BEST_FILE: &str = "best.json";
 
-/// One iteration: the pair's values, its result and the values after the update.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SpsaRow {
-    /// 1-based.
-    pub iteration: u64,
-    /// The values the `+` side played, one per tuned key.
-    pub plus: Vec<u32>,
-    /// The values the `−` side played.
-    pub minus: Vec<u32>,
-    /// Half points of the `+` side over the pair's two games (0 to 4).
-    pub plus_half_points: u32,
-    /// The values after the update.
-    pub theta: Vec<f64>,
-}
-
 /// One iteration's pair as played: the perturbation's signs, the values each side played and
 /// the `+` side's score.
 #[derive(Clone, Debug, PartialEq)]
@@ -305,13 +290,7 @@ impl<'a> SpsaRun<'a> {
             let mut text = String::new();
             for pair in played {
                 theta = self.update(&theta, &pair);
-                text.push_str(&row_line(&SpsaRow {
-                    iteration: pair.iteration,
-                    plus: pair.plus,
-                    minus: pair.minus,
-                    plus_half_points: pair.plus_half_points,
-                    theta: theta.clone(),
-                }));
+                text.push_str(&row_line(&pair, &theta));
             }
             rows.write_all(text.as_bytes())
                 .and_then(|()| rows.flush())
@@ -378,7 +357,7 @@ impl<'a> SpsaRun<'a> {
         same(&base_path, &base_text, "weights file")?;
         let text =
             input_file::read_text(&rows_path, Links::Follow, None).map_err(|e| e.at(&rows_path))?;
-        let (rows, complete) = self.read_rows(&text, &rows_path)?;
+        let rows = self.read_rows(&text, &rows_path)?;
         let batch = u64::from(self.config.batch);
         let whole = rows.len() as u64;
         // A kill may have cut a batch's rows short: keep the complete batches (and a whole
@@ -388,12 +367,12 @@ impl<'a> SpsaRun<'a> {
         } else {
             whole / batch * batch
         };
-        if keep != whole || complete != text.len() {
-            let mut kept = format!("{header}\n");
-            for row in &rows[..keep as usize] {
-                kept.push_str(&row_line(row));
-            }
-            write_atomically(&rows_path, kept.as_bytes())?;
+        let kept_len = match keep {
+            0 => header.len() + 1,
+            n => rows[n as usize - 1].end,
+        };
+        if kept_len != text.len() {
+            write_atomically(&rows_path, &text.as_bytes()[..kept_len])?;
         }
         let theta = match keep {
             0 => self.start(),
@@ -402,47 +381,50 @@ impl<'a> SpsaRun<'a> {
         Ok((keep, theta))
     }
 
-    /// The rows of `spsa.csv` and the length of its complete lines (a last line without its
-    /// end is a write cut short).
-    fn read_rows(&self, text: &str, path: &Path) -> Result<(Vec<SpsaRow>, usize)> {
+    /// The rows of `spsa.csv`, each checked, as far as its complete lines go (a last line
+    /// without its end is a write cut short).
+    fn read_rows(&self, text: &str, path: &Path) -> Result<Vec<RowRead>> {
         let bad =
             |line: usize, why: &str| Error::input(format!("{} line {line}: {why}", path.display()));
-        let complete = text.rfind('\n').map_or(0, |i| i + 1);
-        let mut lines = text[..complete].lines();
-        if lines.next() != Some(self.header().as_str()) {
+        let header = self.header();
+        if !text.starts_with(&format!("{header}\n")) {
             return Err(bad(1, "not this run's header"));
         }
         let n = self.tuned.len();
         let mut rows = Vec::new();
-        for (i, line) in lines.enumerate() {
+        let mut end = header.len() + 1;
+        for (i, line) in text[end..].split_inclusive('\n').enumerate() {
+            let Some(line) = line.strip_suffix('\n') else {
+                break;
+            };
+            end += line.len() + 1;
             let fields: Vec<&str> = line.split(',').collect();
-            let row = (fields.len() == 2 + 3 * n)
-                .then(|| {
-                    let iteration = fields[0].parse::<u64>().ok()?;
-                    let points = fields[1].parse::<f64>().ok()?;
-                    let int = |s: &[&str]| -> Option<Vec<u32>> {
-                        s.iter().map(|f| f.parse::<u32>().ok()).collect()
-                    };
-                    let theta = fields[2 + 2 * n..]
-                        .iter()
-                        .map(|f| f.parse::<f64>().ok())
-                        .collect::<Option<Vec<f64>>>()?;
-                    Some(SpsaRow {
-                        iteration,
-                        plus: int(&fields[2..2 + n])?,
-                        minus: int(&fields[2 + n..2 + 2 * n])?,
-                        plus_half_points: (points * 2.0) as u32,
-                        theta,
-                    })
-                })
-                .flatten();
-            match row {
-                Some(row) if row.iteration == i as u64 + 1 => rows.push(row),
-                _ => return Err(bad(i + 2, "not a row of this run")),
+            let theta = (fields.len() == 2 + 3 * n
+                && fields[0].parse::<u64>().ok() == Some(i as u64 + 1)
+                && fields[1].parse::<f64>().is_ok()
+                && fields[2..2 + 2 * n]
+                    .iter()
+                    .all(|f| f.parse::<u32>().is_ok()))
+            .then(|| {
+                fields[2 + 2 * n..]
+                    .iter()
+                    .map(|f| f.parse::<f64>().ok())
+                    .collect::<Option<Vec<f64>>>()
+            })
+            .flatten();
+            match theta {
+                Some(theta) => rows.push(RowRead { theta, end }),
+                None => return Err(bad(i + 2, "not a row of this run")),
             }
         }
-        Ok((rows, complete))
+        Ok(rows)
     }
+}
+
+/// A row of `spsa.csv` read back: the values after its pair, and where its line ends.
+struct RowRead {
+    theta: Vec<f64>,
+    end: usize,
 }
 
 /// `v` rounded to the nearest value `t` may take.
@@ -451,17 +433,18 @@ fn round_in(v: f64, t: &Tuned) -> u32 {
         .clamp(f64::from(t.param.min), f64::from(t.param.max)) as u32
 }
 
-/// A row of `spsa.csv`; the values in Rust's shortest form, which reads back exactly.
-fn row_line(row: &SpsaRow) -> String {
+/// The row of `spsa.csv` for `pair`, with `theta` the values after it; the values in Rust's
+/// shortest form, which reads back exactly.
+fn row_line(pair: &PlayedPair, theta: &[f64]) -> String {
     let mut line = format!(
         "{},{}",
-        row.iteration,
-        f64::from(row.plus_half_points) / 2.0
+        pair.iteration,
+        f64::from(pair.plus_half_points) / 2.0
     );
-    for v in row.plus.iter().chain(&row.minus) {
+    for v in pair.plus.iter().chain(&pair.minus) {
         let _ = write!(line, ",{v}");
     }
-    for v in &row.theta {
+    for v in theta {
         let _ = write!(line, ",{v}");
     }
     line.push('\n');
