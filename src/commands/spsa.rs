@@ -139,11 +139,11 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         super::output::flush_out()?;
         std::process::exit(INTERRUPTED_STATUS);
     }
+    // Against the same weights with the hand-set values: selective either way.
     outln!(
-        "measure it: checkers-tuner match {} {} --nodes {}",
+        "measure it: checkers-tuner match {} {} --search-b selective --movetime 0.1",
         outcome.best.display(),
         config.weights,
-        config.nodes
     )?;
     Ok(())
 }
