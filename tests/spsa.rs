@@ -41,6 +41,20 @@ fn run(config: &Path, out: &Path, threads: &str) {
         .success();
 }
 
+/// `spsa CONFIG --out OUT` refused with exit status 2 and a message containing each of `said`.
+fn refused(config: &Path, out: &Path, said: &[&str]) {
+    let output = bin()
+        .args(["spsa", "-q", "--out"])
+        .arg(out)
+        .arg(config)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
+    for part in said {
+        assert!(stderr.contains(part), "{part:?} not in {stderr}");
+    }
+}
+
 fn files(out: &Path) -> Vec<Vec<u8>> {
     ["config.toml", "base.json", "spsa.csv", "best.json"]
         .iter()
@@ -189,25 +203,13 @@ fn a_bad_config_is_one_error_naming_the_file_and_the_key() {
     ];
     for (params, key) in cases {
         let path = config(dir.path(), 8, 4, params);
-        bin()
-            .args(["spsa", "-q", "--out"])
-            .arg(dir.path().join("never"))
-            .arg(&path)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("spsa.toml").and(predicate::str::contains(key)));
+        refused(&path, &dir.path().join("never"), &["spsa.toml", key]);
         assert!(!dir.path().join("never").exists(), "{key}");
     }
     // A weights file that is not one names the config and its key.
     let path = config(dir.path(), 8, 4, TWO_KEYS);
     std::fs::write(dir.path().join("w.json"), "{\"opening\": [1]}").unwrap();
-    bin()
-        .args(["spsa", "-q", "--out"])
-        .arg(dir.path().join("never"))
-        .arg(&path)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("spsa.toml: weights"));
+    refused(&path, &dir.path().join("never"), &["spsa.toml: weights"]);
 }
 
 #[test]
@@ -220,23 +222,11 @@ fn a_folder_of_another_run_is_refused() {
     // The same folder with another seed is another run.
     let text = std::fs::read_to_string(&config).unwrap();
     std::fs::write(&config, text.replace("batch = 4", "batch = 4\nseed = 2")).unwrap();
-    bin()
-        .args(["spsa", "-q", "--out"])
-        .arg(&out)
-        .arg(&config)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("another config"));
+    refused(&config, &out, &["another config"]);
     assert_eq!(files(&out), before);
     // A folder with other files (a tuning run's, say) is not an SPSA run's.
     std::fs::write(dir.path().join("other.txt"), "x").unwrap();
-    bin()
-        .args(["spsa", "-q", "--out"])
-        .arg(dir.path())
-        .arg(&config)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("other files"));
+    refused(&config, dir.path(), &["other files"]);
 }
 
 #[test]

@@ -25,7 +25,7 @@ use crate::game::Opening;
 use crate::game::PdnGame;
 use crate::text::csv_line;
 use crate::tournament::{
-    breed, play_round, BracketGame, GameJob, GeneBreeding, RoundResult, Specimen,
+    breed, breed_genes_into, play_round, BracketGame, GameJob, RoundResult, Specimen,
 };
 
 /// What a round produced before it is saved: the bracket's result and what follows from it,
@@ -183,7 +183,8 @@ impl Run<'_> {
                 &mut next_id,
             )
         };
-        config.search.genes.breed_into(
+        breed_genes_into(
+            &config.search.genes,
             &mut newcomers,
             &result.survivors,
             config.gene_base(),

@@ -14,7 +14,7 @@ use super::summary::RunSummary;
 use super::tables::attach_tables;
 use crate::error::{Error, Result};
 use crate::fit::{start_store, StoreIdentity};
-use crate::tournament::{initial_population, GeneBreeding};
+use crate::tournament::{draw_fresh_genes, initial_population};
 
 /// Where a run stands between rounds.
 pub(super) struct State {
@@ -54,7 +54,7 @@ impl State {
         }
         // Keyed by the ids, so drawn once they are the island's.
         let genes = &config.search.genes;
-        genes.draw_fresh(&mut specimens, config.gene_base(), seed);
+        draw_fresh_genes(genes, &mut specimens, config.gene_base(), seed);
         let population = specimens.into_iter().map(Member::fresh).collect();
         State {
             completed: 0,

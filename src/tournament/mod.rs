@@ -14,7 +14,7 @@ pub use evolution::{breed, initial_population, EvolutionParams, DEFAULT_FIT_SCOR
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };
-pub use search_genes::GeneBreeding;
+pub use search_genes::{breed_genes_into, draw_fresh_genes};
 pub use settings::{TournamentParams, MAX_GAME_PLIES, MAX_ROUNDS};
 pub use specimen::Specimen;
 pub use stats::{OutcomeCounts, RoundStats};

@@ -11,82 +11,70 @@ use super::specimen::Specimen;
 use crate::rng::{stream, tag};
 use crate::search::{Gene, SearchGenes, SelectiveParams};
 
-/// How a run's specimens get their genes: fresh, or bred from their parents'.
-pub trait GeneBreeding {
-    /// Gives each of `specimens` (fresh ones) its own search; see the implementation.
-    fn draw_fresh(&self, specimens: &mut [Specimen], base: SelectiveParams, seed: u64);
-    /// Gives each newcomer its search from its parents'; see the implementation.
-    fn breed_into(
-        &self,
-        newcomers: &mut [Specimen],
-        survivors: &[Specimen],
-        base: SelectiveParams,
-        mutation_rate: f64,
-        round: (u64, u32),
-    );
+/// Gives each of `specimens` (fresh ones: the initial population, immigrants, `random`
+/// newcomers) its own search: `base` with each gene drawn uniformly from its range, from
+/// the specimen's own stream `[SEARCH_GENES, id]`. Nothing without genes.
+pub fn draw_fresh_genes(
+    genes: &SearchGenes,
+    specimens: &mut [Specimen],
+    base: SelectiveParams,
+    seed: u64,
+) {
+    if genes.is_empty() {
+        return;
+    }
+    let opened = genes.opened();
+    for specimen in specimens {
+        let mut rng = stream(seed, &[tag::SEARCH_GENES, specimen.id]);
+        let mut search = base;
+        for gene in &opened {
+            gene.set(&mut search, draw(gene, &mut rng));
+        }
+        specimen.search = Some(search);
+    }
 }
 
-impl GeneBreeding for SearchGenes {
-    /// Gives each of `specimens` (fresh ones: the initial population, immigrants, `random`
-    /// newcomers) its own search: `base` with each gene drawn uniformly from its range, from
-    /// the specimen's own stream `[SEARCH_GENES, id]`. Nothing without genes.
-    fn draw_fresh(&self, specimens: &mut [Specimen], base: SelectiveParams, seed: u64) {
-        if self.is_empty() {
-            return;
-        }
-        let genes = self.opened();
-        for specimen in specimens {
-            let mut rng = stream(seed, &[tag::SEARCH_GENES, specimen.id]);
-            let mut search = base;
-            for gene in &genes {
-                gene.set(&mut search, draw(gene, &mut rng));
-            }
-            specimen.search = Some(search);
-        }
+/// Gives each of the `newcomers` bred after `round` from `survivors` its search: a child
+/// takes each gene from one of its parents (a coin; a clone from its one parent), then
+/// mutates it with probability `mutation_rate` ([`Gene`]'s step), from its own stream
+/// `[SEARCH_GENES, round, id]`; a newcomer without parents is fresh
+/// ([`draw_fresh_genes`]). Nothing without genes.
+pub fn breed_genes_into(
+    genes: &SearchGenes,
+    newcomers: &mut [Specimen],
+    survivors: &[Specimen],
+    base: SelectiveParams,
+    mutation_rate: f64,
+    (seed, round): (u64, u32),
+) {
+    if genes.is_empty() {
+        return;
     }
-
-    /// Gives each of the `newcomers` bred after `round` from `survivors` its search: a child
-    /// takes each gene from one of its parents (a coin; a clone from its one parent), then
-    /// mutates it with probability `mutation_rate` ([`Gene`]'s step), from its own stream
-    /// `[SEARCH_GENES, round, id]`; a newcomer without parents is fresh
-    /// ([`SearchGenes::draw_fresh`]). Nothing without genes.
-    fn breed_into(
-        &self,
-        newcomers: &mut [Specimen],
-        survivors: &[Specimen],
-        base: SelectiveParams,
-        mutation_rate: f64,
-        (seed, round): (u64, u32),
-    ) {
-        if self.is_empty() {
-            return;
-        }
-        let genes = self.opened();
-        let search_of = |id: Option<u64>| {
-            let parent = survivors.iter().find(|s| Some(s.id) == id)?;
-            // A parent from before the genes (none in a run with genes) counts as the base.
-            Some(parent.search.unwrap_or(base))
+    let opened = genes.opened();
+    let search_of = |id: Option<u64>| {
+        let parent = survivors.iter().find(|s| Some(s.id) == id)?;
+        // A parent from before the genes (none in a run with genes) counts as the base.
+        Some(parent.search.unwrap_or(base))
+    };
+    for specimen in newcomers.iter_mut() {
+        let Some(a) = search_of(specimen.parent_a) else {
+            draw_fresh_genes(genes, std::slice::from_mut(specimen), base, seed);
+            continue;
         };
-        for specimen in newcomers.iter_mut() {
-            let Some(a) = search_of(specimen.parent_a) else {
-                self.draw_fresh(std::slice::from_mut(specimen), base, seed);
-                continue;
+        let b = search_of(specimen.parent_b);
+        let mut rng = stream(seed, &[tag::SEARCH_GENES, u64::from(round), specimen.id]);
+        let mut search = a;
+        for gene in &opened {
+            let inherited = match b {
+                Some(b) if rng.gen_bool(0.5) => gene.get(&b),
+                _ => gene.get(&a),
             };
-            let b = search_of(specimen.parent_b);
-            let mut rng = stream(seed, &[tag::SEARCH_GENES, u64::from(round), specimen.id]);
-            let mut search = a;
-            for gene in &genes {
-                let inherited = match b {
-                    Some(b) if rng.gen_bool(0.5) => gene.get(&b),
-                    _ => gene.get(&a),
-                };
-                gene.set(
-                    &mut search,
-                    mutate(gene, &mut rng, inherited, mutation_rate),
-                );
-            }
-            specimen.search = Some(search);
+            gene.set(
+                &mut search,
+                mutate(gene, &mut rng, inherited, mutation_rate),
+            );
         }
+        specimen.search = Some(search);
     }
 }
 
@@ -129,7 +117,7 @@ mod tests {
         let space = WeightSpace::default();
         let mut population = initial_population(40, &space, 3);
         let base = SelectiveParams::DEFAULT;
-        genes().draw_fresh(&mut population, base, 3);
+        draw_fresh_genes(&genes(), &mut population, base, 3);
         let mut reductions = std::collections::BTreeSet::new();
         for s in &population {
             let search = s.search.expect("drawn");
@@ -161,13 +149,20 @@ mod tests {
         let base = SelectiveParams::DEFAULT;
         let plain = initial_population(12, &space, 5);
         let mut survivors = plain.clone();
-        genes().draw_fresh(&mut survivors, base, 5);
+        draw_fresh_genes(&genes(), &mut survivors, base, 5);
         let weights = |v: &[Specimen]| v.iter().map(|s| s.weights).collect::<Vec<_>>();
         assert_eq!(weights(&plain), weights(&survivors));
 
         let kids_plain = breed(&plain, 30, &params, &space, 5, 2, &mut 12);
         let mut kids = breed(&survivors, 30, &params, &space, 5, 2, &mut 12);
-        genes().breed_into(&mut kids, &survivors, base, params.mutation_rate, (5, 2));
+        breed_genes_into(
+            &genes(),
+            &mut kids,
+            &survivors,
+            base,
+            params.mutation_rate,
+            (5, 2),
+        );
         assert_eq!(weights(&kids_plain), weights(&kids), "genes draw no weight");
         assert_eq!(
             kids_plain.iter().map(|s| s.parent_a).collect::<Vec<_>>(),
@@ -198,7 +193,14 @@ mod tests {
         }
         assert!(moved, "mutation moves some gene off both parents'");
         let mut again = breed(&survivors, 30, &params, &space, 5, 2, &mut 12);
-        genes().breed_into(&mut again, &survivors, base, params.mutation_rate, (5, 2));
+        breed_genes_into(
+            &genes(),
+            &mut again,
+            &survivors,
+            base,
+            params.mutation_rate,
+            (5, 2),
+        );
         assert_eq!(again, kids, "the same seed and round breed the same genes");
     }
 
@@ -231,7 +233,12 @@ mod tests {
     fn without_genes_nothing_is_drawn() {
         let space = WeightSpace::default();
         let mut population = initial_population(4, &space, 1);
-        SearchGenes::default().draw_fresh(&mut population, SelectiveParams::DEFAULT, 1);
+        draw_fresh_genes(
+            &SearchGenes::default(),
+            &mut population,
+            SelectiveParams::DEFAULT,
+            1,
+        );
         assert!(population.iter().all(|s| s.search.is_none()));
         assert!(SearchGenes::default().columns().is_empty());
         assert_eq!(
