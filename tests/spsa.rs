@@ -224,6 +224,22 @@ fn a_folder_of_another_run_is_refused() {
     std::fs::write(&config, text.replace("batch = 4", "batch = 4\nseed = 2")).unwrap();
     refused(&config, &out, &["another config"]);
     assert_eq!(files(&out), before);
+    // The run's own files are written in place: a link standing for one is refused, and
+    // what it points to is left as it was.
+    let linked = dir.path().join("linked");
+    std::fs::create_dir(&linked).unwrap();
+    let elsewhere = dir.path().join("elsewhere.csv");
+    std::fs::copy(out.join("spsa.csv"), &elsewhere).unwrap();
+    std::fs::write(&config, &text).unwrap();
+    for f in ["config.toml", "base.json"] {
+        std::fs::copy(out.join(f), linked.join(f)).unwrap();
+    }
+    std::os::unix::fs::symlink(&elsewhere, linked.join("spsa.csv")).unwrap();
+    refused(&config, &linked, &["spsa.csv"]);
+    assert_eq!(
+        std::fs::read(&elsewhere).unwrap(),
+        std::fs::read(out.join("spsa.csv")).unwrap()
+    );
     // A folder with other files (a tuning run's, say) is not an SPSA run's.
     std::fs::write(dir.path().join("other.txt"), "x").unwrap();
     refused(&config, dir.path(), &["other files"]);

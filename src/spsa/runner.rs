@@ -343,7 +343,7 @@ impl<'a> SpsaRun<'a> {
             return Ok((0, self.start()));
         }
         let same = |path: &Path, text: &str, what: &str| -> Result<()> {
-            let held = input_file::read_text(path, Links::Follow, None).map_err(|e| e.at(path))?;
+            let held = input_file::read_text(path, Links::Refuse, None).map_err(|e| e.at(path))?;
             if held != text {
                 return Err(Error::input(format!(
                     "{}: holds an SPSA run with another {what}; continue it with its own, or \
@@ -356,7 +356,7 @@ impl<'a> SpsaRun<'a> {
         same(&config_path, &config_text, "config")?;
         same(&base_path, &base_text, "weights file")?;
         let text =
-            input_file::read_text(&rows_path, Links::Follow, None).map_err(|e| e.at(&rows_path))?;
+            input_file::read_text(&rows_path, Links::Refuse, None).map_err(|e| e.at(&rows_path))?;
         let rows = self.read_rows(&text, &rows_path)?;
         let batch = u64::from(self.config.batch);
         let whole = rows.len() as u64;
