@@ -60,8 +60,9 @@ pub use eval::{
 };
 pub use export::{export_to_file, ExportFormat};
 pub use fit::{
-    fit, fit_games, Damaged, DatabaseEndings, FitReport, FitSettings, GameRecords, GameStream,
-    Games, Losses, PdnCounts, ReadNote, ReadReport, RecordedGame, LISTED_PER_FILE,
+    fit, fit_games, Damaged, DatabaseEndings, DeepLabels, FitReport, FitSettings, GameRecords,
+    GameStream, Games, Losses, PdnCounts, ReadNote, ReadReport, RecordedGame, DEEP_LABEL_EXTENSION,
+    LISTED_PER_FILE, MAX_LABEL_DEPTH,
 };
 pub use game::{
     load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game,

@@ -446,3 +446,77 @@ fn endings_of_games_that_stopped_in_the_database() {
     let msg = fit_fails(d, &["ending.pdn", "-o", "out.json", "--endings", "10"]);
     assert!(msg.contains("--endings: no endgame database"), "{msg}");
 }
+
+/// `--label-depth`: the pattern fit's labels come from a deeper search of every position with
+/// the start weights; the report says so, the weights differ from the games' own labels', the
+/// file is byte-identical on 1 and 2 threads, and a depth out of range or an evaluator other
+/// than the pattern evaluator is refused with exit 2, naming the option.
+#[test]
+fn labels_from_a_deeper_search() {
+    let dir = with_run();
+    let d = dir.path();
+    let base = ["run", "--evaluator", "patterns", "-q"];
+    fit(d, &[&base[..], &["-o", "games.json"]].concat());
+    let report = fit(
+        d,
+        &[
+            "run",
+            "--evaluator",
+            "patterns",
+            "--label-depth",
+            "3",
+            "-o",
+            "deep1.json",
+            "--threads",
+            "1",
+        ],
+    );
+    assert!(
+        report
+            .contains("labels: every position searched again at depth 3/9 with the start weights"),
+        "{report}"
+    );
+    fit(
+        d,
+        &[
+            &base[..],
+            &["--label-depth", "3", "-o", "deep2.json", "--threads", "2"],
+        ]
+        .concat(),
+    );
+    let read = |name: &str| fs::read(d.join(name)).unwrap();
+    assert_eq!(read("deep1.json"), read("deep2.json"));
+    let tables = |name: &str| {
+        WeightsFile::load(&d.join(name))
+            .unwrap()
+            .patterns
+            .expect("a pattern fit")
+    };
+    assert_ne!(
+        tables("games.json"),
+        tables("deep1.json"),
+        "deeper labels teach other weights"
+    );
+
+    let msg = fit_fails(
+        d,
+        &[
+            "run",
+            "--evaluator",
+            "patterns",
+            "--label-depth",
+            "17",
+            "-o",
+            "out.json",
+        ],
+    );
+    assert!(
+        msg.contains("--label-depth 17 is outside 1 ..= 16"),
+        "{msg}"
+    );
+    let msg = fit_fails(d, &["run", "--label-depth", "3", "-o", "out.json"]);
+    assert!(
+        msg.contains("--label-depth labels the pattern evaluator's positions"),
+        "{msg}"
+    );
+}

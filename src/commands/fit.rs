@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use checkers_tuner::{
     check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
-    refuse_writing_runs, run_database_pieces, Config, Damaged, DatabaseEndings, Error,
+    refuse_writing_runs, run_database_pieces, Config, Damaged, DatabaseEndings, DeepLabels, Error,
     EvaluatorKind, ExportFormat, FitReport, FitSettings, GameStream, Games, KingLayout, Losses,
-    ReadReport, RegionLayout, Result, WeightsFile, WeightsSource,
+    ReadReport, RegionLayout, Result, WeightsFile, WeightsSource, DEEP_LABEL_EXTENSION,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -85,6 +85,12 @@ pub struct FitArgs {
     /// (0: none). Needs the database the run folders, --config or start weights name.
     #[arg(long, value_name = "PLIES", default_value_t = 0)]
     endings: u32,
+    /// The pattern evaluator's labels from a deeper search: every position searched again at
+    /// this full-width depth (captures 6 plies further, the exact search) with the --weights
+    /// file and the endgame database the fit knows, its score in place of the game's (0: the
+    /// games' own scores).
+    #[arg(long, value_name = "DEPTH", default_value_t = 0)]
+    label_depth: u32,
     /// Most optimiser iterations.
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().max_iterations)]
     iterations: u32,
@@ -186,6 +192,17 @@ pub fn run(args: FitArgs) -> Result<()> {
             database,
             plies: args.endings,
         });
+    }
+    if args.label_depth > 0 {
+        let database = match database_pieces {
+            Some(pieces) => open_database(pieces)?,
+            None => None,
+        };
+        settings.deep_labels = Some(DeepLabels {
+            depth: args.label_depth,
+            database,
+        });
+        settings.check(|name| format!("--{}", name.replace('_', "-")))?;
     }
 
     let damaged = if args.strict {
@@ -340,6 +357,20 @@ fn report_text(
         "K: {:.4} per man (fitted with material); start weights: {}",
         report.k, args.weights
     );
+    if let Some(deep) = &settings.deep_labels {
+        let _ = writeln!(
+            out,
+            "labels: every position searched again at depth {}/{} with the start weights{}, \
+             its score {:.0}% of the label",
+            deep.depth,
+            deep.depth + DEEP_LABEL_EXTENSION,
+            deep.database.map_or(String::new(), |db| format!(
+                " and the {}-piece database",
+                db.pieces()
+            )),
+            100.0 * settings.score_weight
+        );
+    }
     let _ = writeln!(
         out,
         "{:<10} {:>10} {:>11}",

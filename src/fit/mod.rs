@@ -6,6 +6,7 @@
 //! specimens run it on the run's own games.
 
 mod adam;
+mod deep_labels;
 mod endings;
 mod inputs;
 mod lbfgs;
@@ -24,6 +25,7 @@ use crate::error::Result;
 use crate::eval::WeightRange;
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
 
+pub use deep_labels::{DeepLabels, DEEP_LABEL_EXTENSION, MAX_LABEL_DEPTH};
 pub use endings::DatabaseEndings;
 pub use inputs::{
     Damaged, GameRecords, GameStream, Games, PdnCounts, ReadNote, ReadReport, LISTED_PER_FILE,

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::eval::WeightRange;
 use crate::eval::{
-    taper, ExtraPair, ExtraWeights, PatternTables, PatternWeights, WeightPair, Weights,
+    taper, Evaluator, ExtraPair, ExtraWeights, PatternTables, PatternWeights, WeightPair, Weights,
     CLASSIC_COUNT, EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES,
 };
 
@@ -400,8 +400,26 @@ pub(super) fn fit_patterns(
     let regions = shape.regions().len();
     let (mut training, mut validation) = (PatternData::new(regions), PatternData::new(regions));
     let mut validation_games = 0;
+    // The deeper labels are searched with the start weights, as the pattern evaluator plays
+    // them (a start without tables as the extended evaluator, its tables empty).
+    let zero_extra = ExtraPair::default();
+    let deep = settings.deep_labels.map(|labels| {
+        let extra = start_extra.unwrap_or(&zero_extra);
+        let evaluator = match start_patterns {
+            Some(patterns) => Evaluator::Patterns(start, extra, patterns),
+            None => Evaluator::Extended(start, extra),
+        };
+        (labels, evaluator)
+    });
     let games = games.for_each_batch(GAME_BATCH, |batch, first| {
-        let data = pattern_samples(batch, settings.first_ply, &shape, first, settings.endings);
+        let data = pattern_samples(
+            batch,
+            settings.first_ply,
+            &shape,
+            first,
+            settings.endings,
+            deep,
+        );
         let (held, kept) = data.split(|s| settings.holds_out(s.game as usize));
         validation.append(held);
         training.append(kept);

@@ -6,10 +6,11 @@ use rayon::prelude::*;
 
 use crate::engine::Position;
 use crate::eval::{
-    classic_counts, extended_inputs, kings_in_views, men_in_views, PatternTables, WeightPair,
-    CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, TERM_COUNT,
+    classic_counts, extended_inputs, kings_in_views, men_in_views, Evaluator, PatternTables,
+    WeightPair, CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, TERM_COUNT,
 };
 
+use super::deep_labels::DeepLabels;
 use super::endings::DatabaseEndings;
 use super::positions::{quiet_leaves, result_label, Extraction, GAME_BATCH};
 use super::records::{RecordedGame, NO_SCORE};
@@ -190,13 +191,15 @@ impl<'a> PatternSlice<'a> {
 /// captures by a capture search with `material` (so that the samples are a function of the
 /// games alone, and a run extracts each game once), with its result and its search score;
 /// then, with `endings`, the game's ending as the endgame database plays it on, each position
-/// with its exact value.
+/// with its exact value. With `deep`, each of the game's own positions is scored by that
+/// deeper search with that evaluator instead of by the game's search.
 pub fn pattern_samples(
     games: &[RecordedGame],
     first_ply: u32,
     tables: &PatternTables,
     first_game: usize,
     endings: Option<DatabaseEndings>,
+    deep: Option<(DeepLabels, Evaluator<'_>)>,
 ) -> PatternData {
     let material = WeightPair::material();
     let how = Extraction {
@@ -213,18 +216,27 @@ pub fn pattern_samples(
         let parts: Vec<PatternData> = batch
             .par_iter()
             .enumerate()
-            .map(|(j, game)| {
-                let index = (first_game + b * GAME_BATCH + j) as u32;
-                let mut part = PatternData::new(regions);
-                for (leaf, ply) in quiet_leaves(game, how) {
-                    let label = result_label(game.result, leaf.side_to_move());
-                    part.push(&leaf, tables, label, leaf_score(game, ply, &leaf), index);
-                }
-                for e in endings.iter().flat_map(|endings| endings.ending(game)) {
-                    part.push(&e.position, tables, e.label, e.score, index);
-                }
-                part
-            })
+            .map_init(
+                || deep.map(|(labels, _)| labels.searcher()),
+                |searcher, (j, game)| {
+                    let index = (first_game + b * GAME_BATCH + j) as u32;
+                    let mut part = PatternData::new(regions);
+                    for (leaf, ply) in quiet_leaves(game, how) {
+                        let label = result_label(game.result, leaf.side_to_move());
+                        let score = match (deep, searcher.as_mut()) {
+                            (Some((labels, evaluator)), Some(searcher)) => {
+                                labels.score(searcher, &leaf, evaluator)
+                            }
+                            _ => leaf_score(game, ply, &leaf),
+                        };
+                        part.push(&leaf, tables, label, score, index);
+                    }
+                    for e in endings.iter().flat_map(|endings| endings.ending(game)) {
+                        part.push(&e.position, tables, e.label, e.score, index);
+                    }
+                    part
+                },
+            )
             .collect();
         for part in parts {
             data.append(part);

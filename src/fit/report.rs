@@ -11,6 +11,7 @@ use crate::eval::{
 use crate::rng::{stream, tag};
 use crate::tournament::{ExtraRanges, FeatureRanges, PatternRanges, DEFAULT_FIT_SCORE_WEIGHT};
 
+use super::deep_labels::{DeepLabels, MAX_LABEL_DEPTH};
 use super::endings::DatabaseEndings;
 
 /// The default pull of table entries toward zero, in positions.
@@ -56,6 +57,9 @@ pub struct FitSettings {
     /// Endings played on by the endgame database from the games that stopped in it, learnt
     /// with their exact values (`None`: the games' own positions only).
     pub endings: Option<DatabaseEndings>,
+    /// The pattern evaluator's labels from a deeper search of every position with the start
+    /// weights, in place of the games' own scores (`None`: the games' scores).
+    pub deep_labels: Option<DeepLabels>,
 }
 
 impl Default for FitSettings {
@@ -80,6 +84,7 @@ impl Default for FitSettings {
             patterns: PatternRanges::default(),
             l2_tables: DEFAULT_L2_TABLES,
             endings: None,
+            deep_labels: None,
         }
     }
 }
@@ -178,6 +183,24 @@ impl FitSettings {
                 name_of("l2_tables"),
                 self.l2_tables
             )));
+        }
+        if let Some(deep) = &self.deep_labels {
+            if !(1..=MAX_LABEL_DEPTH).contains(&deep.depth) {
+                return Err(Error::input(format!(
+                    "{} {} is outside 1 ..= {MAX_LABEL_DEPTH} (the full-width depth of each \
+                     position's label search)",
+                    name_of("label_depth"),
+                    deep.depth
+                )));
+            }
+            if self.evaluator != EvaluatorKind::Patterns {
+                return Err(Error::input(format!(
+                    "{} labels the pattern evaluator's positions; the {} evaluator's fit learns \
+                     the games' results",
+                    name_of("label_depth"),
+                    self.evaluator
+                )));
+            }
         }
         Ok(())
     }

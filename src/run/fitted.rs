@@ -147,6 +147,7 @@ impl PatternCache {
             shape,
             first_game,
             settings.endings,
+            None,
         ));
     }
 

@@ -564,6 +564,13 @@ impl Searcher {
         }
     }
 
+    /// Forgets what earlier searches left behind (the table's entries and the killer moves),
+    /// so that the next search is the one a new searcher would make, node for node.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers = [[Move::NULL; 2]; MAX_PLY];
+    }
+
     /// Switches the transposition table on or off.
     pub fn set_tt_enabled(&mut self, on: bool) {
         self.use_tt = on;
