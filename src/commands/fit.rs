@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use checkers_tuner::{
     check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
@@ -201,6 +203,8 @@ pub fn run(args: FitArgs) -> Result<()> {
         settings.deep_labels = Some(DeepLabels {
             depth: args.label_depth,
             database,
+            // One counter for the process, read by the progress display.
+            searched: Some(Box::leak(Box::new(AtomicU64::new(0)))),
         });
         settings.check(|name| format!("--{}", name.replace('_', "-")))?;
     }
@@ -251,10 +255,19 @@ pub fn run(args: FitArgs) -> Result<()> {
             on_iteration,
         )
     };
-    let report = match args.threads {
-        Some(threads) => super::thread_pool(threads)?.install(run_fit)?,
-        None => run_fit()?,
-    };
+    let searched = settings.deep_labels.and_then(|d| d.searched);
+    let done = AtomicBool::new(false);
+    let report = std::thread::scope(|scope| {
+        if let (Some(count), false) = (searched, args.quiet) {
+            scope.spawn(|| show_labelling(count, &done));
+        }
+        let report = match args.threads {
+            Some(threads) => super::thread_pool(threads).and_then(|pool| pool.install(run_fit)),
+            None => run_fit(),
+        };
+        done.store(true, Ordering::Relaxed);
+        report
+    })?;
     let records = stream.report();
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -449,4 +462,45 @@ fn validation(losses: Losses) -> String {
     losses
         .validation
         .map_or("-".to_string(), |v| format!("{v:.6}"))
+}
+
+/// Shows how many positions the deeper search has labelled until `done`: a spinner line on a
+/// terminal, else a line on stderr every minute (a label search of a big run takes a while).
+fn show_labelling(count: &AtomicU64, done: &AtomicBool) {
+    let started = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let spinner = terminal.then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("labelling {spinner} {msg}")
+                .expect("a valid progress template"),
+        );
+        bar
+    });
+    let line = || {
+        let n = count.load(Ordering::Relaxed);
+        let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        format!("{n} positions searched ({rate:.0} a second)")
+    };
+    let mut last_line = Instant::now();
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(200));
+        match &spinner {
+            Some(bar) => {
+                bar.set_message(line());
+                bar.tick();
+            }
+            None if last_line.elapsed() >= Duration::from_secs(60) => {
+                note!("labelling: {}", line());
+                last_line = Instant::now();
+            }
+            None => {}
+        }
+    }
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    if count.load(Ordering::Relaxed) > 0 {
+        note!("labelled: {}", line());
+    }
 }

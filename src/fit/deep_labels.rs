@@ -8,6 +8,7 @@
 //! search's value), which is how the strongest learned evaluations label their data.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::egdb::EndgameDb;
 use crate::engine::Position;
@@ -33,6 +34,8 @@ pub struct DeepLabels {
     pub depth: u32,
     /// Positions with at most its pieces are scored from it, exactly.
     pub database: Option<&'static EndgameDb>,
+    /// Counts the positions searched, for a progress display (the labels do not depend on it).
+    pub searched: Option<&'static AtomicU64>,
 }
 
 impl PartialEq for DeepLabels {
@@ -74,6 +77,9 @@ impl DeepLabels {
     pub fn score(&self, searcher: &mut Searcher, pos: &Position, evaluator: Evaluator<'_>) -> i16 {
         searcher.clear();
         let found = searcher.search(pos, evaluator, self.limits(), None);
+        if let Some(count) = self.searched {
+            count.fetch_add(1, Ordering::Relaxed);
+        }
         stored_score(found.score)
     }
 }
@@ -111,6 +117,7 @@ mod tests {
         DeepLabels {
             depth,
             database: None,
+            searched: None,
         }
     }
 
