@@ -38,6 +38,8 @@ pub mod tag {
     pub const SEARCH_GENES: u64 = 13;
     /// An SPSA iteration's perturbation, opening and games (`spsa`), keyed by the iteration.
     pub const SPSA: u64 = 14;
+    /// The openings of a gate's confirming match (`gate.confirm`) after a round.
+    pub const GATE_CONFIRM: u64 = 15;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

@@ -106,6 +106,10 @@ fn assert_same_files(a: &Path, b: &Path) {
 struct Gate {
     round: u32,
     candidate: u64,
+    kind: String,
+    games: Option<u32>,
+    wins: Option<u32>,
+    losses: Option<u32>,
     champion: Option<u64>,
     llr: Option<f64>,
     elo: Option<f64>,
@@ -129,6 +133,10 @@ fn gates(run: &Path) -> Vec<Gate> {
             Gate {
                 round: f[0].parse().unwrap(),
                 candidate: f[1].parse().unwrap(),
+                kind: f[2].to_string(),
+                games: f[4].parse().ok(),
+                wins: f[5].parse().ok(),
+                losses: f[7].parse().ok(),
                 champion: (!f[3].is_empty()).then(|| f[3].parse().unwrap()),
                 llr: opt(f[11]),
                 elo: opt(f[8]),
@@ -300,6 +308,10 @@ fn gate_settings_that_cannot_work_are_refused_naming_the_key() {
         (GATED.replace("elo1 = 0.0", "elo1 = -60.0"), "gate.elo1"),
         (GATED.replace("alpha = 0.3", "alpha = 1.5"), "gate.alpha"),
         (
+            GATED.replace("beta = 0.3\n", "beta = 0.3\nconfirm = -4\n"),
+            "gate.confirm",
+        ),
+        (
             GATED
                 .replace("fit_every = 1\n", "")
                 .replace("fits-and-winners", "fits"),
@@ -332,4 +344,94 @@ fn a_run_without_a_gate_writes_no_gate_files_and_no_gate_section() {
     let written = fs::read_to_string(run.join("config.toml")).unwrap();
     assert!(!written.contains("[gate]"), "{written}");
     assert!(!written.contains("deepen"), "{written}");
+}
+
+/// `gate.confirm`: a candidate the SPRT accepts plays a confirming match on openings of its
+/// own, and becomes the champion only if it wins that too; the climb adds the confirming
+/// match's Elo. The rows say it all, the files are the same on one and two threads, and the
+/// written config keeps the key (a run without it leaves it out). With 8 openings the
+/// confirming matches of this run all confirm, with 3 one does not.
+#[test]
+fn a_confirming_match_decides_after_the_sprt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let with_confirm = |n: u32| {
+        let text = GATED.replace("beta = 0.3\n", &format!("beta = 0.3\nconfirm = {n}\n"));
+        assert_ne!(text, GATED);
+        let dir = tmp.path().join(format!("c{n}"));
+        fs::create_dir(&dir).unwrap();
+        config(&dir, &text)
+    };
+    let eight = with_confirm(8);
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    tune(&eight, &two, 2);
+    tune(&eight, &one, 1);
+    assert_same_files(&one, &two);
+    let written = fs::read_to_string(two.join("config.toml")).unwrap();
+    assert!(written.contains("confirm = 8"), "{written}");
+    let (confirmed, unconfirmed, refused) = confirmations(&two, 8);
+    assert!(
+        confirmed > 0 && refused > 0,
+        "{confirmed} {unconfirmed} {refused}"
+    );
+
+    let three = tmp.path().join("three");
+    tune(&with_confirm(3), &three, 2);
+    let (_, unconfirmed, _) = confirmations(&three, 3);
+    assert!(unconfirmed > 0, "a confirming match that says no");
+}
+
+/// Checks the rows of `run`'s gates, confirmed by matches of `openings` openings, and counts
+/// the candidates confirmed, not confirmed, and refused by the SPRT.
+fn confirmations(run: &Path, openings: u32) -> (u32, u32, u32) {
+    let upper = (0.7f64 / 0.3).ln();
+    let gates = gates(run);
+    let mut champion = gates[0].candidate;
+    let mut cumulative = 0.0;
+    let (mut confirmed, mut unconfirmed, mut refused) = (0, 0, 0);
+    let mut rows = gates[1..].iter().peekable();
+    while let Some(gate) = rows.next() {
+        assert_ne!(
+            gate.kind, "confirm",
+            "a confirming match follows its SPRT: {gate:?}"
+        );
+        assert_eq!(gate.champion, Some(champion), "{gate:?}");
+        if gate.llr.unwrap() < upper {
+            // Refused by the SPRT: no confirming match.
+            assert!(!gate.accepted, "{gate:?}");
+            assert!(rows.peek().is_none_or(|next| next.kind != "confirm"));
+            refused += 1;
+        } else {
+            let confirm = rows
+                .next()
+                .expect("a confirming match after an accepted SPRT");
+            assert_eq!(confirm.kind, "confirm");
+            assert_eq!(
+                (confirm.round, confirm.candidate, confirm.champion),
+                (gate.round, gate.candidate, gate.champion)
+            );
+            assert_eq!(
+                confirm.games,
+                Some(2 * openings),
+                "both colours: {confirm:?}"
+            );
+            assert!(confirm.llr.is_none(), "a fixed-length match: {confirm:?}");
+            let won = confirm.wins.unwrap() > confirm.losses.unwrap();
+            assert_eq!((gate.accepted, confirm.accepted), (won, won), "{confirm:?}");
+            if won {
+                champion = gate.candidate;
+                cumulative += confirm.elo.unwrap();
+                confirmed += 1;
+            } else {
+                unconfirmed += 1;
+            }
+            assert!(
+                (confirm.cumulative - cumulative).abs() < 0.051,
+                "{confirm:?}"
+            );
+        }
+        assert!((gate.cumulative - cumulative).abs() < 0.051, "{gate:?}");
+    }
+    // best.json is the last champion the confirming matches let through.
+    assert_eq!(source_id(&run.join("best.json")), champion);
+    (confirmed, unconfirmed, refused)
 }

@@ -12,6 +12,11 @@ use crate::tournament::playoff_games;
 /// 1.5.
 const SECONDS_PER_GAME: f64 = 0.10;
 
+/// Processor seconds of one game of a match at depth 6/12 (a gate, validation, the playoff),
+/// which no fit follows: `match` over the 3-move deck with two pattern evaluators used 13.5 s
+/// for 312 games (2026-11-27).
+const MATCH_SECONDS_PER_GAME: f64 = 0.045;
+
 /// How much one more ply of full-width depth costs a game (measured: 2.0× from depth 6 to 7,
 /// 5.2× from 6 to 8 on the pattern evaluator).
 const PER_PLY: f64 = 2.25;
@@ -40,7 +45,8 @@ impl Config {
         };
         let islands = f64::from(self.islands.count);
         let per_round = GAMES_PER_SPECIMEN * self.population.size as f64 * islands;
-        let base = game_at(self.search.min_depth);
+        // A match's game: no fit's share in it.
+        let base = game_at(self.search.min_depth) * MATCH_SECONDS_PER_GAME / SECONDS_PER_GAME;
         let mut total = 0.0;
         for round in completed + 1..=self.tournament.rounds {
             let depth = self.search.min_depth + self.tournament.extra_plies(round);

@@ -76,6 +76,20 @@ pub struct GateConfig {
     /// The chance of refusing a candidate that is `elo1` stronger (openings permitting).
     #[serde(deserialize_with = "open_fraction")]
     pub beta: f64,
+    /// Openings (each with both colours) of a confirming match that a candidate the SPRT
+    /// accepted plays next, on openings of its own: it becomes the champion only if it wins
+    /// that match too (more wins than losses), and its Elo there, a fresh measure that no
+    /// choice of winners has biased, is what the climb adds. 0: no confirming match (left out
+    /// of a written config, so that runs without one keep their files).
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, 100_000>",
+        skip_serializing_if = "is_zero"
+    )]
+    pub confirm: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// An SPRT bound in Elo: within ±400 (a score of 91%).
@@ -97,6 +111,7 @@ impl Default for GateConfig {
             elo1: 30.0,
             alpha: 0.05,
             beta: 0.10,
+            confirm: 0,
         }
     }
 }
@@ -125,13 +140,23 @@ impl GateConfig {
     /// The openings of the gate after `round`: distinct random ones from the gate's seed and
     /// the round, so that no two gates share a deck and the bracket's stream is untouched.
     pub fn deck(&self, round: u32, balance: i32) -> Vec<Opening> {
+        self.openings_from(self.openings, tag::GATE, round, balance)
+    }
+
+    /// The openings of the confirming match after `round` (`confirm` of them): from a stream
+    /// of their own, so they are not the SPRT's.
+    pub fn confirm_deck(&self, round: u32, balance: i32) -> Vec<Opening> {
+        self.openings_from(self.confirm, tag::GATE_CONFIRM, round, balance)
+    }
+
+    fn openings_from(&self, count: u32, key: u64, round: u32, balance: i32) -> Vec<Opening> {
         let book = OpeningBook::Random {
             plies: self.opening_plies,
             balance,
         };
         book.distinct(
-            self.openings as usize,
-            &mut stream(self.seed, &[tag::GATE, u64::from(round)]),
+            count as usize,
+            &mut stream(self.seed, &[key, u64::from(round)]),
         )
     }
 }
@@ -155,6 +180,9 @@ pub enum CandidateKind {
     Fit,
     /// The round's top survivor.
     Winner,
+    /// Not a candidate of its own: the confirming match (`gate.confirm`) of the candidate of
+    /// the row before, which the SPRT accepted.
+    Confirmation,
 }
 
 impl CandidateKind {
@@ -163,6 +191,7 @@ impl CandidateKind {
         match self {
             CandidateKind::Fit => "fit",
             CandidateKind::Winner => "winner",
+            CandidateKind::Confirmation => "confirm",
         }
     }
 }

@@ -57,39 +57,63 @@ impl Run<'_> {
                 selective: specimen.search,
                 ..MatchPlayer::from(file)
             };
-            let report = play_match_from(
-                side(&a, candidate),
-                side(&b, &holder.specimen),
-                &deck,
-                &self.settings,
-                gate.seed ^ u64::from(round),
-                Some(test),
-                &[],
-                stop,
-                |pair| {
-                    self.progress.gate_pair();
-                    #[cfg(feature = "crash-hooks")]
-                    if self.options.crash_in_gate == Some(round) && pair.pairs_done >= 2 {
-                        std::process::abort();
-                    }
-                    #[cfg(not(feature = "crash-hooks"))]
-                    let _ = pair;
-                },
-            );
+            let play = |deck: &[_], seed: u64, test| {
+                play_match_from(
+                    side(&a, candidate),
+                    side(&b, &holder.specimen),
+                    deck,
+                    &self.settings,
+                    seed,
+                    test,
+                    &[],
+                    stop,
+                    |pair| {
+                        self.progress.gate_pair();
+                        #[cfg(feature = "crash-hooks")]
+                        if self.options.crash_in_gate == Some(round) && pair.pairs_done >= 2 {
+                            std::process::abort();
+                        }
+                        #[cfg(not(feature = "crash-hooks"))]
+                        let _ = pair;
+                    },
+                )
+            };
+            let report = play(&deck, gate.seed ^ u64::from(round), Some(test));
             if report.pairs_played < report.pairs_total
                 && report.sprt.as_ref().is_none_or(|s| !s.verdict.is_final())
             {
                 return Ok(None);
             }
-            let accepted = report
+            let passed = report
                 .sprt
                 .as_ref()
                 .is_some_and(|s| s.verdict == SprtVerdict::AcceptH1);
+            // A candidate the SPRT accepted plays a confirming match on openings of its own
+            // (`gate.confirm`): among many near-equal candidates, the SPRT accepts the luckiest,
+            // and its Elo there is biased upward; a fresh match is not.
+            let confirmation = if passed && gate.confirm > 0 {
+                let deck = gate.confirm_deck(round, self.config.tournament.random_opening_balance);
+                let confirm = play(&deck, gate.seed ^ u64::from(round) ^ CONFIRM_SEED, None);
+                if confirm.pairs_played < confirm.pairs_total {
+                    return Ok(None);
+                }
+                Some(confirm)
+            } else {
+                None
+            };
+            let (accepted, gained) = match &confirmation {
+                Some(confirm) => {
+                    let t = &confirm.tally.results;
+                    (t.wins > t.losses, confirm.estimate.elo)
+                }
+                None => (passed, report.estimate.elo),
+            };
             let elo = if accepted {
-                round_tenth(holder.elo + round_tenth(report.estimate.elo))
+                round_tenth(holder.elo + round_tenth(gained))
             } else {
                 holder.elo
             };
+            let verdict = |accepted: bool| if accepted { "accepted" } else { "refused" };
             self.progress.note(&format!(
                 "gate after round {round}: {} {} vs champion {}: {}, {} -> {}",
                 kind.name(),
@@ -97,7 +121,11 @@ impl Run<'_> {
                 holder.specimen.id,
                 report.tally.results.line(),
                 report.estimate.summary_line(),
-                if accepted { "accepted" } else { "refused" }
+                if confirmation.is_some() {
+                    "confirming"
+                } else {
+                    verdict(accepted)
+                }
             ));
             rows.push(GateRecord {
                 round,
@@ -108,6 +136,26 @@ impl Run<'_> {
                 accepted,
                 cumulative_elo: elo,
             });
+            if let Some(confirm) = confirmation {
+                self.progress.note(&format!(
+                    "confirming match after round {round}: {} {} vs champion {}: {}, {} -> {}",
+                    kind.name(),
+                    candidate.id,
+                    holder.specimen.id,
+                    confirm.tally.results.line(),
+                    confirm.estimate.summary_line(),
+                    verdict(accepted)
+                ));
+                rows.push(GateRecord {
+                    round,
+                    candidate: candidate.id,
+                    kind: CandidateKind::Confirmation,
+                    champion: Some(holder.specimen.id),
+                    report: Some(confirm),
+                    accepted,
+                    cumulative_elo: elo,
+                });
+            }
             if accepted {
                 champion = Some(GatedChampion {
                     specimen: candidate.clone(),
@@ -150,6 +198,10 @@ impl Run<'_> {
         )
     }
 }
+
+/// Mixed into a gate's seed for its confirming match, so that its games draw from streams
+/// other than the SPRT's.
+const CONFIRM_SEED: u64 = 0xC0F1_2A7E;
 
 /// `x` to one decimal, so that the sums in `champions.csv` and the checkpoint agree exactly.
 fn round_tenth(x: f64) -> f64 {

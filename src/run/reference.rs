@@ -346,6 +346,14 @@ const KEY_DOCS: &[(&str, &str)] = &[
         "The chance of refusing a candidate `elo1` stronger (strictly between 0 and 1).",
     ),
     (
+        "gate.confirm",
+        "Openings of a confirming match (0 to 100,000, each with both colours; 0: none, and the \
+         key is left out of the run's config): a candidate the SPRT accepted plays the champion \
+         again on openings of its own and is crowned only if it wins more games than it loses; \
+         its Elo there is what the climb adds (the SPRT's is biased upward by the choice of \
+         winners).",
+    ),
+    (
         "islands.count",
         "Populations that evolve side by side, each of `population.size`, in one process or one \
          process per machine (`tune --island auto` under Slurm or a Kubernetes Indexed Job), 1 \
@@ -498,6 +506,8 @@ fn optional_table(table: &str) -> String {
     let mut config = Config::new("my-run");
     config.islands.count = 2;
     config.gate.candidates = crate::run::gate::GateCandidates::Fits;
+    // Written only when set: set here, put back to its default below.
+    config.gate.confirm = 1;
     // Written only when off: off here, put back to its default below.
     config.islands.pool_games = !config.islands.pool_games;
     config.weights.extended.terms.max += 1;
@@ -543,6 +553,8 @@ fn optional_table(table: &str) -> String {
             format!("count = {}", defaults.count)
         } else if path == "gate.candidates" {
             "candidates = \"none\"".to_string()
+        } else if path == "gate.confirm" {
+            format!("confirm = {}", super::gate::GateConfig::default().confirm)
         } else if path == "weights.patterns.kings" {
             "kings = \"none\"".to_string()
         } else if path == "islands.pool_games" {
