@@ -9,13 +9,12 @@ use crate::eval::{
     EvaluatorKind, ExtraPair, PatternTables, PatternWeights, WeightPair, DEFAULT_ENDGAME_PIECES,
 };
 use crate::rng::{stream, tag};
-use crate::tournament::{ExtraRanges, FeatureRanges, PatternRanges, DEFAULT_FIT_SCORE_WEIGHT};
+use crate::tournament::{
+    ExtraRanges, FeatureRanges, PatternRanges, DEFAULT_FIT_SCORE_WEIGHT, DEFAULT_L2_TABLES,
+};
 
 use super::deep_labels::{DeepLabels, MAX_LABEL_DEPTH};
 use super::endings::DatabaseEndings;
-
-/// The default pull of table entries toward zero, in positions.
-pub const DEFAULT_L2_TABLES: f64 = 30.0;
 
 /// How a fit is made: one owner for its settings, their defaults and their checks.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -701,6 +701,11 @@ fn every_count_has_an_upper_bound_named_with_key_and_line() {
             "at most 1000",
         ),
         (
+            "[evolution]\nfit_l2_tables = -1.0",
+            "evolution.fit_l2_tables",
+            "got -1",
+        ),
+        (
             "[evolution]\nfit_window = 1000001",
             "evolution.fit_window",
             "at most 1000000",
@@ -979,4 +984,18 @@ fn fit_endings_need_the_database() {
     let plain = parse("name = \"x\"\n").unwrap();
     assert_eq!(plain.evolution.fit_endings, 0);
     assert!(!toml::to_string(&plain).unwrap().contains("fit_endings"));
+}
+
+/// `fit_l2_tables`: the pull of the run's pattern fits, kept in a written config when it is not
+/// the default (30) and left out when it is.
+#[test]
+fn the_fits_pull_on_the_tables_is_a_setting() {
+    let config = parse("name = \"x\"\n[evolution]\nfit_every = 2\nfit_l2_tables = 10.0\n").unwrap();
+    assert_eq!(config.evolution.fit_l2_tables, 10.0);
+    assert!(toml::to_string(&config)
+        .unwrap()
+        .contains("fit_l2_tables = 10.0"));
+    let plain = parse("name = \"x\"\n").unwrap();
+    assert_eq!(plain.evolution.fit_l2_tables, 30.0);
+    assert!(!toml::to_string(&plain).unwrap().contains("fit_l2_tables"));
 }

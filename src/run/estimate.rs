@@ -30,6 +30,10 @@ const NODES_AT_DEPTH_6: f64 = 2_700.0;
 /// 64).
 const GAMES_PER_SPECIMEN: f64 = 1.13;
 
+/// The share of gates whose candidate passes the SPRT and plays the confirming match
+/// (`gate.confirm`): 4 of 7 fits in the `hour.toml` run of 2026-11-27.
+const CONFIRM_SHARE: f64 = 0.5;
+
 /// The share of its openings a gate plays before its SPRT decides, on average (a guess
 /// between the early stops and the gates that run to the end).
 const GATE_SHARE: f64 = 0.6;
@@ -60,6 +64,7 @@ impl Config {
                     _ => 1.0,
                 };
                 total += candidates * GATE_SHARE * 2.0 * f64::from(self.gate.openings) * base;
+                total += candidates * CONFIRM_SHARE * 2.0 * f64::from(self.gate.confirm) * base;
             }
         }
         let finalists = (self.population.size as f64 * 0.2 + 2.0) * islands;

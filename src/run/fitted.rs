@@ -103,6 +103,7 @@ fn run_fit_settings(config: &Config, database: Option<&'static EndgameDb>) -> Fi
         extended: config.weights.extended,
         patterns: config.weights.patterns,
         score_weight: config.evolution.fit_score_weight,
+        l2_tables: config.evolution.fit_l2_tables,
         // The config's check makes sure there is a database when there are endings to learn.
         endings: database
             .filter(|_| config.evolution.fit_endings > 0)

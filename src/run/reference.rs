@@ -262,6 +262,13 @@ const KEY_DOCS: &[(&str, &str)] = &[
          at most 1,000.",
     ),
     (
+        "evolution.fit_l2_tables",
+        "30 by default (and then left out of a written config). The pattern evaluator's fits \
+         pull each table entry toward zero with the weight of this many positions (`fit \
+         --l2-tables`, 0 to a billion): an entry that far fewer positions touch stays near \
+         zero. Less lets the rarely seen entries say more as the data grows (docs/fit.md).",
+    ),
+    (
         "evolution.fit_window",
         "The rounds of games each fit learns from, counting back from the round just played \
          (0: every round so far; at most 1,000,000).",
@@ -404,6 +411,7 @@ const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
     ("evolution.fit_window", "0"),
     ("evolution.fit_score_weight", "0.8"),
     ("evolution.fit_endings", "40"),
+    ("evolution.fit_l2_tables", "30.0"),
 ];
 
 /// The comment of a key by its dotted path; every key has one.

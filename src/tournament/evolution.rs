@@ -89,6 +89,29 @@ pub struct EvolutionParams {
         skip_serializing_if = "is_zero"
     )]
     pub fit_endings: u32,
+    /// The pattern evaluator's fits pull each table entry toward zero with the weight of this
+    /// many positions (`fit --l2-tables`): a smaller pull lets the entries that few positions
+    /// touch say more, as the data grows. Left out of a written config at its default.
+    #[serde(
+        deserialize_with = "l2_tables",
+        skip_serializing_if = "is_default_l2_tables"
+    )]
+    pub fit_l2_tables: f64,
+}
+
+/// The default pull of a pattern fit's table entries toward zero, in positions: chosen on a
+/// few hundred thousand positions; on the 3.5 million of three long runs pooled, 10 played
+/// better (docs/learning.md).
+pub const DEFAULT_L2_TABLES: f64 = 30.0;
+
+/// Whether a pull is the default one.
+fn is_default_l2_tables(pull: &f64) -> bool {
+    *pull == DEFAULT_L2_TABLES
+}
+
+/// Reads a pull toward zero, in positions: 0 to a billion.
+fn l2_tables<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    number_in(deserializer, 0.0, 1e9)
 }
 
 /// The longest ending a fit plays on from a game (`fit_endings`): longer than any win of the
@@ -144,6 +167,7 @@ impl Default for EvolutionParams {
             fit_window: 0,
             fit_score_weight: DEFAULT_FIT_SCORE_WEIGHT,
             fit_endings: 0,
+            fit_l2_tables: DEFAULT_L2_TABLES,
         }
     }
 }

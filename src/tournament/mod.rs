@@ -10,7 +10,9 @@ mod stats;
 mod weight_space;
 
 pub use bracket::{play_round, BracketGame, GameJob, GameReport, LevelSummary, RoundResult};
-pub use evolution::{breed, initial_population, EvolutionParams, DEFAULT_FIT_SCORE_WEIGHT};
+pub use evolution::{
+    breed, initial_population, EvolutionParams, DEFAULT_FIT_SCORE_WEIGHT, DEFAULT_L2_TABLES,
+};
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };
