@@ -18,6 +18,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::egdb::open_database;
 use super::output::note;
 
+/// The positions the deeper label search has searched, read by the progress display.
+static LABELLED: AtomicU64 = AtomicU64::new(0);
+
 /// Arguments of `fit`.
 #[derive(Args, Debug)]
 pub struct FitArgs {
@@ -173,17 +176,28 @@ pub fn run(args: FitArgs) -> Result<()> {
             ))
         })?;
     }
+    if args.label_depth > 0 {
+        // Checked with the other settings below; the database is put in once it is open.
+        settings.deep_labels = Some(DeepLabels {
+            depth: args.label_depth,
+            database: None,
+            searched: Some(&LABELLED),
+        });
+    }
     settings.check(|name| format!("--{}", name.replace('_', "-")))?;
     format.check_evaluator(settings.evaluator)?;
     let database_pieces = match config_database {
         Some(n) => Some(n),
         None => runs_database(&args.inputs)?.or(start.database_pieces),
     };
+    let database = match database_pieces {
+        Some(pieces) if args.endings > 0 || args.label_depth > 0 => open_database(pieces)?,
+        _ => None,
+    };
+    if let Some(deep) = &mut settings.deep_labels {
+        deep.database = database;
+    }
     if args.endings > 0 {
-        let database = match database_pieces {
-            Some(pieces) => open_database(pieces)?,
-            None => None,
-        };
         let database = database.ok_or_else(|| {
             Error::input(
                 "--endings: no endgame database to play the endings with (the run folders, \
@@ -194,19 +208,6 @@ pub fn run(args: FitArgs) -> Result<()> {
             database,
             plies: args.endings,
         });
-    }
-    if args.label_depth > 0 {
-        let database = match database_pieces {
-            Some(pieces) => open_database(pieces)?,
-            None => None,
-        };
-        settings.deep_labels = Some(DeepLabels {
-            depth: args.label_depth,
-            database,
-            // One counter for the process, read by the progress display.
-            searched: Some(Box::leak(Box::new(AtomicU64::new(0)))),
-        });
-        settings.check(|name| format!("--{}", name.replace('_', "-")))?;
     }
 
     let damaged = if args.strict {

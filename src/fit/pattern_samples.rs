@@ -217,17 +217,18 @@ pub fn pattern_samples(
             .par_iter()
             .enumerate()
             .map_init(
-                || deep.map(|(labels, _)| labels.searcher()),
-                |searcher, (j, game)| {
+                // Each worker's own searcher for the deeper labels.
+                || deep.map(|(labels, evaluator)| (labels, evaluator, labels.searcher())),
+                |labeller, (j, game)| {
                     let index = (first_game + b * GAME_BATCH + j) as u32;
                     let mut part = PatternData::new(regions);
                     for (leaf, ply) in quiet_leaves(game, how) {
                         let label = result_label(game.result, leaf.side_to_move());
-                        let score = match (deep, searcher.as_mut()) {
-                            (Some((labels, evaluator)), Some(searcher)) => {
-                                labels.score(searcher, &leaf, evaluator)
+                        let score = match labeller {
+                            Some((labels, evaluator, searcher)) => {
+                                labels.score(searcher, &leaf, *evaluator)
                             }
-                            _ => leaf_score(game, ply, &leaf),
+                            None => leaf_score(game, ply, &leaf),
                         };
                         part.push(&leaf, tables, label, score, index);
                     }

@@ -113,45 +113,32 @@ impl Run<'_> {
             } else {
                 holder.elo
             };
-            let verdict = |accepted: bool| if accepted { "accepted" } else { "refused" };
-            self.progress.note(&format!(
-                "gate after round {round}: {} {} vs champion {}: {}, {} -> {}",
-                kind.name(),
-                candidate.id,
-                holder.specimen.id,
-                report.tally.results.line(),
-                report.estimate.summary_line(),
-                if confirmation.is_some() {
-                    "confirming"
-                } else {
-                    verdict(accepted)
-                }
-            ));
-            rows.push(GateRecord {
-                round,
-                candidate: candidate.id,
-                kind: *kind,
-                champion: Some(holder.specimen.id),
-                report: Some(report),
-                accepted,
-                cumulative_elo: elo,
-            });
-            if let Some(confirm) = confirmation {
+            // The SPRT's row, then the confirming match's: a log line and a `champions.csv` row
+            // each.
+            let confirming = confirmation.is_some();
+            let matches = std::iter::once(("gate", *kind, report))
+                .chain(confirmation.map(|c| ("confirming match", CandidateKind::Confirmation, c)));
+            for (what, row_kind, played) in matches {
+                let decided = row_kind == CandidateKind::Confirmation || !confirming;
                 self.progress.note(&format!(
-                    "confirming match after round {round}: {} {} vs champion {}: {}, {} -> {}",
+                    "{what} after round {round}: {} {} vs champion {}: {}, {} -> {}",
                     kind.name(),
                     candidate.id,
                     holder.specimen.id,
-                    confirm.tally.results.line(),
-                    confirm.estimate.summary_line(),
-                    verdict(accepted)
+                    played.tally.results.line(),
+                    played.estimate.summary_line(),
+                    match (decided, accepted) {
+                        (false, _) => "confirming",
+                        (true, true) => "accepted",
+                        (true, false) => "refused",
+                    }
                 ));
                 rows.push(GateRecord {
                     round,
                     candidate: candidate.id,
-                    kind: CandidateKind::Confirmation,
+                    kind: row_kind,
                     champion: Some(holder.specimen.id),
-                    report: Some(confirm),
+                    report: Some(played),
                     accepted,
                     cumulative_elo: elo,
                 });
