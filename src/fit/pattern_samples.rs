@@ -132,11 +132,13 @@ impl PatternData {
         }
     }
 
-    /// Drops the samples before number `first`.
-    pub fn drop_before(&mut self, first: usize) {
-        let first = first.min(self.samples.len());
-        self.samples.drain(..first);
-        self.entries.drain(..2 * self.regions * first);
+    /// Drops the samples numbered `range` (those beyond the last are not there to drop).
+    pub fn drop_range(&mut self, range: std::ops::Range<usize>) {
+        let end = range.end.min(self.samples.len());
+        let start = range.start.min(end);
+        self.samples.drain(start..end);
+        self.entries
+            .drain(2 * self.regions * start..2 * self.regions * end);
     }
 
     /// The samples for which `keep` holds, and the others.

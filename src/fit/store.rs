@@ -271,6 +271,8 @@ pub struct StoreReader<R: Read> {
     pending: u64,
     /// The file ended inside a round's block.
     cut: bool,
+    /// The round of the last block read whole, its checksum checked.
+    whole_round: Option<u32>,
 }
 
 impl StoreReader<BufReader<File>> {
@@ -322,6 +324,7 @@ impl<R: Read> StoreReader<R> {
             sum: Checksum::new(),
             pending: 0,
             cut: false,
+            whole_round: None,
         })
     }
 
@@ -434,6 +437,7 @@ impl<R: Read> StoreReader<R> {
     /// After a block's last game: its checksum, checked.
     fn end_block(&mut self) -> Result<()> {
         if self.identity.is_none() {
+            self.whole_round = Some(self.round);
             return Ok(());
         }
         let want = self.sum.0;
@@ -451,7 +455,18 @@ impl<R: Read> StoreReader<R> {
             ));
         }
         self.offset += 8;
+        self.whole_round = Some(self.round);
         Ok(())
+    }
+
+    /// The round of the last block read whole (every game, and the checksum checked), if any.
+    pub fn last_whole_round(&self) -> Option<u32> {
+        self.whole_round
+    }
+
+    /// Whose store the file says it is (`None` for the previous version's format).
+    pub fn identity(&self) -> Option<StoreIdentity> {
+        self.identity
     }
 
     /// The next game, or `None` at the end of the file or where it is cut short (see

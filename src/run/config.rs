@@ -278,6 +278,7 @@ impl Config {
             toml::from_str(text).map_err(|e| report.toml_error(&e, Some(&layout)))?;
         config.check_relations(&report, &layout)?;
         config.resolve_openings(&report, &layout)?;
+        config.resolve_fit_sources(&report, &layout)?;
         Ok(config)
     }
 
@@ -369,6 +370,15 @@ impl Config {
                 key,
                 "the endings are played on by the endgame database: set \
                  `search.database_pieces`, or leave this out",
+            ));
+        }
+        if !self.evolution.fit_with.is_empty() && self.evolution.fit_every == 0 {
+            let key = "evolution.fit_with";
+            return Err(report.at(
+                layout.get(key),
+                key,
+                "the earlier runs' games are learnt by the run's fits: set \
+                 `evolution.fit_every`, or leave this out",
             ));
         }
         self.check_genes(report, layout)?;
@@ -582,6 +592,26 @@ impl Config {
             return Err(report.at(entry, key, &err.to_string()));
         }
         self.tournament.openings = OpeningsSource::File(resolved);
+        Ok(())
+    }
+
+    /// Fixes every earlier run's store the fits learn from (`evolution.fit_with`): its absolute
+    /// path (relative to the config file's folder), the rounds it holds whole now and whose it
+    /// is, so that the run and its resumptions read the same games.
+    fn resolve_fit_sources(
+        &mut self,
+        report: &Reporter,
+        layout: &Layout,
+    ) -> Result<(), ConfigError> {
+        let folder = match report.origin.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        let key = "evolution.fit_with";
+        for source in &mut self.evolution.fit_with {
+            *source = super::fit_sources::resolve(source, folder)
+                .map_err(|problem| report.at(layout.get(key), key, &problem))?;
+        }
         Ok(())
     }
 

@@ -120,7 +120,7 @@ fn the_mutation_step_shrinks_from_the_first_breeding_to_the_last() {
     }
     let to_zero = EvolutionParams {
         mutation_sigma_end: Some(0.0),
-        ..*e
+        ..e.clone()
     };
     assert!((to_zero.mutation_sigma_after(3, 5) - 8.0 / 3.0).abs() < 1e-9);
     assert_eq!(to_zero.mutation_sigma_after(4, 5), 0.0);

@@ -13,6 +13,7 @@
 use std::path::Path;
 
 use super::config::Config;
+use super::fit_sources::read_sources;
 use super::pool::RoundGames;
 use crate::egdb::EndgameDb;
 use crate::error::{Error, Result};
@@ -56,6 +57,9 @@ pub(super) fn fit_after_round(
         return fit_patterns_after_round(&settings, config, (round, games), top, cache, earlier);
     }
     let mut records = GameRecords::default();
+    for block in read_sources(&config.evolution.fit_with)? {
+        records.games.extend(block.games);
+    }
     if round > first_round {
         if earlier.pooled {
             for block in (earlier.read)(first_round, round - 1)? {
@@ -122,6 +126,9 @@ fn run_fit_settings(config: &Config, database: Option<&'static EndgameDb>) -> Fi
 pub(super) struct PatternCache {
     /// The samples of the blocks kept (`None` before the first fit of this process).
     data: Option<PatternData>,
+    /// The samples and the games of the earlier runs' stores (`fit_with`): the first in
+    /// `data`, kept all run long.
+    sources: (usize, usize),
     /// Each block kept, in order: its round, its first sample and its games.
     blocks: Vec<(u32, usize, usize)>,
     /// The last round whose blocks are all kept (0: none yet).
@@ -152,9 +159,38 @@ impl PatternCache {
         ));
     }
 
-    /// The games of the blocks kept.
+    /// Adds the earlier runs' games (before any block of the run's own).
+    fn add_sources(
+        &mut self,
+        sources: Vec<RoundGames>,
+        settings: &FitSettings,
+        shape: &PatternTables,
+    ) {
+        let data = self
+            .data
+            .get_or_insert_with(|| PatternData::new(shape.regions().len()));
+        for block in sources {
+            data.append(pattern_samples(
+                &block.games,
+                settings.first_ply,
+                shape,
+                self.sources.1,
+                settings.endings,
+                None,
+            ));
+            self.sources.1 += block.games.len();
+        }
+        self.sources.0 = data.len();
+    }
+
+    /// The games of the earlier runs and of the blocks kept.
     fn games(&self) -> usize {
-        self.blocks.iter().map(|&(_, _, games)| games).sum()
+        self.sources.1
+            + self
+                .blocks
+                .iter()
+                .map(|&(_, _, games)| games)
+                .sum::<usize>()
     }
 
     /// Forgets the blocks of the rounds before `first_round`.
@@ -166,15 +202,16 @@ impl PatternCache {
         if keep == 0 {
             return;
         }
+        let kept = self.sources.0;
         let first = self
             .blocks
             .get(keep)
             .map_or(data.len(), |&(_, start, _)| start);
-        data.drop_before(first);
+        data.drop_range(kept..first);
         self.blocks.drain(..keep);
         self.blocks
             .iter_mut()
-            .for_each(|(_, start, _)| *start -= first);
+            .for_each(|(_, start, _)| *start -= first - kept);
     }
 
     /// Forgets the last block (the round just played, which the next fit reads back in its
@@ -201,6 +238,9 @@ fn fit_patterns_after_round(
 ) -> Result<Option<FitReport>> {
     let first_round = config.evolution.fit_first_round(round);
     let shape = settings.table_shape(top.patterns.as_ref());
+    if cache.data.is_none() && !config.evolution.fit_with.is_empty() {
+        cache.add_sources(read_sources(&config.evolution.fit_with)?, settings, &shape);
+    }
     cache.keep_from(first_round);
     let next = (cache.through + 1).max(first_round);
     if next < round {

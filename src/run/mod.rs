@@ -8,6 +8,7 @@ mod estimate;
 mod exchange;
 mod files;
 mod finish;
+mod fit_sources;
 mod fitted;
 mod gate;
 mod gating;

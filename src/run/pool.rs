@@ -88,7 +88,7 @@ impl Pool {
 /// The games of rounds `first..=last` of the store at `path`, by round, and the bytes read.
 /// Reading stops at the first game of a later round: the block being written after them, if
 /// any, is never read whole.
-fn read_store(
+pub(super) fn read_store(
     path: &Path,
     expected: Option<StoreIdentity>,
     first: u32,

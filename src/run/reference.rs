@@ -269,6 +269,15 @@ const KEY_DOCS: &[(&str, &str)] = &[
          zero. Less lets the rarely seen entries say more as the data grows (docs/fit.md).",
     ),
     (
+        "evolution.fit_with",
+        "Empty by default (and then left out of a written config). Earlier runs whose games \
+         every fit also learns from, before the run's own (docs/fit.md): run folders (or their \
+         positions.bin), a relative path taken from the config file's folder. The run fixes \
+         each when it starts, at the rounds it holds then, and writes their path, rounds, games \
+         and identity into its config.toml, so a resumed run learns from the same games. Needs \
+         `fit_every`; a store of the previous format (CTPOS001) is refused.",
+    ),
+    (
         "evolution.fit_window",
         "The rounds of games each fit learns from, counting back from the round just played \
          (0: every round so far; at most 1,000,000).",
@@ -412,6 +421,7 @@ const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
     ("evolution.fit_score_weight", "0.8"),
     ("evolution.fit_endings", "40"),
     ("evolution.fit_l2_tables", "30.0"),
+    ("evolution.fit_with", "[\"../results/overnight\"]"),
 ];
 
 /// The comment of a key by its dotted path; every key has one.

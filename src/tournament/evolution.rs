@@ -4,6 +4,7 @@
 use rand::Rng;
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::fit_source::FitSource;
 use super::settings::MAX_ROUNDS;
 use super::specimen::Specimen;
 use crate::bounded::{fraction, int_in, number_in};
@@ -37,7 +38,7 @@ pub enum Crossover {
 
 /// `[evolution]`: how the population is refilled after each round. The one owner of these
 /// settings: the run config's section, with its defaults and bounds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EvolutionParams {
     /// Fresh random newcomers, or children of the survivors.
@@ -97,6 +98,11 @@ pub struct EvolutionParams {
         skip_serializing_if = "is_default_l2_tables"
     )]
     pub fit_l2_tables: f64,
+    /// Earlier runs' positions stores that every fit also learns from, before the run's own
+    /// games: all of each store's rounds that it held when this run started (fixed then, and
+    /// written into the run's config). Empty by default, and then left out of a written config.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fit_with: Vec<FitSource>,
 }
 
 /// The default pull of a pattern fit's table entries toward zero, in positions: chosen on a
@@ -168,6 +174,7 @@ impl Default for EvolutionParams {
             fit_score_weight: DEFAULT_FIT_SCORE_WEIGHT,
             fit_endings: 0,
             fit_l2_tables: DEFAULT_L2_TABLES,
+            fit_with: Vec::new(),
         }
     }
 }
@@ -193,7 +200,7 @@ impl EvolutionParams {
         EvolutionParams {
             mutation_sigma: self.mutation_sigma_after(round, rounds),
             mutation_sigma_end: None,
-            ..*self
+            ..self.clone()
         }
     }
 

@@ -2,6 +2,7 @@
 
 mod bracket;
 mod evolution;
+mod fit_source;
 mod playoff;
 mod search_genes;
 mod settings;
@@ -13,6 +14,7 @@ pub use bracket::{play_round, BracketGame, GameJob, GameReport, LevelSummary, Ro
 pub use evolution::{
     breed, initial_population, EvolutionParams, DEFAULT_FIT_SCORE_WEIGHT, DEFAULT_L2_TABLES,
 };
+pub use fit_source::{FitSource, FixedSource};
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };

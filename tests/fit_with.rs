@@ -1,0 +1,230 @@
+//! Fits that also learn from earlier runs' games (`[evolution] fit_with`): real tiny runs.
+//!
+//! The run fixes the earlier run's store when it starts (written into its `config.toml`), so
+//! that its fits learn from the same games on any thread count, across a crash, and however
+//! the earlier run goes on meanwhile; and those games change what the fits learn.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// A tiny pattern run with a fit after every round.
+const EARLIER: &str = r#"
+name = "earlier"
+seed = 4
+[population]
+size = 8
+[tournament]
+rounds = 3
+openings = "random:6"
+max_plies = 80
+playoff_openings = 2
+[weights]
+evaluator = "patterns"
+[search]
+min_depth = 2
+max_depth = 4
+database_pieces = 3
+[evolution]
+fit_every = 1
+"#;
+
+/// The files that must be the same between runs of one config.
+const COMPARED: [&str; 7] = [
+    "rounds.csv",
+    "specimens.csv",
+    "games.csv",
+    "playoff.csv",
+    "best.json",
+    "checkpoint.json",
+    "positions.bin",
+];
+
+fn bin() -> Command {
+    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
+    command.env(
+        "CHECKERS_TUNER_CACHE",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
+    command
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `config` into `out` on `threads` threads; its stderr.
+fn tune(config: &Path, out: &Path, threads: usize) -> String {
+    let output = bin()
+        .args(["tune", "--threads", &threads.to_string()])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    stderr
+}
+
+fn games_in(run: &Path) -> usize {
+    fs::read_to_string(run.join("games.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1
+}
+
+/// The games each fit of a run's log learnt from, in order.
+fn fit_games(stderr: &str) -> Vec<usize> {
+    stderr
+        .lines()
+        .filter_map(|line| {
+            let rest = line.split("fit after round ").nth(1)?;
+            let games = rest.split(" on ").nth(1)?.split(' ').next()?;
+            games.parse().ok()
+        })
+        .collect()
+}
+
+fn later(fit_with: &str) -> String {
+    EARLIER
+        .replace("name = \"earlier\"", "name = \"later\"")
+        .replace("seed = 4", "seed = 5")
+        .replace(
+            "fit_every = 1\n",
+            &format!("fit_every = 1\nfit_with = {fit_with}\n"),
+        )
+}
+
+#[test]
+fn fits_learn_from_the_earlier_run_as_it_stood_when_the_run_started() {
+    let tmp = tempfile::tempdir().unwrap();
+    let earlier = tmp.path().join("earlier");
+    // The earlier run is stopped after 2 of its 3 rounds, and goes on later.
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(write(tmp.path(), "earlier.toml", EARLIER))
+        .arg("--out")
+        .arg(&earlier)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "2")
+        .assert()
+        .code(130);
+    let earlier_games = games_in(&earlier);
+
+    let config = write(tmp.path(), "later.toml", &later("[\"earlier\"]"));
+    let one = tmp.path().join("one");
+    let log = tune(&config, &one, 1);
+    // Every fit learnt from the earlier run's games and the rounds played so far.
+    let fits = fit_games(&log);
+    assert_eq!(fits.len(), 3, "{log}");
+    let rows: Vec<u32> = fs::read_to_string(one.join("games.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    for (k, &games) in fits.iter().enumerate() {
+        let own = rows.iter().filter(|&&round| round <= k as u32 + 1).count();
+        assert_eq!(games, earlier_games + own, "fit {}: {log}", k + 1);
+    }
+    // The run fixed the earlier store: its path, rounds and identity are in config.toml.
+    let written = fs::read_to_string(one.join("config.toml")).unwrap();
+    let store = earlier.canonicalize().unwrap().join("positions.bin");
+    let quoted = format!("store = {:?}", store.display().to_string());
+    assert!(written.contains(&quoted), "{written}");
+    assert!(written.contains("rounds = 2"), "{written}");
+    let games = format!("games = {earlier_games}\n");
+    assert!(written.contains(&games), "{written}");
+
+    // Two threads, and a crash before round 3's checkpoint then `resume` once the earlier run
+    // has finished: the same files, from the earlier run's first two rounds.
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    let crashed = tmp.path().join("crashed");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&crashed)
+        .env("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT", "3")
+        .assert()
+        .failure();
+    bin()
+        .args(["resume", "--quiet"])
+        .arg(&earlier)
+        .assert()
+        .success();
+    assert!(games_in(&earlier) > earlier_games);
+    bin()
+        .args(["resume", "--quiet"])
+        .arg(&crashed)
+        .assert()
+        .success();
+    for file in COMPARED {
+        let a = fs::read(one.join(file)).unwrap();
+        assert_eq!(
+            a,
+            fs::read(two.join(file)).unwrap(),
+            "{file}: 1 vs 2 threads"
+        );
+        assert_eq!(a, fs::read(crashed.join(file)).unwrap(), "{file}: resumed");
+    }
+
+    // A window counts the run's own rounds only: the earlier games stay in every fit.
+    let windowed = tmp.path().join("windowed");
+    let text = later("[\"earlier\"]").replace("fit_every = 1\n", "fit_every = 1\nfit_window = 1\n");
+    let log = tune(&write(tmp.path(), "windowed.toml", &text), &windowed, 2);
+    let rows = fs::read_to_string(windowed.join("games.csv")).unwrap();
+    let fixed = games_in(&earlier);
+    for (k, &games) in fit_games(&log).iter().enumerate() {
+        let round = (k + 1).to_string();
+        let own = rows
+            .lines()
+            .filter(|row| row.split(',').next() == Some(&round))
+            .count();
+        assert_eq!(games, fixed + own, "fit {}: {log}", k + 1);
+    }
+
+    // Without the earlier games the same config learns something else.
+    let alone = tmp.path().join("alone");
+    tune(&write(tmp.path(), "alone.toml", &later("[]")), &alone, 2);
+    assert_ne!(
+        fs::read(one.join("specimens.csv")).unwrap(),
+        fs::read(alone.join("specimens.csv")).unwrap()
+    );
+}
+
+#[test]
+fn a_source_that_cannot_be_read_is_refused_naming_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (text, needle) in [
+        (later("[\"nowhere\"]"), "cannot be opened"),
+        (
+            later("[\"earlier\"]").replace("fit_every = 1\n", ""),
+            "set `evolution.fit_every`",
+        ),
+        (
+            later("[{ store = \"x\", rounds = 2, games = 9, run = \"12\" }]"),
+            "16 hexadecimal digits",
+        ),
+    ] {
+        let config = write(tmp.path(), "bad.toml", &text);
+        let output = bin()
+            .args(["tune", "--quiet"])
+            .arg(&config)
+            .arg("--out")
+            .arg(tmp.path().join("out"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("evolution.fit_with"), "{stderr}");
+        assert!(stderr.contains(needle), "{stderr}");
+        assert!(stderr.contains("bad.toml"), "{stderr}");
+        assert!(!tmp.path().join("out").exists(), "{stderr}");
+    }
+}
