@@ -17,6 +17,11 @@ const SECONDS_PER_GAME: f64 = 0.10;
 /// for 312 games (2026-11-27).
 const MATCH_SECONDS_PER_GAME: f64 = 0.045;
 
+/// Processor seconds a fit spends on each game of the earlier runs it also learns from
+/// (`evolution.fit_with`): three runs' 86,164 games (8.1 million positions) took 120 s of two
+/// cores a fit, in a run of `hour.toml` with them (2026-11-27).
+const FIT_SECONDS_PER_SOURCE_GAME: f64 = 0.0028;
+
 /// How much one more ply of full-width depth costs a game (measured: 2.0× from depth 6 to 7,
 /// 5.2× from 6 to 8 on the pattern evaluator).
 const PER_PLY: f64 = 2.25;
@@ -51,10 +56,17 @@ impl Config {
         let per_round = GAMES_PER_SPECIMEN * self.population.size as f64 * islands;
         // A match's game: no fit's share in it.
         let base = game_at(self.search.min_depth) * MATCH_SECONDS_PER_GAME / SECONDS_PER_GAME;
+        let source_games: u64 = (self.evolution.fit_with.iter())
+            .filter_map(|source| source.fixed.map(|fixed| fixed.games))
+            .sum();
+        let per_fit = source_games as f64 * FIT_SECONDS_PER_SOURCE_GAME * islands;
         let mut total = 0.0;
         for round in completed + 1..=self.tournament.rounds {
             let depth = self.search.min_depth + self.tournament.extra_plies(round);
             total += per_round * game_at(depth);
+            if self.evolution.fits_after(round, self.tournament.rounds) {
+                total += per_fit;
+            }
             if self.validation.every > 0 && round.is_multiple_of(self.validation.every) {
                 total += 2.0 * f64::from(self.validation.openings) * base * islands;
             }
@@ -101,7 +113,26 @@ mod tests {
             "{deeper} vs {plain}"
         );
         config.gate.candidates = super::super::gate::GateCandidates::Fits;
-        assert!(config.expected_cpu_seconds(0) > deeper);
+        let gated = config.expected_cpu_seconds(0);
+        assert!(gated > deeper);
+        // Fits on earlier runs' games: each of the 5 fits of 20 rounds costs their share.
+        config.evolution.fit_every = 4;
+        assert_eq!(config.expected_cpu_seconds(0), gated);
+        config.evolution.fit_with = vec![crate::tournament::FitSource {
+            store: "earlier/positions.bin".into(),
+            fixed: Some(crate::tournament::FixedSource {
+                rounds: 10,
+                games: 1000,
+                run: 1,
+                island: None,
+            }),
+        }];
+        let with = config.expected_cpu_seconds(0);
+        let extra = 5.0 * 1000.0 * FIT_SECONDS_PER_SOURCE_GAME;
+        assert!(
+            ((with - gated) - extra).abs() < 1e-6 * gated,
+            "{with} vs {gated}"
+        );
         // At a node budget a game costs in proportion to it, whatever the depths.
         let mut budget = Config::new("estimate");
         budget.search.nodes = Some(27_000);
