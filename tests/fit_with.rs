@@ -228,3 +228,42 @@ fn a_source_that_cannot_be_read_is_refused_naming_the_key() {
         assert!(!tmp.path().join("out").exists(), "{stderr}");
     }
 }
+
+/// `configs/hour-next.toml` as a user runs it: beside a `results/hour` (here a tiny run), it
+/// fixes that run's store; without one it is refused, naming the key.
+#[test]
+fn the_shipped_next_run_reads_results_hour_and_is_refused_without_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let configs = tmp.path().join("configs");
+    fs::create_dir_all(&configs).unwrap();
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/hour-next.toml");
+    let config = configs.join("hour-next.toml");
+    fs::copy(shipped, &config).unwrap();
+    let err = checkers_tuner::Config::load(&config)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("evolution.fit_with") && err.contains("results/hour"),
+        "{err}"
+    );
+
+    let hour = tmp.path().join("results").join("hour");
+    tune(&write(tmp.path(), "earlier.toml", EARLIER), &hour, 2);
+    let loaded = checkers_tuner::Config::load(&config).unwrap();
+    let sources = &loaded.evolution.fit_with;
+    assert_eq!(sources.len(), 1);
+    let store = hour.canonicalize().unwrap().join("positions.bin");
+    assert_eq!(sources[0].store, store);
+    assert_eq!(sources[0].fixed.map(|f| f.rounds), Some(3));
+    assert_eq!(
+        sources[0].fixed.map(|f| f.games),
+        Some(games_in(&hour) as u64)
+    );
+    // One fit per gate, and about half an hour of two cores with a real hour run's 30,534
+    // games to learn from (the model a run prints at its start).
+    assert_eq!(loaded.gate.every, loaded.evolution.fit_every);
+    let mut real = loaded.clone();
+    real.evolution.fit_with[0].fixed.as_mut().unwrap().games = 30_534;
+    let hours = real.expected_cpu_seconds(0) / 2.0 / 3600.0;
+    assert!((0.3..=0.75).contains(&hours), "{hours} h");
+}
