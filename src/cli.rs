@@ -22,7 +22,8 @@ enum Command {
     /// Writes a specimen's weights for other engines (json, csv, toml, openbench or a C header).
     Export(commands::export::ExportArgs),
     /// Fits weights to recorded games (run folders, PDN files): the Texel method.
-    Fit(commands::fit::FitArgs),
+    // Boxed: the fit has the most options, and the other commands need not carry their room.
+    Fit(Box<commands::fit::FitArgs>),
     /// Tunes the selective search's keys of a weights file by SPSA at a node budget.
     Spsa(commands::spsa::SpsaArgs),
     /// Plays A against B over paired openings and reports the score and Elo.
@@ -73,7 +74,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Tune(args) => commands::tune::tune(args),
         Command::Resume(args) => commands::tune::resume(args),
         Command::Export(args) => commands::export::run(args),
-        Command::Fit(args) => commands::fit::run(args),
+        Command::Fit(args) => commands::fit::run(*args),
         Command::Spsa(args) => commands::spsa::run(args),
         Command::Match(args) => commands::matchplay::run(*args),
         Command::Plot(args) => commands::plot::run(args),

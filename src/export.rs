@@ -7,8 +7,9 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 use crate::eval::{
-    extra_names, EvaluatorKind, PatternWeights, WeightPair, Weights, CLASSIC_COUNT, CLASSIC_NAMES,
-    FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE, TERM_COUNT, TERM_NAMES,
+    extra_names, EvaluatorKind, PatternWeights, RegionKind, WeightPair, Weights, CLASSIC_COUNT,
+    CLASSIC_NAMES, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE, TERM_COUNT,
+    TERM_NAMES,
 };
 use crate::game::{SearchParams, SearchValue};
 use crate::weights_file::{WeightsFile, WeightsSource};
@@ -291,8 +292,10 @@ static inline int checkers_evaluate_extended(uint32_t black, uint32_t white, uin
 "#;
 
 /// The C header's reference of the pattern evaluator (docs/features.md), appended after the
-/// extended evaluator's when the weights have tables.
-const C_PATTERN_EVALUATION: &str = r#"
+/// extended evaluator's when the weights have tables: this region index, or
+/// [`C_PATTERN_INDEX_WITH_RANKS`] when there are rank regions, then [`C_PATTERN_SUMS`]. (Split so
+/// that a header without rank regions is the text it always was.)
+const C_PATTERN_INDEX: &str = r#"
 /*
  * Reference of the pattern evaluator: the extended evaluator, the classic terms and the
  * region tables, opening and endgame values tapered by the number of pieces. A region's index
@@ -324,7 +327,53 @@ static inline int checkers_region_index(uint32_t black, uint32_t white, uint32_t
     }
     return index;
 }
+"#;
 
+/// [`C_PATTERN_INDEX`] for tables with rank regions (the last CHECKERS_RANK_REGION_COUNT
+/// regions, after the king regions): their index has a binary digit a square, the own men's.
+const C_PATTERN_INDEX_WITH_RANKS: &str = r#"
+/*
+ * Reference of the pattern evaluator: the extended evaluator, the classic terms and the
+ * region tables, opening and endgame values tapered by the number of pieces. A region's index
+ * from a side's view is sum d_k * 3^k over its squares q_k (that side's view), d_k being 1 for
+ * the side's own man, 2 for the opponent's man, 0 for an empty square or a king (in a king
+ * region: 1 for its own king, 2 for the opponent's, 0 for an empty square or a man). A rank
+ * region's index is sum b_k * 2^k, b_k being 1 for the side's own man on q_k and 0 otherwise
+ * (the opponent's pieces and the side's kings count as empty squares).
+ */
+
+#ifndef CHECKERS_KING_REGION_COUNT
+#define CHECKERS_KING_REGION_COUNT 0
+#endif
+
+/* A side's index of region r (is_black 1: Black's view, 0: White's). The last
+ * CHECKERS_RANK_REGION_COUNT regions are rank regions; the CHECKERS_KING_REGION_COUNT regions
+ * before them read kings as the others read men. */
+static inline int checkers_region_index(uint32_t black, uint32_t white, uint32_t kings, int r,
+                                        int is_black) {
+    const int ranks_from = CHECKERS_REGION_COUNT - CHECKERS_RANK_REGION_COUNT;
+    const int rank = r >= ranks_from;
+    const uint32_t pieces = !rank && r >= ranks_from - CHECKERS_KING_REGION_COUNT ? kings : ~kings;
+    const uint32_t own = (is_black ? black : white) & pieces;
+    const uint32_t enemy = rank ? 0 : (is_black ? white : black) & pieces;
+    const int base = rank ? 2 : 3;
+    int k, index = 0, power = 1;
+    for (k = 0; k < CHECKERS_REGION_SIZES[r]; k++) {
+        const int s = checkers_view(CHECKERS_REGION_SQUARES[r][k], is_black);
+        if (own & CHECKERS_BIT(s)) {
+            index += power;
+        } else if (enemy & CHECKERS_BIT(s)) {
+            index += 2 * power;
+        }
+        power *= base;
+    }
+    return index;
+}
+"#;
+
+/// The rest of the C header's reference of the pattern evaluator: the classic terms and the
+/// evaluation, after the region index.
+const C_PATTERN_SUMS: &str = r#"
 /* The classic terms' inputs for the side to move (docs/features.md): corner kings own minus
  * opponent's, the move +1/-1 (0 with unequal numbers of pieces). */
 static inline void checkers_classic(uint32_t black, uint32_t white, uint32_t kings,
@@ -488,17 +537,28 @@ fn toml_pattern_lines(patterns: &PatternWeights) -> String {
     let _ = writeln!(out, "classic = [{}]", names.join(", "));
     let _ = writeln!(out, "opening_classic = {}", list(&patterns.classic_opening));
     let _ = writeln!(out, "endgame_classic = {}", list(&patterns.classic_endgame));
-    let squares = |kings: bool| -> Vec<String> {
+    let squares = |kind: RegionKind| -> Vec<String> {
         patterns
             .tables
-            .region_squares(kings)
+            .region_squares(kind)
             .iter()
             .map(|r| list(r))
             .collect()
     };
-    let _ = writeln!(out, "regions = [{}]", squares(false).join(", "));
+    let _ = writeln!(out, "regions = [{}]", squares(RegionKind::Men).join(", "));
     if patterns.tables.has_king_regions() {
-        let _ = writeln!(out, "king_regions = [{}]", squares(true).join(", "));
+        let _ = writeln!(
+            out,
+            "king_regions = [{}]",
+            squares(RegionKind::Kings).join(", ")
+        );
+    }
+    if patterns.tables.has_rank_regions() {
+        let _ = writeln!(
+            out,
+            "rank_regions = [{}]",
+            squares(RegionKind::Ranks).join(", ")
+        );
     }
     for (phase, set) in ["opening", "endgame"].into_iter().enumerate() {
         let tables: Vec<String> = (0..patterns.tables.regions().len())
@@ -616,8 +676,13 @@ impl Exporter for CHeaderExporter {
         if file.extra.is_some() {
             out.push_str(C_EXTENDED_EVALUATION);
         }
-        if file.patterns.is_some() {
-            out.push_str(C_PATTERN_EVALUATION);
+        if let Some(patterns) = &file.patterns {
+            out.push_str(if patterns.tables.has_rank_regions() {
+                C_PATTERN_INDEX_WITH_RANKS
+            } else {
+                C_PATTERN_INDEX
+            });
+            out.push_str(C_PATTERN_SUMS);
         }
         let _ = writeln!(out, "\n#endif /* {guard} */");
         out
@@ -662,11 +727,31 @@ fn c_pattern_arrays(patterns: &PatternWeights) -> String {
         regions.len()
     );
     let king_regions = regions.iter().filter(|r| r.reads_kings()).count();
-    if king_regions > 0 {
+    let rank_regions = regions
+        .iter()
+        .filter(|r| r.kind() == RegionKind::Ranks)
+        .count();
+    if king_regions > 0 && rank_regions == 0 {
         let _ = writeln!(
             out,
             "/* The last CHECKERS_KING_REGION_COUNT regions read kings, not men. */\n\
              #define CHECKERS_KING_REGION_COUNT {king_regions}"
+        );
+    }
+    if king_regions > 0 && rank_regions > 0 {
+        let _ = writeln!(
+            out,
+            "/* The CHECKERS_KING_REGION_COUNT regions before the rank regions read kings, not\n \
+             * men. */\n\
+             #define CHECKERS_KING_REGION_COUNT {king_regions}"
+        );
+    }
+    if rank_regions > 0 {
+        let _ = writeln!(
+            out,
+            "/* The last CHECKERS_RANK_REGION_COUNT regions are rank regions: their index reads\n \
+             * the side's own men alone, a binary digit a square. */\n\
+             #define CHECKERS_RANK_REGION_COUNT {rank_regions}"
         );
     }
     out.push_str("enum checkers_classic_term {\n");
@@ -696,17 +781,23 @@ fn c_pattern_arrays(patterns: &PatternWeights) -> String {
         regions.len(),
         sizes.join(", ")
     );
+    // Rows as long as the longest region (a rank region has up to 16 squares), and never
+    // shorter than a men region's most, so that a header without rank regions stays the same.
+    let width = regions
+        .iter()
+        .map(|r| r.squares().len())
+        .fold(MAX_REGION_SQUARES, usize::max);
     let squares: Vec<String> = regions
         .iter()
         .map(|r| {
             let mut list: Vec<String> = r.squares().iter().map(|s| s.to_string()).collect();
-            list.resize(MAX_REGION_SQUARES, "0".to_string());
+            list.resize(width, "0".to_string());
             format!("{{{}}}", list.join(", "))
         })
         .collect();
     let _ = writeln!(
         out,
-        "static const int CHECKERS_REGION_SQUARES[{}][{MAX_REGION_SQUARES}] = {{{}}};",
+        "static const int CHECKERS_REGION_SQUARES[{}][{width}] = {{{}}};",
         regions.len(),
         squares.join(", ")
     );

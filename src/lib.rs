@@ -54,9 +54,10 @@ pub use error::{Error, Result};
 pub use eval::{
     classic_counts, evaluate, evaluate_extended, evaluate_patterns, extended_inputs, extra_names,
     feature_index, features, terms, ClassicCounts, Evaluator, EvaluatorKind, ExtraPair,
-    ExtraWeights, FeatureCounts, KingLayout, PatternTables, PatternWeights, Region, RegionError,
-    RegionLayout, TermCounts, WeightPair, WeightRange, Weights, CLASSIC_COUNT, CLASSIC_NAMES,
-    EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_REGION_SQUARES, TERM_NAMES,
+    ExtraWeights, FeatureCounts, KingLayout, PatternTables, PatternWeights, RankLayout, Region,
+    RegionError, RegionKind, RegionLayout, TermCounts, WeightPair, WeightRange, Weights,
+    CLASSIC_COUNT, CLASSIC_NAMES, EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES,
+    MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES, TERM_NAMES,
 };
 pub use export::{export_to_file, ExportFormat};
 pub use fit::{

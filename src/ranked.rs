@@ -9,8 +9,9 @@ use serde::Deserialize;
 
 use crate::error::{Error, Result};
 use crate::eval::{
-    extra_names, ExtraPair, ExtraWeights, KingLayout, PatternTables, PatternWeights, RegionLayout,
-    WeightPair, Weights, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES,
+    extra_names, ExtraPair, ExtraWeights, KingLayout, PatternTables, PatternWeights, RankLayout,
+    RegionLayout, WeightPair, Weights, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT,
+    FEATURE_NAMES,
 };
 use crate::game::SearchParams;
 use crate::run_folder::{
@@ -282,7 +283,7 @@ fn read_run_config(run_dir: &Path) -> Result<(String, u32, u32, SearchParams)> {
 }
 
 /// Zero tables in the shape of a pattern run's, from its resolved config (`[weights.patterns]
-/// regions`, default bands and strips, and `kings`, default none).
+/// regions`, default bands and strips, `kings`, default none, and `ranks`, default none).
 fn run_table_shape(run_dir: &Path) -> Result<PatternTables> {
     let path = run_dir.join(CONFIG_FILE);
     let table = read_config_table(run_dir)?.unwrap_or_default();
@@ -312,8 +313,13 @@ fn run_table_shape(run_dir: &Path) -> Result<PatternTables> {
         None => KingLayout::default(),
         Some(name) => KingLayout::from_name(name).ok_or_else(|| unknown("kings"))?,
     };
+    let ranks = match layout("ranks")? {
+        None => RankLayout::default(),
+        Some(name) => RankLayout::from_name(name).ok_or_else(|| unknown("ranks"))?,
+    };
     let mut all = regions.regions();
     all.extend(kings.regions());
+    all.extend(ranks.regions());
     Ok(PatternTables::zero(all))
 }
 

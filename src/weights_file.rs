@@ -19,7 +19,7 @@ use crate::text::{excerpt, strip_bom};
 
 use crate::eval::{
     extra_names, feature_index, EvaluatorKind, ExtraPair, ExtraWeights, PatternTables,
-    PatternWeights, Region, WeightPair, Weights, CLASSIC_COUNT, CLASSIC_NAMES,
+    PatternWeights, Region, RegionKind, WeightPair, Weights, CLASSIC_COUNT, CLASSIC_NAMES,
     DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT, PERSPECTIVE,
     TERM_NAMES,
 };
@@ -90,7 +90,7 @@ pub struct WeightsFile {
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
-const KEYS: [&str; 23] = [
+const KEYS: [&str; 24] = [
     "evaluator",
     "features",
     "opening",
@@ -111,18 +111,20 @@ const KEYS: [&str; 23] = [
     "endgame_classic",
     "regions",
     "king_regions",
+    "rank_regions",
     "opening_tables",
     "endgame_tables",
     "search",
 ];
 
 /// The keys of the pattern evaluator's further weights.
-const PATTERN_KEYS: [&str; 7] = [
+const PATTERN_KEYS: [&str; 8] = [
     "classic",
     "opening_classic",
     "endgame_classic",
     "regions",
     "king_regions",
+    "rank_regions",
     "opening_tables",
     "endgame_tables",
 ];
@@ -489,17 +491,30 @@ fn pattern_lines(patterns: &PatternWeights) -> String {
         numbers(&patterns.classic_opening),
         numbers(&patterns.classic_endgame)
     );
-    let squares = |kings: bool| -> Vec<String> {
+    let squares = |kind: RegionKind| -> Vec<String> {
         patterns
             .tables
-            .region_squares(kings)
+            .region_squares(kind)
             .iter()
             .map(|r| numbers(r))
             .collect()
     };
-    lines += &format!("  \"regions\": [{}],\n", squares(false).join(", "));
+    lines += &format!(
+        "  \"regions\": [{}],\n",
+        squares(RegionKind::Men).join(", ")
+    );
+    // Each further kind of region only when there is one: files without stay as they were.
     if patterns.tables.has_king_regions() {
-        lines += &format!("  \"king_regions\": [{}],\n", squares(true).join(", "));
+        lines += &format!(
+            "  \"king_regions\": [{}],\n",
+            squares(RegionKind::Kings).join(", ")
+        );
+    }
+    if patterns.tables.has_rank_regions() {
+        lines += &format!(
+            "  \"rank_regions\": [{}],\n",
+            squares(RegionKind::Ranks).join(", ")
+        );
     }
     for (phase, name) in ["opening", "endgame"].into_iter().enumerate() {
         let tables: Vec<String> = (0..patterns.tables.regions().len())
@@ -931,27 +946,35 @@ impl<'a> Ctx<'a> {
                     .map_err(|e| self.err_at("regions", format!("{what}: {e}")))?,
             );
         }
-        if let Some(v) = obj.get("king_regions") {
+        for (key, region_kind) in [
+            ("king_regions", RegionKind::Kings),
+            ("rank_regions", RegionKind::Ranks),
+        ] {
+            let Some(v) = obj.get(key) else {
+                continue;
+            };
             let items = v.as_array().ok_or_else(|| {
                 self.err_at(
-                    "king_regions",
+                    key,
                     format!(
-                        "`king_regions` must be a list of regions (lists of squares), found {}",
+                        "`{key}` must be a list of regions (lists of squares), found {}",
                         kind(v)
                     ),
                 )
             })?;
             for (i, item) in items.iter().enumerate() {
-                let what = format!("`king_regions` item {}", i + 1);
-                let squares = self.int_list(item, "king_regions", &what, None)?;
+                let what = format!("`{key}` item {}", i + 1);
+                let squares = self.int_list(item, key, &what, None)?;
                 let squares: Vec<i64> = squares.into_iter().map(i64::from).collect();
-                regions.push(
-                    Region::of_kings(&squares)
-                        .map_err(|e| self.err_at("king_regions", format!("{what}: {e}")))?,
-                );
+                let region = match region_kind {
+                    RegionKind::Ranks => Region::of_ranks(&squares),
+                    _ => Region::of_kings(&squares),
+                };
+                regions.push(region.map_err(|e| self.err_at(key, format!("{what}: {e}")))?);
             }
         }
-        // The tables list the men regions' tables, then the king regions'.
+        // The tables list the men regions' tables, then the king regions', then the rank
+        // regions'.
         let mut tables = PatternTables::zero(regions);
         let mut values = vec![[0i32; 2]; tables.len()];
         for (phase, name) in ["opening", "endgame"].into_iter().enumerate() {

@@ -7,8 +7,8 @@ use std::process::Command;
 use checkers_tuner::{
     classic_counts, evaluate, evaluate_extended, evaluate_patterns, export_to_file, features,
     resolve_export_source, terms, weights_from_run, Color, Error, ExportFormat, ExtraPair,
-    ExtraWeights, KingLayout, PatternTables, PatternWeights, Player, Position, RegionLayout,
-    WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, FEATURE_NAMES,
+    ExtraWeights, KingLayout, PatternTables, PatternWeights, Player, Position, RankLayout,
+    RegionLayout, WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, FEATURE_NAMES,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -638,6 +638,11 @@ fn patterns_file() -> WeightsFile {
 
 /// [`patterns_file`] with the king regions of `kings` too.
 fn patterns_file_with(kings: KingLayout) -> WeightsFile {
+    patterns_file_with_ranks(kings, RankLayout::None)
+}
+
+/// [`patterns_file`] with the king regions of `kings` and the rank regions of `ranks` too.
+fn patterns_file_with_ranks(kings: KingLayout, ranks: RankLayout) -> WeightsFile {
     let phase = |seed: i32| ExtraWeights {
         terms: [seed + 13, -seed - 21],
         men: std::array::from_fn(|i| (i as i32 * 37 + seed) % 61 - 30),
@@ -645,6 +650,7 @@ fn patterns_file_with(kings: KingLayout) -> WeightsFile {
     };
     let mut regions = RegionLayout::BandsAndStrips.regions();
     regions.extend(kings.regions());
+    regions.extend(ranks.regions());
     let mut tables = PatternTables::zero(regions);
     let values = (0..tables.len() as i64)
         .map(|e| {
@@ -686,12 +692,28 @@ fn the_c_reference_of_king_regions_matches_the_engine() {
     c_reference_of_patterns_matches_the_engine(KingLayout::Quadrants);
 }
 
+/// Rank regions after king regions: the C header reads both kinds where the engine does.
+#[test]
+fn the_c_reference_of_the_home_ranks_matches_the_engine() {
+    c_reference_of_layouts_matches_the_engine(KingLayout::Quadrants, RankLayout::Home);
+}
+
+/// And after the men regions alone.
+#[test]
+fn the_c_reference_of_the_home_ranks_without_king_regions_matches_the_engine() {
+    c_reference_of_layouts_matches_the_engine(KingLayout::None, RankLayout::Home);
+}
+
 fn c_reference_of_patterns_matches_the_engine(kings: KingLayout) {
+    c_reference_of_layouts_matches_the_engine(kings, RankLayout::None);
+}
+
+fn c_reference_of_layouts_matches_the_engine(kings: KingLayout, ranks: RankLayout) {
     if !has_cc() {
         eprintln!("skipped: no C compiler `cc`");
         return;
     }
-    let file = patterns_file_with(kings);
+    let file = patterns_file_with_ranks(kings, ranks);
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
     let main = dir.path().join("main.c");
@@ -781,6 +803,61 @@ fn king_regions_come_back_from_json_and_are_written_only_when_there() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("king_regions") && err.contains("33"), "{err}");
+}
+
+#[test]
+fn rank_regions_come_back_from_json_and_toml_and_are_written_only_when_there() {
+    for format in [ExportFormat::Json, ExportFormat::Toml, ExportFormat::C] {
+        let text = format.render(&patterns_file_with(KingLayout::Quadrants));
+        assert!(!text.contains("rank_regions"), "{format}");
+        assert!(!text.contains("RANK"), "{format}");
+    }
+    let file = patterns_file_with_ranks(KingLayout::Quadrants, RankLayout::Home);
+    let home = "[[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]]";
+    let text = ExportFormat::Json.render(&file);
+    assert!(
+        text.contains(&format!("\"rank_regions\": {home},\n")),
+        "{}",
+        &text[..2000]
+    );
+    let back = WeightsFile::from_json(&text, "r.json").unwrap();
+    assert_eq!(back, file);
+    let tables = &back.patterns.as_ref().unwrap().tables;
+    assert!(tables.has_rank_regions() && tables.has_king_regions());
+    assert_eq!(tables.regions().len(), 13);
+    assert_eq!(tables.len(), 12 * 6561 + 65_536);
+    // TOML and back, through a file as a user would.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.toml");
+    export_to_file(&file, ExportFormat::Toml, &path).unwrap();
+    let toml = std::fs::read_to_string(&path).unwrap();
+    assert!(toml.contains(&format!("rank_regions = {home}\n")));
+    assert_eq!(WeightsFile::load_any(&path).unwrap(), file);
+    let json = dir.path().join("r.json");
+    export_to_file(&file, ExportFormat::Json, &json).unwrap();
+    assert_eq!(WeightsFile::load(&json).unwrap(), file);
+    // A rank region of 17 squares, or a rank table one entry short: refused, naming the key.
+    let bad = text.replacen(
+        home,
+        "[[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]]",
+        1,
+    );
+    let err = WeightsFile::from_json(&bad, "r.json")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("rank_regions") && err.contains("17"), "{err}");
+    let short = text.replacen(
+        home,
+        "[[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]",
+        1,
+    );
+    let err = WeightsFile::from_json(&short, "r.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("opening_tables") && err.contains("table 13"),
+        "{err}"
+    );
 }
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).

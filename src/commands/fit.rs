@@ -10,7 +10,7 @@ use checkers_tuner::{
     check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
     refuse_writing_runs, run_database_pieces, Config, Damaged, DatabaseEndings, DeepLabels, Error,
     EvaluatorKind, ExportFormat, FitReport, FitSettings, GameStream, Games, KingLayout, Losses,
-    ReadReport, RegionLayout, Result, WeightsFile, WeightsSource, DEEP_LABEL_EXTENSION,
+    RankLayout, ReadReport, RegionLayout, Result, WeightsFile, WeightsSource, DEEP_LABEL_EXTENSION,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -56,6 +56,11 @@ pub struct FitArgs {
     /// none); added to start weights whose tables have none.
     #[arg(long, value_name = "LAYOUT")]
     kings: Option<String>,
+    /// The pattern evaluator's rank regions: none or home (the 16 squares of each side's home
+    /// half, its own men alone; default: the --config's, else none); added to start weights
+    /// whose tables have none.
+    #[arg(long, value_name = "LAYOUT")]
+    ranks: Option<String>,
     /// Leave out each game's positions before this ply (counted from its start, the opening's
     /// moves included).
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().first_ply)]
@@ -173,6 +178,13 @@ pub fn run(args: FitArgs) -> Result<()> {
         settings.patterns.kings = KingLayout::from_name(name).ok_or_else(|| {
             Error::input(format!(
                 "--kings: `{name}` is not a king region layout, expected none or quadrants"
+            ))
+        })?;
+    }
+    if let Some(name) = &args.ranks {
+        settings.patterns.ranks = RankLayout::from_name(name).ok_or_else(|| {
+            Error::input(format!(
+                "--ranks: `{name}` is not a rank region layout, expected none or home"
             ))
         })?;
     }

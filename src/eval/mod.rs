@@ -15,7 +15,8 @@ pub use classic::{classic_counts, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES};
 pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
 pub(crate) use pattern_evaluator::{kings_in_views, men_in_views};
 pub use patterns::{
-    KingLayout, PatternTables, Region, RegionError, RegionLayout, MAX_REGION_SQUARES,
+    KingLayout, PatternTables, RankLayout, Region, RegionError, RegionKind, RegionLayout,
+    MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES,
 };
 
 pub(crate) use evaluator::OwnedEvaluator;

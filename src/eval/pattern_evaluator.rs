@@ -240,6 +240,96 @@ mod tests {
         assert!(differ, "the king tables change some evaluation with kings");
     }
 
+    /// Positions of random games from the start (both sides to move, men and kings).
+    fn random_positions(count: usize, mut state: u64) -> Vec<Position> {
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut p = Position::start();
+            for _ in 0..100 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                p = p.play(&moves[(state % moves.len() as u64) as usize]);
+                out.push(p);
+            }
+        }
+        out.truncate(count);
+        out
+    }
+
+    /// With the home-ranks region, a position and its colour-swapped mirror (the same game
+    /// from the other chair) still evaluate alike, and the table reads each side's own men on
+    /// its home half alone: the side to move's entry minus the opponent's, each in its view.
+    #[test]
+    fn the_home_ranks_keep_mirrored_positions_alike_and_read_only_own_men() {
+        let ten = WeightPair::material();
+        let extra = ExtraPair::default();
+        let mut regions = RegionLayout::BandsAndStrips.regions();
+        regions.extend(crate::eval::KingLayout::Quadrants.regions());
+        regions.extend(crate::eval::RankLayout::Home.regions());
+        let with_ranks = weights_of(regions);
+        let rank = with_ranks.tables.regions().len() - 1;
+        // The same tables with every entry but the rank table's zero.
+        let mut only_ranks = PatternWeights::zero(with_ranks.tables.clone());
+        let first = only_ranks.tables.offset(rank);
+        let values = with_ranks
+            .tables
+            .values()
+            .enumerate()
+            .map(|(e, v)| if e < first { [0, 0] } else { v })
+            .collect();
+        only_ranks.tables.set_values(values).unwrap();
+        let rank_table = [0, 1].map(|phase| with_ranks.tables.table(rank, phase));
+        let zero = crate::eval::Weights::default();
+        let no_ten = WeightPair {
+            opening: zero,
+            endgame: zero,
+        };
+        let mut differ = 0;
+        for p in random_positions(3000, 0x9e37_79b9_7f4a_7c15) {
+            let value = evaluate_patterns(&p, &ten, &extra, &with_ranks);
+            assert_eq!(
+                value,
+                evaluate_patterns(&p.mirrored(), &ten, &extra, &with_ranks),
+                "{p}"
+            );
+            // Only the rank table's entries: the side to move's home half minus the
+            // opponent's, each the low 16 bits of its men in its own view.
+            let (us, them) = men_in_views(&p);
+            let entry = |men: u32, phase: usize| rank_table[phase][(men & 0xFFFF) as usize];
+            let opening = entry(us.0, 0) - entry(them.0, 0);
+            let endgame = entry(us.0, 1) - entry(them.0, 1);
+            let pieces = p.piece_count() as i32;
+            assert_eq!(
+                evaluate_patterns(&p, &no_ten, &extra, &only_ranks),
+                (opening * pieces + endgame * (24 - pieces)) / 24,
+                "{p}"
+            );
+            differ += usize::from(opening != 0 || endgame != 0);
+        }
+        assert!(
+            differ > 1000,
+            "the rank table mattered in {differ} positions"
+        );
+        // The side's kings and the opponent's pieces on its home half do not count: Black to
+        // move with men on 1 and 2 (its 1 and 2), a king on 3, White's man on 10 and king on 5.
+        let p = pos("B:W10,K5,30:B1,2,K3");
+        let (us, them) = men_in_views(&p);
+        assert_eq!(us.0 & 0xFFFF, 0b11);
+        // White's man on 30 is on its own 3; its man on 10, on its 23, is not in its home half.
+        assert_eq!(them.0 & 0xFFFF, 1 << 2);
+        assert_eq!(
+            with_ranks.tables.index(rank, us, ((1 << 2), 0)),
+            3,
+            "Black's index"
+        );
+        assert_eq!(with_ranks.tables.index(rank, them, (0, 0)), 1 << 2);
+    }
+
     /// The tables add the side to move's entries and take the opponent's, the opponent's
     /// board turned round.
     #[test]
@@ -264,6 +354,28 @@ mod tests {
             evaluate_patterns(&p, &ten, &extra, &weights),
             (100 - 40) * 4 / 24
         );
+    }
+
+    /// The home-ranks worked example of docs/features.md, counted there by hand.
+    #[test]
+    fn the_docs_home_ranks_example() {
+        let p = pos("W:W9,K14,22,25,30:B6,13,17,K26,28");
+        let zero = crate::eval::Weights::default();
+        let ten = WeightPair {
+            opening: zero,
+            endgame: zero,
+        };
+        let extra = ExtraPair::default();
+        let mut tables = PatternTables::zero(crate::eval::RankLayout::Home.regions());
+        let ((white, _), (black, _)) = men_in_views(&p);
+        assert_eq!(tables.index(0, (white, 0), (0, 0)), 1156);
+        assert_eq!(tables.index(0, (black, 0), (0, 0)), 4128);
+        let mut values = vec![[0, 0]; tables.len()];
+        values[1156] = [30, 20];
+        values[4128] = [12, 0];
+        tables.set_values(values).unwrap();
+        let weights = PatternWeights::zero(tables);
+        assert_eq!(evaluate_patterns(&p, &ten, &extra, &weights), 19);
     }
 
     /// The worked example of docs/features.md, counted there by hand.

@@ -11,6 +11,10 @@
 //!
 //! The index is computed a byte of the board at a time: for each byte of the 32-bit board that
 //! holds squares of the region, a 256-entry table gives those squares' part of the index.
+//!
+//! King regions read the kings as men regions read the men. Rank regions read the side's own
+//! men alone, a binary digit a square (`Σ 2^k` over the squares holding an own man), up to 16
+//! squares: the home ranks, squares 1–16 of the own view, are the low 16 bits of the own men.
 
 use std::fmt;
 
@@ -18,16 +22,31 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::Bitboard;
 
-/// The most squares of a region: `3^8 = 6561` entries per table.
+/// The most squares of a men or king region: `3^8 = 6561` entries per table.
 pub const MAX_REGION_SQUARES: usize = 8;
 
+/// The most squares of a rank region: `2^16 = 65,536` entries per table, so that an index
+/// still fits the 16 bits the pattern fit keeps it in.
+pub const MAX_RANK_REGION_SQUARES: usize = 16;
+
+/// Which pieces a region's index reads, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegionKind {
+    /// Both sides' men, a digit 0–2 a square (kings count as empty squares).
+    Men,
+    /// Both sides' kings, a digit 0–2 a square (men count as empty squares).
+    Kings,
+    /// The side's own men alone, a binary digit a square (the opponent's pieces and the
+    /// side's kings count as empty squares): a rank region.
+    Ranks,
+}
+
 /// A region of the board: distinct squares (1–32) of a side's own view, in index order, and
-/// which pieces its index reads: men (kings count as empty squares) or kings (men count as
-/// empty squares).
+/// which pieces its index reads ([`RegionKind`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Region {
     squares: Vec<u8>,
-    kings: bool,
+    kind: RegionKind,
 }
 
 /// Why a list of squares is not a region.
@@ -35,6 +54,8 @@ pub struct Region {
 pub enum RegionError {
     /// No square, or more than [`MAX_REGION_SQUARES`].
     Size(usize),
+    /// A rank region with no square, or more than [`MAX_RANK_REGION_SQUARES`].
+    RankSize(usize),
     /// A square outside 1–32.
     Square(i64),
     /// A square listed twice.
@@ -46,6 +67,12 @@ impl fmt::Display for RegionError {
         match self {
             RegionError::Size(n) => {
                 write!(f, "a region has 1 to {MAX_REGION_SQUARES} squares, not {n}")
+            }
+            RegionError::RankSize(n) => {
+                write!(
+                    f,
+                    "a rank region has 1 to {MAX_RANK_REGION_SQUARES} squares, not {n}"
+                )
             }
             RegionError::Square(s) => write!(f, "square {s} is not one of 1-32"),
             RegionError::Repeated(s) => write!(f, "square {s} is listed twice"),
@@ -61,6 +88,11 @@ impl Region {
         if squares.is_empty() || squares.len() > MAX_REGION_SQUARES {
             return Err(RegionError::Size(squares.len()));
         }
+        Region::checked(squares, RegionKind::Men)
+    }
+
+    /// The region of `kind` on `squares`, their count already checked.
+    fn checked(squares: &[i64], kind: RegionKind) -> Result<Region, RegionError> {
         let mut seen = 0u32;
         let mut out = Vec::with_capacity(squares.len());
         for &s in squares {
@@ -74,24 +106,35 @@ impl Region {
             seen |= 1 << (s - 1);
             out.push(s);
         }
-        Ok(Region {
-            squares: out,
-            kings: false,
-        })
+        Ok(Region { squares: out, kind })
     }
 
     /// The king region of `squares` (as for [`Region::new`]): its index reads the kings on
     /// those squares, as a men region reads the men.
     pub fn of_kings(squares: &[i64]) -> Result<Region, RegionError> {
         Ok(Region {
-            kings: true,
+            kind: RegionKind::Kings,
             ..Region::new(squares)?
         })
     }
 
+    /// The rank region of `squares` (1–32, distinct, at most [`MAX_RANK_REGION_SQUARES`]):
+    /// its index reads the side's own men on those squares, a binary digit each.
+    pub fn of_ranks(squares: &[i64]) -> Result<Region, RegionError> {
+        if squares.is_empty() || squares.len() > MAX_RANK_REGION_SQUARES {
+            return Err(RegionError::RankSize(squares.len()));
+        }
+        Region::checked(squares, RegionKind::Ranks)
+    }
+
+    /// Which pieces the index reads.
+    pub fn kind(&self) -> RegionKind {
+        self.kind
+    }
+
     /// Whether the index reads kings rather than men.
     pub fn reads_kings(&self) -> bool {
-        self.kings
+        self.kind == RegionKind::Kings
     }
 
     /// The squares, in index order (the first is the lowest digit).
@@ -99,19 +142,32 @@ impl Region {
         &self.squares
     }
 
-    /// Entries of its table: `3^squares`.
+    /// Entries of its table: `3^squares` (a rank region: `2^squares`).
     pub fn entries(&self) -> usize {
-        3usize.pow(self.squares.len() as u32)
+        self.base().pow(self.squares.len() as u32)
+    }
+
+    /// The base of the index's digits: 2 for a rank region, 3 otherwise.
+    fn base(&self) -> usize {
+        match self.kind {
+            RegionKind::Ranks => 2,
+            RegionKind::Men | RegionKind::Kings => 3,
+        }
     }
 
     /// The index of a position in which the side whose view this is has men (for a king region:
     /// kings) `own` and its opponent `enemy` (both in that view), computed square by square: the
-    /// reference the byte tables are checked against.
+    /// reference the byte tables are checked against. A rank region reads `own` alone.
     pub fn index_of(&self, own: Bitboard, enemy: Bitboard) -> usize {
+        let enemy = if self.kind == RegionKind::Ranks {
+            0
+        } else {
+            enemy
+        };
         let mut index = 0;
         for &s in self.squares.iter().rev() {
             let bit = 1 << (s - 1);
-            index = 3 * index
+            index = self.base() * index
                 + if own & bit != 0 {
                     1
                 } else if enemy & bit != 0 {
@@ -248,6 +304,54 @@ impl KingLayout {
     }
 }
 
+/// The standard rank region sets, by name (`[weights.patterns] ranks`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RankLayout {
+    /// No rank region.
+    #[default]
+    #[serde(rename = "none")]
+    None,
+    /// One rank region: the side's home half, the four rows nearest its own back rank
+    /// (squares 1–16 of its own view, in order), read from its own men alone.
+    #[serde(rename = "home")]
+    Home,
+}
+
+impl RankLayout {
+    /// The name in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RankLayout::None => "none",
+            RankLayout::Home => "home",
+        }
+    }
+
+    /// The layout called `name`, if any.
+    pub fn from_name(name: &str) -> Option<RankLayout> {
+        [RankLayout::None, RankLayout::Home]
+            .into_iter()
+            .find(|l| l.name() == name)
+    }
+
+    /// Whether there is no rank region (a config leaves the key out then).
+    pub fn is_none(&self) -> bool {
+        *self == RankLayout::None
+    }
+
+    /// The rank regions of the layout.
+    pub fn regions(self) -> Vec<Region> {
+        match self {
+            RankLayout::None => Vec::new(),
+            // The own view has the side's back rank on squares 1-4 and its men move towards
+            // 32, so its home half is squares 1-16: bits 0-15 of its men, index = men & 0xFFFF.
+            RankLayout::Home => {
+                let squares: Vec<i64> = (1..=16).collect();
+                vec![Region::of_ranks(&squares).expect("presets are valid regions")]
+            }
+        }
+    }
+}
+
 /// One byte of the board's part of a region's index: `lookups[table][byte value]`, the last of
 /// its region's parts when `last`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -293,16 +397,23 @@ impl std::error::Error for ValuesError {}
 /// 10,000), so that the tables the search reads take half the cache.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternTables {
-    /// The men regions, then the king regions.
+    /// The men regions, then the king regions, then the rank regions.
     regions: Vec<Region>,
     /// How many of `regions` are men regions (the first ones).
     men_regions: usize,
+    /// Where the rank regions start in `regions` (the king regions lie between).
+    ranks_from: usize,
     /// Where each region's entries start in `values`, and one past the last region's end.
     offsets: Vec<usize>,
     /// The byte parts of every men region, region after region.
     parts: Vec<BytePart>,
     /// The byte parts of every king region, region after region.
     king_parts: Vec<BytePart>,
+    /// The byte parts of every rank region, region after region.
+    rank_parts: Vec<BytePart>,
+    /// When every rank region is a run of consecutive squares (the presets): each one's
+    /// `(shift, mask)`, its index being `(own >> shift) & mask`.
+    rank_runs: Option<Vec<(u32, u32)>>,
     /// The 256-entry tables the parts index.
     lookups: Vec<[u16; 256]>,
     /// When every region is a band or a strip (the presets): which, in region order, for the
@@ -314,12 +425,15 @@ pub struct PatternTables {
 
 impl PatternTables {
     /// Tables of `regions`, every entry 0. The men regions come first, then the king regions,
-    /// each in the order given.
+    /// then the rank regions, each in the order given.
     pub fn zero(regions: Vec<Region>) -> PatternTables {
-        let (mut regions, kings): (Vec<Region>, Vec<Region>) =
-            regions.into_iter().partition(|r| !r.kings);
-        let men_regions = regions.len();
-        regions.extend(kings);
+        let of_kind = |kind| regions.iter().filter(move |r| r.kind == kind).cloned();
+        let mut ordered: Vec<Region> = of_kind(RegionKind::Men).collect();
+        let men_regions = ordered.len();
+        ordered.extend(of_kind(RegionKind::Kings));
+        let ranks_from = ordered.len();
+        ordered.extend(of_kind(RegionKind::Ranks));
+        let regions = ordered;
         let mut offsets = vec![0];
         for r in &regions {
             offsets.push(offsets.last().unwrap() + r.entries());
@@ -345,15 +459,20 @@ impl PatternTables {
             parts
         };
         let parts = parts_of(&regions[..men_regions]);
-        let king_parts = parts_of(&regions[men_regions..]);
+        let king_parts = parts_of(&regions[men_regions..ranks_from]);
+        let rank_parts = parts_of(&regions[ranks_from..]);
         let total = *offsets.last().unwrap();
         let shapes = regions[..men_regions].iter().map(Shape::of).collect();
+        let rank_runs = regions[ranks_from..].iter().map(run_of).collect();
         PatternTables {
             regions,
             men_regions,
+            ranks_from,
             offsets,
             parts,
             king_parts,
+            rank_parts,
+            rank_runs,
             lookups,
             shapes,
             values: vec![[0, 0]; total],
@@ -421,19 +540,23 @@ impl PatternTables {
             .unwrap_or(0)
     }
 
-    /// The squares of each men region (`kings` false) or each king region (`kings` true), in
-    /// order, as a weights file lists them.
-    pub fn region_squares(&self, kings: bool) -> Vec<Vec<i32>> {
+    /// The squares of each region of `kind`, in order, as a weights file lists them.
+    pub fn region_squares(&self, kind: RegionKind) -> Vec<Vec<i32>> {
         self.regions
             .iter()
-            .filter(|r| r.kings == kings)
+            .filter(|r| r.kind == kind)
             .map(|r| r.squares.iter().map(|&s| i32::from(s)).collect())
             .collect()
     }
 
     /// Whether some region reads kings.
     pub fn has_king_regions(&self) -> bool {
-        self.men_regions < self.regions.len()
+        self.men_regions < self.ranks_from
+    }
+
+    /// Whether some region is a rank region.
+    pub fn has_rank_regions(&self) -> bool {
+        self.ranks_from < self.regions.len()
     }
 
     /// Region `r`'s index for a side with men `own` and kings `own_kings` against men `enemy`
@@ -452,6 +575,7 @@ impl PatternTables {
         };
         self.for_each_index(own, enemy, &mut find);
         self.for_each_king_index(kings.0, kings.1, &mut find);
+        self.for_each_rank_index(own, &mut find);
         found
     }
 
@@ -480,6 +604,21 @@ impl PatternTables {
     #[inline(always)]
     pub fn for_each_king_index(&self, own: Bitboard, enemy: Bitboard, f: impl FnMut(usize, usize)) {
         self.walk_parts(&self.king_parts, self.men_regions, own, enemy, f);
+    }
+
+    /// Calls `f(r, index)` for every rank region `r` (numbered after the king regions) with
+    /// its index for a side with men `own` in its view.
+    #[inline(always)]
+    pub fn for_each_rank_index(&self, own: Bitboard, mut f: impl FnMut(usize, usize)) {
+        if let Some(runs) = &self.rank_runs {
+            // A slice of the men: the home ranks are `own & 0xFFFF`.
+            for (i, &(shift, mask)) in runs.iter().enumerate() {
+                f(self.ranks_from + i, ((own >> shift) & mask) as usize);
+            }
+            return;
+        }
+        // The byte tables of a rank region hold binary digits; no enemy is read.
+        self.walk_parts(&self.rank_parts, self.ranks_from, own, 0, f);
     }
 
     /// The general computation of the indices of the regions of `parts`, numbered from
@@ -522,8 +661,15 @@ impl PatternTables {
             endgame += i32::from(e);
         };
         self.for_each_index(own, enemy, &mut add);
-        if self.has_king_regions() {
-            self.for_each_king_index(own_kings, enemy_kings, &mut add);
+        // One test for both further kinds, so that tables of men regions alone (the shipped
+        // layouts) pay what they paid before rank regions existed.
+        if self.men_regions < self.regions.len() {
+            if self.has_king_regions() {
+                self.for_each_king_index(own_kings, enemy_kings, &mut add);
+            }
+            if self.has_rank_regions() {
+                self.for_each_rank_index(own, &mut add);
+            }
         }
         (opening, endgame)
     }
@@ -612,6 +758,18 @@ fn preset_indices(own: Bitboard, enemy: Bitboard) -> ([usize; 4], [usize; 4]) {
     (bands, strips)
 }
 
+/// A rank region's `(shift, mask)` when its squares are consecutive and in increasing order:
+/// its index is then `(own >> shift) & mask`, the bits of the squares as they lie.
+fn run_of(region: &Region) -> Option<(u32, u32)> {
+    let first = u32::from(region.squares[0]);
+    let run = region
+        .squares
+        .iter()
+        .enumerate()
+        .all(|(k, &s)| u32::from(s) == first + k as u32);
+    run.then(|| (first - 1, (1u32 << region.squares.len()) - 1))
+}
+
 /// The byte tables of a region: for each byte of the board holding some of its squares, its
 /// shift and the part of the index of each value of that byte when those squares hold own men.
 fn byte_parts(region: &Region) -> Vec<(u32, [u16; 256])> {
@@ -627,7 +785,7 @@ fn byte_parts(region: &Region) -> Vec<(u32, [u16; 256])> {
                 any = true;
                 for (value, entry) in table.iter_mut().enumerate() {
                     if value & (1 << (bit % 8)) != 0 {
-                        *entry += 3u16.pow(k as u32);
+                        *entry += (region.base() as u16).pow(k as u32);
                     }
                 }
             }
@@ -756,6 +914,64 @@ mod tests {
         }
     }
 
+    /// The home ranks are squares 1-16 of the own view (the own back rank is 1-4), read from
+    /// the own men alone; the fast slice, the general byte tables and the square-by-square
+    /// definition agree on random boards, and the region comes after the men and king regions.
+    #[test]
+    fn rank_regions_read_the_own_men_alone_after_the_other_regions() {
+        let home = RankLayout::Home.regions();
+        assert_eq!(home.len(), 1);
+        assert_eq!(home[0].kind(), RegionKind::Ranks);
+        assert_eq!(home[0].squares(), (1..=16).collect::<Vec<u8>>());
+        assert_eq!(home[0].entries(), 65_536);
+        assert!(RankLayout::None.regions().is_empty());
+        assert_eq!(RankLayout::from_name("home"), Some(RankLayout::Home));
+        assert_eq!(RankLayout::from_name("ranks"), None);
+        let mut regions = home.clone();
+        regions.extend(KingLayout::Quadrants.regions());
+        regions.extend(RegionLayout::BandsAndStrips.regions());
+        let fast = PatternTables::zero(regions);
+        assert!(fast.rank_runs.is_some() && fast.shapes.is_some());
+        assert!(fast.has_rank_regions() && fast.has_king_regions());
+        assert_eq!(fast.regions()[12], home[0]);
+        assert_eq!(fast.offset(12), 12 * 6561);
+        assert_eq!(fast.len(), 12 * 6561 + 65_536);
+        // A rank region not a run of squares takes the byte tables.
+        let scattered =
+            Region::of_ranks(&[32, 1, 17, 9, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 30, 31]).unwrap();
+        let general = PatternTables::zero(vec![scattered.clone(), home[0].clone()]);
+        assert!(general.rank_runs.is_none());
+        assert_eq!(general.regions().len(), 2);
+        let mut state = 0x2468_ace0_1357_9bdfu64;
+        for _ in 0..5000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let own = state as u32;
+            let enemy = (state >> 32) as u32 & !own;
+            // Square by square, from the definition: sum of 2^k over own men on square k + 1.
+            let by_squares: usize = (0..16)
+                .filter(|&k| own & (1 << k) != 0)
+                .map(|k| 1 << k)
+                .sum();
+            assert_eq!(home[0].index_of(own, enemy), by_squares);
+            assert_eq!(fast.index(12, (own, enemy), (0, 0)), by_squares);
+            let mut seen = Vec::new();
+            fast.for_each_rank_index(own, |r, index| {
+                assert_eq!(index, by_squares);
+                seen.push(r);
+            });
+            assert_eq!(seen, vec![12]);
+            general.for_each_rank_index(own, |r, index| {
+                assert_eq!(
+                    index,
+                    general.regions()[r].index_of(own, enemy),
+                    "region {r}"
+                );
+            });
+        }
+    }
+
     #[test]
     fn an_index_by_hand() {
         // Region 2, 5, 1: own man on 5 (digit 1, times 3), enemy man on 1 (2, times 9).
@@ -772,5 +988,11 @@ mod tests {
         assert_eq!(Region::new(&[3, 33]), Err(RegionError::Square(33)));
         assert_eq!(Region::new(&[3, 4, 3]), Err(RegionError::Repeated(3)));
         assert_eq!(Region::of_kings(&[3, 4, 3]), Err(RegionError::Repeated(3)));
+        assert_eq!(Region::of_kings(&[1; 9]), Err(RegionError::Size(9)));
+        assert_eq!(Region::of_ranks(&[]), Err(RegionError::RankSize(0)));
+        let seventeen: Vec<i64> = (1..=17).collect();
+        assert_eq!(Region::of_ranks(&seventeen), Err(RegionError::RankSize(17)));
+        assert_eq!(Region::of_ranks(&[3, 33]), Err(RegionError::Square(33)));
+        assert_eq!(Region::of_ranks(&[3, 4, 3]), Err(RegionError::Repeated(3)));
     }
 }

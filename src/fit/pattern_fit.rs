@@ -631,7 +631,13 @@ mod tests {
     fn the_model_evaluates_as_the_engine() {
         let mut with_kings = RegionLayout::BandsAndStrips.regions();
         with_kings.extend(crate::eval::KingLayout::Quadrants.regions());
-        for t in [tables(), PatternTables::zero(with_kings)] {
+        let mut with_ranks = with_kings.clone();
+        with_ranks.extend(crate::eval::RankLayout::Home.regions());
+        for t in [
+            tables(),
+            PatternTables::zero(with_kings),
+            PatternTables::zero(with_ranks),
+        ] {
             the_model_evaluates_as_the_engine_with(t);
         }
     }
@@ -674,7 +680,13 @@ mod tests {
     /// The gradient agrees with finite differences, pulls included.
     #[test]
     fn the_gradient_matches_finite_differences() {
-        let t = tables();
+        let mut with_ranks = RegionLayout::BandsAndStrips.regions();
+        with_ranks.extend(crate::eval::RankLayout::Home.regions());
+        the_gradient_matches_finite_differences_with(tables());
+        the_gradient_matches_finite_differences_with(PatternTables::zero(with_ranks));
+    }
+
+    fn the_gradient_matches_finite_differences_with(t: PatternTables) {
         let model = PatternModel::new(&t);
         let mut data = PatternData::new(t.regions().len());
         for (fen, label) in [
@@ -707,6 +719,16 @@ mod tests {
             v.push(2 * first);
             v.push(2 * (TABLES_AT + usize::from(data.entries[stride + 3])) + 1);
             v.push(2 * (TABLES_AT + 17));
+            if t.has_rank_regions() {
+                // The home ranks' entry of the first sample's side to move, and the entry of
+                // 16 own men, which no position has: the table pull alone.
+                let rank = t.regions().len() - 1;
+                let first = TABLES_AT + t.offset(rank);
+                v.push(2 * (first + usize::from(data.entries[2 * rank])));
+                let pull_only = 2 * (first + 0xFFFF) + 1;
+                assert!(g[pull_only] != 0.0, "the table pull reaches the home ranks");
+                v.push(pull_only);
+            }
             v
         };
         for i in touched {

@@ -99,6 +99,9 @@ impl PatternData {
         tables.for_each_king_index(them_kings, them_enemy_kings, |r, index| {
             entries[2 * r + 1] = index as u16
         });
+        // A rank region's index is below 2^16: it fits the entry's 16 bits.
+        tables.for_each_rank_index(us_own, |r, index| entries[2 * r] = index as u16);
+        tables.for_each_rank_index(them_own, |r, index| entries[2 * r + 1] = index as u16);
     }
 
     /// Appends `other`'s samples.

@@ -96,16 +96,19 @@ impl FitSettings {
     }
 
     /// Empty tables in the shape a pattern fit from `start` fills: the start's regions (with
-    /// `patterns.kings`' king regions when it has none), or, when it has no tables, the layouts
-    /// of `patterns.regions` and `patterns.kings`.
+    /// `patterns.kings`' king regions when it has none, and `patterns.ranks`' rank regions when
+    /// it has none), or, when it has no tables, the layouts of `patterns.regions`,
+    /// `patterns.kings` and `patterns.ranks`.
     pub fn table_shape(&self, start: Option<&Arc<PatternWeights>>) -> PatternTables {
         match start {
-            Some(p) if p.tables.has_king_regions() => {
-                PatternTables::zero(p.tables.regions().to_vec())
-            }
             Some(p) => {
                 let mut regions = p.tables.regions().to_vec();
-                regions.extend(self.patterns.kings.regions());
+                if !p.tables.has_king_regions() {
+                    regions.extend(self.patterns.kings.regions());
+                }
+                if !p.tables.has_rank_regions() {
+                    regions.extend(self.patterns.ranks.regions());
+                }
                 PatternTables::zero(regions)
             }
             None => self.patterns.table_shape(),

@@ -56,6 +56,13 @@ const KEY_DOCS: &[(&str, &str)] = &[
          kings on its 8 squares (docs/features.md#king-regions).",
     ),
     (
+        "weights.patterns.ranks",
+        "Rank regions of the pattern evaluator's tables, after the king regions: \"none\" or \
+         \"home\" (one region over the 16 squares of each side's home half, the four rows \
+         nearest its own back rank); its table has an entry for every placement of the \
+         side's own men on those squares, 65,536 (docs/features.md#home-ranks-region).",
+    ),
+    (
         "weights.patterns.classic",
         "[min, max] of each classic term of the pattern evaluator (exchange, runaways, \
          corner_kings, the_move), both sets, in hundredths of a man per unit.",
@@ -549,9 +556,11 @@ fn optional_table(table: &str) -> String {
         );
     }
     if table == "weights.patterns" {
-        // `kings` is written only when set: set here, put back to its default below.
+        // `kings` and `ranks` are written only when set: set here, put back to their
+        // defaults below.
         let ranges = crate::tournament::PatternRanges {
             kings: crate::eval::KingLayout::Quadrants,
+            ranks: crate::eval::RankLayout::Home,
             ..crate::tournament::PatternRanges::default()
         };
         written = format!(
@@ -575,6 +584,8 @@ fn optional_table(table: &str) -> String {
             format!("confirm = {}", super::gate::GateConfig::default().confirm)
         } else if path == "weights.patterns.kings" {
             "kings = \"none\"".to_string()
+        } else if path == "weights.patterns.ranks" {
+            "ranks = \"none\"".to_string()
         } else if path == "islands.pool_games" {
             format!("pool_games = {}", defaults.pool_games)
         } else {

@@ -12,8 +12,9 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::{
-    EvaluatorKind, ExtraPair, KingLayout, PatternTables, RegionLayout, WeightPair, WeightRange,
-    Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_ABS_WEIGHT, TERM_COUNT,
+    EvaluatorKind, ExtraPair, KingLayout, PatternTables, RankLayout, RegionLayout, WeightPair,
+    WeightRange, Weights, FEATURE_COUNT, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES, MAX_ABS_WEIGHT,
+    TERM_COUNT,
 };
 
 /// One range per feature for one weight set; written as a TOML table `feature = [min, max]`,
@@ -176,6 +177,9 @@ pub struct PatternRanges {
     /// The king regions of the tables, after the men regions (none unless a config says so).
     #[serde(skip_serializing_if = "KingLayout::is_none")]
     pub kings: KingLayout,
+    /// The rank regions of the tables, after the king regions (none unless a config says so).
+    #[serde(skip_serializing_if = "RankLayout::is_none")]
+    pub ranks: RankLayout,
     /// Each classic term of the pattern evaluator (docs/features.md).
     pub classic: WeightRange,
     /// Each table entry.
@@ -194,14 +198,16 @@ impl PatternRanges {
     pub const DEFAULT: PatternRanges = PatternRanges {
         regions: RegionLayout::BandsAndStrips,
         kings: KingLayout::None,
+        ranks: RankLayout::None,
         classic: WeightRange::new(-200, 200),
         tables: WeightRange::new(-200, 200),
     };
 
-    /// Zero tables of the men regions and the king regions.
+    /// Zero tables of the men regions, the king regions and the rank regions.
     pub fn table_shape(&self) -> PatternTables {
         let mut regions = self.regions.regions();
         regions.extend(self.kings.regions());
+        regions.extend(self.ranks.regions());
         PatternTables::zero(regions)
     }
 
