@@ -689,8 +689,6 @@ impl Exporter for CHeaderExporter {
     }
 }
 
-/// The C header's arrays of the pattern evaluator: the classic terms' weights, the regions and
-/// the tables (one table a line).
 /// The weights file's `search` table as `#define CHECKERS_SEARCH_<KEY> <value>` lines, every
 /// key with its value (defaults included: C has no defaults to fall back on); switches are 1 or
 /// 0, named choices string literals.
@@ -714,6 +712,8 @@ fn c_search_defines(params: &SearchParams) -> String {
     out
 }
 
+/// The C header's arrays of the pattern evaluator: the classic terms' weights, the regions and
+/// the tables (one table a line).
 fn c_pattern_arrays(patterns: &PatternWeights) -> String {
     let mut out = String::new();
     let regions = patterns.tables.regions();
