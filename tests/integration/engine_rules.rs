@@ -176,7 +176,7 @@ fn fen_and_move_notation_round_trip_through_perft_5() {
 /// The ACF three-move ballots played on the board give the positions the deck's table lists.
 #[test]
 fn the_three_move_ballots_reach_their_listed_positions() {
-    let table = include_str!("data/three_move_ballots_174_annotated.tsv");
+    let table = include_str!("../data/three_move_ballots_174_annotated.tsv");
     let mut checked = 0;
     for line in table.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
