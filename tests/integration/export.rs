@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
+use crate::support::bin;
 use checkers_tuner::{
     classic_counts, evaluate, evaluate_extended, evaluate_patterns, export_to_file, features,
     resolve_export_source, terms, weights_from_run, Color, Error, ExportFormat, ExtraPair,
@@ -858,16 +859,6 @@ fn rank_regions_come_back_from_json_and_toml_and_are_written_only_when_there() {
         err.contains("opening_tables") && err.contains("table 13"),
         "{err}"
     );
-}
-
-/// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> assert_cmd::Command {
-    let mut command = assert_cmd::Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
-    );
-    command
 }
 
 #[test]

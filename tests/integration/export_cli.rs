@@ -3,20 +3,14 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use checkers_tuner::{
     ExportFormat, SearchMode, SearchParams, WeightPair, Weights, WeightsFile, WeightsSource,
     FEATURE_NAMES,
 };
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
-    );
-    command
+fn bin() -> assert_cmd::Command {
+    crate::support::bin_with_cache("no-egdb")
 }
 
 /// Runs `export` with `args`, expecting success; returns stdout.

@@ -1,6 +1,7 @@
 //! The extended evaluator's weights files: every export format round-trips them, bad files are
 //! refused by key, and the search and a match play with them.
 
+use crate::support::bin;
 use checkers_tuner::{
     play_match, three_move_deck, Error, ExportFormat, ExtraPair, ExtraWeights, GameSettings,
     Position, SearchLimits, Searcher, WeightPair, Weights, WeightsFile, WeightsSource,
@@ -138,16 +139,6 @@ fn the_extended_weights_play() {
         |_| {},
     );
     assert_eq!(report.tally.results.games(), 8);
-}
-
-/// The binary.
-fn bin() -> assert_cmd::Command {
-    let mut command = assert_cmd::Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
-    );
-    command
 }
 
 #[test]

@@ -4,7 +4,6 @@
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::Command;
 use checkers_tuner::{
     fit_games, Damaged, EvaluatorKind, FitSettings, GameRecords, GameStream, Games, WeightPair,
     WeightsFile, WeightsSource,
@@ -12,13 +11,8 @@ use checkers_tuner::{
 use tempfile::TempDir;
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/fit-egdb"),
-    );
-    command
+fn bin() -> assert_cmd::Command {
+    crate::support::bin_with_cache("fit-egdb")
 }
 
 /// A small run: 8 specimens, 2 rounds over the 3-move deck, shallow search.

@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::support::bin;
 
 /// A tiny pattern run with a fit after every round.
 const EARLIER: &str = r#"
@@ -40,15 +40,6 @@ const COMPARED: [&str; 7] = [
     "checkpoint.json",
     "positions.bin",
 ];
-
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
-    );
-    command
-}
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);

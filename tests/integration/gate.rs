@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::support::bin;
 
 /// A pattern run with a fit and a gate (fit and winner) after every round. The SPRT is set so
 /// that a candidate about as strong as the champion passes (H0: 50 Elo weaker, H1: level) and
@@ -52,15 +52,6 @@ const COMPARED: [&str; 8] = [
     "positions.bin",
     "champions.csv",
 ];
-
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
-    );
-    command
-}
 
 fn config(dir: &Path, text: &str) -> PathBuf {
     let path = dir.join("gated.toml");

@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use assert_cmd::Command;
+use crate::support::bin;
 use checkers_tuner::WeightsFile;
 
 /// A pattern run with king regions and a fit after every round.
@@ -28,15 +28,6 @@ database_pieces = 3
 [evolution]
 fit_every = 1
 "#;
-
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
-    );
-    command
-}
 
 #[test]
 fn a_run_with_king_regions_fills_and_writes_their_tables() {

@@ -28,6 +28,7 @@ mod run_folder;
 mod search;
 mod selective;
 mod spsa;
+mod support;
 mod timed_search;
 mod trust;
 mod tune;

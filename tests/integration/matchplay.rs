@@ -4,7 +4,6 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use assert_cmd::Command;
 use checkers_tuner::{
     parse_openings, play_match, play_match_from, read_match_rows, read_pdn, three_move_deck, Color,
     GameResult, GameScore, GameSettings, MatchGame, MatchReport, Opening, PairReport, Position,
@@ -237,13 +236,8 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 }
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
-    );
-    command
+fn bin() -> assert_cmd::Command {
+    crate::support::bin_with_cache("no-egdb")
 }
 
 /// Runs `match` and returns (stdout, per-game CSV, summary).

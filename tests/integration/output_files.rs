@@ -6,16 +6,9 @@ use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt};
 use std::path::Path;
 
-use assert_cmd::Command;
-
 /// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
-    );
-    command
+fn bin() -> assert_cmd::Command {
+    crate::support::bin_with_cache("no-egdb")
 }
 
 /// Runs the binary expecting exit status 2 with one `Error: …` line; returns that line.

@@ -202,13 +202,8 @@ fn read_corpus(name: &str) -> Vec<Result<PdnGame, PdnError>> {
 }
 
 /// The binary, with the endgame database's cache in the build folder.
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
-    );
-    command
+fn bin() -> assert_cmd::Command {
+    crate::support::bin_with_cache("no-egdb")
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::support::bin;
 use checkers_tuner::{Config, PatternTables, RegionKind, WeightsFile};
 
 /// A pattern run with the home-ranks region and a fit after every round.
@@ -31,15 +31,6 @@ database_pieces = 3
 [evolution]
 fit_every = 1
 "#;
-
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
-    );
-    command
-}
 
 /// The tables of the pattern weights file at `path`.
 fn tables_of(path: &Path) -> PatternTables {

@@ -57,13 +57,8 @@ const COMPARED: [&str; 7] = [
 ];
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/no-egdb"),
-    );
-    command
+fn bin() -> assert_cmd::Command {
+    crate::support::bin_with_cache("no-egdb")
 }
 
 fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {

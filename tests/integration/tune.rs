@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+use crate::support::bin;
 use checkers_tuner::{
     feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, SearchMode,
     WeightsFile, WeightsSource,
@@ -103,16 +103,6 @@ min_depth = 3
 max_depth = 6
 database_pieces = 3
 "#;
-
-/// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> Command {
-    let mut command = Command::cargo_bin("checkers-tuner").unwrap();
-    command.env(
-        "CHECKERS_TUNER_CACHE",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
-    );
-    command
-}
 
 fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
     let path = dir.join(file);
