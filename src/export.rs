@@ -731,19 +731,16 @@ fn c_pattern_arrays(patterns: &PatternWeights) -> String {
         .iter()
         .filter(|r| r.kind() == RegionKind::Ranks)
         .count();
-    if king_regions > 0 && rank_regions == 0 {
-        let _ = writeln!(
-            out,
-            "/* The last CHECKERS_KING_REGION_COUNT regions read kings, not men. */\n\
-             #define CHECKERS_KING_REGION_COUNT {king_regions}"
-        );
-    }
-    if king_regions > 0 && rank_regions > 0 {
-        let _ = writeln!(
-            out,
+    if king_regions > 0 {
+        let which = if rank_regions == 0 {
+            "/* The last CHECKERS_KING_REGION_COUNT regions read kings, not men. */"
+        } else {
             "/* The CHECKERS_KING_REGION_COUNT regions before the rank regions read kings, not\n \
-             * men. */\n\
-             #define CHECKERS_KING_REGION_COUNT {king_regions}"
+             * men. */"
+        };
+        let _ = writeln!(
+            out,
+            "{which}\n#define CHECKERS_KING_REGION_COUNT {king_regions}"
         );
     }
     if rank_regions > 0 {

@@ -19,7 +19,7 @@ use crate::run_folder::{
     CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE, TABLES_DIR,
 };
 use crate::search::SelectiveParams;
-use crate::tournament::Specimen;
+use crate::tournament::{PatternRanges, Specimen};
 use crate::weights_file::{WeightsFile, WeightsSource};
 
 /// The specimen at `rank` (1 = best) of a finished run's playoff: its weights from its last row
@@ -317,10 +317,13 @@ fn run_table_shape(run_dir: &Path) -> Result<PatternTables> {
         None => RankLayout::default(),
         Some(name) => RankLayout::from_name(name).ok_or_else(|| unknown("ranks"))?,
     };
-    let mut all = regions.regions();
-    all.extend(kings.regions());
-    all.extend(ranks.regions());
-    Ok(PatternTables::zero(all))
+    let ranges = PatternRanges {
+        regions,
+        kings,
+        ranks,
+        ..PatternRanges::DEFAULT
+    };
+    Ok(ranges.table_shape())
 }
 
 /// The champion of a gated run (`[gate]`) as it stood after round `round`: the last one a gate

@@ -19,9 +19,9 @@ use crate::text::{excerpt, strip_bom};
 
 use crate::eval::{
     extra_names, feature_index, EvaluatorKind, ExtraPair, ExtraWeights, PatternTables,
-    PatternWeights, Region, RegionKind, WeightPair, Weights, CLASSIC_COUNT, CLASSIC_NAMES,
-    DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES, MAX_ABS_WEIGHT, PERSPECTIVE,
-    TERM_NAMES,
+    PatternWeights, Region, RegionError, RegionKind, WeightPair, Weights, CLASSIC_COUNT,
+    CLASSIC_NAMES, DEFAULT_ENDGAME_PIECES, EXTRA_COUNT, FEATURE_COUNT, FEATURE_NAMES,
+    MAX_ABS_WEIGHT, PERSPECTIVE, TERM_NAMES,
 };
 
 /// Where a weights file's weights came from.
@@ -946,10 +946,13 @@ impl<'a> Ctx<'a> {
                     .map_err(|e| self.err_at("regions", format!("{what}: {e}")))?,
             );
         }
-        for (key, region_kind) in [
-            ("king_regions", RegionKind::Kings),
-            ("rank_regions", RegionKind::Ranks),
-        ] {
+        // The further kinds of region, each by its constructor (which checks its own size).
+        type RegionOf = fn(&[i64]) -> std::result::Result<Region, RegionError>;
+        let further: [(&str, RegionOf); 2] = [
+            ("king_regions", Region::of_kings),
+            ("rank_regions", Region::of_ranks),
+        ];
+        for (key, region_of) in further {
             let Some(v) = obj.get(key) else {
                 continue;
             };
@@ -966,11 +969,9 @@ impl<'a> Ctx<'a> {
                 let what = format!("`{key}` item {}", i + 1);
                 let squares = self.int_list(item, key, &what, None)?;
                 let squares: Vec<i64> = squares.into_iter().map(i64::from).collect();
-                let region = match region_kind {
-                    RegionKind::Ranks => Region::of_ranks(&squares),
-                    _ => Region::of_kings(&squares),
-                };
-                regions.push(region.map_err(|e| self.err_at(key, format!("{what}: {e}")))?);
+                regions.push(
+                    region_of(&squares).map_err(|e| self.err_at(key, format!("{what}: {e}")))?,
+                );
             }
         }
         // The tables list the men regions' tables, then the king regions', then the rank

@@ -3,12 +3,8 @@
 
 use std::fs;
 
+use crate::support::bin_without_databases as bin;
 use predicates::str::contains;
-
-/// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> assert_cmd::Command {
-    crate::support::bin_with_cache("no-egdb")
-}
 
 #[test]
 fn a_huge_population_or_a_dot_name_is_refused_before_the_folder_exists() {

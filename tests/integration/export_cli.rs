@@ -3,15 +3,11 @@
 
 use std::path::Path;
 
+use crate::support::bin_without_databases as bin;
 use checkers_tuner::{
     ExportFormat, SearchMode, SearchParams, WeightPair, Weights, WeightsFile, WeightsSource,
     FEATURE_NAMES,
 };
-
-/// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> assert_cmd::Command {
-    crate::support::bin_with_cache("no-egdb")
-}
 
 /// Runs `export` with `args`, expecting success; returns stdout.
 fn export(args: &[&str]) -> String {

@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::bin;
+use crate::support::{bin, tune};
 
 /// A pattern run with a fit and a gate (fit and winner) after every round. The SPRT is set so
 /// that a candidate about as strong as the champion passes (H0: 50 Elo weaker, H1: level) and
@@ -57,16 +57,6 @@ fn config(dir: &Path, text: &str) -> PathBuf {
     let path = dir.join("gated.toml");
     fs::write(&path, text).unwrap();
     path
-}
-
-fn tune(config: &Path, out: &Path, threads: usize) {
-    bin()
-        .args(["tune", "--quiet", "--threads", &threads.to_string()])
-        .arg(config)
-        .arg("--out")
-        .arg(out)
-        .assert()
-        .success();
 }
 
 /// Every file of `a` in [`COMPARED`] and in `champions/` is the same in `b`.

@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use crate::support::bin;
+use crate::support::{bin, tune};
 use checkers_tuner::WeightsFile;
 
 /// A pattern run with king regions and a fit after every round.
@@ -35,13 +35,7 @@ fn a_run_with_king_regions_fills_and_writes_their_tables() {
     let config = tmp.path().join("kings.toml");
     fs::write(&config, KINGS).unwrap();
     let run = tmp.path().join("run");
-    bin()
-        .args(["tune", "--quiet", "--threads", "2"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&run)
-        .assert()
-        .success();
+    tune(&config, &run, 2);
     let written = fs::read_to_string(run.join("config.toml")).unwrap();
     assert!(written.contains("kings = \"quadrants\""), "{written}");
     // Every fit's tables carry the four king regions after the eight men regions, and the fits

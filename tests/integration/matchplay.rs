@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::support::bin_without_databases as bin;
 use checkers_tuner::{
     parse_openings, play_match, play_match_from, read_match_rows, read_pdn, three_move_deck, Color,
     GameResult, GameScore, GameSettings, MatchGame, MatchReport, Opening, PairReport, Position,
@@ -233,11 +234,6 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p.to_str().unwrap().to_string()
-}
-
-/// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> assert_cmd::Command {
-    crate::support::bin_with_cache("no-egdb")
 }
 
 /// Runs `match` and returns (stdout, per-game CSV, summary).

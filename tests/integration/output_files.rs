@@ -2,14 +2,10 @@
 //! atomically as regular files; a symbolic link, a device or pipe, or a folder given as the
 //! output is refused with exit status 2 and left as it was.
 
+use crate::support::bin_without_databases as bin;
 use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt};
 use std::path::Path;
-
-/// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> assert_cmd::Command {
-    crate::support::bin_with_cache("no-egdb")
-}
 
 /// Runs the binary expecting exit status 2 with one `Error: …` line; returns that line.
 fn fails(args: &[&str]) -> String {

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::bin_without_databases as bin;
 use assert_cmd::Command;
 use checkers_tuner::{
     load_openings_file, play_game, read_pdn, three_move_deck, EndReason, GameResult, GameSettings,
@@ -199,11 +200,6 @@ fn read_corpus(name: &str) -> Vec<Result<PdnGame, PdnError>> {
         games.push(game);
     }
     games
-}
-
-/// The binary, with the endgame database's cache in the build folder.
-fn bin() -> assert_cmd::Command {
-    crate::support::bin_with_cache("no-egdb")
 }
 
 #[test]

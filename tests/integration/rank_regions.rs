@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::support::bin;
+use crate::support::{bin, tune};
 use checkers_tuner::{Config, PatternTables, RegionKind, WeightsFile};
 
 /// A pattern run with the home-ranks region and a fit after every round.
@@ -83,13 +83,7 @@ fn a_run_with_the_home_ranks_fills_its_table_and_fit_adds_it_on_request() {
     let config = tmp.path().join("ranks.toml");
     fs::write(&config, RANKS).unwrap();
     let run = tmp.path().join("run");
-    bin()
-        .args(["tune", "--quiet", "--threads", "2"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&run)
-        .assert()
-        .success();
+    tune(&config, &run, 2);
     let written = fs::read_to_string(run.join("config.toml")).unwrap();
     assert!(written.contains("ranks = \"home\""), "{written}");
     // Every fit's tables carry the home ranks after the eight men regions, and the fits

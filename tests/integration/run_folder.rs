@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::bin_without_databases as bin;
 use assert_cmd::Command;
 use predicates::str::contains;
 
@@ -55,11 +56,6 @@ const COMPARED: [&str; 7] = [
     "best.json",
     "checkpoint.json",
 ];
-
-/// The binary, with the endgame database's cache in the build folder (never the user's).
-fn bin() -> assert_cmd::Command {
-    crate::support::bin_with_cache("no-egdb")
-}
 
 fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
     let path = dir.join(file);

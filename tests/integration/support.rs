@@ -1,4 +1,7 @@
-//! What the test files share: the binary, with its endgame databases cached in the build folder.
+//! What the test files share: the binary, with its endgame databases cached in the build
+//! folder, and a tuning run through it.
+
+use std::path::Path;
 
 use assert_cmd::Command;
 
@@ -7,13 +10,30 @@ pub fn bin() -> Command {
     bin_with_cache("cache")
 }
 
-/// The binary with its own database cache `name` in the build folder: a test that needs a cache
-/// without a database, or one it builds itself, keeps it apart from the shared one.
+/// The binary with a database cache of its own that no test builds a database into: runs
+/// without one (`database_pieces = 0`) and commands that must not find one.
+pub fn bin_without_databases() -> Command {
+    bin_with_cache("no-egdb")
+}
+
+/// The binary with its own database cache `name` in the build folder: a test that builds a
+/// database itself keeps it apart from the shared one.
 pub fn bin_with_cache(name: &str) -> Command {
     let mut command = Command::cargo_bin("checkers-tuner").unwrap();
     command.env(
         "CHECKERS_TUNER_CACHE",
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name),
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(name),
     );
     command
+}
+
+/// Runs `tune` quietly to the end into `out` on `threads` threads, and checks that it succeeded.
+pub fn tune(config: &Path, out: &Path, threads: usize) {
+    bin()
+        .args(["tune", "--quiet", "--threads", &threads.to_string()])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
 }

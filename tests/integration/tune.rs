@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::bin;
+use crate::support::{bin, tune};
 use checkers_tuner::{
     feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, SearchMode,
     WeightsFile, WeightsSource,
@@ -108,17 +108,6 @@ fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
     let path = dir.join(file);
     fs::write(&path, text).unwrap();
     path
-}
-
-/// Runs `tune` to the end into `out`.
-fn tune(config: &Path, out: &Path, threads: usize) {
-    bin()
-        .args(["tune", "--quiet", "--threads", &threads.to_string()])
-        .arg(config)
-        .arg("--out")
-        .arg(out)
-        .assert()
-        .success();
 }
 
 /// Runs `tune` into `out` and stops it after round `round`, as Ctrl-C would.
