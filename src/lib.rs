@@ -16,6 +16,7 @@
 
 mod atomic_file;
 mod bounded;
+pub mod checkerboard;
 mod egdb;
 mod elo;
 mod engine;
@@ -27,6 +28,7 @@ mod game;
 pub mod hub;
 mod input_file;
 mod matchplay;
+mod players;
 mod plot;
 mod ranked;
 mod rng;
@@ -67,14 +69,18 @@ pub use fit::{
 };
 pub use game::{
     load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game,
-    play_game_searching, read_pdn, three_move_deck, EndReason, GameRecord, GameResult, GameScore,
-    GameSettings, Opening, OpeningsSource, PdnError, PdnGame, PdnReader, Player, SearchMode,
-    SearchParams, SearchValue, Tally, TieBreak, TimeControl, DECK_NAMES, RANDOM_OPENING_BALANCE,
+    play_game_searching, read_pdn, three_move_deck, Choice, EndReason, Forfeit, GameRecord,
+    GameResult, GameScore, GameSettings, Mover, Opening, OpeningsSource, PdnError, PdnGame,
+    PdnReader, PlayedGame, Player, SearchMode, SearchParams, SearchValue, Searching, Tally,
+    TieBreak, TimeControl, Turn, DECK_NAMES, RANDOM_OPENING_BALANCE,
 };
 pub use matchplay::{
-    check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_file,
-    read_match_rows, summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchReport,
-    PairReport,
+    check_output_path, match_key, match_pdn, play_match, play_match_between, play_match_from,
+    read_match_file, read_match_rows, summary_path, write_file_atomically, MatchGame, MatchPlayer,
+    MatchReport, MatchSide, PairReport, Thinking,
+};
+pub use players::{
+    serve_checkerboard_library, CheckerBoardEngine, Engine, EnginePlayer, HubEngine,
 };
 pub use plot::plot_run;
 pub use ranked::{champion_from_run, resolve_export_source, weights_from_run};
