@@ -95,7 +95,8 @@ pub use run_folder::{
 };
 pub use search::{
     GameHistory, Gene, LimitsError, SearchBudget, SearchGenes, SearchLimits, SearchResult,
-    Searcher, SelectiveParams, BUDGET_CHECK_NODES, GENE_KEYS, MAX_SEARCH_DEPTH, WIN,
+    Searcher, SelectiveParams, AVERAGE_HARD_SHARE, AVERAGE_SOFT_SHARE, BUDGET_CHECK_NODES,
+    GENE_KEYS, MAX_SEARCH_DEPTH, WIN,
 };
 pub use spsa::{
     PlayedPair, Schedule, SpsaConfig, SpsaOutcome, SpsaProgress, SpsaRun, Tuned, TunedParam,

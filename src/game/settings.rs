@@ -8,7 +8,8 @@ use crate::bounded::int_in;
 use crate::egdb::{EndgameDb, MAX_DATABASE_PIECES};
 use crate::eval::DEFAULT_ENDGAME_PIECES;
 use crate::search::{
-    LimitsError, SearchBudget, SearchGenes, SearchLimits, SelectiveParams, MAX_SEARCH_DEPTH,
+    LimitsError, SearchBudget, SearchGenes, SearchLimits, SelectiveParams, AVERAGE_HARD_SHARE,
+    MAX_SEARCH_DEPTH,
 };
 
 /// How a search breaks ties between moves of equal value.
@@ -414,29 +415,24 @@ impl TimeControl {
     /// The search budget for a move with `left` on the mover's clock: deepen until the soft
     /// deadline, abandon an iteration at the hard one.
     pub(super) fn budget(&self, left: Duration, extension: u32, now: Instant) -> SearchBudget {
-        let (soft, hard) = match *self {
-            TimeControl::Nodes(n) => {
-                return SearchBudget {
-                    depth: MAX_SEARCH_DEPTH,
-                    extension,
-                    nodes: Some(n),
-                    ..SearchBudget::default()
-                }
-            }
-            TimeControl::MoveTime(t) => (t / 2, t),
+        match *self {
+            TimeControl::Nodes(n) => SearchBudget {
+                depth: MAX_SEARCH_DEPTH,
+                extension,
+                nodes: Some(n),
+                ..SearchBudget::default()
+            },
+            // The time a move is an average, as engines spend it: a hard move may take more.
+            TimeControl::MoveTime(t) => SearchBudget::average_time(t, extension, now),
             TimeControl::Clock { increment, .. } => {
-                // About a 25th of what is left plus most of the increment, and never more than a
-                // third of the clock, so a long game cannot run it down.
+                // About a 25th of what is left plus most of the increment on average, never
+                // more than a third of the clock on one move, so a long game cannot run it
+                // down.
                 let share = left / 25 + increment * 3 / 4;
-                (share / 2, share.min(left / 3))
+                let mut budget = SearchBudget::average_time(share, extension, now);
+                budget.deadline = Some(now + share.mul_f64(AVERAGE_HARD_SHARE).min(left / 3));
+                budget
             }
-        };
-        SearchBudget {
-            depth: MAX_SEARCH_DEPTH,
-            extension,
-            deadline: Some(now + hard),
-            soft_deadline: Some(now + soft),
-            ..SearchBudget::default()
         }
     }
 }
