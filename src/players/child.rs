@@ -38,6 +38,11 @@ impl LineChild {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
+        // A group of its own: a Ctrl-C at the terminal stops the match, which ends its
+        // games and then its children; reaching them directly, it would crash every game
+        // under way.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn()?;
         let input = child.stdin.take();
         let output = child.stdout.take().expect("piped output");

@@ -7,6 +7,7 @@ mod consistency;
 mod docs_links;
 mod egdb;
 mod engine_rules;
+mod engines;
 mod export;
 mod export_cli;
 mod extended;
