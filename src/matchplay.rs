@@ -686,7 +686,7 @@ impl<'a> Seat<'a> {
 /// A seat's mover for one game: our search, or the program's instance told of the new game.
 /// A program that cannot be started, or cannot start the game, forfeits it.
 enum Sitting<'s, 'a> {
-    Ours(Searching<'a>),
+    Ours(Box<Searching<'a>>),
     Engine(&'s mut dyn EnginePlayer),
     Absent(crate::game::Forfeit),
 }
@@ -714,7 +714,7 @@ fn sit<'s, 'a>(
     match seat {
         Seat::Ours(p) => {
             let search = p.selective.or(settings.search.selective());
-            Sitting::Ours(Searching::new(p.player(), search, settings))
+            Sitting::Ours(Box::new(Searching::new(p.player(), search, settings)))
         }
         Seat::Engine { engine, started } => {
             let instance = started.get_or_insert_with(|| engine.start().map_err(|e| e.to_string()));
