@@ -83,13 +83,11 @@ pub unsafe extern "system" fn getmove(
     let mut after = board_from_position(&pos.play(&mv));
     if behaviour == "illegal" {
         // A black man appears on an empty dark square.
-        'found: for x in 0..8 {
-            for y in 0..8 {
-                if (x + y) % 2 == 0 && after[x][y] == 0 && y < 7 {
-                    after[x][y] = CB_BLACK | CB_MAN;
-                    break 'found;
-                }
-            }
+        let empty = (0..8)
+            .flat_map(|x| (0..7).map(move |y| (x, y)))
+            .find(|&(x, y)| (x + y) % 2 == 0 && after[x][y] == 0);
+        if let Some((x, y)) = empty {
+            after[x][y] = CB_BLACK | CB_MAN;
         }
     }
     *board = after;
