@@ -16,6 +16,7 @@
 
 mod atomic_file;
 mod bounded;
+mod champions;
 pub mod checkerboard;
 mod egdb;
 mod elo;
@@ -65,14 +66,14 @@ pub use export::{export_to_file, ExportFormat};
 pub use fit::{
     fit, fit_games, Damaged, DatabaseEndings, DeepLabels, FitReport, FitSettings, GameRecords,
     GameStream, Games, Losses, PdnCounts, ReadNote, ReadReport, RecordedGame, DEEP_LABEL_EXTENSION,
-    LISTED_PER_FILE, MAX_LABEL_DEPTH,
+    LISTED_PER_FILE, MAX_ENDING_PLIES, MAX_EPOCHS, MAX_L2_TABLES, MAX_LABEL_DEPTH,
 };
 pub use game::{
     load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game,
     play_game_searching, read_pdn, three_move_deck, Choice, EndReason, Forfeit, GameRecord,
     GameResult, GameScore, GameSettings, Mover, Opening, OpeningsSource, PdnError, PdnGame,
     PdnReader, PlayedGame, Player, SearchMode, SearchParams, SearchValue, Searching, Tally,
-    TieBreak, TimeControl, Turn, DECK_NAMES, RANDOM_OPENING_BALANCE,
+    TieBreak, TimeControl, Turn, DECK_NAMES, MAX_NODES, RANDOM_OPENING_BALANCE,
 };
 pub use matchplay::{
     check_output_path, match_key, match_pdn, play_match, play_match_between, play_match_from,

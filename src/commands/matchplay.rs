@@ -11,7 +11,8 @@ use checkers_tuner::{
     refuse_overwriting, refuse_writing_runs, same_file, summary_path, write_file_atomically,
     Engine, Error, EvaluatorKind, GameSettings, MatchGame, MatchPlayer, MatchSide, Opening,
     OpeningsSource, PairReport, Result, SearchLimits, SearchMode, SearchParams, SelectiveParams,
-    Sprt, Thinking, TieBreak, TimeControl, WeightsFile, DECK_NAMES, RANDOM_OPENING_BALANCE,
+    Sprt, Thinking, TieBreak, TimeControl, WeightsFile, DECK_NAMES, MAX_NODES,
+    RANDOM_OPENING_BALANCE,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -100,7 +101,8 @@ pub struct MatchArgs {
     movetime: Option<String>,
     /// Play with a fixed number of nodes per move, searching deeper while they last: equal
     /// work for both sides, and the same games on every machine.
-    #[arg(long, value_name = "N", conflicts_with_all = ["tc", "movetime"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["tc", "movetime"],
+          value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     nodes: Option<u64>,
     /// Both sides' search: `exact` (plain minimax's value) or `selective` (deeper, with the
     /// `[search]` selective keys' defaults unless the weights file has a `search` table).

@@ -101,7 +101,11 @@ fn is_default_aspiration(v: &u32) -> bool {
 /// `--tie-break`; the endgame switch comes from each weights file there, and the database from
 /// `--database-pieces`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::Args)]
-#[serde(deny_unknown_fields, default)]
+#[serde(
+    deny_unknown_fields,
+    default,
+    expecting = "a table of `[search]` keys, e.g. {mode = \"selective\"}"
+)]
 pub struct SearchParams {
     /// Full-width search depth in plies.
     #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>")]
@@ -245,6 +249,18 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
+    /// Why the keys do not go together, if they do not: the one check of the rules between
+    /// `[search]` keys beyond the depth pair ([`SearchParams::try_limits`]), for a config's
+    /// section and a weights file's `search` table alike. Returns the key at fault (without
+    /// its `search.` prefix) and the problem.
+    pub fn cross_key_problem(&self) -> Option<(&'static str, &'static str)> {
+        (self.nodes.is_some() && self.tie_break == TieBreak::Random).then_some((
+            "nodes",
+            "a search at a node budget breaks ties by move order: `search.tie_break = \
+             \"random\"` would not apply (use \"first\")",
+        ))
+    }
+
     /// The depths as search limits, or why they are not (each depth from 1 to
     /// [`MAX_SEARCH_DEPTH`], the full-width one not above the capture one): the one check of
     /// the depth pair, for the config and the command line alike.

@@ -362,7 +362,12 @@ fn read_learning(path: &Path, clamped: &mut Clamped) -> Result<Vec<Validation>, 
 /// `champions.csv`: after each gate, the champion's cumulative Elo (the last gate of a round
 /// gives the round's point).
 fn read_champions(path: &Path, clamped: &mut Clamped) -> Result<Vec<ChampionPoint>, Error> {
-    let cols = CsvTable::read(path)?;
+    // The one check of the file's rows (a running run's last row may be half written: the
+    // whole rows are checked and drawn).
+    let bytes = crate::champions::read_file(path)?;
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    crate::champions::ChampionsIndex::from_bytes(path, &bytes[..whole])?;
+    let cols = CsvTable::from_bytes(path, &bytes[..whole])?;
     let (round, elo) = (cols.column("round")?, cols.column("cumulative_elo")?);
     let kind = format!("of Elo beyond ±{MAX_ELO}");
     let mut points: BTreeMap<i64, f64> = BTreeMap::new();

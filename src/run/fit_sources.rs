@@ -74,10 +74,40 @@ fn whole_rounds(path: &Path) -> Result<FixedSource> {
     })
 }
 
+/// Checks, before a run (or its resumption) plays, that every store it learns from is still
+/// where the run fixed it and still the one fixed (its header's identity); the games are
+/// checked as each fit reads them ([`read_sources`]).
+pub(super) fn check_sources(sources: &[FitSource]) -> Result<()> {
+    for source in sources {
+        let Some(fixed) = source.fixed else {
+            continue;
+        };
+        let path = &source.store;
+        if std::fs::symlink_metadata(path).is_err() {
+            return Err(Error::input(format!(
+                "`evolution.fit_with`: {} is gone (moved or deleted); the run fixed this store \
+                 when it started and learns from it at every fit, so put it back at that path \
+                 (the run's config.toml may not name another)",
+                path.display()
+            )));
+        }
+        let reader = StoreReader::open(path)?;
+        if reader.identity().map(|i| i.run) != Some(fixed.run) {
+            return Err(Error::input(format!(
+                "`evolution.fit_with`: {} is no longer the store this run fixed when it started \
+                 (its header names another run): put the original back at that path",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The games of every source, in the config's order, each store's rounds ascending: rounds
 /// `1..=rounds` of a store that must still be the one fixed (its identity) and hold them all
 /// (its last round at least).
 pub(super) fn read_sources(sources: &[FitSource]) -> Result<Vec<RoundGames>> {
+    check_sources(sources)?;
     let mut blocks = Vec::new();
     for source in sources {
         let fixed = source.fixed.ok_or_else(|| {
@@ -163,7 +193,11 @@ mod tests {
         start_store(&run, StoreIdentity::new("seed = 4\n", None)).unwrap();
         append_round(&run, 1, &[game(GameResult::Draw)]).unwrap();
         let err = read_sources(std::slice::from_ref(&fixed)).err().unwrap();
-        assert!(err.to_string().contains("another run's"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("no longer the store this run fixed"),
+            "{err}"
+        );
         // Cut back to fewer rounds than were fixed.
         start_store(&run, identity).unwrap();
         append_round(&run, 1, &[game(GameResult::Draw)]).unwrap();

@@ -113,6 +113,8 @@ impl State {
             let summary = RunSummary::of(top, config, completed, standings, gated);
             return Ok(Opened::Finished(summary));
         }
+        let identity = StoreIdentity::new(text, island.map(|i| i.index));
+        let store = recorded::check_store(dir, identity, completed, &checkpoint.files)?;
         recorded::cut_to(
             dir,
             &checkpoint.files,
@@ -120,13 +122,17 @@ impl State {
             games_pdn,
             files::SpecimenColumns::of(config),
         )?;
-        let identity = StoreIdentity::new(text, island.map(|i| i.index));
-        recorded::cut_store(dir, identity, completed)?;
+        recorded::cut_store(dir, store)?;
         let mut population = checkpoint.population;
         let mut champion = checkpoint.champion;
         let mut gated = checkpoint.gated;
         if config.gate.is_on() {
-            gate::cut_to(dir, completed, gated.as_ref())?;
+            gate::cut_to(
+                dir,
+                completed,
+                gated.as_ref(),
+                checkpoint.champions.as_ref(),
+            )?;
         }
         // An island's specimens may carry any island's fitted tables: all are at the top.
         attach_tables(

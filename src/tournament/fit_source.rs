@@ -36,7 +36,11 @@ pub struct FixedSource {
 
 /// A [`FitSource`] as TOML holds it: a path, or a table with what the run fixed.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a run folder or its positions.bin (a string), or the table a run writes \
+                 (`store`, `rounds`, `games`, `run`)"
+)]
 enum FitSourceEntry {
     /// A run folder or a store, as a user writes it.
     Path(PathBuf),

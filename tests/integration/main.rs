@@ -25,6 +25,7 @@ mod pdn;
 mod perft;
 mod plot;
 mod rank_regions;
+mod records;
 mod run_folder;
 mod search;
 mod selective;
