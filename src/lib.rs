@@ -104,6 +104,7 @@ pub use spsa::{
     SPSA_BASE_FILE, SPSA_BEST_FILE, SPSA_CONFIG_FILE, SPSA_ROWS_FILE,
 };
 pub use tournament::{
-    ExtraRanges, FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, Standing,
+    ExtraRanges, FeatureRanges, FitSource, Fixed, FixedPdn, FixedSource, LevelSummary,
+    OutcomeCounts, PdnFile, RoundStats, Standing,
 };
 pub use weights_file::{WeightsFile, WeightsSource};
