@@ -265,6 +265,22 @@ fn a_run_that_kept_a_store_does_not_resume_without_it() {
         .unwrap()
         .replace("name = \"gated\"", "name = \"ten\"");
     gated_run(d, &ten, "ten", Some(1));
+    // A bit flipped in the store's header: said as such, not blamed on a copy alone, and
+    // without calling the expected store "this run".
+    let flipped = d.join("flipped");
+    copy_run(&d.join("ten"), &flipped);
+    let mut store = fs::read(flipped.join("positions.bin")).unwrap();
+    store[10] ^= 1;
+    fs::write(flipped.join("positions.bin"), &store).unwrap();
+    refused(
+        d,
+        &["resume", "flipped", "-q"],
+        &flipped,
+        &[
+            "flipped/positions.bin: damaged at byte 8",
+            "the header was changed",
+        ],
+    );
     fs::remove_file(d.join("ten/positions.bin")).unwrap();
     refused(
         d,
@@ -303,6 +319,13 @@ fn export_round_reads_champions_csv_as_its_index() {
         ])
         .assert()
         .success();
+    // An unfinished gated run exports its champion (never a word of playoff.csv).
+    bin(d)
+        .args(["export", "stopped", "-o", "champion.json"])
+        .assert()
+        .success();
+    let champion = fs::read_to_string(d.join("champion.json")).unwrap();
+    assert!(champion.contains("\"run\": \"gated\""), "{champion}");
     // Past the run: refused, saying how far it got.
     refused(
         d,
@@ -427,7 +450,8 @@ fn says(d: &Path, args: &[&str], said: &[&str], never: &[&str]) {
     }
 }
 
-const GAMES: &str = "[Event \"a\"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17x10 4. 7x14 1-0\n\n";
+/// One whole game, so that a fit that is not refused would run.
+const GAMES: &str = "[Event \"a\"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-14 17-13 1-0\n\n";
 
 #[test]
 fn a_weights_files_search_table_is_read_and_checked_as_a_config_section() {
