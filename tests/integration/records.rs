@@ -319,6 +319,20 @@ fn export_round_reads_champions_csv_as_its_index() {
         ])
         .assert()
         .success();
+    // `plot` reads champions.csv through the same checks: `accepted` is true or false.
+    let p = d.join("p");
+    copy_run(&whole, &p);
+    let text = fs::read_to_string(p.join("champions.csv")).unwrap();
+    let maybe = text.replacen(",true,", ",maybe,", 1);
+    assert_ne!(maybe, text);
+    fs::write(p.join("champions.csv"), maybe).unwrap();
+    refused(
+        d,
+        &["plot", "p", "-o", "p.svg"],
+        &p,
+        &["p/champions.csv line", "`accepted`", "maybe"],
+    );
+    assert!(!d.join("p.svg").exists());
     // An unfinished gated run exports its champion (never a word of playoff.csv).
     bin(d)
         .args(["export", "stopped", "-o", "champion.json"])
