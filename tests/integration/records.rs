@@ -670,3 +670,54 @@ fn spsa_config_mistakes_read_as_the_user_wrote_them() {
         }
     }
 }
+
+#[test]
+fn a_pattern_runs_table_files_are_checked_before_any_file_is_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let patterns = GATED
+        .split("[gate]")
+        .next()
+        .unwrap()
+        .replace("name = \"gated\"", "name = \"pat\"")
+        .replace("rounds = 4", "rounds = 3")
+        .replace("[search]", "[weights]\nevaluator = \"patterns\"\n[search]");
+    gated_run(d, &patterns, "pat", Some(2));
+    let tables: Vec<PathBuf> = fs::read_dir(d.join("pat/tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!tables.is_empty(), "a fit's tables are kept");
+    // The table file of a specimen of the population deleted: refused with status 2, naming
+    // it, before anything is cut.
+    let checkpoint: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(d.join("pat/checkpoint.json")).unwrap()).unwrap();
+    let used: Vec<u64> = checkpoint["population"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["specimen"]["tables"].as_u64())
+        .collect();
+    assert!(
+        !used.is_empty(),
+        "the population carries a fit's tables: {checkpoint}"
+    );
+    let name = format!("specimen-{}.json", used[0]);
+    let s = d.join("s");
+    copy_run(&d.join("pat"), &s);
+    fs::remove_file(s.join("tables").join(&name)).unwrap();
+    refused(
+        d,
+        &["resume", "s", "-q"],
+        &s,
+        &[&format!("tables/{name}"), "put the file back"],
+    );
+    // A link in tables/: refused at once.
+    let s = d.join("s");
+    copy_run(&d.join("pat"), &s);
+    let name = tables[0].file_name().unwrap();
+    let elsewhere = d.join("elsewhere.json");
+    fs::rename(s.join("tables").join(name), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, s.join("tables").join(name)).unwrap();
+    refused(d, &["resume", "s", "-q"], &s, &["tables/", "link"]);
+}
