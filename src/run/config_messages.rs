@@ -137,8 +137,8 @@ impl Reporter<'_> {
 /// `[table]` header above it), when the line is a plain assignment.
 fn key_on_line(text: &str, at: usize) -> Option<String> {
     let at = at.min(text.len());
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let end = text.get(at..)?.find('\n').map_or(text.len(), |i| at + i);
     let (key, _) = text.get(start..end)?.split_once('=')?;
     let key = key.trim();
     let bare = |k: &str| {

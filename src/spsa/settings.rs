@@ -163,7 +163,8 @@ impl SpsaConfig {
             let message = e.message().trim_end();
             let place = match e.span() {
                 Some(span) if span.start > 0 || !message.starts_with("missing field") => {
-                    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                    let before = text.as_bytes().get(..span.start).unwrap_or(text.as_bytes());
+                    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
                     format!("line {line}: ")
                 }
                 _ => String::new(),

@@ -265,6 +265,22 @@ fn a_run_that_kept_a_store_does_not_resume_without_it() {
         .unwrap()
         .replace("name = \"gated\"", "name = \"ten\"");
     gated_run(d, &ten, "ten", Some(1));
+    // A bit flipped in the store's header: said as such, not blamed on a copy alone, and
+    // without calling the expected store "this run".
+    let flipped = d.join("flipped");
+    copy_run(&d.join("ten"), &flipped);
+    let mut store = fs::read(flipped.join("positions.bin")).unwrap();
+    store[10] ^= 1;
+    fs::write(flipped.join("positions.bin"), &store).unwrap();
+    refused(
+        d,
+        &["resume", "flipped", "-q"],
+        &flipped,
+        &[
+            "flipped/positions.bin: damaged at byte 8",
+            "the header was changed",
+        ],
+    );
     fs::remove_file(d.join("ten/positions.bin")).unwrap();
     refused(
         d,
@@ -303,6 +319,27 @@ fn export_round_reads_champions_csv_as_its_index() {
         ])
         .assert()
         .success();
+    // `plot` reads champions.csv through the same checks: `accepted` is true or false.
+    let p = d.join("p");
+    copy_run(&whole, &p);
+    let text = fs::read_to_string(p.join("champions.csv")).unwrap();
+    let maybe = text.replacen(",true,", ",maybe,", 1);
+    assert_ne!(maybe, text);
+    fs::write(p.join("champions.csv"), maybe).unwrap();
+    refused(
+        d,
+        &["plot", "p", "-o", "p.svg"],
+        &p,
+        &["p/champions.csv line", "`accepted`", "maybe"],
+    );
+    assert!(!d.join("p.svg").exists());
+    // An unfinished gated run exports its champion (never a word of playoff.csv).
+    bin(d)
+        .args(["export", "stopped", "-o", "champion.json"])
+        .assert()
+        .success();
+    let champion = fs::read_to_string(d.join("champion.json")).unwrap();
+    assert!(champion.contains("\"run\": \"gated\""), "{champion}");
     // Past the run: refused, saying how far it got.
     refused(
         d,
@@ -427,7 +464,8 @@ fn says(d: &Path, args: &[&str], said: &[&str], never: &[&str]) {
     }
 }
 
-const GAMES: &str = "[Event \"a\"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17x10 4. 7x14 1-0\n\n";
+/// One whole game, so that a fit that is not refused would run.
+const GAMES: &str = "[Event \"a\"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-14 17-13 1-0\n\n";
 
 #[test]
 fn a_weights_files_search_table_is_read_and_checked_as_a_config_section() {
@@ -631,4 +669,55 @@ fn spsa_config_mistakes_read_as_the_user_wrote_them() {
             says(d, &["spsa", &config, "--out", "o", "-q"], said, never);
         }
     }
+}
+
+#[test]
+fn a_pattern_runs_table_files_are_checked_before_any_file_is_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let patterns = GATED
+        .split("[gate]")
+        .next()
+        .unwrap()
+        .replace("name = \"gated\"", "name = \"pat\"")
+        .replace("rounds = 4", "rounds = 3")
+        .replace("[search]", "[weights]\nevaluator = \"patterns\"\n[search]");
+    gated_run(d, &patterns, "pat", Some(2));
+    let tables: Vec<PathBuf> = fs::read_dir(d.join("pat/tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!tables.is_empty(), "a fit's tables are kept");
+    // The table file of a specimen of the population deleted: refused with status 2, naming
+    // it, before anything is cut.
+    let checkpoint: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(d.join("pat/checkpoint.json")).unwrap()).unwrap();
+    let used: Vec<u64> = checkpoint["population"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["specimen"]["tables"].as_u64())
+        .collect();
+    assert!(
+        !used.is_empty(),
+        "the population carries a fit's tables: {checkpoint}"
+    );
+    let name = format!("specimen-{}.json", used[0]);
+    let s = d.join("s");
+    copy_run(&d.join("pat"), &s);
+    fs::remove_file(s.join("tables").join(&name)).unwrap();
+    refused(
+        d,
+        &["resume", "s", "-q"],
+        &s,
+        &[&format!("tables/{name}"), "put the file back"],
+    );
+    // A link in tables/: refused at once.
+    let s = d.join("s");
+    copy_run(&d.join("pat"), &s);
+    let name = tables[0].file_name().unwrap();
+    let elsewhere = d.join("elsewhere.json");
+    fs::rename(s.join("tables").join(name), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, s.join("tables").join(name)).unwrap();
+    refused(d, &["resume", "s", "-q"], &s, &["tables/", "link"]);
 }
