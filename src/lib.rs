@@ -84,7 +84,7 @@ pub use players::{
     serve_checkerboard_library, CheckerBoardEngine, Engine, EnginePlayer, HubEngine,
 };
 pub use plot::plot_run;
-pub use ranked::{champion_from_run, resolve_export_source, weights_from_run};
+pub use ranked::{champion_from_run, resolve_export_source, weights_from_arg, weights_from_run};
 pub use run::{
     commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, GateCandidates,
     GateConfig, Island, IslandChoice, ObserverFactory, RunObserver, RunOptions, RunOutcome,

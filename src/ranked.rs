@@ -23,6 +23,19 @@ use crate::search::SelectiveParams;
 use crate::tournament::{PatternRanges, Specimen};
 use crate::weights_file::{WeightsFile, WeightsSource};
 
+/// A command-line weights argument for playing, as every command takes it: `material`, a run
+/// folder for its best (the champion of a gated run, else the playoff's winner: what `export
+/// RUN` writes), or a weights file ([`WeightsFile::load_arg`]); checked playable.
+pub fn weights_from_arg(arg: &str) -> Result<WeightsFile> {
+    let path = Path::new(arg);
+    if arg != "material" && path.is_dir() && crate::run_folder::holds_run(path) {
+        let file = weights_from_run(path, 1)?;
+        file.check_playable(arg)?;
+        return Ok(file);
+    }
+    WeightsFile::load_arg(arg)
+}
+
 /// The specimen at `rank` (1 = best) of a finished run's playoff: its weights from its last row
 /// in `specimens.csv`, the run's name and endgame threshold from `config.toml`.
 ///

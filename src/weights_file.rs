@@ -413,21 +413,15 @@ impl WeightsFile {
         }
     }
 
-    /// A command-line weights argument for playing: the literal `material` is the built-in
-    /// baseline, a run folder its best (as `export RUN` writes it), anything else a path read
-    /// by [`WeightsFile::load_any`]; the weights must pass [`WeightsFile::check_playable`].
+    /// A weights argument for playing: the literal `material` is the built-in baseline,
+    /// anything else a path read by [`WeightsFile::load_any`]; the weights must pass
+    /// [`WeightsFile::check_playable`]. (A run folder as well: `weights_from_arg`, above
+    /// this layer.)
     pub fn load_arg(arg: &str) -> Result<WeightsFile, Error> {
         if arg == "material" {
             Ok(WeightsFile::material())
         } else {
-            let path = Path::new(arg);
-            // A run folder stands for its best: the champion of a gated run, else the
-            // playoff's winner (what `export RUN` writes).
-            let file = if path.is_dir() && crate::run_folder::holds_run(path) {
-                crate::ranked::weights_from_run(path, 1)?
-            } else {
-                WeightsFile::load_any(path)?
-            };
+            let file = WeightsFile::load_any(Path::new(arg))?;
             file.check_playable(arg)?;
             Ok(file)
         }

@@ -201,8 +201,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
             refuse_writing_runs(out, what, &read)?;
         }
     }
-    let files = [(&args.a, &engines[0]), (&args.b, &engines[1])]
-        .map(|(arg, engine)| engine.is_none().then(|| WeightsFile::load_arg(arg)));
+    let files = [(&args.a, &engines[0]), (&args.b, &engines[1])].map(|(arg, engine)| {
+        engine
+            .is_none()
+            .then(|| checkers_tuner::weights_from_arg(arg))
+    });
     let [file_a, file_b] = files;
     let files = [file_a.transpose()?, file_b.transpose()?];
     // Each program is started once before the match, so one that cannot play (not found, not

@@ -4,9 +4,7 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::{
-    Error, Result, SpsaConfig, SpsaProgress, SpsaRun, WeightsFile, SPSA_ROWS_FILE,
-};
+use checkers_tuner::{Error, Result, SpsaConfig, SpsaProgress, SpsaRun, SPSA_ROWS_FILE};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::egdb::open_database;
@@ -36,7 +34,7 @@ const LINE_EVERY: u64 = 25;
 /// Runs `spsa`.
 pub fn run(args: SpsaArgs) -> Result<()> {
     let config = SpsaConfig::load(&args.config)?;
-    let weights = WeightsFile::load_arg(&config.weights)
+    let weights = checkers_tuner::weights_from_arg(&config.weights)
         .map_err(|e| Error::input(format!("config {}: weights: {e}", args.config.display())))?;
     let folder = args
         .out

@@ -25,6 +25,7 @@ use crate::error::Result;
 use crate::eval::WeightRange;
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
 
+pub use crate::tournament::{MAX_ENDING_PLIES, MAX_L2_TABLES};
 pub use deep_labels::{DeepLabels, DEEP_LABEL_EXTENSION, MAX_LABEL_DEPTH};
 pub use endings::DatabaseEndings;
 pub use inputs::{
@@ -34,7 +35,7 @@ pub use pattern_fit::fit_pattern_data;
 pub use pattern_samples::{pattern_samples, PatternData};
 pub use positions::{extract_split, Extraction};
 pub use records::RecordedGame;
-pub use report::{FitReport, FitSettings, Losses, MAX_ENDING_PLIES, MAX_EPOCHS, MAX_L2_TABLES};
+pub use report::{FitReport, FitSettings, Losses, MAX_EPOCHS};
 pub use samples::Samples;
 pub use store::{
     append_round, cut_store_to, length_through_round, start_store, StoreIdentity, StoreReader,

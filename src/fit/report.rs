@@ -11,6 +11,7 @@ use crate::eval::{
 use crate::rng::{stream, tag};
 use crate::tournament::{
     ExtraRanges, FeatureRanges, PatternRanges, DEFAULT_FIT_SCORE_WEIGHT, DEFAULT_L2_TABLES,
+    MAX_ENDING_PLIES, MAX_L2_TABLES,
 };
 
 use super::deep_labels::{DeepLabels, MAX_LABEL_DEPTH};
@@ -64,14 +65,6 @@ pub struct FitSettings {
 /// The most passes a pattern fit makes over its positions (`fit --epochs`): a fit of the
 /// default 10 takes minutes on a night's positions, so this is days.
 pub const MAX_EPOCHS: u32 = 10_000;
-
-/// The strongest pull of a pattern fit's table entries toward zero, in positions (`fit
-/// --l2-tables`, `[evolution] fit_l2_tables`): far beyond any data set, every entry at zero.
-pub const MAX_L2_TABLES: f64 = 1e9;
-
-/// The longest ending a fit plays on from a game (`fit --endings`, `[evolution]
-/// fit_endings`): longer than any win of the 5-piece database.
-pub const MAX_ENDING_PLIES: u32 = 1000;
 
 impl Default for FitSettings {
     /// Positions from ply 10 on, a fifth of the games held out (seed 1), no L2, up to 300

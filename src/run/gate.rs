@@ -17,7 +17,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::checkpoint::FileProof;
+use super::file_proof::FileProof;
 use super::files::write_atomically;
 use crate::bounded::{int_in, number_in, open_fraction};
 use crate::champions::{

@@ -6,6 +6,7 @@ mod config_messages;
 mod edits;
 mod estimate;
 mod exchange;
+mod file_proof;
 mod files;
 mod finish;
 mod fit_sources;

@@ -9,10 +9,17 @@ use super::settings::MAX_ROUNDS;
 use super::specimen::Specimen;
 use crate::bounded::{fraction, int_in, number_in};
 use crate::eval::{WeightPair, Weights, FEATURE_COUNT, MAX_ABS_WEIGHT};
-use crate::fit::{MAX_ENDING_PLIES, MAX_L2_TABLES};
 use crate::rng::{stream, tag};
 
 use super::weight_space::{standard_normal, WeightSpace};
+
+/// The strongest pull of a pattern fit's table entries toward zero, in positions (`fit
+/// --l2-tables`, `[evolution] fit_l2_tables`): far beyond any data set, every entry at zero.
+pub const MAX_L2_TABLES: f64 = 1e9;
+
+/// The longest ending a fit plays on from a game (`fit --endings`, `[evolution]
+/// fit_endings`): longer than any win of the 5-piece database.
+pub const MAX_ENDING_PLIES: u32 = 1000;
 
 /// How newcomers are made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

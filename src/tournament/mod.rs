@@ -13,6 +13,7 @@ mod weight_space;
 pub use bracket::{play_round, BracketGame, GameJob, GameReport, LevelSummary, RoundResult};
 pub use evolution::{
     breed, initial_population, EvolutionParams, DEFAULT_FIT_SCORE_WEIGHT, DEFAULT_L2_TABLES,
+    MAX_ENDING_PLIES, MAX_L2_TABLES,
 };
 pub use fit_source::{FitSource, Fixed, FixedPdn, FixedSource, PdnFile};
 pub use playoff::{
