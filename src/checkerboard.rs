@@ -286,17 +286,17 @@ mod tests {
 
     #[test]
     fn gamehist_is_written_and_read_back() {
-        let since = Position::from_fen("W:WK12,K27,30,32:B21,K24,28,K31").unwrap();
+        let since = Position::from_fen("W:WK1,K3:BK30,K32").unwrap();
         let mut pos = since;
         let mut moves = Vec::new();
-        for text in ["27-23", "24-19", "23-27", "19-24"] {
+        for text in ["1-5", "30-26", "5-1", "26-30"] {
             let mv = pos.parse_move(text).unwrap();
             pos = pos.play(&mv);
             moves.push(mv);
         }
         let command = gamehist_command(&since, &moves);
         assert!(command.starts_with("set gamehist W:W"), "{command}");
-        assert!(command.ends_with(" 27-23 24-19 23-27 19-24"), "{command}");
+        assert!(command.ends_with(" 1-5 30-26 5-1 26-30"), "{command}");
         let positions = read_gamehist(command.trim_start_matches("set gamehist ")).unwrap();
         assert_eq!(positions.len(), 5);
         assert_eq!(positions[0], since);
@@ -305,14 +305,14 @@ mod tests {
 
     #[test]
     fn incremental_time_packs_and_unpacks() {
-        let (info, more) = incremental_time(60.0, 0.5);
+        let (info, more) = incremental_time(100.0, 0.5);
         assert_eq!(
             (info >> CB_INCR_TIME_SHIFT) & 3,
             2,
-            "0.01 s units for a minute"
+            "0.01 s units past 65.535 s"
         );
         let (inc, rem) = incremental_times(info | CB_RESET_MOVES, more).unwrap();
-        assert!((inc - 0.5).abs() < 1e-9 && (rem - 60.0).abs() < 1e-9);
+        assert!((inc - 0.5).abs() < 1e-9 && (rem - 100.0).abs() < 1e-9);
         let (info, more) = incremental_time(5.0, 0.1);
         let (inc, rem) = incremental_times(info, more).unwrap();
         assert_eq!((info >> CB_INCR_TIME_SHIFT) & 3, 1);
