@@ -107,15 +107,18 @@ impl Engine {
         }
     }
 
-    /// Answers one `enginecommand`; `None` for a command it does not handle.
-    fn command(&mut self, text: &str) -> Option<String> {
+    /// Answers one `enginecommand`: `Ok` with the reply, `Err` with why it was refused (a
+    /// weights file that cannot be read, a history that does not replay); `None` for a command
+    /// it does not know.
+    fn command(&mut self, text: &str) -> Option<Result<String, String>> {
+        let ok = |reply: String| Some(Ok(reply));
         let text = text.trim();
         let (verb, rest) = text.split_once(' ').unwrap_or((text, ""));
         let (key, value) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
         let value = value.trim();
         match (verb, key) {
-            ("name", _) => Some(format!("checkers-tuner {}", env!("CARGO_PKG_VERSION"))),
-            ("about", _) => Some(format!(
+            ("name", _) => ok(format!("checkers-tuner {}", env!("CARGO_PKG_VERSION"))),
+            ("about", _) => ok(format!(
                 "checkers-tuner {}\nAn English-checkers engine whose evaluation is tuned by \
                  evolution.\nWeights: {}\nEndgame database: {}",
                 env!("CARGO_PKG_VERSION"),
@@ -126,36 +129,38 @@ impl Engine {
                     "none"
                 }
             )),
-            ("help", _) => Some(String::new()),
-            ("get", "protocolversion") => Some("2".into()),
-            ("get", "gametype") => Some(GT_ENGLISH.to_string()),
-            ("get", "hashsize") => Some(self.hash_mib.to_string()),
+            ("help", _) => ok(String::new()),
+            ("get", "protocolversion") => ok("2".into()),
+            ("get", "gametype") => ok(GT_ENGLISH.to_string()),
+            ("get", "hashsize") => ok(self.hash_mib.to_string()),
             ("set", "hashsize") => {
-                let mib: u32 = value.parse().ok().filter(|&m| (1..=4096).contains(&m))?;
+                let Some(mib) = value.parse().ok().filter(|m: &u32| (1..=4096).contains(m)) else {
+                    return Some(Err(format!("hashsize {value:?}: expected 1 to 4096 (MiB)")));
+                };
                 self.hash_mib = mib;
                 self.searcher = None;
-                Some(format!("hashsize {mib}"))
+                ok(format!("hashsize {mib}"))
             }
-            ("get", "book") => Some("0".into()),
-            ("set", "book") => Some("no book: checkers-tuner plays without one".into()),
-            ("get", "weights") => Some(self.weights_origin.clone()),
+            ("get", "book") => ok("0".into()),
+            ("set", "book") => ok("no book: checkers-tuner plays without one".into()),
+            ("get", "weights") => ok(self.weights_origin.clone()),
             ("set", "weights") => Some(match WeightsFile::load(Path::new(value)) {
                 Ok(file) => {
                     self.weights = file;
                     self.weights_origin = value.to_string();
                     self.searcher = None;
-                    format!("weights {value}")
+                    Ok(format!("weights {value}"))
                 }
-                Err(e) => format!("error: {e}"),
+                Err(e) => Err(format!("weights: {e}")),
             }),
             ("set", "gamehist") => Some(match read_gamehist(rest.trim_start_matches("gamehist")) {
                 Ok(positions) => {
                     self.history = positions;
-                    "gamehist".into()
+                    Ok("gamehist".into())
                 }
                 Err(e) => {
                     self.history.clear();
-                    format!("error: gamehist: {e}")
+                    Err(format!("gamehist: {e}"))
                 }
             }),
             _ => None,
@@ -234,7 +239,8 @@ unsafe fn write_c(buffer: *mut c_char, size: usize, text: &str) {
 
 /// CheckerBoard's `enginecommand`: answers `name`, `about`, `help`, `get protocolversion`,
 /// `get gametype` (21), `get`/`set hashsize` (MiB), `get`/`set book` (no book),
-/// `get`/`set weights PATH` and `set gamehist`; returns 0 for anything else.
+/// `get`/`set weights PATH` and `set gamehist`, returning 1; returns 0 with the reason for a
+/// value it refuses (a weights file it cannot read, say), and 0 for anything else.
 ///
 /// # Safety
 ///
@@ -248,9 +254,13 @@ pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut 
     let text = CStr::from_ptr(command).to_string_lossy().into_owned();
     let answer = std::panic::catch_unwind(|| with_engine(|engine| engine.command(&text)));
     match answer {
-        Ok(Some(answer)) => {
+        Ok(Some(Ok(answer))) => {
             write_c(reply, REPLY_SIZE, &answer);
             1
+        }
+        Ok(Some(Err(why))) => {
+            write_c(reply, REPLY_SIZE, &format!("error: {why}"));
+            0
         }
         _ => {
             write_c(reply, REPLY_SIZE, "?");
