@@ -375,11 +375,23 @@ pub fn run(args: MatchArgs) -> Result<()> {
     };
     let played_now = report.games.len() - previous.len();
     let mut results = results;
-    results.extend(thinking_line(&thinking, played_now));
+    // Times are measured: a result of a timed match (not reproducible anyway), a note beside
+    // the results of one at a depth or a node budget, whose files stay the same every time.
+    let timed = matches!(
+        settings.time,
+        Some(TimeControl::MoveTime(_) | TimeControl::Clock { .. })
+    );
+    let thinking = thinking_line(&thinking, played_now);
+    if timed {
+        results.extend(thinking.clone());
+    }
     results.extend(forfeit_lines(&report.games));
     for line in results {
         outln!("{line}")?;
         lines.push(line);
+    }
+    if let (false, false, Some(line)) = (timed, args.quiet, thinking) {
+        note!("{line}");
     }
     if !args.quiet {
         note!(
