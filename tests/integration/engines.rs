@@ -291,3 +291,63 @@ fn our_hub_is_a_player_and_a_match_with_it_continues_after_ctrl_c() {
         std::fs::read(&whole).unwrap()
     );
 }
+
+#[test]
+fn misbehaving_hub_programs_lose_their_games_and_the_match_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // A Hub program in a few lines of shell: the handshake, then what `go` does.
+    let script = |name: &str, on_go: &str| {
+        let path = dir.path().join(name);
+        let text = format!(
+            "while read line; do case \"$line\" in \
+             hub) echo 'id name=bad version=1'; echo wait;; \
+             init) echo ready;; \
+             go*) {on_go};; \
+             esac; done\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        format!("hub:sh {}", path.display())
+    };
+    for (program, reason, says) in [
+        (
+            script("crash.sh", "exit 3"),
+            "crash",
+            "exited with status 3",
+        ),
+        (script("hang.sh", "exec sleep 60"), "hang", "killed"),
+        (
+            script("illegal.sh", "echo 'done move=31-35'"),
+            "illegal_move",
+            "31-35",
+        ),
+        (
+            script("error.sh", "echo 'error message=\"no\"'"),
+            "bad_reply",
+            "an error",
+        ),
+    ] {
+        let csv = dir.path().join(format!("{reason}.csv"));
+        let out = bin()
+            .args([
+                "match",
+                &program,
+                "material",
+                "--movetime",
+                "0.01",
+                "--pairs",
+                "1",
+            ])
+            .args(["--threads", "1", "--database-pieces", "0", "--out"])
+            .arg(&csv)
+            .assert()
+            .success();
+        let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        for g in games(&csv, 1) {
+            assert_eq!(g.record.reason.label(), reason, "{program}: {g:?}");
+            assert_eq!(g.a_score(), checkers_tuner::GameScore::Loss);
+            let detail = g.record.forfeit.as_deref().unwrap();
+            assert!(detail.contains(says), "{detail}");
+        }
+        assert!(stdout.contains("(bad 1, Hub program)"), "{stdout}");
+    }
+}
