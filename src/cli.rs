@@ -46,6 +46,11 @@ enum Command {
     Egdb(commands::egdb::EgdbArgs),
     /// Runs as a Hub-protocol engine on standard input/output (for pydraughts' HubEngine).
     Hub(commands::hub::HubArgs),
+    /// Hosts a CheckerBoard engine library for `match` (`cb:LIBRARY` players): loads it and
+    /// calls it as the match asks on standard input, so a crash or a hang of the library ends
+    /// this process, not the match (docs/engines.md).
+    #[command(hide = true)]
+    CbHost(CbHostArgs),
     /// Prints a shell completion script: `checkers-tuner completions bash > …`.
     Completions(CompletionsArgs),
     /// Prints the config reference: every key with its default and what it does.
@@ -58,6 +63,13 @@ struct ConfigArgs {
     /// Print a complete config with every key at its default, each key commented.
     #[arg(long, required = true)]
     defaults: bool,
+}
+
+/// Arguments of `cb-host`.
+#[derive(clap::Args, Debug)]
+struct CbHostArgs {
+    /// The library: a CheckerBoard engine (.so, .dylib or .dll).
+    library: std::path::PathBuf,
 }
 
 /// Arguments of `completions`.
@@ -84,6 +96,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => commands::engine::bench(args),
         Command::Play(args) => commands::play::run(args),
         Command::Hub(args) => commands::hub::run(args),
+        Command::CbHost(args) => checkers_tuner::serve_checkerboard_library(&args.library),
         Command::Egdb(args) => commands::egdb::run(args),
         Command::Config(_) => {
             commands::output::write_out_bytes(checkers_tuner::commented_defaults().as_bytes())

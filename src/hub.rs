@@ -28,7 +28,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{move_text_squares, Bitboard, Color, Move, Position};
-use crate::search::{SearchBudget, SearchResult, MAX_SEARCH_DEPTH};
+use crate::search::{
+    SearchBudget, SearchResult, AVERAGE_HARD_SHARE, AVERAGE_SOFT_SHARE, MAX_SEARCH_DEPTH,
+};
 
 /// The bit of square `n` (1–32).
 const fn sq(n: u8) -> Bitboard {
@@ -344,7 +346,8 @@ impl HubLevel {
     /// Time controls: with `time=T inc=I [moves=M]` a move is planned to take
     /// `T / M + I` (M = 30 without `moves`); no new iteration starts after 60% of that, and the
     /// iteration under way is abandoned at three times the plan, never later than half of
-    /// `T + I`. `move-time=S` starts no iteration after S/2 and abandons at S. A margin of up
+    /// `T + I`. `move-time=S` is an average, as engines spend it: no iteration starts after 60% of
+    /// S and the one under way is abandoned at twice S. A margin of up
     /// to 20 ms is kept for the answer to reach the GUI.
     pub fn budget(&self, extension: u32, started: Instant, stop: Arc<AtomicBool>) -> SearchBudget {
         let at = |seconds: f64| started + Duration::from_secs_f64(seconds.max(0.001));
@@ -357,8 +360,9 @@ impl HubLevel {
             HubLevel::Depth(d) => budget.depth = d,
             HubLevel::Nodes(n) => budget.nodes = Some(n),
             HubLevel::MoveTime(s) => {
-                budget.soft_deadline = Some(at(s * 0.5));
-                budget.deadline = Some(at(margin(s)));
+                // An average, as engines spend a time a move: hard moves may take more.
+                budget.soft_deadline = Some(at(s * AVERAGE_SOFT_SHARE));
+                budget.deadline = Some(at(margin(s * AVERAGE_HARD_SHARE)));
             }
             HubLevel::Time { time, inc, moves } => {
                 let planned = time / f64::from(moves.unwrap_or(30).max(1)) + inc;

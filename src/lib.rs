@@ -16,6 +16,8 @@
 
 mod atomic_file;
 mod bounded;
+mod champions;
+pub mod checkerboard;
 mod egdb;
 mod elo;
 mod engine;
@@ -27,6 +29,7 @@ mod game;
 pub mod hub;
 mod input_file;
 mod matchplay;
+mod players;
 mod plot;
 mod ranked;
 mod rng;
@@ -63,18 +66,22 @@ pub use export::{export_to_file, ExportFormat};
 pub use fit::{
     fit, fit_games, Damaged, DatabaseEndings, DeepLabels, FitReport, FitSettings, GameRecords,
     GameStream, Games, Losses, PdnCounts, ReadNote, ReadReport, RecordedGame, DEEP_LABEL_EXTENSION,
-    LISTED_PER_FILE, MAX_LABEL_DEPTH,
+    LISTED_PER_FILE, MAX_ENDING_PLIES, MAX_EPOCHS, MAX_L2_TABLES, MAX_LABEL_DEPTH,
 };
 pub use game::{
     load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game,
-    play_game_searching, read_pdn, three_move_deck, EndReason, GameRecord, GameResult, GameScore,
-    GameSettings, Opening, OpeningsSource, PdnError, PdnGame, PdnReader, Player, SearchMode,
-    SearchParams, SearchValue, Tally, TieBreak, TimeControl, DECK_NAMES, RANDOM_OPENING_BALANCE,
+    play_game_searching, read_pdn, three_move_deck, Choice, EndReason, Forfeit, GameRecord,
+    GameResult, GameScore, GameSettings, Mover, Opening, OpeningsSource, PdnError, PdnGame,
+    PdnReader, PlayedGame, Player, SearchMode, SearchParams, SearchValue, Searching, Tally,
+    TieBreak, TimeControl, Turn, DECK_NAMES, MAX_NODES, RANDOM_OPENING_BALANCE,
 };
 pub use matchplay::{
-    check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_file,
-    read_match_rows, summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchReport,
-    PairReport,
+    check_output_path, match_key, match_pdn, play_match, play_match_between, play_match_from,
+    read_match_file, read_match_rows, summary_path, write_file_atomically, MatchGame, MatchPlayer,
+    MatchReport, MatchSide, PairReport, Thinking,
+};
+pub use players::{
+    serve_checkerboard_library, CheckerBoardEngine, Engine, EnginePlayer, HubEngine,
 };
 pub use plot::plot_run;
 pub use ranked::{champion_from_run, resolve_export_source, weights_from_run};
@@ -89,13 +96,15 @@ pub use run_folder::{
 };
 pub use search::{
     GameHistory, Gene, LimitsError, SearchBudget, SearchGenes, SearchLimits, SearchResult,
-    Searcher, SelectiveParams, BUDGET_CHECK_NODES, GENE_KEYS, MAX_SEARCH_DEPTH, WIN,
+    Searcher, SelectiveParams, AVERAGE_HARD_SHARE, AVERAGE_SOFT_SHARE, BUDGET_CHECK_NODES,
+    GENE_KEYS, MAX_SEARCH_DEPTH, WIN,
 };
 pub use spsa::{
     PlayedPair, Schedule, SpsaConfig, SpsaOutcome, SpsaProgress, SpsaRun, Tuned, TunedParam,
     SPSA_BASE_FILE, SPSA_BEST_FILE, SPSA_CONFIG_FILE, SPSA_ROWS_FILE,
 };
 pub use tournament::{
-    ExtraRanges, FeatureRanges, LevelSummary, OutcomeCounts, RoundStats, Standing,
+    ExtraRanges, FeatureRanges, FitSource, Fixed, FixedPdn, FixedSource, LevelSummary,
+    OutcomeCounts, PdnFile, RoundStats, Standing,
 };
 pub use weights_file::{WeightsFile, WeightsSource};

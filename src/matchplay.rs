@@ -16,16 +16,18 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 use crate::elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
 use crate::engine::{Color, Position};
 use crate::error::{Error, Result};
 use crate::game::PdnGame;
 use crate::game::{
-    play_game_searching, EndReason, GameRecord, GameResult, GameScore, GameSettings, Opening,
-    Player,
+    play_game_with, EndReason, GameRecord, GameResult, GameScore, GameSettings, Mover, Opening,
+    Player, Searching,
 };
 use crate::input_file::{self, Links};
+use crate::players::{Engine, EnginePlayer};
 use crate::rng::{stream, tag};
 use crate::search::{SearchLimits, SelectiveParams};
 use crate::text::{csv_line, excerpt, fingerprint};
@@ -55,6 +57,10 @@ impl MatchGame {
     pub const CSV_HEADER: [&'static str; 9] = [
         "pair", "game", "opening", "a_color", "result", "a_score", "plies", "reason", "moves",
     ];
+
+    /// The name of the column a match with another program as a player adds: a forfeit's
+    /// position, answer and reason ([`GameRecord::forfeit`]), empty for the other games.
+    pub const DETAIL_COLUMN: &'static str = "detail";
 
     /// The game's CSV row (pairs numbered from 1, as printed; the moves space-separated, with
     /// full capture paths).
@@ -91,14 +97,18 @@ impl MatchGame {
             Color::Black => (a_label, b_label),
             Color::White => (b_label, a_label),
         };
-        PdnGame::played(
+        let mut game = PdnGame::played(
             "checkers-tuner match",
             &format!("{}.{}", self.pair + 1, self.game),
             black,
             white,
             opening,
             &self.record,
-        )
+        );
+        if let Some(detail) = &self.record.forfeit {
+            game.set_tag("Forfeit", detail);
+        }
+        game
     }
 
     /// The game's CSV row as text, ending in `\n`: exactly the line [`MatchReport::csv_text`]
@@ -107,16 +117,43 @@ impl MatchGame {
         csv_line(&self.csv_record())
     }
 
+    /// The game's row with the [`MatchGame::DETAIL_COLUMN`] last, ending in `\n`: the row of a
+    /// match with another program as a player.
+    pub fn csv_line_with_detail(&self) -> String {
+        let [a, b, c, d, e, f, g, h, i] = self.csv_record();
+        let detail = self.record.forfeit.clone().unwrap_or_default();
+        csv_line(&[a, b, c, d, e, f, g, h, i, detail])
+    }
+
+    /// The row as a match's file has it: with the detail column or without.
+    pub fn csv_line_for(&self, detail: bool) -> String {
+        if detail {
+            self.csv_line_with_detail()
+        } else {
+            self.csv_line()
+        }
+    }
+
     /// The header line of the per-game CSV, ending in `\n`.
     pub fn csv_header_line() -> String {
         csv_line(&MatchGame::CSV_HEADER)
     }
 
+    /// The header line with the detail column, or without, ending in `\n`.
+    pub fn csv_header_line_for(detail: bool) -> String {
+        if !detail {
+            return MatchGame::csv_header_line();
+        }
+        let mut names = MatchGame::CSV_HEADER.to_vec();
+        names.push(MatchGame::DETAIL_COLUMN);
+        csv_line(&names)
+    }
+
     /// Reads back a row written by [`MatchGame::csv_record`], all but its moves (left empty),
     /// which need the opening's position: [`MatchGame::read_moves`] reads them. `None` if a
     /// field is not one that could have been written.
-    fn from_csv_fields(fields: &csv::StringRecord) -> Option<MatchGame> {
-        if fields.len() != MatchGame::CSV_HEADER.len() {
+    fn from_csv_fields(fields: &csv::StringRecord, detail: bool) -> Option<MatchGame> {
+        if fields.len() != MatchGame::CSV_HEADER.len() + usize::from(detail) {
             return None;
         }
         let pair: usize = fields[0].parse().ok()?;
@@ -141,6 +178,10 @@ impl MatchGame {
                 reason,
                 moves: Vec::new(),
                 scores: Vec::new(),
+                forfeit: fields
+                    .get(9)
+                    .filter(|text| !text.is_empty())
+                    .map(str::to_string),
             },
         })
     }
@@ -217,6 +258,8 @@ pub struct MatchRows {
     /// The bytes they fill, header included: anything after them (a row cut short, or the
     /// first game of a pair whose second was not written) is what a stopped process left.
     pub complete_len: usize,
+    /// Whether the file has the detail column (a match with another program as a player).
+    pub detail: bool,
 }
 
 /// Reads the per-game CSV `bytes` of an interrupted match over `openings` (named `origin` in
@@ -228,7 +271,9 @@ pub struct MatchRows {
 /// `moves` column: its games cannot be written as PDN, and mixing rows of both kinds in one
 /// file would leave a CSV no reader takes.
 pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Result<MatchRows> {
-    let header = MatchGame::csv_header_line();
+    let with_detail = MatchGame::csv_header_line_for(true);
+    let detail = bytes.starts_with(with_detail.as_bytes());
+    let header = MatchGame::csv_header_line_for(detail);
     if bytes.starts_with(HEADER_WITHOUT_MOVES.as_bytes()) {
         return Err(Error::input(format!(
             "{origin}: a match's games CSV of an earlier version, without the `moves` column; \
@@ -266,7 +311,7 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
         };
         let Some((mut game, moves)) = record
             .as_ref()
-            .and_then(|r| Some((MatchGame::from_csv_fields(r)?, r.get(8)?)))
+            .and_then(|r| Some((MatchGame::from_csv_fields(r, detail)?, r.get(8)?)))
         else {
             return Err(not_a_row());
         };
@@ -296,7 +341,7 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
         }
         game.read_moves(moves, &openings[expected_pair].position)
             .map_err(bad)?;
-        if game.csv_line().as_bytes() != line {
+        if game.csv_line_for(detail).as_bytes() != line {
             return Err(not_a_row());
         }
         games.push(game);
@@ -311,6 +356,7 @@ pub fn read_match_rows(bytes: &[u8], origin: &str, openings: &[Opening]) -> Resu
     Ok(MatchRows {
         games,
         complete_len,
+        detail,
     })
 }
 
@@ -337,12 +383,43 @@ impl<'a> From<&'a WeightsFile> for MatchPlayer<'a> {
     }
 }
 
-impl MatchPlayer<'_> {
+impl<'a> MatchPlayer<'a> {
     /// The side as a game's player.
-    fn player(&self) -> Player<'_> {
+    fn player(&self) -> Player<'a> {
         Player {
             limits: self.limits,
             ..Player::of_file(self.file)
+        }
+    }
+}
+
+/// One side of a match: our weights, or another program.
+#[derive(Clone, Copy, Debug)]
+pub enum MatchSide<'a> {
+    /// Our engine with a weights file.
+    Ours(MatchPlayer<'a>),
+    /// Another program (a CheckerBoard library, a Hub program), with what identifies it in
+    /// the match's key ([`Engine::identity`]).
+    Engine(&'a Engine, &'a str),
+}
+
+impl<'a> From<MatchPlayer<'a>> for MatchSide<'a> {
+    fn from(player: MatchPlayer<'a>) -> MatchSide<'a> {
+        MatchSide::Ours(player)
+    }
+}
+
+impl<'a> MatchSide<'a> {
+    /// Whether this side is another program.
+    pub fn is_engine(&self) -> bool {
+        matches!(self, MatchSide::Engine(..))
+    }
+
+    /// Our weights' side; `None` for another program.
+    fn ours(&self) -> Option<MatchPlayer<'a>> {
+        match self {
+            MatchSide::Ours(p) => Some(*p),
+            MatchSide::Engine(..) => None,
         }
     }
 }
@@ -352,8 +429,8 @@ impl MatchPlayer<'_> {
 /// endgame database included), the seed and the SPRT. Two commands with the same key play the
 /// same games, so one may continue the other's file.
 pub fn match_key(
-    a: MatchPlayer<'_>,
-    b: MatchPlayer<'_>,
+    a: MatchSide<'_>,
+    b: MatchSide<'_>,
     openings: &[Opening],
     settings: &GameSettings,
     seed: u64,
@@ -361,14 +438,15 @@ pub fn match_key(
 ) -> String {
     // A file's `search` table is left out: what it decides is the side's `selective` below,
     // so matches of files without one (and exact sides) keep the keys they always had.
-    let weights = |file: &WeightsFile| {
-        WeightsFile {
+    let side = |side: MatchSide<'_>| match side {
+        MatchSide::Ours(p) => WeightsFile {
             search: None,
-            ..file.clone()
+            ..p.file.clone()
         }
-        .to_json()
+        .to_json(),
+        MatchSide::Engine(_, identity) => format!("engine {identity}"),
     };
-    let mut text = format!("a\n{}\nb\n{}\nopenings\n", weights(a.file), weights(b.file));
+    let mut text = format!("a\n{}\nb\n{}\nopenings\n", side(a), side(b));
     for o in openings {
         text.push_str(&o.name);
         text.push('\n');
@@ -397,8 +475,8 @@ pub fn match_key(
         );
     }
     // Likewise only sides with depths of their own add a line.
-    for (side, p) in [("a", a), ("b", b)] {
-        if let Some(l) = p.limits {
+    for (side, p) in [("a", a.ours()), ("b", b.ours())] {
+        if let Some(l) = p.and_then(|p| p.limits) {
             let _ = writeln!(text, "depth {side} {} {}", l.min_depth(), l.max_depth());
         }
     }
@@ -406,8 +484,8 @@ pub fn match_key(
     if let Some(s) = settings.search.selective() {
         let _ = writeln!(text, "search {s:?}");
     }
-    for (side, p) in [("a", a), ("b", b)] {
-        if let Some(s) = p.selective {
+    for (side, p) in [("a", a.ours()), ("b", b.ours())] {
+        if let Some(s) = p.and_then(|p| p.selective) {
             let _ = writeln!(text, "search {side} {s:?}");
         }
     }
@@ -437,6 +515,30 @@ pub struct PairReport {
     pub pairs_total: usize,
     /// The SPRT's state after this pair, when one is running.
     pub sprt: Option<SprtVerdict>,
+    /// A's and B's thinking in the pair's two games (measured, so not part of the result).
+    pub thinking: [Thinking; 2],
+}
+
+/// A side's time on its moves: the time and the moves it was spent on.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Thinking {
+    /// Time spent choosing moves.
+    pub time: Duration,
+    /// Moves chosen.
+    pub moves: u32,
+}
+
+impl Thinking {
+    /// The mean time a move; `None` before the first move.
+    pub fn mean(&self) -> Option<Duration> {
+        (self.moves > 0).then(|| self.time / self.moves)
+    }
+
+    /// Adds `other`'s time and moves.
+    pub fn add(&mut self, other: Thinking) {
+        self.time += other.time;
+        self.moves += other.moves;
+    }
 }
 
 /// An SPRT's outcome at the end of a match.
@@ -559,32 +661,121 @@ pub fn write_file_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
     crate::atomic_file::write_atomically(out, bytes)
 }
 
+/// A side as a worker holds it: our weights (a new search for each game), or another
+/// program's instance, started at its first game and kept for the worker's next ones.
+enum Seat<'a> {
+    Ours(MatchPlayer<'a>),
+    Engine {
+        engine: &'a Engine,
+        started: Option<std::result::Result<Box<dyn EnginePlayer>, String>>,
+    },
+}
+
+impl<'a> Seat<'a> {
+    fn new(side: MatchSide<'a>) -> Seat<'a> {
+        match side {
+            MatchSide::Ours(p) => Seat::Ours(p),
+            MatchSide::Engine(engine, _) => Seat::Engine {
+                engine,
+                started: None,
+            },
+        }
+    }
+}
+
+/// A seat's mover for one game: our search, or the program's instance told of the new game.
+/// A program that cannot be started, or cannot start the game, forfeits it.
+enum Sitting<'s, 'a> {
+    Ours(Box<Searching<'a>>),
+    Engine(&'s mut dyn EnginePlayer),
+    Absent(crate::game::Forfeit),
+}
+
+impl Mover for Sitting<'_, '_> {
+    fn choose(
+        &mut self,
+        turn: &crate::game::Turn<'_>,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> std::result::Result<crate::game::Choice, crate::game::Forfeit> {
+        match self {
+            Sitting::Ours(s) => s.choose(turn, rng),
+            Sitting::Engine(e) => e.choose(turn, rng),
+            Sitting::Absent(forfeit) => Err(forfeit.clone()),
+        }
+    }
+}
+
+/// The mover of `seat` for a game from `start`.
+fn sit<'s, 'a>(
+    seat: &'s mut Seat<'a>,
+    start: &Position,
+    settings: &GameSettings,
+) -> Sitting<'s, 'a> {
+    match seat {
+        Seat::Ours(p) => {
+            let search = p.selective.or(settings.search.selective());
+            Sitting::Ours(Box::new(Searching::new(p.player(), search, settings)))
+        }
+        Seat::Engine { engine, started } => {
+            let instance = started.get_or_insert_with(|| engine.start().map_err(|e| e.to_string()));
+            match instance {
+                Ok(player) => match player.new_game(start) {
+                    Ok(()) => Sitting::Engine(player.as_mut()),
+                    Err(forfeit) => Sitting::Absent(forfeit),
+                },
+                Err(e) => Sitting::Absent(crate::game::Forfeit::new(
+                    EndReason::Crash,
+                    start,
+                    None,
+                    &format!("could not start: {e}"),
+                )),
+            }
+        }
+    }
+}
+
 /// Plays the pair for opening `index`: A Black in game 1, then A White from the same position.
 /// Each game has its own stream `[tag::MATCH, index, game]`, used only by random tie-breaks.
+/// Returns the games and A's and B's thinking in them.
 fn play_pair(
-    a: MatchPlayer<'_>,
-    b: MatchPlayer<'_>,
+    seats: &mut [Seat<'_>; 2],
     opening: &Opening,
     index: usize,
     settings: &GameSettings,
     seed: u64,
-) -> [MatchGame; 2] {
-    let game = |number: u8| {
+) -> ([MatchGame; 2], [Thinking; 2]) {
+    let mut thinking = [Thinking::default(); 2];
+    let mut game = |number: u8| {
         let a_color = a_color(number);
-        let (black, white) = match a_color {
-            Color::Black => (a, b),
-            Color::White => (b, a),
+        let [a, b] = &mut *seats;
+        let mut a = sit(a, &opening.position, settings);
+        let mut b = sit(b, &opening.position, settings);
+        let (black, white): (&mut dyn Mover, &mut dyn Mover) = match a_color {
+            Color::Black => (&mut a, &mut b),
+            Color::White => (&mut b, &mut a),
         };
-        let searches = [black, white].map(|p| p.selective.or(settings.search.selective()));
         let mut rng = stream(seed, &[tag::MATCH, index as u64, u64::from(number)]);
-        let record = play_game_searching(
-            black.player(),
-            white.player(),
-            searches,
-            &opening.position,
-            settings,
-            &mut rng,
-        );
+        let played = play_game_with([black, white], &opening.position, settings, &mut rng);
+        let record = played.record;
+        // Black moves first from a position with Black to move: it made the odd plies.
+        let first = opening.position.side_to_move();
+        let by_first = record.plies.div_ceil(2);
+        let moves = |color: Color| {
+            if color == first {
+                by_first
+            } else {
+                record.plies - by_first
+            }
+        };
+        let b_color = a_color.opponent();
+        thinking[0].add(Thinking {
+            time: played.spent[a_color as usize],
+            moves: moves(a_color),
+        });
+        thinking[1].add(Thinking {
+            time: played.spent[b_color as usize],
+            moves: moves(b_color),
+        });
         MatchGame {
             pair: index,
             game: number,
@@ -593,12 +784,13 @@ fn play_pair(
             record,
         }
     };
-    [game(1), game(2)]
+    let games = [game(1), game(2)];
+    (games, thinking)
 }
 
 /// Results applied so far, in opening order, and the pairs finished out of order.
 struct Progress<F> {
-    finished: BTreeMap<usize, [MatchGame; 2]>,
+    finished: BTreeMap<usize, ([MatchGame; 2], [Thinking; 2])>,
     games: Vec<MatchGame>,
     tally: MatchTally,
     applied: usize,
@@ -681,6 +873,38 @@ pub fn play_match_from<F>(
 where
     F: FnMut(&PairReport) + Send,
 {
+    play_match_between(
+        a.into(),
+        b.into(),
+        openings,
+        settings,
+        seed,
+        sprt,
+        previous,
+        stop_request,
+        on_pair,
+    )
+}
+
+/// [`play_match_from`] with sides that may be other programs ([`MatchSide::Engine`]): each
+/// worker starts its own instance of a program at its first game and keeps it for its next
+/// ones (a new one after a crash or a hang). A program's failures lose it the game they
+/// happen in ([`GameRecord::forfeit`]); the match goes on.
+#[allow(clippy::too_many_arguments)]
+pub fn play_match_between<F>(
+    a: MatchSide<'_>,
+    b: MatchSide<'_>,
+    openings: &[Opening],
+    settings: &GameSettings,
+    seed: u64,
+    sprt: Option<Sprt>,
+    previous: &[MatchGame],
+    stop_request: Option<&AtomicBool>,
+    on_pair: F,
+) -> MatchReport
+where
+    F: FnMut(&PairReport) + Send,
+{
     let total = openings.len();
     let mut p = Progress {
         finished: BTreeMap::new(),
@@ -704,20 +928,23 @@ where
     let workers = rayon::current_num_threads().clamp(1, total.max(1));
     rayon::scope(|s| {
         for _ in 0..workers {
-            s.spawn(|_| loop {
-                if stop.load(Ordering::Relaxed) || requested() {
-                    break;
-                }
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= total {
-                    break;
-                }
-                let pair = play_pair(a, b, &openings[index], index, settings, seed);
-                let mut p = progress.lock().unwrap_or_else(PoisonError::into_inner);
-                p.finished.insert(index, pair);
-                apply_ready(&mut *p, total, sprt.as_ref());
-                if p.stopped {
-                    stop.store(true, Ordering::Relaxed);
+            s.spawn(|_| {
+                let mut seats = [Seat::new(a), Seat::new(b)];
+                loop {
+                    if stop.load(Ordering::Relaxed) || requested() {
+                        break;
+                    }
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= total {
+                        break;
+                    }
+                    let pair = play_pair(&mut seats, &openings[index], index, settings, seed);
+                    let mut p = progress.lock().unwrap_or_else(PoisonError::into_inner);
+                    p.finished.insert(index, pair);
+                    apply_ready(&mut *p, total, sprt.as_ref());
+                    if p.stopped {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
             });
         }
@@ -743,11 +970,12 @@ where
 /// SPRT verdict.
 fn apply_ready<F: FnMut(&PairReport)>(p: &mut Progress<F>, total: usize, sprt: Option<&Sprt>) {
     while !p.stopped {
-        let Some(pair) = p.finished.remove(&p.applied) else {
+        let Some((pair, thinking)) = p.finished.remove(&p.applied) else {
             break;
         };
         p.apply(&pair, sprt);
         let report = PairReport {
+            thinking,
             games: pair,
             tally: p.tally,
             pairs_done: p.applied,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::champions::{check_champion_file, kept_per_round, ChampionsIndex};
 use crate::error::{Error, Result};
 use crate::eval::{
     extra_names, ExtraPair, ExtraWeights, KingLayout, PatternTables, PatternWeights, RankLayout,
@@ -15,8 +16,8 @@ use crate::eval::{
 };
 use crate::game::SearchParams;
 use crate::run_folder::{
-    champion_path, champion_round, database_pieces_of, read_config_table, CsvTable, CHAMPIONS_DIR,
-    CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE, PLAYOFF_FILE, SPECIMENS_FILE, TABLES_DIR,
+    database_pieces_of, read_config_table, CsvTable, CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE,
+    PLAYOFF_FILE, SPECIMENS_FILE, TABLES_DIR,
 };
 use crate::search::SelectiveParams;
 use crate::tournament::{PatternRanges, Specimen};
@@ -28,10 +29,8 @@ use crate::weights_file::{WeightsFile, WeightsSource};
 /// A gated run (`[gate]`) ranks its champion first: rank 1 is the last champion a gate
 /// accepted (the run's `best.json`), not the playoff's winner.
 pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
-    if rank == 1 && run_dir.join(CHAMPIONS_FILE).is_file() {
-        if let Ok(champion) = champion_from_run(run_dir, u32::MAX) {
-            return Ok(champion);
-        }
+    if rank == 1 && run_dir.join(CHAMPIONS_FILE).exists() {
+        return champion_until(run_dir, None);
     }
     let playoff = CsvTable::read(&run_dir.join(PLAYOFF_FILE))?;
     let rank_col = playoff.column("rank")?;
@@ -327,29 +326,84 @@ fn run_table_shape(run_dir: &Path) -> Result<PatternTables> {
 }
 
 /// The champion of a gated run (`[gate]`) as it stood after round `round`: the last one a gate
-/// accepted at or before it, from the run's `champions/` folder.
+/// accepted at or before it, as the run's `champions.csv` records it, from its file in the
+/// run's `champions/` folder once that is known to be the specimen's. A round past the rounds
+/// the run completed, a run without a gate, or one whose gates crowned no champion by then is
+/// bad input saying how far the run got.
 pub fn champion_from_run(run_dir: &Path, round: u32) -> Result<WeightsFile> {
-    let dir = run_dir.join(CHAMPIONS_DIR);
-    let mut found: Option<u32> = None;
-    if let Ok(entries) = std::fs::read_dir(&dir) {
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some(r) = name.to_str().and_then(champion_round) else {
-                continue;
-            };
-            if r <= round && found.is_none_or(|f| r > f) {
-                found = Some(r);
-            }
-        }
-    }
-    let Some(r) = found else {
-        return Err(Error::Input(format!(
-            "--round {round}: {} has no champion yet after round {round} (a run keeps \
-             champions only with a `[gate]`; {CHAMPIONS_FILE} lists its gates)",
-            run_dir.display()
+    champion_until(run_dir, Some(round))
+}
+
+/// The champion after `round`, or the latest (`None`: what `best.json` holds).
+fn champion_until(run_dir: &Path, round: Option<u32>) -> Result<WeightsFile> {
+    let flag = round.map_or(String::new(), |r| format!("--round {r}: "));
+    let dir = run_dir.display();
+    let Some(config) = read_config_table(run_dir)? else {
+        return Err(Error::input(format!(
+            "{flag}{dir} is not a run folder (it has no {CONFIG_FILE})"
         )));
     };
-    WeightsFile::load(&champion_path(run_dir, r))
+    let gated = config
+        .get("gate")
+        .and_then(|g| g.get("candidates"))
+        .and_then(|c| c.as_str())
+        .is_some_and(|c| c != "none");
+    if !gated {
+        return Err(Error::input(format!(
+            "{flag}{dir} is a run without a `[gate]`, which keeps no champion per round \
+             (`export {dir}` takes its playoff's best, `--rank K` the K-th)"
+        )));
+    }
+    let name = config.get("name").and_then(|n| n.as_str()).unwrap_or("");
+    let rounds = config
+        .get("tournament")
+        .and_then(|t| t.get("rounds"))
+        .and_then(|r| r.as_integer())
+        .unwrap_or(0);
+    let done = completed_rounds(run_dir)?;
+    if let Some(r) = round {
+        if r == 0 {
+            return Err(Error::input(format!(
+                "{flag}{dir} has no champion yet after round 0: rounds are counted from 1"
+            )));
+        }
+        if r > done {
+            let got = match done {
+                0 => "has completed no round yet".to_string(),
+                n => format!("got to round {n} of its {rounds} (ask for a round from 1 to {n})"),
+            };
+            return Err(Error::input(format!("{flag}{dir} {got}")));
+        }
+    }
+    let upto = round.unwrap_or(done);
+    let index = ChampionsIndex::read(run_dir)?;
+    let kept = kept_per_round(&index.crowned()?);
+    let Some(crowned) = kept.iter().rev().find(|c| c.since <= upto) else {
+        let first = match kept.first().filter(|c| c.since <= done) {
+            Some(c) => format!("its first champion was accepted after round {}", c.since),
+            None => format!("no gate has accepted one in the {done} round(s) it completed"),
+        };
+        return Err(Error::input(format!(
+            "{flag}{dir} has no champion after round {upto}: {first} ({} lists its gates)",
+            index.path.display()
+        )));
+    };
+    check_champion_file(run_dir, &index.path, name, crowned)
+}
+
+/// The rounds the run in `run_dir` completed, as its checkpoint says (0 without one).
+fn completed_rounds(run_dir: &Path) -> Result<u32> {
+    #[derive(Deserialize)]
+    struct Progress {
+        completed_rounds: u32,
+    }
+    let path = run_dir.join(CHECKPOINT_FILE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(0);
+    };
+    let progress: Progress = serde_json::from_str(&text)
+        .map_err(|e| Error::input(format!("{}: not a run's checkpoint ({e})", path.display())))?;
+    Ok(progress.completed_rounds)
 }
 
 /// The `export` argument: a run folder (the specimen at `rank`), a weights file in any readable

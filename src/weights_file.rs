@@ -414,13 +414,20 @@ impl WeightsFile {
     }
 
     /// A command-line weights argument for playing: the literal `material` is the built-in
-    /// baseline, anything else a path read by [`WeightsFile::load_any`] whose weights must pass
-    /// [`WeightsFile::check_playable`].
+    /// baseline, a run folder its best (as `export RUN` writes it), anything else a path read
+    /// by [`WeightsFile::load_any`]; the weights must pass [`WeightsFile::check_playable`].
     pub fn load_arg(arg: &str) -> Result<WeightsFile, Error> {
         if arg == "material" {
             Ok(WeightsFile::material())
         } else {
-            let file = WeightsFile::load_any(Path::new(arg))?;
+            let path = Path::new(arg);
+            // A run folder stands for its best: the champion of a gated run, else the
+            // playoff's winner (what `export RUN` writes).
+            let file = if path.is_dir() && crate::run_folder::holds_run(path) {
+                crate::ranked::weights_from_run(path, 1)?
+            } else {
+                WeightsFile::load_any(path)?
+            };
             file.check_playable(arg)?;
             Ok(file)
         }
@@ -746,6 +753,17 @@ impl<'a> Ctx<'a> {
 
     /// The `search` table, checked as the config's `[search]` is.
     fn search(&self, v: &Value) -> Result<SearchParams, Error> {
+        // A list would be read onto the keys by position: a table names each key.
+        if !v.is_object() {
+            return Err(self.err_at(
+                "search",
+                format!(
+                    "`search` must be a table of `[search]` keys, e.g. {{\"mode\": \"selective\"}}, \
+                     found {}",
+                    kind(v)
+                ),
+            ));
+        }
         let params = SearchParams::deserialize(v).map_err(|e| {
             // Name the key at fault: the first one that fails on its own.
             let key = v.as_object().and_then(|table| {
@@ -767,6 +785,9 @@ impl<'a> Ctx<'a> {
                 e.describe("`search.min_depth`", "`search.max_depth`"),
             )
         })?;
+        if let Some((key, problem)) = params.cross_key_problem() {
+            return Err(self.err_at("search", format!("`search.{key}`: {problem}")));
+        }
         if !params.genes.is_empty() {
             // A run's ranges are not a search: the file plays one value of each key.
             return Err(self.err_at(

@@ -11,6 +11,7 @@ use checkers_tuner::{
     refuse_writing_runs, run_database_pieces, Config, Damaged, DatabaseEndings, DeepLabels, Error,
     EvaluatorKind, ExportFormat, FitReport, FitSettings, GameStream, Games, KingLayout, Losses,
     RankLayout, ReadReport, RegionLayout, Result, WeightsFile, WeightsSource, DEEP_LABEL_EXTENSION,
+    MAX_ENDING_PLIES, MAX_EPOCHS,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -80,7 +81,8 @@ pub struct FitArgs {
     l2_tables: f64,
     /// The pattern evaluator's passes of the mini-batch optimiser over the positions (0: L-BFGS
     /// with --iterations).
-    #[arg(long, value_name = "N", default_value_t = FitSettings::default().epochs)]
+    #[arg(long, value_name = "N", default_value_t = FitSettings::default().epochs,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_EPOCHS)))]
     epochs: u32,
     /// The first step of the mini-batch optimiser, in hundredths of a man.
     #[arg(long, value_name = "STEP", default_value_t = FitSettings::default().learning_rate)]
@@ -93,7 +95,8 @@ pub struct FitArgs {
     /// Also learn the endings of the games that stopped in the endgame database: each played
     /// on by the database for up to this many plies, every quiet position with its exact value
     /// (0: none). Needs the database the run folders, --config or start weights name.
-    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    #[arg(long, value_name = "PLIES", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_ENDING_PLIES)))]
     endings: u32,
     /// The pattern evaluator's labels from a deeper search: every position searched again at
     /// this full-width depth (captures 6 plies further, the exact search) with the --weights
@@ -114,6 +117,32 @@ pub struct FitArgs {
     /// No progress bar and no report; only errors.
     #[arg(short = 'q', long)]
     quiet: bool,
+}
+
+/// Refuses an option of the pattern evaluator's fit given to another evaluator's, which would
+/// ignore it: a value other than the default is taken for one given (the default given is
+/// harmless either way).
+fn refuse_pattern_options(args: &FitArgs, evaluator: EvaluatorKind) -> Result<()> {
+    if evaluator == EvaluatorKind::Patterns {
+        return Ok(());
+    }
+    let defaults = FitSettings::default();
+    let given = [
+        ("--regions", args.regions.is_some()),
+        ("--kings", args.kings.is_some()),
+        ("--ranks", args.ranks.is_some()),
+        ("--l2-tables", args.l2_tables != defaults.l2_tables),
+        ("--epochs", args.epochs != defaults.epochs),
+        ("--score-weight", args.score_weight != defaults.score_weight),
+    ];
+    match given.iter().find(|(_, given)| *given) {
+        Some((flag, _)) => Err(Error::input(format!(
+            "{flag} is an option of the pattern evaluator's fit, and this fit is the {evaluator} \
+             evaluator's, which would ignore it (fit the patterns with --evaluator patterns, or \
+             leave {flag} out)"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Runs the command.
@@ -197,6 +226,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         });
     }
     settings.check(|name| format!("--{}", name.replace('_', "-")))?;
+    refuse_pattern_options(&args, settings.evaluator)?;
     format.check_evaluator(settings.evaluator)?;
     let database_pieces = match config_database {
         Some(n) => Some(n),

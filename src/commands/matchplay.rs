@@ -7,11 +7,12 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use checkers_tuner::{
-    check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
-    refuse_overwriting, refuse_writing_runs, same_file, summary_path, write_file_atomically, Error,
-    EvaluatorKind, GameSettings, MatchGame, MatchPlayer, Opening, OpeningsSource, PairReport,
-    Result, SearchLimits, SearchMode, SearchParams, SelectiveParams, Sprt, TieBreak, TimeControl,
-    WeightsFile, DECK_NAMES, RANDOM_OPENING_BALANCE,
+    check_output_path, match_key, match_pdn, play_match_between, read_match_file, read_match_rows,
+    refuse_overwriting, refuse_writing_runs, same_file, summary_path, write_file_atomically,
+    Engine, Error, EvaluatorKind, GameSettings, MatchGame, MatchPlayer, MatchSide, Opening,
+    OpeningsSource, PairReport, Result, SearchLimits, SearchMode, SearchParams, SelectiveParams,
+    Sprt, Thinking, TieBreak, TimeControl, WeightsFile, DECK_NAMES, MAX_NODES,
+    RANDOM_OPENING_BALANCE,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -26,10 +27,19 @@ const PROGRESS_EVERY: usize = 10;
 /// Arguments of `match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Player A: a weights file (json, toml or csv) or `material`.
+    /// Player A: a weights file (json, toml or csv), `material`, `cb:LIBRARY` (a CheckerBoard
+    /// engine: .so, .dylib or .dll) or `hub:COMMAND` (a Hub program, e.g. `hub:scan hub`).
     a: String,
-    /// Player B: a weights file (json, toml or csv) or `material`.
+    /// Player B, as A.
     b: String,
+    /// An option for A when it is another program, sent as it stands after it starts
+    /// (repeatable): an `enginecommand` text for a CheckerBoard engine (`set hashsize 64`), a
+    /// protocol line for a Hub program (`set-param name=hash value=64`).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    option_a: Vec<String>,
+    /// An option for B, as --option-a.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    option_b: Vec<String>,
     /// Openings: `start`, `3-move` (the 156-opening ACF deck), `tough` (50 of them),
     /// `random:N` (--pairs openings of N random plies, default 156, drawn from --seed) or a file:
     /// one move sequence (`9-13 22-18 10-14`) or FEN per line, or PDN games (one position per
@@ -91,7 +101,8 @@ pub struct MatchArgs {
     movetime: Option<String>,
     /// Play with a fixed number of nodes per move, searching deeper while they last: equal
     /// work for both sides, and the same games on every machine.
-    #[arg(long, value_name = "N", conflicts_with_all = ["tc", "movetime"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["tc", "movetime"],
+          value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     nodes: Option<u64>,
     /// Both sides' search: `exact` (plain minimax's value) or `selective` (deeper, with the
     /// `[search]` selective keys' defaults unless the weights file has a `search` table).
@@ -168,10 +179,13 @@ pub fn run(args: MatchArgs) -> Result<()> {
             }
         }
     }
-    // No output may be a file the match reads: the weights or the openings file.
+    let engines = engines(&args, &settings, own_limits)?;
+    // No output may be a file the match reads: the weights, a library or the openings file.
     let inputs: Vec<(&str, &Path)> = [("A", args.a.as_str()), ("B", args.b.as_str())]
         .into_iter()
-        .filter(|(_, arg)| *arg != "material")
+        .zip(&engines)
+        .filter(|((_, arg), engine)| *arg != "material" && !matches!(engine, Some(Engine::Hub(_))))
+        .map(|((name, arg), _)| (name, arg.strip_prefix("cb:").unwrap_or(arg)))
         .chain([("--openings", args.openings.as_str())])
         .map(|(name, arg)| (name, Path::new(arg)))
         .collect();
@@ -187,31 +201,51 @@ pub fn run(args: MatchArgs) -> Result<()> {
             refuse_writing_runs(out, what, &read)?;
         }
     }
-    let files = [
-        WeightsFile::load_arg(&args.a)?,
-        WeightsFile::load_arg(&args.b)?,
-    ];
+    let files = [(&args.a, &engines[0]), (&args.b, &engines[1])]
+        .map(|(arg, engine)| engine.is_none().then(|| WeightsFile::load_arg(arg)));
+    let [file_a, file_b] = files;
+    let files = [file_a.transpose()?, file_b.transpose()?];
+    // Each program is started once before the match, so one that cannot play (not found, not
+    // an engine, another variant, an option refused) is refused before the first game.
+    let mut names = [None, None];
+    let mut identities = [String::new(), String::new()];
+    for (i, engine) in engines.iter().enumerate() {
+        if let Some(engine) = engine {
+            names[i] = Some(engine.start()?.name().to_string());
+            identities[i] = engine.identity()?;
+        }
+    }
     let modes = [args.search_a, args.search_b].map(|m| m.or(args.search_mode));
-    let tables = [files[0].search, files[1].search];
-    let [a, b] = [0, 1].map(|i| MatchPlayer {
-        file: &files[i],
-        limits: own_limits[i],
-        selective: side_search(tables[i], modes[i]),
+    let [a, b] = [0, 1].map(|i| match (&files[i], &engines[i]) {
+        (Some(file), _) => MatchSide::Ours(MatchPlayer {
+            file,
+            limits: own_limits[i],
+            selective: side_search(file.search, modes[i]),
+        }),
+        (None, Some(engine)) => MatchSide::Engine(engine, &identities[i]),
+        (None, None) => unreachable!("a side is a weights file or a program"),
     });
+    let detail = a.is_engine() || b.is_engine();
     let (deck, deck_label) = openings(&args.openings, args.pairs, args.seed)?;
     let (openings, openings_label) = select_pairs(deck, &deck_label, &args, &settings)?;
     // Last of the checks: it may build the database, which takes minutes.
-    let (database, choice) = args.database.open(&[
-        ("A's weights file", &files[0]),
-        ("B's weights file", &files[1]),
-    ])?;
+    let weights: Vec<(&str, &WeightsFile)> = ["A's weights file", "B's weights file"]
+        .into_iter()
+        .zip(&files)
+        .filter_map(|(what, file)| Some((what, file.as_ref()?)))
+        .collect();
+    let (database, choice) = args.database.open(&weights)?;
     settings.database = database;
     settings.search.database_pieces = choice.pieces;
     let key = match_key(a, b, &openings, &settings, args.seed, sprt.as_ref());
 
+    let side_label = |i: usize, arg: &str| match (&files[i], &names[i]) {
+        (Some(file), _) => player_label(arg, file),
+        (None, name) => engine_label(arg, name.as_deref().unwrap_or(""), &engines[i]),
+    };
     let mut lines = vec![
-        format!("A: {}", player_label(&args.a, a.file)),
-        format!("B: {}", player_label(&args.b, b.file)),
+        format!("A: {}", side_label(0, &args.a)),
+        format!("B: {}", side_label(1, &args.b)),
         format!(
             "openings: {openings_label}, {} = {} (A plays each opening with Black, then White)",
             count(openings.len(), "pair"),
@@ -250,12 +284,18 @@ pub fn run(args: MatchArgs) -> Result<()> {
     }));
     // The games file: started, or continued when it holds this very match, interrupted.
     let mut out = (args.out.as_deref())
-        .map(|path| GamesFile::open(path, &key, &openings, &lines))
+        .map(|path| GamesFile::open(path, &key, &openings, &lines, detail))
         .transpose()?;
     let previous = (out.as_mut())
         .map(|o| std::mem::take(&mut o.previous))
         .unwrap_or_default();
-    let pdn_labels = [pdn_label(&args.a, a.limits), pdn_label(&args.b, b.limits)];
+    let pdn_labels = [0, 1].map(|i| {
+        let arg = if i == 0 { &args.a } else { &args.b };
+        match (&names[i], own_limits[i]) {
+            (Some(name), _) => name.clone(),
+            (None, limits) => pdn_label(arg, limits),
+        }
+    });
     // The CSV is the checkpoint: a continued match's PDN is rebuilt from its games, so whatever
     // a kill left in the PDN file (more games, fewer, or a game cut short) ends as an
     // uninterrupted match's file.
@@ -280,8 +320,9 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let stop = super::interrupt::stop_flag();
     let started = Instant::now();
     let mut progress = Progress::new(args.quiet, previous.len() / 2, openings.len(), sprt);
+    let mut thinking = [Thinking::default(); 2];
     let mut play = || {
-        play_match_from(
+        play_match_between(
             a,
             b,
             &openings,
@@ -292,9 +333,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
             Some(&stop),
             |p| {
                 progress.pair(p);
+                thinking[0].add(p.thinking[0]);
+                thinking[1].add(p.thinking[1]);
                 let mut saved = true;
                 if let Some(o) = out.as_mut() {
-                    let rows: String = p.games.iter().map(MatchGame::csv_line).collect();
+                    let rows: String = p.games.iter().map(|g| g.csv_line_for(detail)).collect();
                     saved &= o.csv.append(&rows);
                 }
                 if let Some(f) = pdn.as_mut() {
@@ -327,6 +370,10 @@ pub fn run(args: MatchArgs) -> Result<()> {
     } else {
         report.result_lines()
     };
+    let played_now = report.games.len() - previous.len();
+    let mut results = results;
+    results.extend(thinking_line(&thinking, played_now));
+    results.extend(forfeit_lines(&report.games));
     for line in results {
         outln!("{line}")?;
         lines.push(line);
@@ -429,7 +476,13 @@ impl GamesFile {
     /// Continues `path` if its summary marks it as an unfinished match with this `key` (a
     /// different key is refused), otherwise starts it afresh (a finished match's file is
     /// replaced, as before). Writes the summary's in-progress form.
-    fn open(path: &Path, key: &str, openings: &[Opening], header: &[String]) -> Result<GamesFile> {
+    fn open(
+        path: &Path,
+        key: &str,
+        openings: &[Opening],
+        header: &[String],
+        detail: bool,
+    ) -> Result<GamesFile> {
         let summary = summary_path(path);
         let marked = read_match_file(&summary)?
             .filter(|text| text.starts_with(format!("{IN_PROGRESS}\n").as_bytes()));
@@ -454,7 +507,7 @@ impl GamesFile {
                 (Appender::continue_at(path, rows.complete_len)?, rows.games)
             }
             _ => (
-                Appender::create(path, MatchGame::csv_header_line().as_bytes())?,
+                Appender::create(path, MatchGame::csv_header_line_for(detail).as_bytes())?,
                 Vec::new(),
             ),
         };
@@ -722,6 +775,120 @@ fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
         Some(l) => format!("{arg} ({})", depth(l)),
         None => arg.to_string(),
     }
+}
+
+/// The programs among the players (`cb:`, `hub:`), with their options; refuses what such a
+/// player cannot do (a depth or search of its own; a CheckerBoard engine without a time) and
+/// options for a weights file.
+fn engines(
+    args: &MatchArgs,
+    settings: &GameSettings,
+    own_limits: [Option<SearchLimits>; 2],
+) -> Result<[Option<Engine>; 2]> {
+    let host = std::env::current_exe()
+        .map_err(|e| Error::input(format!("cannot find this program to host a library: {e}")))?;
+    let sides = [
+        (
+            "A",
+            &args.a,
+            &args.option_a,
+            "--option-a",
+            args.depth_a.is_some(),
+            args.search_a,
+        ),
+        (
+            "B",
+            &args.b,
+            &args.option_b,
+            "--option-b",
+            args.depth_b.is_some(),
+            args.search_b,
+        ),
+    ];
+    let mut engines = [None, None];
+    for (i, (side, arg, options, flag, depth, search)) in sides.into_iter().enumerate() {
+        let Some(engine) = Engine::from_arg(arg, options.clone(), &host).transpose()? else {
+            if let Some(option) = options.first() {
+                return Err(Error::input(format!(
+                    "{flag} {option:?}: {side} is a weights file ({arg}); options are for \
+                     cb: and hub: players"
+                )));
+            }
+            continue;
+        };
+        let letter = side.to_ascii_lowercase();
+        if depth || own_limits[i].is_some() {
+            return Err(Error::input(format!(
+                "--depth-{letter}: {side} is another program ({arg}), which searches as it does"
+            )));
+        }
+        if search.is_some() {
+            return Err(Error::input(format!(
+                "--search-{letter}: {side} is another program ({arg}), which searches as it does"
+            )));
+        }
+        let timed = matches!(
+            settings.time,
+            Some(TimeControl::MoveTime(_) | TimeControl::Clock { .. })
+        );
+        if engine.needs_time() && !timed {
+            return Err(Error::input(format!(
+                "{arg}: a CheckerBoard engine plays with a time, not a depth or a node budget: \
+                 give --movetime SECONDS or --tc BASE+INC"
+            )));
+        }
+        engines[i] = Some(engine);
+    }
+    Ok(engines)
+}
+
+/// Another program's line in the header: the argument, its own name and what it is.
+fn engine_label(arg: &str, name: &str, engine: &Option<Engine>) -> String {
+    let kind = match engine {
+        Some(Engine::CheckerBoard(_)) => "CheckerBoard engine",
+        _ => "Hub program",
+    };
+    format!("{arg} ({name}, {kind})")
+}
+
+/// Each side's mean time a move over the games this command played, so that "equal time" can
+/// be checked; nothing when it played none.
+fn thinking_line(thinking: &[Thinking; 2], games: usize) -> Option<String> {
+    let mean = |t: &Thinking| {
+        t.mean()
+            .map_or("-".to_string(), |d| format!("{:.3} s", d.as_secs_f64()))
+    };
+    (games > 0 && thinking.iter().any(|t| t.moves > 0)).then(|| {
+        format!(
+            "time a move: A {}, B {} (over the {} played by this command)",
+            mean(&thinking[0]),
+            mean(&thinking[1]),
+            count(games, "game")
+        )
+    })
+}
+
+/// One line per game a program forfeited: where, who, why.
+fn forfeit_lines(games: &[MatchGame]) -> Vec<String> {
+    games
+        .iter()
+        .filter(|g| g.record.reason.is_forfeit())
+        .map(|g| {
+            // The side that forfeited is the one that lost.
+            let loser = if g.a_score() == checkers_tuner::GameScore::Loss {
+                "A"
+            } else {
+                "B"
+            };
+            format!(
+                "forfeit: pair {} game {}: {loser} lost by {}: {}",
+                g.pair + 1,
+                g.game,
+                g.record.reason.label(),
+                g.record.forfeit.as_deref().unwrap_or("")
+            )
+        })
+        .collect()
 }
 
 /// `material` or the file name, how its evaluator moves from the opening to the endgame, and

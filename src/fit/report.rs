@@ -61,6 +61,18 @@ pub struct FitSettings {
     pub deep_labels: Option<DeepLabels>,
 }
 
+/// The most passes a pattern fit makes over its positions (`fit --epochs`): a fit of the
+/// default 10 takes minutes on a night's positions, so this is days.
+pub const MAX_EPOCHS: u32 = 10_000;
+
+/// The strongest pull of a pattern fit's table entries toward zero, in positions (`fit
+/// --l2-tables`, `[evolution] fit_l2_tables`): far beyond any data set, every entry at zero.
+pub const MAX_L2_TABLES: f64 = 1e9;
+
+/// The longest ending a fit plays on from a game (`fit --endings`, `[evolution]
+/// fit_endings`): longer than any win of the 5-piece database.
+pub const MAX_ENDING_PLIES: u32 = 1000;
+
 impl Default for FitSettings {
     /// Positions from ply 10 on, a fifth of the games held out (seed 1), no L2, up to 300
     /// iterations, the default endgame threshold and the default weight ranges (pawns fixed
@@ -179,11 +191,25 @@ impl FitSettings {
         if let Some((key, problem)) = self.patterns.problem() {
             return Err(Error::input(format!("weights.patterns.{key} {problem}")));
         }
-        if !(self.l2_tables.is_finite() && self.l2_tables >= 0.0) {
+        if !(self.l2_tables.is_finite() && (0.0..=MAX_L2_TABLES).contains(&self.l2_tables)) {
             return Err(Error::input(format!(
-                "{} {} must be a finite number >= 0",
+                "{} {} must be a number from 0 to {MAX_L2_TABLES:e} (positions)",
                 name_of("l2_tables"),
                 self.l2_tables
+            )));
+        }
+        if self.epochs > MAX_EPOCHS {
+            return Err(Error::input(format!(
+                "{} {} is more than {MAX_EPOCHS} (passes over the positions)",
+                name_of("epochs"),
+                self.epochs
+            )));
+        }
+        if let Some(endings) = self.endings.filter(|e| e.plies > MAX_ENDING_PLIES) {
+            return Err(Error::input(format!(
+                "{} {} is more than {MAX_ENDING_PLIES} (plies of an ending)",
+                name_of("endings"),
+                endings.plies
             )));
         }
         if let Some(deep) = &self.deep_labels {

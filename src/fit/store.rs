@@ -333,9 +333,13 @@ impl<R: Read> StoreReader<R> {
     pub fn expect(&self, expected: StoreIdentity) -> Result<()> {
         match self.identity {
             Some(found) if found == expected => Ok(()),
+            // Whose store the header names cannot tell a changed header from another store:
+            // both are said, and who was expected, not "this run" (a `fit_with` store is
+            // another run's by design).
             Some(found) => Err(Error::input(format!(
-                "{}: damaged at byte 8: the store is another run's ({found}; this run is \
-                 {expected}); it was copied or linked from elsewhere, so it is not read",
+                "{}: damaged at byte 8: its header names {found}, but the store of {expected} \
+                 was expected: the header was changed, or the file is another store (copied or \
+                 linked from elsewhere), so it is not read",
                 self.origin
             ))),
             None => Err(Error::input(format!(
@@ -709,10 +713,7 @@ mod tests {
         let err = length_through_round(&path, other, 1)
             .unwrap_err()
             .to_string();
-        assert!(
-            err.contains("damaged at byte 8: the store is another run's"),
-            "{err}"
-        );
+        assert!(err.contains("damaged at byte 8: its header names"), "{err}");
     }
 
     #[test]

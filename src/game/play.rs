@@ -4,192 +4,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 
+use super::mover::{Choice, Forfeit, Mover, PlayedGame, Turn};
+use super::record::{EndReason, GameRecord, GameResult};
 use super::settings::{GameSettings, TieBreak, TimeControl};
 use crate::egdb::DbValue;
-use crate::engine::{Color, HashedPosition, Move, Position};
+use crate::engine::{Color, HashedPosition, Position};
 use crate::eval::{Evaluator, ExtraPair, PatternWeights, WeightPair, Weights};
 use crate::search::{GameHistory, SearchLimits, Searcher, SelectiveParams};
-
-/// The result of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameResult {
-    /// Black won.
-    BlackWin,
-    /// White won.
-    WhiteWin,
-    /// Drawn.
-    Draw,
-}
-
-/// One game's result from A's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameScore {
-    /// A lost (0 points).
-    Loss,
-    /// Drawn (½ point).
-    Draw,
-    /// A won (1 point).
-    Win,
-}
-
-impl GameScore {
-    /// A's points in half-point units: 0, 1 or 2.
-    pub fn half_points(self) -> usize {
-        match self {
-            GameScore::Loss => 0,
-            GameScore::Draw => 1,
-            GameScore::Win => 2,
-        }
-    }
-
-    /// The game's result from A's side, given the colour A played.
-    pub fn for_a(result: GameResult, a_is_black: bool) -> GameScore {
-        match (result, a_is_black) {
-            (GameResult::Draw, _) => GameScore::Draw,
-            (GameResult::BlackWin, true) | (GameResult::WhiteWin, false) => GameScore::Win,
-            (GameResult::BlackWin, false) | (GameResult::WhiteWin, true) => GameScore::Loss,
-        }
-    }
-}
-
-/// Games won, drawn and lost, counted from one side (a specimen's, a finalist's or A's in a
-/// match): the one win/draw/loss tally of the crate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Tally {
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost.
-    pub losses: u64,
-}
-
-impl Tally {
-    /// Counts one more game.
-    pub fn add(&mut self, score: GameScore) {
-        match score {
-            GameScore::Win => self.wins += 1,
-            GameScore::Draw => self.draws += 1,
-            GameScore::Loss => self.losses += 1,
-        }
-    }
-
-    /// Games played.
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Twice the points (a win 2, a draw 1), an integer.
-    pub fn half_points(&self) -> u64 {
-        2 * self.wins + self.draws
-    }
-
-    /// Points: a win 1, a draw ½.
-    pub fn points(&self) -> f64 {
-        self.half_points() as f64 / 2.0
-    }
-
-    /// Points per game; `None` before any game.
-    pub fn score(&self) -> Option<f64> {
-        match self.games() {
-            0 => None,
-            games => Some(self.points() / games as f64),
-        }
-    }
-
-    /// One line of results, e.g. `W 12  D 30  L 8  score 27.0/50 (54.0%)`.
-    pub fn line(&self) -> String {
-        let percent = self
-            .score()
-            .map_or_else(|| "-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-        format!(
-            "W {}  D {}  L {}  score {:.1}/{} ({percent})",
-            self.wins,
-            self.draws,
-            self.losses,
-            self.points(),
-            self.games()
-        )
-    }
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum EndReason {
-    /// The side to move had no legal move (no pieces or all blocked).
-    NoMoves,
-    /// The same position occurred a third time with the same side to move.
-    Repetition,
-    /// Too many plies without a capture or a man moving.
-    NoProgress,
-    /// Adjudicated at the ply cap.
-    PlyCap,
-    /// The side to move ran out of time on its clock.
-    Time,
-    /// Adjudicated by the endgame database's value once few enough pieces were left.
-    Database,
-}
-
-impl GameResult {
-    /// The label of the result in `games.csv` and a match's CSV.
-    pub fn label(self) -> &'static str {
-        match self {
-            GameResult::BlackWin => "black_win",
-            GameResult::WhiteWin => "white_win",
-            GameResult::Draw => "draw",
-        }
-    }
-}
-
-impl EndReason {
-    /// Every reason, in the order of the enum.
-    pub const ALL: [EndReason; 6] = [
-        EndReason::NoMoves,
-        EndReason::Repetition,
-        EndReason::NoProgress,
-        EndReason::PlyCap,
-        EndReason::Database,
-        EndReason::Time,
-    ];
-
-    /// The label of the reason in `games.csv` and a match's CSV.
-    pub fn label(self) -> &'static str {
-        match self {
-            EndReason::NoMoves => "no_moves",
-            EndReason::Repetition => "repetition",
-            EndReason::NoProgress => "no_progress",
-            EndReason::PlyCap => "ply_cap",
-            EndReason::Time => "time",
-            EndReason::Database => "database",
-        }
-    }
-}
-
-/// A finished game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// Who won.
-    pub result: GameResult,
-    /// Plies played from the opening position.
-    pub plies: u32,
-    /// Why it ended.
-    pub reason: EndReason,
-    /// The moves played, in order.
-    pub moves: Vec<Move>,
-    /// The score of each move's search, for the side that made it (the search's scale: wins
-    /// near `±WIN`); empty for a game read back from a file.
-    pub scores: Vec<i32>,
-}
-
-impl GameRecord {
-    /// The moves in PDN notation, space-separated (`9-13 22-18 13x22`; empty for none).
-    pub fn move_text(&self) -> String {
-        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
-        moves.join(" ")
-    }
-}
 
 /// One side of a game: its weights and the piece count at which it switches to its endgame set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,6 +54,60 @@ impl<'a> Player<'a> {
             (Some(extra), None) => Evaluator::Extended(self.weights, extra),
             (None, _) => Evaluator::Ten(self.phase_weights(pos)),
         }
+    }
+}
+
+/// Our own search as a side: a player's weights and depths, the search it uses (exact or
+/// selective), and a searcher with its own transposition table for the whole game.
+pub struct Searching<'a> {
+    player: Player<'a>,
+    searcher: Searcher,
+}
+
+impl<'a> Searching<'a> {
+    /// `player` searching with `search` (`None`: exact), with the settings' endgame database.
+    pub fn new(
+        player: Player<'a>,
+        search: Option<SelectiveParams>,
+        settings: &GameSettings,
+    ) -> Searching<'a> {
+        let mut searcher = Searcher::default();
+        searcher.set_endgame_db(settings.database);
+        searcher.set_selective(search);
+        Searching { player, searcher }
+    }
+}
+
+impl Mover for Searching<'_> {
+    fn choose(&mut self, turn: &Turn<'_>, rng: &mut ChaCha8Rng) -> Result<Choice, Forfeit> {
+        let settings = turn.settings;
+        let pos = turn.position;
+        let weights = self.player.evaluator(pos);
+        let limits = self.player.limits.unwrap_or(settings.limits());
+        let tie_rng = match settings.search.tie_break {
+            TieBreak::First => None,
+            TieBreak::Random => Some(rng),
+        };
+        let history = GameHistory {
+            positions: turn.history,
+            no_progress_plies: Some(settings.no_progress_plies),
+        };
+        let found = match settings.time {
+            None => self
+                .searcher
+                .search_in_game(pos, &history, weights, limits, tie_rng),
+            Some(control) => {
+                let extension = limits.max_depth() - limits.min_depth();
+                let budget = control.budget(turn.clock, extension, turn.started);
+                self.searcher
+                    .search_timed(pos, &history, weights, &budget, |_| {})
+            }
+        };
+        let mv = found.best_move.expect("a side with moves gets a move");
+        Ok(Choice {
+            mv,
+            score: found.score,
+        })
     }
 }
 
@@ -290,11 +166,21 @@ pub fn play_game_searching(
     settings: &GameSettings,
     rng: &mut ChaCha8Rng,
 ) -> GameRecord {
-    let mut searchers = [Searcher::default(), Searcher::default()];
-    for (searcher, search) in searchers.iter_mut().zip(searches) {
-        searcher.set_endgame_db(settings.database);
-        searcher.set_selective(search);
-    }
+    let [mut black, mut white] = [(black, searches[0]), (white, searches[1])]
+        .map(|(player, search)| Searching::new(player, search, settings));
+    play_game_with([&mut black, &mut white], start, settings, rng).record
+}
+
+/// Plays one game from `start` between two movers, Black's first (whoever is to move in
+/// `start` moves first): the draw rules, the clock, the endgame database's adjudication and
+/// the ply cap are the game's; each side only answers [`Mover::choose`]. A side that cannot
+/// answer (a [`Forfeit`]) loses the game, with the reason and its detail in the record.
+pub fn play_game_with(
+    sides: [&mut dyn Mover; 2],
+    start: &Position,
+    settings: &GameSettings,
+    rng: &mut ChaCha8Rng,
+) -> PlayedGame {
     let adjudicator = settings.database.filter(|_| settings.database_adjudication);
     let mut pos = HashedPosition::new(*start);
     // The positions since the last irreversible move and their keys, the current one last.
@@ -303,7 +189,8 @@ pub fn play_game_searching(
     let mut moves = Vec::new();
     let mut scores = Vec::new();
     let mut quiet_plies = 0;
-    let limits = settings.limits();
+    let mut spent = [Duration::ZERO; 2];
+    let mut forfeit = None;
     // Time left on Black's and White's clocks (unused without a clock).
     let mut clocks = match settings.time {
         Some(TimeControl::Clock { base, .. }) => [base; 2],
@@ -325,40 +212,35 @@ pub fn play_game_searching(
         if moves.len() as u32 >= settings.max_plies {
             break (GameResult::Draw, EndReason::PlyCap);
         }
-        let pair = match side {
-            Color::Black => black,
-            Color::White => white,
+        let history = &recent[..recent.len() - 1];
+        let started = Instant::now();
+        let turn = Turn {
+            position: &pos.position,
+            history,
+            quiet_moves: &moves[moves.len() - history.len()..],
+            settings,
+            clock: clocks[side as usize],
+            started,
         };
-        let weights = pair.evaluator(&pos.position);
-        let limits = pair.limits.unwrap_or(limits);
-        let tie_rng = match settings.search.tie_break {
-            TieBreak::First => None,
-            TieBreak::Random => Some(&mut *rng),
-        };
-        let history = GameHistory {
-            positions: &recent[..recent.len() - 1],
-            no_progress_plies: Some(settings.no_progress_plies),
-        };
-        let searcher = &mut searchers[side as usize];
-        let found = match settings.time {
-            None => searcher.search_in_game(&pos.position, &history, weights, limits, tie_rng),
-            Some(control) => {
-                let started = Instant::now();
-                let left = clocks[side as usize];
-                let budget = control.budget(left, limits.max_depth() - limits.min_depth(), started);
-                let found =
-                    searcher.search_timed(&pos.position, &history, weights, &budget, |_| {});
-                if let TimeControl::Clock { increment, .. } = control {
-                    let spent = started.elapsed();
-                    if spent > left {
-                        break (side_lost(side), EndReason::Time);
-                    }
-                    clocks[side as usize] = left - spent + increment;
-                }
-                found
+        let chosen = sides[side as usize].choose(&turn, rng);
+        let took = started.elapsed();
+        spent[side as usize] += took;
+        let choice = match chosen {
+            Ok(choice) => choice,
+            Err(f) => {
+                let reason = f.reason;
+                forfeit = Some(f);
+                break (side_lost(side), reason);
             }
         };
-        let mv = found.best_move.expect("a side with moves gets a move");
+        if let Some(TimeControl::Clock { increment, .. }) = settings.time {
+            let left = clocks[side as usize];
+            if took > left {
+                break (side_lost(side), EndReason::Time);
+            }
+            clocks[side as usize] = left - took + increment;
+        }
+        let mv = choice.mv;
         if pos.position.is_irreversible(&mv) {
             quiet_plies = 0;
             since_irreversible.clear();
@@ -368,7 +250,7 @@ pub fn play_game_searching(
         }
         pos = pos.play(&mv);
         moves.push(mv);
-        scores.push(found.score);
+        scores.push(choice.score);
         since_irreversible.push(pos.hash);
         recent.push(pos.position);
         // Same key, same side to move (the key includes it): a repetition of this position.
@@ -383,11 +265,15 @@ pub fn play_game_searching(
             break (GameResult::Draw, EndReason::NoProgress);
         }
     };
-    GameRecord {
-        result,
-        plies: moves.len() as u32,
-        reason,
-        moves,
-        scores,
+    PlayedGame {
+        record: GameRecord {
+            result,
+            plies: moves.len() as u32,
+            reason,
+            moves,
+            scores,
+            forfeit: forfeit.map(|f| f.detail),
+        },
+        spent,
     }
 }

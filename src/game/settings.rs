@@ -8,7 +8,8 @@ use crate::bounded::int_in;
 use crate::egdb::{EndgameDb, MAX_DATABASE_PIECES};
 use crate::eval::DEFAULT_ENDGAME_PIECES;
 use crate::search::{
-    LimitsError, SearchBudget, SearchGenes, SearchLimits, SelectiveParams, MAX_SEARCH_DEPTH,
+    LimitsError, SearchBudget, SearchGenes, SearchLimits, SelectiveParams, AVERAGE_HARD_SHARE,
+    MAX_SEARCH_DEPTH,
 };
 
 /// How a search breaks ties between moves of equal value.
@@ -100,7 +101,11 @@ fn is_default_aspiration(v: &u32) -> bool {
 /// `--tie-break`; the endgame switch comes from each weights file there, and the database from
 /// `--database-pieces`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::Args)]
-#[serde(deny_unknown_fields, default)]
+#[serde(
+    deny_unknown_fields,
+    default,
+    expecting = "a table of `[search]` keys, e.g. {mode = \"selective\"}"
+)]
 pub struct SearchParams {
     /// Full-width search depth in plies.
     #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>")]
@@ -244,6 +249,18 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
+    /// Why the keys do not go together, if they do not: the one check of the rules between
+    /// `[search]` keys beyond the depth pair ([`SearchParams::try_limits`]), for a config's
+    /// section and a weights file's `search` table alike. Returns the key at fault (without
+    /// its `search.` prefix) and the problem.
+    pub fn cross_key_problem(&self) -> Option<(&'static str, &'static str)> {
+        (self.nodes.is_some() && self.tie_break == TieBreak::Random).then_some((
+            "nodes",
+            "a search at a node budget breaks ties by move order: `search.tie_break = \
+             \"random\"` would not apply (use \"first\")",
+        ))
+    }
+
     /// The depths as search limits, or why they are not (each depth from 1 to
     /// [`MAX_SEARCH_DEPTH`], the full-width one not above the capture one): the one check of
     /// the depth pair, for the config and the command line alike.
@@ -414,29 +431,24 @@ impl TimeControl {
     /// The search budget for a move with `left` on the mover's clock: deepen until the soft
     /// deadline, abandon an iteration at the hard one.
     pub(super) fn budget(&self, left: Duration, extension: u32, now: Instant) -> SearchBudget {
-        let (soft, hard) = match *self {
-            TimeControl::Nodes(n) => {
-                return SearchBudget {
-                    depth: MAX_SEARCH_DEPTH,
-                    extension,
-                    nodes: Some(n),
-                    ..SearchBudget::default()
-                }
-            }
-            TimeControl::MoveTime(t) => (t / 2, t),
+        match *self {
+            TimeControl::Nodes(n) => SearchBudget {
+                depth: MAX_SEARCH_DEPTH,
+                extension,
+                nodes: Some(n),
+                ..SearchBudget::default()
+            },
+            // The time a move is an average, as engines spend it: a hard move may take more.
+            TimeControl::MoveTime(t) => SearchBudget::average_time(t, extension, now),
             TimeControl::Clock { increment, .. } => {
-                // About a 25th of what is left plus most of the increment, and never more than a
-                // third of the clock, so a long game cannot run it down.
+                // About a 25th of what is left plus most of the increment on average, never
+                // more than a third of the clock on one move, so a long game cannot run it
+                // down.
                 let share = left / 25 + increment * 3 / 4;
-                (share / 2, share.min(left / 3))
+                let mut budget = SearchBudget::average_time(share, extension, now);
+                budget.deadline = Some(now + share.mul_f64(AVERAGE_HARD_SHARE).min(left / 3));
+                budget
             }
-        };
-        SearchBudget {
-            depth: MAX_SEARCH_DEPTH,
-            extension,
-            deadline: Some(now + hard),
-            soft_deadline: Some(now + soft),
-            ..SearchBudget::default()
         }
     }
 }

@@ -403,7 +403,12 @@ fn read_learning(path: &Path, clamped: &mut Clamped) -> Result<Vec<Validation>, 
 /// (`kind = confirm`) belongs to the candidate of the row before, and decides it: the mark
 /// is the confirming match's.
 fn read_champions(path: &Path, clamped: &mut Clamped) -> Result<Climb, Error> {
-    let cols = CsvTable::read(path)?;
+    // The one check of the file's rows (a running run's last row may be half written: the
+    // whole rows are checked and drawn).
+    let bytes = crate::champions::read_file(path)?;
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    crate::champions::ChampionsIndex::from_bytes(path, &bytes[..whole])?;
+    let cols = CsvTable::from_bytes(path, &bytes[..whole])?;
     let (round, elo) = (cols.column("round")?, cols.column("cumulative_elo")?);
     let (kind, accepted) = (cols.column("kind")?, cols.column("accepted")?);
     let [gate_elo, low, high] = ["elo", "elo_low", "elo_high"].map(|name| cols.column(name));

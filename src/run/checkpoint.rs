@@ -73,6 +73,31 @@ pub struct Checkpoint {
     /// other sources, and in checkpoints written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings: Option<String>,
+    /// `champions.csv` (`[gate]`) as the run left it at this checkpoint: `resume` refuses a
+    /// file cut short, edited or replaced since (docs/run-folder.md). Absent without a gate,
+    /// and in checkpoints written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub champions: Option<FileProof>,
+}
+
+/// What a checkpoint records of a file the run appends to but cannot rebuild: its length and
+/// the fingerprint of its bytes up to there, so that a changed byte is found, not trusted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileProof {
+    /// The file's length in bytes.
+    pub bytes: u64,
+    /// The fingerprint of those bytes (`text::fingerprint`).
+    pub fingerprint: String,
+}
+
+impl FileProof {
+    /// The proof of `bytes`, a whole file.
+    pub fn of(bytes: &[u8]) -> FileProof {
+        FileProof {
+            bytes: bytes.len() as u64,
+            fingerprint: fingerprint(bytes),
+        }
+    }
 }
 
 /// The fingerprint of the run's openings file, when its openings come from a file.
@@ -187,6 +212,15 @@ impl Checkpoint {
             config.tournament.games_pdn,
             SpecimenColumns::of(config),
         )?;
+        if config.gate.is_on() && island.is_none() {
+            super::gate::check_champions(
+                dir,
+                &config.name,
+                done,
+                self.gated.as_ref(),
+                self.champions.as_ref(),
+            )?;
+        }
 
         // The population.
         let size = config.population.size;
@@ -386,6 +420,7 @@ mod tests {
                 elo: 53.7,
             }),
             openings: Some("0123456789abcdef".to_string()),
+            champions: Some(FileProof::of(b"round\n")),
         };
         checkpoint.save(dir.path()).unwrap();
         assert_eq!(Checkpoint::load(dir.path()).unwrap(), Some(checkpoint));

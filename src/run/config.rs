@@ -22,8 +22,8 @@ use super::gate::{GateCandidates, GateConfig};
 use crate::bounded::int_in;
 use crate::error::Error;
 use crate::game::{
-    load_openings_file, GameSettings, OpeningsSource, SearchMode, SearchParams, TieBreak,
-    TimeControl, DECK_NAMES, MAX_RANDOM_OPENING_PLIES,
+    load_openings_file, GameSettings, OpeningsSource, SearchMode, SearchParams, TimeControl,
+    DECK_NAMES, MAX_RANDOM_OPENING_PLIES,
 };
 use crate::input_file::{self, Links, CONFIG_CAP};
 use crate::search::{LimitsError, SelectiveParams, MAX_SEARCH_DEPTH};
@@ -274,6 +274,17 @@ impl Config {
             ));
         }
 
+        // A list would be read onto the keys by position, as in a weights file's `search`.
+        if let Some(v) = table.get("search").filter(|v| !v.is_table()) {
+            return Err(report.at(
+                layout.get("search"),
+                "search",
+                &format!(
+                    "must be a table of keys (a `[search]` section), found {}",
+                    v.type_str()
+                ),
+            ));
+        }
         let mut config: Config =
             toml::from_str(text).map_err(|e| report.toml_error(&e, Some(&layout)))?;
         config.check_relations(&report, &layout)?;
@@ -407,13 +418,9 @@ impl Config {
                 ),
             ));
         }
-        if self.search.tie_break == TieBreak::Random {
-            return Err(report.at(
-                layout.get(key),
-                key,
-                "a search at a node budget breaks ties by move order: \
-                 `search.tie_break = \"random\"` would not apply (use \"first\")",
-            ));
+        if let Some((at, problem)) = self.search.cross_key_problem() {
+            let at = format!("search.{at}");
+            return Err(report.at(layout.get(&at), &at, problem));
         }
         Ok(())
     }
@@ -473,10 +480,23 @@ impl Config {
     /// SPRT its bounds make.
     fn check_gate(&self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
         let gate = &self.gate;
+        let at = |key: &str, problem: &str| Err(report.at(layout.get(key), key, problem));
         if gate.is_off() {
+            // A `[gate]` of settings without `candidates` is off: its keys would do nothing.
+            let written = layout
+                .entries
+                .iter()
+                .find(|entry| entry.path.starts_with("gate."));
+            if let (Some(entry), None) = (written, layout.get("gate.candidates")) {
+                return at(
+                    &entry.path,
+                    "a `[gate]` without `candidates` is off, so this key would do nothing: set \
+                     `gate.candidates` to \"fits\" or \"fits-and-winners\" (or \"none\" to \
+                     keep the gate off)",
+                );
+            }
             return Ok(());
         }
-        let at = |key: &str, problem: &str| Err(report.at(layout.get(key), key, problem));
         if !self.islands.is_single() {
             return at(
                 "gate.candidates",
@@ -507,6 +527,16 @@ impl Config {
                 &format!(
                     "{} must be greater than `gate.elo0` ({})",
                     gate.elo1, gate.elo0
+                ),
+            );
+        }
+        if gate.alpha + gate.beta >= 1.0 {
+            return at(
+                "gate.beta",
+                &format!(
+                    "{} plus `gate.alpha` ({}) must be less than 1: the SPRT's two error rates \
+                     together",
+                    gate.beta, gate.alpha
                 ),
             );
         }
@@ -611,6 +641,23 @@ impl Config {
         for source in &mut self.evolution.fit_with {
             *source = super::fit_sources::resolve(source, folder)
                 .map_err(|problem| report.at(layout.get(key), key, &problem))?;
+        }
+        // A store read twice would weigh its games twice: a folder and its positions.bin are
+        // one store once resolved.
+        let sources = &self.evolution.fit_with;
+        for (k, source) in sources.iter().enumerate() {
+            if let Some(first) = sources[..k].iter().position(|s| s.store == source.store) {
+                return Err(report.at(
+                    layout.get(key),
+                    key,
+                    &format!(
+                        "items {} and {} are the same store ({}): name each earlier run once",
+                        first + 1,
+                        k + 1,
+                        source.store.display()
+                    ),
+                ));
+            }
         }
         Ok(())
     }

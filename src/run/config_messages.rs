@@ -113,10 +113,55 @@ impl Reporter<'_> {
                 ),
                 key: Some(entry.path.clone()),
             },
-            None => {
-                ConfigError::unkeyed(format!("{} line {line}: {message}", self.origin.display()))
-            }
+            None => match key_on_line(self.text, span.start) {
+                // A value the TOML reader itself refuses (an integer beyond 64 bits): no
+                // layout to ask, so the key is read off its line and the table above it.
+                Some(key) => ConfigError {
+                    message: format!(
+                        "{} line {line}: `{}`: {message}",
+                        self.origin.display(),
+                        excerpt(&key)
+                    ),
+                    key: Some(key),
+                },
+                None => ConfigError::unkeyed(format!(
+                    "{} line {line}: {message}",
+                    self.origin.display()
+                )),
+            },
         }
+    }
+}
+
+/// The dotted key written on the line of byte `at` of `text` (`key = value`, under the last
+/// `[table]` header above it), when the line is a plain assignment.
+fn key_on_line(text: &str, at: usize) -> Option<String> {
+    let at = at.min(text.len());
+    let start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let end = text.get(at..)?.find('\n').map_or(text.len(), |i| at + i);
+    let (key, _) = text.get(start..end)?.split_once('=')?;
+    let key = key.trim();
+    let bare = |k: &str| {
+        !k.is_empty()
+            && k.split('.').all(|p| {
+                !p.is_empty()
+                    && p.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c))
+            })
+    };
+    if !bare(key) {
+        return None;
+    }
+    let table = text[..start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim().to_string());
+    match table {
+        Some(table) if bare(&table) => Some(format!("{table}.{key}")),
+        Some(_) => None,
+        None => Some(key.to_string()),
     }
 }
 

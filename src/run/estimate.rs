@@ -57,7 +57,7 @@ impl Config {
         // A match's game: no fit's share in it.
         let base = game_at(self.search.min_depth) * MATCH_SECONDS_PER_GAME / SECONDS_PER_GAME;
         let source_games: u64 = (self.evolution.fit_with.iter())
-            .filter_map(|source| source.fixed.map(|fixed| fixed.games))
+            .filter_map(|source| source.fixed.as_ref().map(|fixed| fixed.games()))
             .sum();
         let per_fit = source_games as f64 * FIT_SECONDS_PER_SOURCE_GAME * islands;
         let mut total = 0.0;
@@ -120,12 +120,14 @@ mod tests {
         assert_eq!(config.expected_cpu_seconds(0), gated);
         config.evolution.fit_with = vec![crate::tournament::FitSource {
             store: "earlier/positions.bin".into(),
-            fixed: Some(crate::tournament::FixedSource {
-                rounds: 10,
-                games: 1000,
-                run: 1,
-                island: None,
-            }),
+            fixed: Some(crate::tournament::Fixed::Store(
+                crate::tournament::FixedSource {
+                    rounds: 10,
+                    games: 1000,
+                    run: 1,
+                    island: None,
+                },
+            )),
         }];
         let with = config.expected_cpu_seconds(0);
         let extra = 5.0 * 1000.0 * FIT_SECONDS_PER_SOURCE_GAME;

@@ -23,7 +23,8 @@ use crate::tournament::{BracketGame, RoundStats, Specimen};
 
 pub use crate::run_folder::{
     BEST_FILE, CHAMPIONS_DIR, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE,
-    LEARNING_FILE, PLAYOFF_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+    LEARNING_FILE, PLAYOFF_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TABLES_DIR,
+    TIMINGS_FILE,
 };
 
 /// The files appended round by round whose byte lengths every checkpoint records. `timings.csv`
@@ -36,20 +37,40 @@ pub use crate::run_folder::{holds_run, LOCK_FILE, RUN_FILES};
 /// Byte length of each appended file, keyed by file name.
 pub type FileLengths = BTreeMap<String, u64>;
 
-/// Refuses the run folder `dir` when one of its run files is a symbolic link or anything but a
-/// regular file: a run writes its files in place, and writing through a link would change a
-/// file outside the folder. Checked before a resumed run writes anything (the lock checks its
-/// own file).
+/// Refuses the run folder `dir` when one of its run files, or of the files in its
+/// `champions/` and `tables/` folders, is a symbolic link or anything but a regular file (or
+/// one of those folders is not a folder): a run writes its files in place, and writing through
+/// a link would change a file outside the folder. Checked before a resumed run reads or writes
+/// anything else (the lock checks its own file), so that nothing is played only to be refused
+/// at the end.
 pub fn refuse_irregular_files(dir: &Path) -> Result<()> {
+    let refuse = |path: &Path, e: &dyn std::fmt::Display| {
+        Error::input(format!(
+            "{}: {e}; a run folder holds only the files the run wrote, so it cannot be \
+             resumed like this (put the file itself back in its place)",
+            path.display()
+        ))
+    };
     for name in RUN_FILES {
         let path = dir.join(name);
-        input_file::refuse_irregular(&path).map_err(|e| {
-            Error::input(format!(
-                "{}: {e}; a run folder holds only the files the run wrote, so it cannot be \
-                 resumed like this (put the file itself back in its place)",
-                path.display()
-            ))
-        })?;
+        input_file::refuse_irregular(&path).map_err(|e| refuse(&path, &e))?;
+    }
+    for folder in [CHAMPIONS_DIR, TABLES_DIR] {
+        let path = dir.join(folder);
+        match fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Error::io("read", &path, &e)),
+            Ok(meta) if !meta.file_type().is_dir() => {
+                return Err(refuse(&path, &"not a folder (a link, or a file)"));
+            }
+            Ok(_) => {}
+        }
+        let entries = fs::read_dir(&path).map_err(|e| Error::io("read", &path, &e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io("read", &path, &e))?;
+            let file = entry.path();
+            input_file::refuse_irregular(&file).map_err(|e| refuse(&file, &e))?;
+        }
     }
     Ok(())
 }

@@ -17,8 +17,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::checkpoint::FileProof;
 use super::files::write_atomically;
 use crate::bounded::{int_in, number_in, open_fraction};
+use crate::champions::{
+    check_champion_file, kept_per_round, read_file, ChampionsIndex, CHAMPIONS_HEADER,
+};
 use crate::elo::Sprt;
 use crate::error::{Error, Result};
 use crate::eval::{EvaluatorKind, PatternTables, PatternWeights};
@@ -26,7 +30,7 @@ use crate::game::{Opening, OpeningBook, SearchParams};
 use crate::matchplay::MatchReport;
 use crate::rng::{stream, tag};
 pub use crate::run_folder::{champion_path, champion_round, CHAMPIONS_DIR, CHAMPIONS_FILE};
-use crate::text::csv_line;
+use crate::text::{csv_line, fingerprint};
 use crate::tournament::Specimen;
 use crate::weights_file::{WeightsFile, WeightsSource};
 
@@ -215,24 +219,9 @@ pub struct GateRecord {
     pub cumulative_elo: f64,
 }
 
-/// The columns of `champions.csv`.
+/// The columns of `champions.csv` (the reader's, `crate::champions`).
 pub fn champions_header() -> Vec<&'static str> {
-    vec![
-        "round",
-        "candidate",
-        "kind",
-        "champion",
-        "games",
-        "wins",
-        "draws",
-        "losses",
-        "elo",
-        "elo_low",
-        "elo_high",
-        "llr",
-        "accepted",
-        "cumulative_elo",
-    ]
+    CHAMPIONS_HEADER.to_vec()
 }
 
 impl GateRecord {
@@ -304,10 +293,17 @@ pub fn champion_file(
 }
 
 /// Cuts the gate's files back to a checkpoint after `completed` rounds whose champion is
-/// `champion`: the rows of `champions.csv` and the champions kept for later rounds (a killed
-/// run's, which the resumed run plays again) go, temporaries a killed write left go, and
-/// `best.json` is the checkpoint's champion again.
-pub(super) fn cut_to(dir: &Path, completed: u32, champion: Option<&GatedChampion>) -> Result<()> {
+/// `champion`: the rows of `champions.csv` after the length the checkpoint recorded
+/// (`recorded`; by their rounds for a checkpoint without one) and the champions kept for later
+/// rounds (a killed run's, which the resumed run plays again) go, temporaries a killed write
+/// left go, and `best.json` is the checkpoint's champion again. The file was checked first
+/// ([`check_champions`]).
+pub(super) fn cut_to(
+    dir: &Path,
+    completed: u32,
+    champion: Option<&GatedChampion>,
+    recorded: Option<&FileProof>,
+) -> Result<()> {
     let folder = dir.join(CHAMPIONS_DIR);
     if let Ok(entries) = std::fs::read_dir(&folder) {
         for entry in entries.flatten() {
@@ -324,18 +320,10 @@ pub(super) fn cut_to(dir: &Path, completed: u32, champion: Option<&GatedChampion
         }
     }
     let path = dir.join(CHAMPIONS_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, &e))?;
-    let mut kept = String::new();
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let round = line.split(',').next().and_then(|r| r.parse::<u32>().ok());
-        match round {
-            _ if i == 0 => kept.push_str(line),
-            Some(r) if r <= completed && line.ends_with('\n') => kept.push_str(line),
-            _ => break,
-        }
-    }
-    if kept != text {
-        write_atomically(&path, kept.as_bytes())?;
+    let text = read_file(&path)?;
+    let kept = recorded_part(&text, completed, recorded);
+    if kept.len() != text.len() {
+        write_atomically(&path, kept)?;
     }
     let best = dir.join(super::files::BEST_FILE);
     match champion {
@@ -351,6 +339,144 @@ pub(super) fn cut_to(dir: &Path, completed: u32, champion: Option<&GatedChampion
             _ => Ok(()),
         },
     }
+}
+
+/// The part of `champions.csv` (`bytes`) a checkpoint after `completed` rounds counts: up to
+/// its recorded length, or, for a checkpoint that recorded none, the header and the whole rows
+/// of rounds up to `completed`. Whatever follows is a killed round's.
+fn recorded_part<'b>(bytes: &'b [u8], completed: u32, recorded: Option<&FileProof>) -> &'b [u8] {
+    if let Some(proof) = recorded {
+        return &bytes[..(proof.bytes as usize).min(bytes.len())];
+    }
+    let mut end = 0;
+    for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let round = std::str::from_utf8(line)
+            .ok()
+            .and_then(|l| l.split(',').next())
+            .and_then(|r| r.parse::<u32>().ok());
+        match round {
+            _ if i == 0 => {}
+            Some(r) if r <= completed && line.ends_with(b"\n") => {}
+            _ => break,
+        }
+        end += line.len();
+    }
+    &bytes[..end]
+}
+
+/// Checks a gated run's record of its gates against its checkpoint after `completed` rounds
+/// (`champion`, `recorded`), before the run plays or changes anything: `champions.csv` holds
+/// at least the bytes the checkpoint recorded, and exactly those (their fingerprint), its rows
+/// follow from each other ([`ChampionsIndex`]) and are of the rounds played, the champion they
+/// crown last is the checkpoint's, and every champion they crown has its file in `champions/`,
+/// the weights of that specimen of run `run`, and no other round's file is there. Anything
+/// else is bad input naming the file and the line: the run would go on from another record
+/// than its own.
+pub(super) fn check_champions(
+    dir: &Path,
+    run: &str,
+    completed: u32,
+    champion: Option<&GatedChampion>,
+    recorded: Option<&FileProof>,
+) -> Result<()> {
+    let path = dir.join(CHAMPIONS_FILE);
+    let cannot = "the run cannot be resumed with it (put back the run's own file, or start \
+                  again with `tune --force`)";
+    let refuse = |problem: String| Error::input(format!("{problem}; {cannot}"));
+    let bytes = read_file(&path)?;
+    if let Some(proof) = recorded {
+        if (bytes.len() as u64) < proof.bytes {
+            return Err(refuse(format!(
+                "{}: {} bytes, but the checkpoint recorded {}: rows were cut off since",
+                path.display(),
+                bytes.len(),
+                proof.bytes
+            )));
+        }
+    }
+    let part = recorded_part(&bytes, completed, recorded);
+    let index = ChampionsIndex::from_bytes(&path, part).map_err(|e| refuse(e.to_string()))?;
+    if let Some(row) = index.rows.iter().find(|row| row.round > completed) {
+        return Err(refuse(format!(
+            "{} line {}: a gate after round {}, but the checkpoint counts {completed} \
+             completed round(s)",
+            path.display(),
+            row.line,
+            row.round
+        )));
+    }
+    if let Some(proof) = recorded {
+        if fingerprint(part) != proof.fingerprint {
+            let lines = part.iter().filter(|&&b| b == b'\n').count();
+            return Err(refuse(format!(
+                "{}: lines 1 to {lines} are not the ones the run wrote (their fingerprint is \
+                 not the checkpoint's): the file was edited, or is another run's",
+                path.display()
+            )));
+        }
+    }
+    let crowned = index.crowned()?;
+    let last = crowned.last();
+    let checkpoint = |c: &GatedChampion| {
+        format!(
+            "the checkpoint's champion is specimen {} since round {} (cumulative Elo {:.1})",
+            c.specimen.id, c.since, c.elo
+        )
+    };
+    let agrees = match (last, champion) {
+        (None, None) => Ok(()),
+        (Some(l), Some(c))
+            if l.id == c.specimen.id && l.since == c.since && (l.elo - c.elo).abs() < 1e-6 =>
+        {
+            Ok(())
+        }
+        (Some(l), c) => Err(format!(
+            "{} line {}: crowns specimen {} after round {} (cumulative Elo {:.1}), but {}",
+            path.display(),
+            l.line,
+            l.id,
+            l.since,
+            l.elo,
+            c.map_or("the checkpoint has no champion".to_string(), checkpoint)
+        )),
+        (None, Some(c)) => Err(format!(
+            "{}: crowns no champion, but {}",
+            path.display(),
+            checkpoint(c)
+        )),
+    };
+    agrees.map_err(refuse)?;
+    let kept = kept_per_round(&crowned);
+    for c in &kept {
+        let file =
+            check_champion_file(dir, &index.path, run, c).map_err(|e| refuse(e.to_string()))?;
+        // The champion's own weights are in the checkpoint: its file must hold them.
+        let current = champion.filter(|g| g.since == c.since);
+        if current.is_some_and(|g| g.specimen.weights != file.weights) {
+            return Err(refuse(format!(
+                "{}: not the weights of the checkpoint's champion, specimen {}",
+                champion_path(dir, c.since).display(),
+                c.id
+            )));
+        }
+    }
+    let folder = dir.join(CHAMPIONS_DIR);
+    if let Ok(entries) = std::fs::read_dir(&folder) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(r) = name.to_str().and_then(champion_round) else {
+                continue;
+            };
+            if r <= completed && !kept.iter().any(|c| c.since == r) {
+                return Err(refuse(format!(
+                    "{}: {CHAMPIONS_FILE} crowns no champion after round {r}, so this file is \
+                     not the run's",
+                    entry.path().display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The header line of `champions.csv`.

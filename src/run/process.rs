@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::checkpoint::{openings_fingerprint, Checkpoint, Member, CHECKPOINT_FORMAT};
+use super::checkpoint::{openings_fingerprint, Checkpoint, FileProof, Member, CHECKPOINT_FORMAT};
 use super::config::Config;
 use super::fitted::PatternCache;
 use super::islands::Island;
@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::game::{play_game_between, GameResult, GameSettings, Opening, OpeningBook, Tally};
 use crate::matchplay::{play_match_from, MatchPlayer};
 use crate::rng::{stream, tag};
+use crate::run_folder::CHAMPIONS_FILE;
 use crate::tournament::{GameJob, GameReport, Specimen, Standing};
 use crate::weights_file::WeightsFile;
 
@@ -239,8 +240,21 @@ impl<'a> Run<'a> {
             champion: state.champion.clone(),
             gated: state.gated.clone(),
             openings: self.openings.clone(),
+            champions: self.champions_proof()?,
         }
         .save(&self.dir)
+    }
+}
+
+impl Run<'_> {
+    /// The proof of `champions.csv` for the checkpoint, with a gate: the file holds every
+    /// row of the rounds the checkpoint counts (they are appended before it is written).
+    fn champions_proof(&self) -> Result<Option<FileProof>> {
+        if !self.config.gate.is_on() {
+            return Ok(None);
+        }
+        let path = self.dir.join(CHAMPIONS_FILE);
+        Ok(Some(FileProof::of(&crate::champions::read_file(&path)?)))
     }
 }
 

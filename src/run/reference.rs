@@ -279,10 +279,12 @@ const KEY_DOCS: &[(&str, &str)] = &[
         "evolution.fit_with",
         "Empty by default (and then left out of a written config). Earlier runs whose games \
          every fit also learns from, before the run's own (docs/fit.md): run folders (or their \
-         positions.bin), a relative path taken from the config file's folder. The run fixes \
-         each when it starts, at the rounds it holds then, and writes their path, rounds, games \
-         and identity into its config.toml, so a resumed run learns from the same games. Needs \
-         `fit_every`; a store of the previous format (CTPOS001) is refused.",
+         positions.bin), PDN files (`.pdn`) or folders of them (games against other engines, \
+         `match --pdn`), a relative path taken from the config file's folder. The run fixes \
+         each when it starts (a store at the rounds it holds then, with its identity; each PDN \
+         file by size and checksum) and writes that into its config.toml, so a resumed run \
+         learns from the same games. Needs `fit_every`; a store of the previous format \
+         (CTPOS001) is refused.",
     ),
     (
         "evolution.fit_window",

@@ -19,7 +19,7 @@ use super::pool::{Pool, RoundGames};
 use super::process::{merit, Run, VALIDATION_OPPONENT};
 use super::state::State;
 use super::tables::write_tables;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::fit::{append_round, RecordedGame};
 use crate::game::Opening;
 use crate::game::PdnGame;
@@ -256,6 +256,13 @@ impl Run<'_> {
                 .map(fitted::recorded)
                 .collect::<Result<_>>()?;
             append_round(&self.dir, round, &games)?;
+            // Recorded so that `resume` refuses a run whose store has gone: its fits would
+            // learn from the rounds after it only.
+            let store = self.dir.join(POSITIONS_FILE);
+            let length = std::fs::metadata(&store)
+                .map_err(|e| Error::io("read", &store, &e))?
+                .len();
+            lengths.insert(POSITIONS_FILE.to_string(), length);
         }
         append(&self.dir, TIMINGS_FILE, &timing_row)?;
         if !gate_rows.is_empty() {

@@ -43,12 +43,36 @@ use crate::error::{Error, Result};
 /// With `[islands] count` above 1, every island runs in this process, in step, on one pool of
 /// threads: the reference for the same islands run as separate processes ([`tune_island`]).
 pub fn tune(config: &Config, out: &Path, force: bool, options: &RunOptions) -> Result<RunOutcome> {
+    refuse_own_store(config, out)?;
     // Held until the run returns; refuses folders in use, foreign folders, existing runs.
     let _lock = RunLock::for_new_run(out, force)?;
     let text = config.to_toml();
     write_atomically(&out.join(CONFIG_FILE), text.as_bytes())?;
     // The folder holds no checkpoint now, so the run starts from round 1.
     start_or_continue(out, config, &text, options)
+}
+
+/// Refuses a run whose `[evolution] fit_with` names a store in its own folder `out` (its own
+/// store, or an island's): the run starts that store anew, so its fits would find it gone or
+/// changed. Checked before anything is written.
+fn refuse_own_store(config: &Config, out: &Path) -> Result<()> {
+    let Ok(own) = std::fs::canonicalize(out) else {
+        // A folder that does not exist yet holds no store.
+        return Ok(());
+    };
+    for source in &config.evolution.fit_with {
+        let store = std::fs::canonicalize(&source.store).unwrap_or_else(|_| source.store.clone());
+        if store.starts_with(&own) {
+            return Err(Error::input(format!(
+                "`evolution.fit_with`: {} is in this run's own folder {}: a run cannot learn \
+                 from the store it writes (name an earlier run's folder, or give this run \
+                 another one with --out)",
+                source.store.display(),
+                out.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Runs one island of an island-model run in this process (docs/islands.md): the
@@ -65,6 +89,7 @@ pub fn tune_island(
     island: Island,
     options: &RunOptions,
 ) -> Result<RunOutcome> {
+    refuse_own_store(config, out)?;
     let text = config.to_toml();
     prepare_island_folder(out, &text)?;
     run_islands(out, config, &text, options, Some(island))
@@ -107,6 +132,8 @@ fn start_or_continue(
     text: &str,
     options: &RunOptions,
 ) -> Result<RunOutcome> {
+    // Before any game: a store the fits learn from that has gone would stop the first fit.
+    super::fit_sources::check_sources(&config.evolution.fit_with)?;
     if !config.islands.is_single() {
         return run_islands(dir, config, text, options, None);
     }

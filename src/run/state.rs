@@ -113,21 +113,13 @@ impl State {
             let summary = RunSummary::of(top, config, completed, standings, gated);
             return Ok(Opened::Finished(summary));
         }
-        recorded::cut_to(
-            dir,
-            &checkpoint.files,
-            completed,
-            games_pdn,
-            files::SpecimenColumns::of(config),
-        )?;
+        // Everything is read and checked before anything is cut: a refusal leaves the folder
+        // as it was.
         let identity = StoreIdentity::new(text, island.map(|i| i.index));
-        recorded::cut_store(dir, identity, completed)?;
+        let store = recorded::check_store(dir, identity, completed, &checkpoint.files)?;
         let mut population = checkpoint.population;
         let mut champion = checkpoint.champion;
         let mut gated = checkpoint.gated;
-        if config.gate.is_on() {
-            gate::cut_to(dir, completed, gated.as_ref())?;
-        }
         // An island's specimens may carry any island's fitted tables: all are at the top.
         attach_tables(
             top,
@@ -137,6 +129,22 @@ impl State {
                 .chain(champion.iter_mut().map(|c| &mut c.specimen))
                 .chain(gated.iter_mut().map(|c| &mut c.specimen)),
         )?;
+        recorded::cut_to(
+            dir,
+            &checkpoint.files,
+            completed,
+            games_pdn,
+            files::SpecimenColumns::of(config),
+        )?;
+        recorded::cut_store(dir, store)?;
+        if config.gate.is_on() {
+            gate::cut_to(
+                dir,
+                completed,
+                gated.as_ref(),
+                checkpoint.champions.as_ref(),
+            )?;
+        }
         Ok(Opened::Ready(Box::new(State {
             completed,
             next_id: checkpoint.next_id,

@@ -59,15 +59,17 @@ pub fn attach_tables<'a>(
             std::collections::btree_map::Entry::Occupied(known) => Arc::clone(known.get()),
             std::collections::btree_map::Entry::Vacant(slot) => {
                 let path = tables_path(dir, id);
+                // A table file missing or changed is the run folder's damage (bad input), not
+                // a failure of the program.
                 let file = WeightsFile::load(&path).map_err(|e| {
-                    Error::failure(format!(
+                    Error::input(format!(
                         "specimen {} carries the tables of specimen {id}, which cannot be \
-                         read: {e}",
+                         read: {e}; the run cannot go on without them (put the file back)",
                         specimen.id
                     ))
                 })?;
                 let patterns = file.patterns.ok_or_else(|| {
-                    Error::failure(format!("{}: holds no pattern tables", path.display()))
+                    Error::input(format!("{}: holds no pattern tables", path.display()))
                 })?;
                 Arc::clone(slot.insert(patterns))
             }

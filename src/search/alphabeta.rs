@@ -38,7 +38,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 use rand::Rng;
@@ -179,7 +179,29 @@ pub struct SearchBudget {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+/// With a time a move that is an average ([`SearchBudget::average_time`]): no iteration
+/// starts after this share of it...
+pub const AVERAGE_SOFT_SHARE: f64 = 0.6;
+/// ...and the one under way is abandoned at this multiple of it, so a hard move may take up to
+/// twice the average (CheckerBoard's engines may not take three times it).
+pub const AVERAGE_HARD_SHARE: f64 = 2.0;
+
 impl SearchBudget {
+    /// A budget for a move that should take `average` on average, as engines spend a time a
+    /// move (CheckerBoard's `maxtime`, `match --movetime`, Hub's `move-time`): deepening while
+    /// less than [`AVERAGE_SOFT_SHARE`] of it has passed, the iteration under way abandoned at
+    /// [`AVERAGE_HARD_SHARE`] times it. An iteration takes two to three times the one before,
+    /// so the last one started mostly finishes, and the time spent averages near `average`.
+    pub fn average_time(average: Duration, extension: u32, started: Instant) -> SearchBudget {
+        SearchBudget {
+            depth: MAX_SEARCH_DEPTH,
+            extension,
+            deadline: Some(started + average.mul_f64(AVERAGE_HARD_SHARE)),
+            soft_deadline: Some(started + average.mul_f64(AVERAGE_SOFT_SHARE)),
+            ..SearchBudget::default()
+        }
+    }
+
     /// A budget of full-width `depth` plies (captures followed `extension` plies further) and no
     /// other limit.
     pub fn depth(depth: u32, extension: u32) -> SearchBudget {

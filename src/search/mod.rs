@@ -6,6 +6,6 @@ mod tt;
 
 pub use alphabeta::{
     GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher, SelectiveParams,
-    BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
+    AVERAGE_HARD_SHARE, AVERAGE_SOFT_SHARE, BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
 };
 pub use genes::{Gene, SearchGenes, GENE_KEYS};

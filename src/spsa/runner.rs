@@ -187,21 +187,9 @@ impl<'a> SpsaRun<'a> {
     /// Plays iteration `k` (1-based) from `theta`: its perturbation, opening and pair.
     pub fn play(&self, k: u64, theta: &[f64]) -> PlayedPair {
         let mut rng = stream(self.config.seed, &[tag::SPSA, k]);
-        let signs: Vec<f64> = self
-            .tuned
-            .iter()
-            .map(|_| if rng.gen_bool(0.5) { 1.0 } else { -1.0 })
-            .collect();
+        let signs = self.signs(&mut rng);
         let opening = self.book.for_pair(&mut rng);
-        let side = |sign: f64| -> Vec<u32> {
-            self.tuned
-                .iter()
-                .zip(theta)
-                .zip(&signs)
-                .map(|((t, &v), &d)| round_in(v + sign * d * self.schedule.c(&t.param, k), t))
-                .collect()
-        };
-        let (plus, minus) = (side(1.0), side(-1.0));
+        let (plus, minus) = self.sides(k, theta, &signs);
         let searches = [self.search_with(&plus), self.search_with(&minus)];
         let player = Player::of_file(self.weights);
         let mut half_points = 0;
@@ -229,6 +217,27 @@ impl<'a> SpsaRun<'a> {
             minus,
             plus_half_points: half_points,
         }
+    }
+
+    /// Iteration `k`'s perturbation Δ, the first draws of its stream `rng`.
+    fn signs(&self, rng: &mut impl Rng) -> Vec<f64> {
+        self.tuned
+            .iter()
+            .map(|_| if rng.gen_bool(0.5) { 1.0 } else { -1.0 })
+            .collect()
+    }
+
+    /// The values the `+` and the `−` side play at iteration `k` from `theta` with `signs`.
+    fn sides(&self, k: u64, theta: &[f64], signs: &[f64]) -> (Vec<u32>, Vec<u32>) {
+        let side = |sign: f64| -> Vec<u32> {
+            self.tuned
+                .iter()
+                .zip(theta)
+                .zip(signs)
+                .map(|((t, &v), &d)| round_in(v + sign * d * self.schedule.c(&t.param, k), t))
+                .collect()
+        };
+        (side(1.0), side(-1.0))
     }
 
     /// `theta` moved by `pair`'s result: each key by its step times the `+` side's score
@@ -321,6 +330,13 @@ impl<'a> SpsaRun<'a> {
     /// Starts the folder's files, or reads where a continued run stands: the iterations of
     /// its complete batches and the values after them. A folder of another run is refused.
     fn open_folder(&self, folder: &Path) -> Result<(u64, Vec<f64>)> {
+        if std::fs::metadata(folder).is_ok_and(|m| !m.is_dir()) {
+            return Err(Error::input(format!(
+                "{}: not a folder; the run's files go into a folder of their own (give --out a \
+                 new or empty folder, or this run's)",
+                folder.display()
+            )));
+        }
         std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, &e))?;
         let config_text = self.config.to_toml()?;
         let base_text = self.weights.to_json();
@@ -382,40 +398,103 @@ impl<'a> SpsaRun<'a> {
     }
 
     /// The rows of `spsa.csv`, each checked, as far as its complete lines go (a last line
-    /// without its end is a write cut short).
+    /// without its end is a write cut short). Each row must prove itself: its iteration the
+    /// next, its points a pair's (0 to 2 by halves), the values each side played the ones its
+    /// perturbation and the schedule give from the values its batch started with, and the
+    /// values after it the update its points give. A row that does not is refused, naming its
+    /// line: the run would go on from values it never reached.
     fn read_rows(&self, text: &str, path: &Path) -> Result<Vec<RowRead>> {
-        let bad =
-            |line: usize, why: &str| Error::input(format!("{} line {line}: {why}", path.display()));
+        let bad = |line: usize, why: &str| {
+            Error::input(format!(
+                "{} line {line}: {why}; the run cannot go on from it (put back the run's own \
+                 file, or choose another folder with --out)",
+                path.display()
+            ))
+        };
         let header = self.header();
         if !text.starts_with(&format!("{header}\n")) {
             return Err(bad(1, "not this run's header"));
         }
         let n = self.tuned.len();
+        let batch = u64::from(self.config.batch).max(1);
         let mut rows = Vec::new();
         let mut end = header.len() + 1;
+        let mut theta = self.start();
+        let mut batch_start = theta.clone();
         for (i, line) in text[end..].split_inclusive('\n').enumerate() {
             let Some(line) = line.strip_suffix('\n') else {
                 break;
             };
             end += line.len() + 1;
+            let line_no = i + 2;
+            let k = i as u64 + 1;
             let fields: Vec<&str> = line.split(',').collect();
-            let theta = (fields.len() == 2 + 3 * n
-                && fields[0].parse::<u64>().ok() == Some(i as u64 + 1)
-                && fields[1].parse::<f64>().is_ok()
-                && fields[2..2 + 2 * n]
-                    .iter()
-                    .all(|f| f.parse::<u32>().is_ok()))
-            .then(|| {
-                fields[2 + 2 * n..]
-                    .iter()
-                    .map(|f| f.parse::<f64>().ok())
-                    .collect::<Option<Vec<f64>>>()
-            })
-            .flatten();
-            match theta {
-                Some(theta) => rows.push(RowRead { theta, end }),
-                None => return Err(bad(i + 2, "not a row of this run")),
+            let parsed = (fields.len() == 2 + 3 * n && fields[0].parse::<u64>().ok() == Some(k))
+                .then(|| {
+                    let points = fields[1].parse::<f64>().ok()?;
+                    let played = fields[2..2 + 2 * n]
+                        .iter()
+                        .map(|f| f.parse::<u32>().ok())
+                        .collect::<Option<Vec<u32>>>()?;
+                    let after = fields[2 + 2 * n..]
+                        .iter()
+                        .map(|f| f.parse::<f64>().ok())
+                        .collect::<Option<Vec<f64>>>()?;
+                    Some((points, played, after))
+                })
+                .flatten();
+            let Some((points, played, after)) = parsed else {
+                return Err(bad(line_no, &format!("not row {k} of this run")));
+            };
+            if k > self.config.iterations {
+                return Err(bad(
+                    line_no,
+                    &format!("iteration {k}, but the run has {}", self.config.iterations),
+                ));
             }
+            let half_points = points * 2.0;
+            if !(0.0..=4.0).contains(&half_points) || half_points.fract() != 0.0 {
+                return Err(bad(
+                    line_no,
+                    &format!("`plus_points` {points} is not a pair's (0 to 2 by halves)"),
+                ));
+            }
+            if (k - 1).is_multiple_of(batch) {
+                // A batch is played from the values it starts with.
+                batch_start.clone_from(&theta);
+            }
+            let signs = self.signs(&mut stream(self.config.seed, &[tag::SPSA, k]));
+            let (plus, minus) = self.sides(k, &batch_start, &signs);
+            if played[..n] != plus[..] || played[n..] != minus[..] {
+                return Err(bad(
+                    line_no,
+                    &format!(
+                        "the values played are not the ones iteration {k} plays from the \
+                         values before it"
+                    ),
+                ));
+            }
+            let pair = PlayedPair {
+                iteration: k,
+                signs,
+                plus,
+                minus,
+                plus_half_points: half_points as u32,
+            };
+            theta = self.update(&theta, &pair);
+            if after != theta {
+                return Err(bad(
+                    line_no,
+                    &format!(
+                        "the values after iteration {k} are not the update its points and the \
+                         schedule give"
+                    ),
+                ));
+            }
+            rows.push(RowRead {
+                theta: theta.clone(),
+                end,
+            });
         }
         Ok(rows)
     }

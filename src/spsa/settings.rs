@@ -7,9 +7,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::game::{OpeningsSource, SearchParams, MAX_NODES};
+use crate::game::{OpeningsSource, SearchParams, DECK_NAMES, MAX_NODES};
 use crate::input_file::{self, Links, CONFIG_CAP};
 use crate::search::GENE_KEYS;
+use crate::search::MAX_SEARCH_DEPTH;
 
 /// Most game pairs a run may plan: far more than a week of games.
 pub const MAX_ITERATIONS: u64 = 100_000_000;
@@ -119,6 +120,15 @@ fn default_stability() -> f64 {
     0.1
 }
 
+/// `v` as a message quotes it: short however large (`1e300`, not 301 digits).
+fn number(v: f64) -> String {
+    if v.is_finite() && v != 0.0 && !(1e-6..1e9).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// One tuned key, checked: its place in [`GENE_KEYS`] and its settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuned {
@@ -147,12 +157,19 @@ impl SpsaConfig {
     /// Parses and checks config `text`; `origin` names the file in messages and is the folder
     /// relative paths start from.
     pub fn parse(text: &str, origin: &Path) -> Result<SpsaConfig> {
-        let mut config: SpsaConfig = toml::from_str(text).map_err(|e| {
-            Error::input(format!(
-                "config {}: {}",
-                origin.display(),
-                e.to_string().trim_end()
-            ))
+        let mut config: SpsaConfig = toml::from_str(text).map_err(|e: toml::de::Error| {
+            // A key left out is no place in the file: its name is the message. Elsewhere, the
+            // line of the key at fault.
+            let message = e.message().trim_end();
+            let place = match e.span() {
+                Some(span) if span.start > 0 || !message.starts_with("missing field") => {
+                    let before = text.as_bytes().get(..span.start).unwrap_or(text.as_bytes());
+                    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+                    format!("line {line}: ")
+                }
+                _ => String::new(),
+            };
+            Error::input(format!("config {}: {place}{message}", origin.display()))
         })?;
         let folder = origin.parent().unwrap_or(Path::new(""));
         if config.weights != "material" && Path::new(&config.weights).is_relative() {
@@ -212,9 +229,24 @@ impl SpsaConfig {
                 format!("{}: expected 1 to {MAX_NODES}", self.nodes),
             );
         }
-        // The depths' bounds are `[search]`'s: one owner of them.
-        if let Err(e) = self.search().try_limits() {
-            return fail("capture_plies", e.describe("min_depth", "capture_plies"));
+        // The depths' bounds are `[search]`'s: one owner of them, told in this key's terms.
+        if self.search().try_limits().is_err() {
+            let most = MAX_SEARCH_DEPTH - SearchParams::default().min_depth;
+            return fail(
+                "capture_plies",
+                format!("{}: expected 0 to {most}", self.capture_plies),
+            );
+        }
+        if let OpeningsSource::File(path) = &self.openings {
+            if !path.exists() {
+                return fail(
+                    "openings",
+                    format!(
+                        "{}: no such file; expected a file of openings or one of {DECK_NAMES}",
+                        path.display()
+                    ),
+                );
+            }
         }
         if self.database_pieces > crate::egdb::MAX_DATABASE_PIECES {
             return fail(
@@ -243,7 +275,12 @@ impl SpsaConfig {
             if !range.contains(&value) {
                 return fail(
                     key,
-                    format!("{value}: expected {} to {}", range.start(), range.end()),
+                    format!(
+                        "{}: expected {} to {}",
+                        number(value),
+                        range.start(),
+                        range.end()
+                    ),
                 );
             }
         }
@@ -287,7 +324,7 @@ impl SpsaConfig {
                 if !(f64::from(p.min)..=f64::from(p.max)).contains(&start) {
                     return fail(
                         &format!("{at}.start"),
-                        format!("{start}: outside min {} .. max {}", p.min, p.max),
+                        format!("{}: outside min {} .. max {}", number(start), p.min, p.max),
                     );
                 }
             }
@@ -297,14 +334,14 @@ impl SpsaConfig {
                     format!(
                         "{}: expected 0.5 to 10000 (the perturbation, in the key's units; \
                          below 0.5 both sides round to the same value)",
-                        p.c
+                        number(p.c)
                     ),
                 );
             }
             if !(p.r > 0.0 && p.r <= 1_000.0) {
                 return fail(
                     &format!("{at}.r"),
-                    format!("{}: expected above 0, at most 1000", p.r),
+                    format!("{}: expected above 0, at most 1000", number(p.r)),
                 );
             }
         }

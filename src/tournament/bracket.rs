@@ -458,6 +458,7 @@ mod tests {
                 },
                 moves: Vec::new(),
                 scores: Vec::new(),
+                forfeit: None,
             },
         }
     }

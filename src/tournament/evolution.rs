@@ -9,6 +9,7 @@ use super::settings::MAX_ROUNDS;
 use super::specimen::Specimen;
 use crate::bounded::{fraction, int_in, number_in};
 use crate::eval::{WeightPair, Weights, FEATURE_COUNT, MAX_ABS_WEIGHT};
+use crate::fit::{MAX_ENDING_PLIES, MAX_L2_TABLES};
 use crate::rng::{stream, tag};
 
 use super::weight_space::{standard_normal, WeightSpace};
@@ -86,7 +87,7 @@ pub struct EvolutionParams {
     /// played on by it for up to this many plies, every quiet position with its exact value
     /// (0: none; left out of a written config then). Needs `search.database_pieces`.
     #[serde(
-        deserialize_with = "int_in::<_, u32, 0, MAX_ENDING_PLIES>",
+        deserialize_with = "int_in::<_, u32, 0, { MAX_ENDING_PLIES as i64 }>",
         skip_serializing_if = "is_zero"
     )]
     pub fit_endings: u32,
@@ -115,14 +116,10 @@ fn is_default_l2_tables(pull: &f64) -> bool {
     *pull == DEFAULT_L2_TABLES
 }
 
-/// Reads a pull toward zero, in positions: 0 to a billion.
+/// Reads a pull toward zero, in positions: 0 to [`MAX_L2_TABLES`] (`fit --l2-tables`'s bound).
 fn l2_tables<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-    number_in(deserializer, 0.0, 1e9)
+    number_in(deserializer, 0.0, MAX_L2_TABLES)
 }
-
-/// The longest ending a fit plays on from a game (`fit_endings`): longer than any win of the
-/// 5-piece database.
-const MAX_ENDING_PLIES: i64 = 1000;
 
 /// The default share of the search's score in a pattern fit's labels: on the games of a run
 /// of `configs/patterns.toml` with eight times its rounds, fits with shares 0, 0.3, 0.6, 0.75,

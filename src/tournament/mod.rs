@@ -14,7 +14,7 @@ pub use bracket::{play_round, BracketGame, GameJob, GameReport, LevelSummary, Ro
 pub use evolution::{
     breed, initial_population, EvolutionParams, DEFAULT_FIT_SCORE_WEIGHT, DEFAULT_L2_TABLES,
 };
-pub use fit_source::{FitSource, FixedSource};
+pub use fit_source::{FitSource, Fixed, FixedPdn, FixedSource, PdnFile};
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };

@@ -7,6 +7,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use checkers_tuner::Fixed;
+
 use crate::support::bin;
 
 /// A tiny pattern run with a fit after every round.
@@ -190,6 +192,123 @@ fn fits_learn_from_the_earlier_run_as_it_stood_when_the_run_started() {
 }
 
 #[test]
+fn fits_learn_from_pdn_games_the_same_on_any_thread_count_and_through_a_crash() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Sparring games as `match --pdn` writes them (here our engine against itself).
+    let sparring = tmp.path().join("sparring");
+    fs::create_dir_all(&sparring).unwrap();
+    bin()
+        .args([
+            "match",
+            "material",
+            "material",
+            "--openings",
+            "random:6",
+            "--pairs",
+            "5",
+        ])
+        .args([
+            "--min-depth",
+            "2",
+            "--max-depth",
+            "4",
+            "--database-pieces",
+            "0",
+            "-q",
+        ])
+        .arg("--pdn")
+        .arg(sparring.join("games.pdn"))
+        .assert()
+        .success();
+    let config = write(tmp.path(), "later.toml", &later("[\"sparring\"]"));
+    let one = tmp.path().join("one");
+    let log = tune(&config, &one, 1);
+    let rows: Vec<u32> = fs::read_to_string(one.join("games.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    let fits = fit_games(&log);
+    assert_eq!(fits.len(), 3, "{log}");
+    for (k, &games) in fits.iter().enumerate() {
+        let own = rows.iter().filter(|&&round| round <= k as u32 + 1).count();
+        assert_eq!(
+            games,
+            10 + own,
+            "fit {}: the 10 sparring games first: {log}",
+            k + 1
+        );
+    }
+    let written = fs::read_to_string(one.join("config.toml")).unwrap();
+    assert!(
+        written.contains("pdn = ") && written.contains("checksum = "),
+        "{written}"
+    );
+
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    let crashed = tmp.path().join("crashed");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&crashed)
+        .env("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT", "3")
+        .assert()
+        .failure();
+    bin()
+        .args(["resume", "--quiet"])
+        .arg(&crashed)
+        .assert()
+        .success();
+    for file in COMPARED {
+        let a = fs::read(one.join(file)).unwrap();
+        assert_eq!(
+            a,
+            fs::read(two.join(file)).unwrap(),
+            "{file}: 1 vs 2 threads"
+        );
+        assert_eq!(a, fs::read(crashed.join(file)).unwrap(), "{file}: resumed");
+    }
+
+    // The sparring games change what the fits learn.
+    let alone = tmp.path().join("alone");
+    tune(&write(tmp.path(), "alone.toml", &later("[]")), &alone, 2);
+    assert_ne!(
+        fs::read(one.join("specimens.csv")).unwrap(),
+        fs::read(alone.join("specimens.csv")).unwrap()
+    );
+
+    // A file changed after the run started: its resumption is refused before any game.
+    let stopped = tmp.path().join("stopped");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&stopped)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
+        .assert()
+        .code(130);
+    let pdn = sparring.join("games.pdn");
+    let mut text = fs::read_to_string(&pdn).unwrap();
+    text.push_str("\n[Event \"added\"]\n[Result \"1-0\"]\n\n1. 11-15 23-19 1-0\n");
+    fs::write(&pdn, text).unwrap();
+    let before = fs::read(stopped.join("checkpoint.json")).unwrap();
+    let out = bin()
+        .args(["resume", "--quiet"])
+        .arg(&stopped)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("games.pdn changed since the run started"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read(stopped.join("checkpoint.json")).unwrap(), before);
+}
+
+#[test]
 fn a_source_that_cannot_be_read_is_refused_naming_the_key() {
     let tmp = tempfile::tempdir().unwrap();
     for (text, needle) in [
@@ -245,16 +364,18 @@ fn the_shipped_next_run_reads_results_hour_and_is_refused_without_it() {
     assert_eq!(sources.len(), 1);
     let store = hour.canonicalize().unwrap().join("positions.bin");
     assert_eq!(sources[0].store, store);
-    assert_eq!(sources[0].fixed.map(|f| f.rounds), Some(3));
-    assert_eq!(
-        sources[0].fixed.map(|f| f.games),
-        Some(games_in(&hour) as u64)
-    );
+    let Some(Fixed::Store(fixed)) = sources[0].fixed else {
+        panic!("{sources:?}");
+    };
+    assert_eq!(fixed.rounds, 3);
+    assert_eq!(fixed.games, games_in(&hour) as u64);
     // One fit per gate, and about half an hour of two cores with a real hour run's 30,534
     // games to learn from (the model a run prints at its start).
     assert_eq!(loaded.gate.every, loaded.evolution.fit_every);
     let mut real = loaded.clone();
-    real.evolution.fit_with[0].fixed.as_mut().unwrap().games = 30_534;
+    if let Some(Fixed::Store(fixed)) = real.evolution.fit_with[0].fixed.as_mut() {
+        fixed.games = 30_534;
+    }
     let hours = real.expected_cpu_seconds(0) / 2.0 / 3600.0;
     assert!((0.3..=0.75).contains(&hours), "{hours} h");
 }

@@ -37,6 +37,7 @@ fn reason_text(reason: EndReason) -> &'static str {
         EndReason::PlyCap => "ply cap",
         EndReason::Time => "time",
         EndReason::Database => "database",
+        forfeit => forfeit.label(),
     }
 }
 
@@ -116,6 +117,7 @@ fn played_games_read_back_and_replay_to_their_result() {
             }
             EndReason::Time => panic!("a game without a clock ended on time"),
             EndReason::Database => panic!("these games are played without a database"),
+            r => panic!("our engine never forfeits: {r:?}"),
         }
         reasons.insert(reason_text(record.reason));
         if back.start != Position::start() {

@@ -255,3 +255,51 @@ fn the_shipped_config_reads_and_opens_every_key() {
         .weights
         .ends_with("results/overnight-patterns/best.json"));
 }
+
+/// Issue 47: a continued run goes on only from rows that prove themselves. Each row's values
+/// played follow from the values before it, and its values after from its points and the
+/// schedule: an edited row is refused naming its line, and the folder is left as it was.
+#[test]
+fn edited_rows_are_refused_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), 8, 4, TWO_KEYS);
+    let whole = dir.path().join("whole");
+    run(&config, &whole, "1");
+    let rows = std::fs::read_to_string(whole.join("spsa.csv")).unwrap();
+    let lines: Vec<&str> = rows.lines().collect();
+    assert_eq!(lines.len(), 9, "{rows}");
+    // Each edit of the first batch's rows (lines 2 to 5), kept to whole batches so that the
+    // continued run reads them: (line, column, new value).
+    let field = |line: usize, column: usize| lines[line - 1].split(',').nth(column).unwrap();
+    let other_points = if field(3, 1) == "2" { "0" } else { "2" };
+    let edits: [(usize, usize, String); 4] = [
+        // the last row's theta
+        (
+            5,
+            6,
+            format!("{}", field(5, 6).parse::<f64>().unwrap() + 7.0),
+        ),
+        // a row's points
+        (3, 1, other_points.to_string()),
+        // a value played
+        (4, 2, format!("{}", field(4, 2).parse::<u32>().unwrap() + 1)),
+        // points that no pair scores
+        (2, 1, "1.25".to_string()),
+    ];
+    for (line, column, value) in edits {
+        let out = dir.path().join(format!("edited-{line}-{column}"));
+        std::fs::create_dir(&out).unwrap();
+        for f in ["config.toml", "base.json"] {
+            std::fs::copy(whole.join(f), out.join(f)).unwrap();
+        }
+        let mut kept: Vec<String> = lines[..5].iter().map(|l| l.to_string()).collect();
+        let mut fields: Vec<&str> = kept[line - 1].split(',').collect();
+        fields[column] = &value;
+        kept[line - 1] = fields.join(",");
+        let text = kept.join("\n") + "\n";
+        std::fs::write(out.join("spsa.csv"), &text).unwrap();
+        refused(&config, &out, &[&format!("spsa.csv line {line}:")]);
+        assert_eq!(std::fs::read_to_string(out.join("spsa.csv")).unwrap(), text);
+        assert!(!out.join("best.json").exists());
+    }
+}

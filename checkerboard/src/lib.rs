@@ -1,0 +1,383 @@
+//! checkers-tuner's engine as a CheckerBoard engine library: the two functions CheckerBoard
+//! (the GUI of English checkers) calls, `getmove` and `enginecommand`, over the `checkers_tuner`
+//! library. Built as `libcheckers_tuner_cb.so` (Linux), `.dylib` (macOS) or
+//! `checkers_tuner_cb.dll` (Windows); `docs/engines.md` says how to build and install it.
+//!
+//! It plays with the selective search of the weights it has: a weights file written by
+//! checkers-tuner (`set weights PATH`, with the file's `search` table), by default the file
+//! `checkers-tuner.json` beside the library, else the material weights built in. It searches
+//! with the 5-piece endgame database when checkers-tuner's cache already holds it (it never
+//! builds one), knows the game's repetitions from `set gamehist`, and spends `maxtime` as
+//! CheckerBoard means it: an average, a hard move taking up to twice it.
+
+use std::ffi::{c_char, c_int, CStr};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use checkers_tuner::checkerboard::{
+    board_from_position, color_of_code, incremental_times, position_from_board, read_gamehist,
+    Board8x8, CB_LOSS, CB_UNKNOWN, CB_WIN, GT_ENGLISH, REPLY_SIZE, STATUS_SIZE,
+};
+use checkers_tuner::{
+    endgame_cache_dir, endgame_db_path, EndgameDb, GameHistory, Player, Position, SearchBudget,
+    SearchMode, SearchParams, Searcher, WeightsFile,
+};
+
+/// The weights file looked for beside the library when `set weights` names none.
+pub const DEFAULT_WEIGHTS_FILE: &str = "checkers-tuner.json";
+/// The endgame database used when the cache holds it.
+const DATABASE_PIECES: u32 = 5;
+/// The transposition table's size at start, in MiB.
+const DEFAULT_HASH_MIB: u32 = 16;
+/// Captures are followed this many plies past each full-width depth (the `[search]` default).
+const CAPTURE_EXTENSION: u32 = 6;
+
+/// The engine between calls.
+struct Engine {
+    weights: WeightsFile,
+    /// Where the weights came from (`built in` for material).
+    weights_origin: String,
+    hash_mib: u32,
+    searcher: Option<Searcher>,
+    /// `set gamehist`'s positions, the last one the position of the next `getmove`.
+    history: Vec<Position>,
+    database: Option<&'static EndgameDb>,
+}
+
+static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
+
+/// Runs `f` on the engine, made on the first call.
+fn with_engine<T>(f: impl FnOnce(&mut Engine) -> T) -> T {
+    let mut guard = ENGINE.lock().unwrap_or_else(PoisonError::into_inner);
+    let engine = guard.get_or_insert_with(Engine::new);
+    f(engine)
+}
+
+impl Engine {
+    fn new() -> Engine {
+        let (weights, weights_origin) = default_weights();
+        let database = endgame_cache_dir()
+            .ok()
+            .map(|dir| endgame_db_path(&dir, DATABASE_PIECES))
+            .filter(|path| path.is_file())
+            .and_then(|path| EndgameDb::load(&path, DATABASE_PIECES).ok())
+            .map(|db| &*Box::leak(Box::new(db)));
+        Engine {
+            weights,
+            weights_origin,
+            hash_mib: DEFAULT_HASH_MIB,
+            searcher: None,
+            history: Vec::new(),
+            database,
+        }
+    }
+
+    /// The searcher, made for the current weights and table size.
+    fn searcher(&mut self) -> &mut Searcher {
+        let weights = &self.weights;
+        let database = self.database;
+        let bits = (self.hash_mib.max(1) as f64 * 1024.0 * 1024.0 / 16.0)
+            .log2()
+            .floor()
+            .clamp(10.0, 30.0) as u32;
+        self.searcher.get_or_insert_with(|| {
+            let mut searcher = Searcher::new(bits);
+            searcher.set_endgame_db(database);
+            let table = weights.search.unwrap_or_default();
+            searcher.set_selective(
+                SearchParams {
+                    mode: SearchMode::Selective,
+                    ..table
+                }
+                .selective(),
+            );
+            searcher
+        })
+    }
+
+    /// The positions before `pos` since the last irreversible move, from `set gamehist` when
+    /// it led to `pos`.
+    fn history_before(&self, pos: &Position) -> Vec<Position> {
+        match self.history.split_last() {
+            Some((last, before)) if last == pos => before.to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Answers one `enginecommand`; `None` for a command it does not handle.
+    fn command(&mut self, text: &str) -> Option<String> {
+        let text = text.trim();
+        let (verb, rest) = text.split_once(' ').unwrap_or((text, ""));
+        let (key, value) = rest.trim().split_once(' ').unwrap_or((rest.trim(), ""));
+        let value = value.trim();
+        match (verb, key) {
+            ("name", _) => Some(format!("checkers-tuner {}", env!("CARGO_PKG_VERSION"))),
+            ("about", _) => Some(format!(
+                "checkers-tuner {}\nAn English-checkers engine whose evaluation is tuned by \
+                 evolution.\nWeights: {}\nEndgame database: {}",
+                env!("CARGO_PKG_VERSION"),
+                self.weights_origin,
+                if self.database.is_some() {
+                    "5 pieces"
+                } else {
+                    "none"
+                }
+            )),
+            ("help", _) => Some(String::new()),
+            ("get", "protocolversion") => Some("2".into()),
+            ("get", "gametype") => Some(GT_ENGLISH.to_string()),
+            ("get", "hashsize") => Some(self.hash_mib.to_string()),
+            ("set", "hashsize") => {
+                let mib: u32 = value.parse().ok().filter(|&m| (1..=4096).contains(&m))?;
+                self.hash_mib = mib;
+                self.searcher = None;
+                Some(format!("hashsize {mib}"))
+            }
+            ("get", "book") => Some("0".into()),
+            ("set", "book") => Some("no book: checkers-tuner plays without one".into()),
+            ("get", "weights") => Some(self.weights_origin.clone()),
+            ("set", "weights") => Some(match WeightsFile::load(Path::new(value)) {
+                Ok(file) => {
+                    self.weights = file;
+                    self.weights_origin = value.to_string();
+                    self.searcher = None;
+                    format!("weights {value}")
+                }
+                Err(e) => format!("error: {e}"),
+            }),
+            ("set", "gamehist") => Some(match read_gamehist(rest.trim_start_matches("gamehist")) {
+                Ok(positions) => {
+                    self.history = positions;
+                    "gamehist".into()
+                }
+                Err(e) => {
+                    self.history.clear();
+                    format!("error: gamehist: {e}")
+                }
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The weights used until `set weights`: [`DEFAULT_WEIGHTS_FILE`] beside the library when it
+/// is there and readable, else the material weights.
+fn default_weights() -> (WeightsFile, String) {
+    if let Some(path) = library_folder().map(|dir| dir.join(DEFAULT_WEIGHTS_FILE)) {
+        if path.is_file() {
+            if let Ok(file) = WeightsFile::load(&path) {
+                return (file, path.display().to_string());
+            }
+        }
+    }
+    (WeightsFile::material(), "material (built in)".to_string())
+}
+
+/// The folder of this library's file.
+#[cfg(unix)]
+fn library_folder() -> Option<PathBuf> {
+    let mut info: libc_dl::DlInfo = unsafe { std::mem::zeroed() };
+    // SAFETY: dladdr reads the address of one of this library's functions.
+    let found = unsafe { libc_dl::dladdr(getmove as *const std::ffi::c_void, &mut info) };
+    if found == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: dladdr's file name is a NUL-terminated string it owns.
+    let name = unsafe { CStr::from_ptr(info.dli_fname) };
+    Path::new(&*name.to_string_lossy())
+        .parent()
+        .map(Path::to_path_buf)
+}
+
+/// The folder of this library's file: on Windows, CheckerBoard's own `engines` folder (its
+/// working folder is CheckerBoard's).
+#[cfg(not(unix))]
+fn library_folder() -> Option<PathBuf> {
+    Some(PathBuf::from("engines"))
+}
+
+#[cfg(unix)]
+mod libc_dl {
+    use std::ffi::{c_char, c_int, c_void};
+
+    /// `Dl_info`.
+    #[repr(C)]
+    pub struct DlInfo {
+        pub dli_fname: *const c_char,
+        pub dli_fbase: *mut c_void,
+        pub dli_sname: *const c_char,
+        pub dli_saddr: *mut c_void,
+    }
+
+    extern "C" {
+        pub fn dladdr(addr: *const c_void, info: *mut DlInfo) -> c_int;
+    }
+}
+
+/// Copies `text` into a C buffer of `size` bytes, cut to fit, NUL-terminated.
+///
+/// # Safety
+///
+/// `buffer` must be null or point to `size` writable bytes.
+unsafe fn write_c(buffer: *mut c_char, size: usize, text: &str) {
+    if buffer.is_null() || size == 0 {
+        return;
+    }
+    let bytes = text.as_bytes();
+    let n = bytes.len().min(size - 1);
+    std::ptr::copy_nonoverlapping(bytes.as_ptr().cast::<c_char>(), buffer, n);
+    *buffer.add(n) = 0;
+}
+
+/// CheckerBoard's `enginecommand`: answers `name`, `about`, `help`, `get protocolversion`,
+/// `get gametype` (21), `get`/`set hashsize` (MiB), `get`/`set book` (no book),
+/// `get`/`set weights PATH` and `set gamehist`; returns 0 for anything else.
+///
+/// # Safety
+///
+/// `command` must be a NUL-terminated string and `reply` a buffer of 1024 bytes, as
+/// CheckerBoard passes them.
+#[no_mangle]
+pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut c_char) -> c_int {
+    if command.is_null() {
+        return 0;
+    }
+    let text = CStr::from_ptr(command).to_string_lossy().into_owned();
+    let answer = std::panic::catch_unwind(|| with_engine(|engine| engine.command(&text)));
+    match answer {
+        Ok(Some(answer)) => {
+            write_c(reply, REPLY_SIZE, &answer);
+            1
+        }
+        _ => {
+            write_c(reply, REPLY_SIZE, "?");
+            0
+        }
+    }
+}
+
+/// CheckerBoard's `getmove`: plays the best move it finds in `board` for `color` within about
+/// `maxtime` seconds on average (the incremental-time bits of `info` and `moreinfo` when set),
+/// stopping early once `*playnow` is set, and writes the board after it. Returns `CB_WIN` or
+/// `CB_LOSS` for a win or loss the search proved, `CB_LOSS` without touching the board when
+/// `color` has no move, else `CB_UNKNOWN`.
+///
+/// # Safety
+///
+/// Pointers as CheckerBoard passes them: `board` an `int[8][8]`, `status` 1024 bytes,
+/// `playnow` an `int` that may change while the search runs; `cbmove` is not written.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn getmove(
+    board: *mut Board8x8,
+    color: c_int,
+    maxtime: f64,
+    status: *mut c_char,
+    playnow: *mut c_int,
+    info: c_int,
+    moreinfo: c_int,
+    _cbmove: *mut c_void_move,
+) -> c_int {
+    if board.is_null() {
+        return CB_UNKNOWN;
+    }
+    let Some(side) = color_of_code(color) else {
+        write_c(status, STATUS_SIZE, "not a colour");
+        return CB_UNKNOWN;
+    };
+    let pos = match position_from_board(&*board, side) {
+        Ok(pos) => pos,
+        Err(e) => {
+            write_c(status, STATUS_SIZE, &format!("not a position: {e}"));
+            return CB_UNKNOWN;
+        }
+    };
+    if pos.is_lost() {
+        write_c(status, STATUS_SIZE, "no move");
+        return CB_LOSS;
+    }
+    let started = Instant::now();
+    let average = match incremental_times(info, moreinfo) {
+        // A 25th of the clock plus most of the increment, as our own clock games plan.
+        Some((increment, remaining)) => (remaining / 25.0 + increment * 0.75).min(remaining / 3.0),
+        None => maxtime,
+    };
+    let average = Duration::try_from_secs_f64(average.max(0.001)).unwrap_or(Duration::from_secs(1));
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut budget = SearchBudget::average_time(average, CAPTURE_EXTENSION, started);
+    budget.stop = Some(Arc::clone(&stop));
+    // "Play now": a watcher turns CheckerBoard's flag into the search's stop flag.
+    let done = Arc::new(AtomicBool::new(false));
+    let watcher = (!playnow.is_null()).then(|| {
+        let flag = playnow as usize;
+        let (stop, done) = (Arc::clone(&stop), Arc::clone(&done));
+        thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                // SAFETY: CheckerBoard keeps `playnow` alive during the call, and the watcher
+                // ends before the call returns.
+                if unsafe { std::ptr::read_volatile(flag as *const c_int) } != 0 {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                thread::sleep(Duration::from_millis(2));
+            }
+        })
+    });
+    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        with_engine(|engine| {
+            let before = engine.history_before(&pos);
+            let history = GameHistory {
+                positions: &before,
+                no_progress_plies: Some(80),
+            };
+            let weights = engine.weights.clone();
+            let player = Player::of_file(&weights);
+            let evaluator = player.evaluator(&pos);
+            engine
+                .searcher()
+                .search_timed(&pos, &history, evaluator, &budget, |_| {})
+        })
+    }));
+    done.store(true, Ordering::Relaxed);
+    if let Some(watcher) = watcher {
+        let _ = watcher.join();
+    }
+    let Ok(found) = found else {
+        write_c(status, STATUS_SIZE, "internal error");
+        return CB_UNKNOWN;
+    };
+    let Some(mv) = found.best_move else {
+        return CB_LOSS;
+    };
+    *board = board_from_position(&pos.play(&mv));
+    let score = match found.mate_distance() {
+        Some(plies) => format!(
+            "{} in {}",
+            if plies > 0 { "win" } else { "loss" },
+            plies.abs()
+        ),
+        None => format!("{:+.2}", f64::from(found.score) / 100.0),
+    };
+    write_c(
+        status,
+        STATUS_SIZE,
+        &format!(
+            "checkers-tuner: {mv} score {score} depth {} nodes {} time {:.2}s",
+            found.depth,
+            found.nodes,
+            started.elapsed().as_secs_f64()
+        ),
+    );
+    match found.mate_distance() {
+        Some(plies) if plies > 0 => CB_WIN,
+        Some(_) => CB_LOSS,
+        None => CB_UNKNOWN,
+    }
+}
+
+/// `struct CBmove`, which English engines leave alone: only its address is passed.
+#[allow(non_camel_case_types)]
+pub type c_void_move = std::ffi::c_void;
