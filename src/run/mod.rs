@@ -3,6 +3,7 @@
 mod checkpoint;
 mod config;
 mod config_messages;
+mod config_sections;
 mod edits;
 mod estimate;
 mod exchange;
@@ -14,6 +15,7 @@ mod gate;
 mod gating;
 mod island_files;
 mod islands;
+mod key_docs;
 mod lock;
 mod observer;
 mod options;
