@@ -16,6 +16,7 @@ mod positions;
 mod records;
 mod report;
 mod samples;
+mod settings;
 mod store;
 mod texel;
 
@@ -34,8 +35,9 @@ pub use pattern_fit::fit_pattern_data;
 pub use pattern_samples::{pattern_samples, PatternData};
 pub use positions::{extract_split, Extraction};
 pub use records::RecordedGame;
-pub use report::{FitReport, FitSettings, Losses, MAX_ENDING_PLIES, MAX_EPOCHS, MAX_L2_TABLES};
+pub use report::{FitReport, Losses};
 pub use samples::Samples;
+pub use settings::{FitSettings, MAX_ENDING_PLIES, MAX_EPOCHS, MAX_L2_TABLES};
 pub use store::{
     append_round, cut_store_to, length_through_round, start_store, StoreIdentity, StoreReader,
 };
