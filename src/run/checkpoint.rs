@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::config::Config;
 use super::files::{
-    write_atomically, FileLengths, SpecimenColumns, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE,
+    write_atomically, FileLengths, FileProof, SpecimenColumns, BEST_FILE, CHECKPOINT_FILE,
+    PLAYOFF_FILE,
 };
 use super::gate::GatedChampion;
 use super::recorded;
@@ -78,26 +79,6 @@ pub struct Checkpoint {
     /// and in checkpoints written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub champions: Option<FileProof>,
-}
-
-/// What a checkpoint records of a file the run appends to but cannot rebuild: its length and
-/// the fingerprint of its bytes up to there, so that a changed byte is found, not trusted.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileProof {
-    /// The file's length in bytes.
-    pub bytes: u64,
-    /// The fingerprint of those bytes (`text::fingerprint`).
-    pub fingerprint: String,
-}
-
-impl FileProof {
-    /// The proof of `bytes`, a whole file.
-    pub fn of(bytes: &[u8]) -> FileProof {
-        FileProof {
-            bytes: bytes.len() as u64,
-            fingerprint: fingerprint(bytes),
-        }
-    }
 }
 
 /// The fingerprint of the run's openings file, when its openings come from a file.
