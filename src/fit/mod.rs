@@ -16,6 +16,7 @@ mod positions;
 mod records;
 mod report;
 mod samples;
+mod settings;
 mod store;
 mod texel;
 
@@ -35,8 +36,9 @@ pub use pattern_fit::fit_pattern_data;
 pub use pattern_samples::{pattern_samples, PatternData};
 pub use positions::{extract_split, Extraction};
 pub use records::RecordedGame;
-pub use report::{FitReport, FitSettings, Losses, MAX_EPOCHS};
+pub use report::{FitReport, Losses};
 pub use samples::Samples;
+pub use settings::{FitSettings, MAX_EPOCHS};
 pub use store::{
     append_round, cut_store_to, length_through_round, start_store, StoreIdentity, StoreReader,
 };

@@ -4,8 +4,10 @@
 //! `assets/DejaVuSans-LICENSE.txt`) through plotters' pure-Rust `ab_glyph` backend, so drawing
 //! needs no system font library (fontconfig, freetype) on the machine.
 
+mod climb;
 mod data;
 mod grouping;
+mod learning;
 mod tables;
 
 use data::{check_run_dir, read_run, Best, RoundStats, RunData};
@@ -33,25 +35,52 @@ const FAMILY: &str = "sans-serif";
 
 const WIDTH: u32 = 1600;
 const HEIGHT: u32 = 1500;
-/// Extra height for the learning-curve panel, so the other panels keep their size.
-const LEARNING_HEIGHT: u32 = 420;
+/// Extra height for each panel of a curve over the rounds (the champion's climb, the learning
+/// curve), so the other panels keep their size.
+const CURVE_HEIGHT: u32 = 420;
 
 /// Extra height for the tables' heat maps of an extended run.
 const TABLES_HEIGHT: u32 = 480;
 
-/// The picture's height: taller when the run has a learning curve or tables to show.
+/// The panels under the weights a run has, top to bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lower {
+    /// The gated champion's climb (`champions.csv`).
+    Climb,
+    /// The learning curve (`learning.csv`).
+    Learning,
+    /// An extended run's piece-square tables.
+    Tables,
+}
+
+impl Lower {
+    fn height(self) -> u32 {
+        match self {
+            Lower::Climb | Lower::Learning => CURVE_HEIGHT,
+            Lower::Tables => TABLES_HEIGHT,
+        }
+    }
+}
+
+/// The panels under the weights: the champion's climb first (what a gated run is judged by),
+/// then the learning curve, then the tables.
+fn lower_panels(data: &RunData) -> Vec<Lower> {
+    let mut panels = Vec::new();
+    if !data.climb.gates.is_empty() {
+        panels.push(Lower::Climb);
+    }
+    if !data.learning.is_empty() {
+        panels.push(Lower::Learning);
+    }
+    if data.tables.is_some() {
+        panels.push(Lower::Tables);
+    }
+    panels
+}
+
+/// The picture's height: taller for each panel under the weights.
 fn height(data: &RunData) -> u32 {
-    HEIGHT
-        + if data.learning.is_empty() && data.champions.is_empty() {
-            0
-        } else {
-            LEARNING_HEIGHT
-        }
-        + if data.tables.is_some() {
-            TABLES_HEIGHT
-        } else {
-            0
-        }
+    HEIGHT + lower_panels(data).iter().map(|p| p.height()).sum::<u32>()
 }
 /// Width of the column right of each panel that holds its legend; plotters' own legends sit
 /// inside the plotting area, where they would hide bars and lines.
@@ -85,6 +114,12 @@ const ISLAND_COLOURS: [u32; 8] = [
     0xd62728, 0x1f77b4, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf,
 ];
 
+/// `colour` moved towards white by `1 - share` (a faint line that stays opaque).
+fn faded(colour: RGBColor, share: f64) -> RGBColor {
+    let fade = |c: u8| (255.0 - share * (255.0 - f64::from(c))).round() as u8;
+    RGBColor(fade(colour.0), fade(colour.1), fade(colour.2))
+}
+
 const DRAW_RATE_COLOUR: RGBColor = rgb(0x1f5fa8);
 const DOUBLE_DRAW_COLOUR: RGBColor = rgb(0xff7f0e);
 const PLIES_COLOUR: RGBColor = rgb(0x2ca02c);
@@ -103,16 +138,29 @@ const PLIES_COLOUR: RGBColor = rgb(0x2ca02c);
 ///   (`(draw_then_black_win + draw_then_white_win + double_draws) / pairs`), the *double-draw
 ///   rate* (`double_draws / pairs`), both in percent on the left axis, and `mean_plies` on a
 ///   right axis; a round with no pairs, or an empty or non-finite `mean_plies`, has no point;
-/// - (c), (d) the 20 weights of each round's *best survivor*, opening set and endgame set in two
-///   sub-panels. The best survivor of a round is its row in `specimens.csv` with the most
-///   `rounds_survived`, then the most `wins`, then the lowest `id`;
-/// - (e) when the run has validation rows in `learning.csv`, the learning curve: the Elo of
-///   each validated survivor against its opponent with its 95% interval as a bar.
+/// - (c), (d) the 20 weights, opening set and endgame set in two sub-panels: in a gated run
+///   (`champions.csv`) the champion's, what `best.json` holds, read from
+///   `champions/round-N.json` and drawn as steps at each accepted gate; otherwise each round's
+///   *best survivor*'s, its row in `specimens.csv` with the most `rounds_survived`, then the
+///   most `wins`, then the lowest `id`.
+///
+/// Under them, each when the run has its file, lettered from (e) on:
+/// - the gated champion's climb (`champions.csv`), on an Elo axis of its own: the champion's
+///   cumulative Elo as a step line, and one mark per gate, filled green when it accepted its
+///   candidate, hollow red when it refused, at the champion's Elo before the gate plus the
+///   candidate's in it, with the 95% interval as a bar; the caption says what the climb came to
+///   and since when it has not moved;
+/// - the learning curve (`learning.csv`): the Elo of each validated survivor against its
+///   opponent with its 95% interval as a bar. Once the survivors score 90% or more against
+///   `material` (from the first validation round where that holds for at least half of the
+///   points from there on, four or more of them), the curve is *saturated*: a shaded band says
+///   so, and the points from then on are drawn faint, without bars, cut a little above it;
+/// - an extended run's piece-square tables (the champion's in a gated run).
 ///
 /// An island-model run (its files have an `island` column) is drawn as one population: panels
 /// (a) and (b) add up the islands' pairs of each round (`mean_plies` weighted by games), the
-/// best survivor of a round is the best of all islands, and (e) has one line per island (each
-/// island's validated top survivor).
+/// best survivor of a round is the best of all islands, and the learning curve has one line per
+/// island (each island's validated top survivor).
 ///
 /// Any finite values are drawn: one beyond a panel's scale (an Elo beyond ±10,000, a weight
 /// beyond ±10,000, a mean game length outside 0 to 10,000 plies) is drawn at the edge, with a
@@ -248,6 +296,8 @@ fn draw_line<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
 enum Mark {
     Swatch(RGBColor),
     Line(RGBColor),
+    /// A dot, filled or hollow.
+    Dot(RGBColor, bool),
 }
 
 /// A legend in its own column: a title, one entry per series, then explanatory notes.
@@ -277,6 +327,8 @@ fn draw_legend<DB: DrawingBackend>(
                 area.draw(&PathElement::new(stroke, c.stroke_width(3)))?;
                 area.draw(&Circle::new((x0 + 13, y), 4, c.filled()))?;
             }
+            Mark::Dot(c, true) => area.draw(&Circle::new((x0 + 13, y), 5, c.filled()))?,
+            Mark::Dot(c, false) => area.draw(&Circle::new((x0 + 13, y), 5, c.stroke_width(2)))?,
         }
         text(label.as_ref(), x0 + 36, y, 15, BLACK)?;
         y += 25;
@@ -336,34 +388,34 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
     }
     let body = draw_notes(&body, &notes)?;
 
+    // The body is shared out in proportion to the panels' nominal heights: the three panels
+    // over the rounds on top, then each panel under the weights.
     let (_, h) = body.dim_in_pixel();
-    let (body, tables_area) = match data.tables {
-        None => (body, None),
-        Some(_) => {
-            let (top, bottom) = body.split_vertically(h - h * TABLES_HEIGHT / height(data));
-            (top, Some(bottom))
-        }
-    };
-    let (_, h) = body.dim_in_pixel();
-    let learning_height = height(data) - data.tables.as_ref().map_or(0, |_| TABLES_HEIGHT);
-    let (body, learning_area) = if data.learning.is_empty() && data.champions.is_empty() {
-        (body, None)
-    } else {
-        let (top, bottom) = body.split_vertically(h * HEIGHT / learning_height);
-        (top, Some(bottom))
-    };
-    let (_, h) = body.dim_in_pixel();
-    let (a, rest) = body.split_vertically(h * 34 / 100);
-    let (b, c) = rest.split_vertically(h * 27 / 100);
-
+    let total = height(data);
+    let (top, mut rest) = body.split_vertically(h * HEIGHT / total);
+    let (_, top_h) = top.dim_in_pixel();
+    let (a, top_rest) = top.split_vertically(top_h * 34 / 100);
+    let (b, c) = top_rest.split_vertically(top_h * 27 / 100);
     panel_outcomes(&a, data, &view)?;
     panel_draws(&b, data, &view)?;
     panel_weights(&c, data, &view)?;
-    if let Some(area) = learning_area {
-        panel_learning(&area, data, &view)?;
-    }
-    if let (Some(area), Some(tables)) = (tables_area, &data.tables) {
-        tables::panel_tables(&area, tables)?;
+
+    let lower = lower_panels(data);
+    for (k, &panel) in lower.iter().enumerate() {
+        let letter = char::from(b'e' + k as u8);
+        let area = if k + 1 == lower.len() {
+            rest.clone()
+        } else {
+            let (area, below) = rest.split_vertically(h * panel.height() / total);
+            rest = below;
+            area
+        };
+        match (panel, &data.tables) {
+            (Lower::Climb, _) => climb::panel_climb(&area, data, &view, letter)?,
+            (Lower::Learning, _) => learning::panel_learning(&area, data, &view, letter)?,
+            (Lower::Tables, Some(tables)) => tables::panel_tables(&area, tables, letter)?,
+            (Lower::Tables, None) => {}
+        }
     }
     Ok(())
 }
@@ -442,142 +494,6 @@ fn draw_zero_line<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
 ) -> DrawResult<DB> {
     let ends = vec![(x_range.start, 0.0), (x_range.end, 0.0)];
     area.draw(&PathElement::new(ends, BLACK.mix(0.5).stroke_width(1)))
-}
-
-/// The gated champion's line: black, apart from every island's colour.
-const CHAMPION_COLOUR: u32 = 0x000000;
-
-/// The most islands named in the learning curve's legend; the others share one entry.
-const MAX_ISLAND_ENTRIES: u64 = 12;
-
-fn panel_learning<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    data: &RunData,
-    view: &View,
-) -> DrawResult<DB> {
-    let (plot_area, legend_area) = split_legend(area);
-    // Infinite interval ends (a clean sweep) are drawn to the edge of a finite scale.
-    let finite = |v: f64| v.is_finite().then_some(v);
-    let values = data
-        .learning
-        .iter()
-        .flat_map(|v| [finite(v.elo), finite(v.low), finite(v.high)])
-        .flatten()
-        .chain(data.champions.iter().map(|c| c.elo));
-    let (lo, hi) = values.fold((0f64, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let pad = ((hi - lo) * 0.05).max(10.0);
-    let y_range = (lo - pad)..(hi + pad);
-    let clamp = |v: f64| v.clamp(y_range.start, y_range.end);
-    let mut chart = chart_on(
-        &plot_area,
-        match (data.learning.is_empty(), data.champions.is_empty()) {
-            (false, true) => "(e) learning curve: validated survivor against material",
-            (true, false) => "(e) the gated champion's climb",
-            _ => {
-                "(e) learning curve (validated survivor against material) and the champion's climb"
-            }
-        },
-        70,
-    )
-    .build_cartesian_2d(view.x_range.clone(), y_range.clone())?;
-    draw_round_axes(&mut chart, "Elo", view.x_labels, &integer_label)?;
-    draw_zero_line(chart.plotting_area(), &view.x_range)?;
-    // One line per island of an island-model run (rows are sorted by island, then round); the
-    // islands share the groups a single line would have.
-    let islands = data.learning.last().map_or(0, |v| v.island) + 1;
-    let (first, last) = view.rounds;
-    let groups = Grouping::new(first, last, MAX_GROUPS / islands as i64);
-    let bar_colour = rgb(ISLAND_COLOURS[0]).mix(0.5).stroke_width(2);
-    // An interval with a NaN end has no bar.
-    let bars = data
-        .learning
-        .iter()
-        .filter(|v| !v.low.is_nan() && !v.high.is_nan());
-    if groups.thinned() {
-        // One bar per group, from the lowest end to the highest of all its rows.
-        let mut spans: BTreeMap<i64, (f64, f64)> = BTreeMap::new();
-        for v in bars {
-            let span = spans
-                .entry(groups.group(v.round))
-                .or_insert((v.low, v.high));
-            *span = (span.0.min(v.low), span.1.max(v.high));
-        }
-        chart.draw_series(spans.into_iter().map(|(g, (low, high))| {
-            let (a, b) = groups.extent(g, 0.0);
-            let x = (a + b) / 2.0;
-            PathElement::new([(x, clamp(low)), (x, clamp(high))], bar_colour)
-        }))?;
-    } else {
-        chart.draw_series(bars.map(|v| {
-            let x = v.round as f64;
-            PathElement::new([(x, clamp(v.low)), (x, clamp(v.high))], bar_colour)
-        }))?;
-    }
-    let mut entries = Vec::new();
-    for island in 0..islands {
-        let colour = rgb(ISLAND_COLOURS[island as usize % ISLAND_COLOURS.len()]);
-        let rows = data.learning.iter().filter(|v| v.island == island);
-        let points = groups.lines(rows.map(|v| (v.round, finite(v.elo))));
-        draw_line(chart.plotting_area(), &points, colour, &groups)?;
-        let label = match islands {
-            1 => "Elo (bar: 95% interval)".to_string(),
-            _ if island < MAX_ISLAND_ENTRIES => format!("island {island}"),
-            _ => continue,
-        };
-        entries.push((label, Mark::Line(colour)));
-    }
-    if islands > MAX_ISLAND_ENTRIES {
-        let more = islands - MAX_ISLAND_ENTRIES;
-        entries.push((format!("{more} more islands"), Mark::Line(WHITE)));
-    }
-    if data.learning.is_empty() {
-        entries.clear();
-    }
-    let mut notes: Vec<&str> = if data.learning.is_empty() {
-        Vec::new()
-    } else {
-        vec![
-            "every few rounds the top",
-            "survivor plays a fixed",
-            "validation deck that the",
-            "bracket never uses",
-        ]
-    };
-    if !data.champions.is_empty() {
-        // A step line: the champion holds its Elo until a gate accepts another.
-        let mut steps = Vec::new();
-        let mut held: Option<f64> = None;
-        for c in &data.champions {
-            if let Some(elo) = held {
-                steps.push((c.round as f64, clamp(elo)));
-            }
-            steps.push((c.round as f64, clamp(c.elo)));
-            held = Some(c.elo);
-        }
-        if let (Some(elo), Some(last)) = (held, data.rounds.last()) {
-            steps.push((last.round as f64, clamp(elo)));
-        }
-        let colour = rgb(CHAMPION_COLOUR);
-        chart.draw_series(std::iter::once(PathElement::new(
-            steps,
-            colour.stroke_width(3),
-        )))?;
-        entries.push(("champion (cumulative)".to_string(), Mark::Line(colour)));
-        if !notes.is_empty() {
-            notes.push("");
-        }
-        notes.extend([
-            "champions.csv: the sum of",
-            "the Elo of every gate the",
-            "champion won",
-        ]);
-    }
-    let title = if data.learning.is_empty() {
-        "champions.csv"
-    } else {
-        "learning.csv"
-    };
-    draw_legend(&legend_area, title, &entries, &notes)
 }
 
 fn panel_outcomes<DB: DrawingBackend>(
@@ -693,6 +609,9 @@ fn panel_draws<DB: DrawingBackend>(
     )
 }
 
+/// Panels (c) and (d): the ten features' weights over the rounds, opening and endgame set. A
+/// gated run draws its champion (what `best.json` holds: `champions/round-N.json`), a step at
+/// each accepted gate; any other run each round's best survivor.
 fn panel_weights<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RunData,
@@ -702,31 +621,42 @@ fn panel_weights<DB: DrawingBackend>(
     let (plots, legend_area) = split_legend(area);
     let (pw, _) = plots.dim_in_pixel();
     let (open_area, end_area) = plots.split_horizontally(pw / 2);
+    let gated = !data.champions.is_empty();
+    let shown = if gated { &data.champions } else { &data.best };
 
     // One scale for both sets, so that the two sub-panels compare at a glance.
-    let (lo, hi) = data
-        .best
+    let (lo, hi) = shown
         .iter()
         .flat_map(|b| b.opening.iter().chain(&b.endgame))
         .fold((0f64, 0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let pad = ((hi - lo) * 0.05).max(1.0);
     let y_range = (lo - pad)..(hi + pad);
 
+    let whose = if gated { "champion" } else { "best survivor" };
     let captions = [
-        "(c) best survivor's opening weights",
-        "(d) best survivor's endgame weights",
+        format!("(c) {whose}'s opening weights"),
+        format!("(d) {whose}'s endgame weights"),
     ];
     for (set, (sub, caption)) in [open_area, end_area].iter().zip(captions).enumerate() {
         let mut chart =
-            chart_on(sub, caption, 60).build_cartesian_2d(x_range.clone(), y_range.clone())?;
+            chart_on(sub, &caption, 60).build_cartesian_2d(x_range.clone(), y_range.clone())?;
         draw_round_axes(&mut chart, "weight", view.x_labels.min(12), &integer_label)?;
         draw_zero_line(chart.plotting_area(), &x_range)?;
         for (i, &colour) in FEATURE_COLOURS.iter().enumerate() {
             let weight = |b: &Best| [b.opening[i], b.endgame[i]][set];
-            let points = view
-                .groups
-                .lines(data.best.iter().map(|b| (b.round, Some(weight(b)))));
-            draw_line(chart.plotting_area(), &points, rgb(colour), &view.groups)?;
+            if gated {
+                draw_steps(
+                    chart.plotting_area(),
+                    shown.iter().map(|b| (b.round, weight(b))),
+                    view.rounds.1,
+                    rgb(colour),
+                )?;
+            } else {
+                let points = view
+                    .groups
+                    .lines(shown.iter().map(|b| (b.round, Some(weight(b)))));
+                draw_line(chart.plotting_area(), &points, rgb(colour), &view.groups)?;
+            }
         }
     }
     let entries: Vec<(&str, Mark)> = FEATURE_NAMES
@@ -734,14 +664,40 @@ fn panel_weights<DB: DrawingBackend>(
         .zip(FEATURE_COLOURS)
         .map(|(name, colour)| (*name, Mark::Line(rgb(colour))))
         .collect();
-    draw_legend(
-        &legend_area,
-        "feature",
-        &entries,
+    let notes: &[&str] = if gated {
+        &[
+            "the champion: what best.json",
+            "holds, from each accepted",
+            "gate on (champions/round-N.json)",
+        ]
+    } else {
         &[
             "best survivor of a round: most",
             "rounds survived, then most",
             "wins, then lowest id",
-        ],
-    )
+        ]
+    };
+    draw_legend(&legend_area, "feature", &entries, notes)
+}
+
+/// A step line through `(round, value)` points in round order: each value held until the next
+/// point's round, the last until round `last`; a dot where each value starts.
+fn draw_steps<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    area: &DrawingArea<DB, CT>,
+    points: impl Iterator<Item = (i64, f64)>,
+    last: i64,
+    colour: RGBColor,
+) -> DrawResult<DB> {
+    let mut line: Vec<(f64, f64)> = Vec::new();
+    for (round, value) in points {
+        if let Some(&(_, held)) = line.last() {
+            line.push((round as f64, held));
+        }
+        line.push((round as f64, value));
+        area.draw(&Circle::new((round as f64, value), 3, colour.filled()))?;
+    }
+    if let Some(&(_, held)) = line.last() {
+        line.push((last as f64, held));
+    }
+    area.draw(&PathElement::new(line, colour.stroke_width(2)))
 }

@@ -9,13 +9,16 @@ use crate::eval::{KING_SQUARES, MAN_SQUARES, TERM_COUNT};
 
 use super::{rgb, DrawResult, FAMILY};
 
-/// The further weights of one round's best survivor, for the heat maps.
+/// The further weights of one round's best survivor (or of a gated run's champion), for the
+/// heat maps.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Tables {
-    /// The round.
+    /// The round (a champion's: the round after which it was accepted).
     pub(super) round: i64,
     /// The specimen.
     pub(super) id: u64,
+    /// Whether these are a gated run's champion's (else the round's best survivor's).
+    pub(super) champion: bool,
     /// Opening and endgame: the further weights in `extra_names` order (terms, men, kings).
     pub(super) sets: [Vec<f64>; 2],
 }
@@ -49,15 +52,27 @@ fn heat(value: f64, scale: f64) -> RGBColor {
     }
 }
 
-/// Four boards: the men's and the kings' tables, opening and endgame, on one colour scale.
+/// Four boards: the men's and the kings' tables, opening and endgame, on one colour scale;
+/// `letter` names the panel.
 pub(super) fn panel_tables<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     tables: &Tables,
+    letter: char,
 ) -> DrawResult<DB> {
+    let whose = if tables.champion {
+        format!(
+            "the champion (specimen {}, accepted after round {})",
+            tables.id, tables.round
+        )
+    } else {
+        format!(
+            "round {}'s best survivor (specimen {})",
+            tables.round, tables.id
+        )
+    };
     let caption = format!(
-        "(f) piece-square tables of round {}'s best survivor (specimen {}), hundredths of a man: \
-         each side's own view, its back row at the top",
-        tables.round, tables.id
+        "({letter}) piece-square tables of {whose}, hundredths of a man: each side's own view, \
+         its back row at the top"
     );
     let body = area.titled(&caption, (FAMILY, 20).into_font().color(&BLACK))?;
     let scale = [(0, false), (1, false), (0, true), (1, true)]

@@ -9,9 +9,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::Config;
-pub(super) use super::file_proof::FileProof;
 use super::files::{
-    write_atomically, FileLengths, SpecimenColumns, BEST_FILE, CHECKPOINT_FILE, PLAYOFF_FILE,
+    write_atomically, FileLengths, FileProof, SpecimenColumns, BEST_FILE, CHECKPOINT_FILE,
+    PLAYOFF_FILE,
 };
 use super::gate::GatedChampion;
 use super::recorded;

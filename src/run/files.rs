@@ -10,6 +10,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use crate::atomic_file::sync_dir;
 pub(crate) use crate::atomic_file::write_atomically;
 use crate::elo::MatchTally;
@@ -18,7 +20,7 @@ use crate::eval::{extra_names, EvaluatorKind, CLASSIC_COUNT, CLASSIC_NAMES, FEAT
 use crate::game::Tally;
 use crate::input_file;
 use crate::search::SearchGenes;
-use crate::text::csv_line;
+use crate::text::{csv_line, fingerprint};
 use crate::tournament::{BracketGame, RoundStats, Specimen};
 
 pub use crate::run_folder::{
@@ -318,6 +320,26 @@ pub fn append_counted(dir: &Path, name: &str, text: &str, lengths: &mut FileLeng
     let written = append(dir, name, text)?;
     *lengths.entry(name.to_string()).or_default() += written;
     Ok(())
+}
+
+/// What a checkpoint records of a file the run appends to but cannot rebuild: its length and
+/// the fingerprint of its bytes up to there, so that a changed byte is found, not trusted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileProof {
+    /// The file's length in bytes.
+    pub bytes: u64,
+    /// The fingerprint of those bytes (`text::fingerprint`).
+    pub fingerprint: String,
+}
+
+impl FileProof {
+    /// The proof of `bytes`, a whole file.
+    pub fn of(bytes: &[u8]) -> FileProof {
+        FileProof {
+            bytes: bytes.len() as u64,
+            fingerprint: fingerprint(bytes),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -17,8 +17,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::file_proof::FileProof;
 use super::files::write_atomically;
+use super::files::FileProof;
 use crate::bounded::{int_in, number_in, open_fraction};
 use crate::champions::{
     check_champion_file, kept_per_round, read_file, ChampionsIndex, CHAMPIONS_HEADER,

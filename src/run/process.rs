@@ -9,8 +9,9 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::checkpoint::{openings_fingerprint, Checkpoint, FileProof, Member, CHECKPOINT_FORMAT};
+use super::checkpoint::{openings_fingerprint, Checkpoint, Member, CHECKPOINT_FORMAT};
 use super::config::Config;
+use super::files::FileProof;
 use super::fitted::PatternCache;
 use super::islands::Island;
 use super::observer::{RunObserver, RunView, Silent};

@@ -78,13 +78,20 @@ fn write_run(dir: &Path) {
     fs::write(dir.join("specimens.csv"), specimens_csv()).unwrap();
 }
 
-/// The text of every `<text>` element of an SVG, trimmed.
+/// The text of every `<text>` element of an SVG, trimmed, with SVG's escapes read back.
 fn svg_texts(svg: &str) -> Vec<String> {
     svg.split("<text")
         .skip(1)
         .filter_map(|t| {
             let body = &t[t.find('>')? + 1..];
-            Some(body[..body.find("</text>")?].trim().to_owned())
+            let text = body[..body.find("</text>")?].trim();
+            Some(
+                text.replace("&apos;", "'")
+                    .replace("&quot;", "\"")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&"),
+            )
         })
         .collect()
 }
@@ -327,8 +334,8 @@ fn an_extended_run_gets_heat_maps_of_its_tables() {
     assert!(
         texts
             .iter()
-            // (SVG escapes the apostrophe.)
-            .any(|t| t.starts_with("(f) piece-square tables of round 3")
+            // Panels are lettered in turn: with no learning curve, the tables follow (d).
+            .any(|t| t.starts_with("(e) piece-square tables of round 3")
                 && t.contains("best survivor (specimen 3)")),
         "{texts:?}"
     );
@@ -559,4 +566,88 @@ fn a_thousand_islands_share_the_learning_panel_and_its_legend() {
     assert!(texts.iter().any(|t| t == "island 11"));
     assert!(!texts.iter().any(|t| t == "island 12"));
     assert!(texts.iter().any(|t| t == "1012 more islands"), "{texts:?}");
+}
+
+/// A gated run's champions as `champions/round-N.json` holds them: every weight `base`.
+fn write_champion(dir: &Path, round: u32, id: u64, base: i32) {
+    let mut file = checkers_tuner::WeightsFile::material();
+    file.weights.opening.0 = [base; 10];
+    file.weights.endgame.0 = [base + 1; 10];
+    file.source = Some(checkers_tuner::WeightsSource::Specimen {
+        run: "tiny-synthetic".to_string(),
+        id,
+        round,
+    });
+    fs::create_dir_all(dir.join("champions")).unwrap();
+    fs::write(
+        dir.join("champions").join(format!("round-{round}.json")),
+        file.to_json(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_gated_run_gets_the_champions_climb_on_its_own_panel_and_its_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    fs::write(
+        dir.path().join("champions.csv"),
+        "round,candidate,kind,champion,games,wins,draws,losses,elo,elo_low,elo_high,llr,\
+         accepted,cumulative_elo\n\
+         1,3,fit,,,,,,,,,,true,0.0\n\
+         2,12,fit,3,300,100,120,80,23.2,-5.0,51.0,1.100,false,0.0\n\
+         3,21,fit,3,200,90,60,50,70.4,30.0,112.0,2.990,true,70.4\n",
+    )
+    .unwrap();
+    write_champion(dir.path(), 1, 3, 100);
+    write_champion(dir.path(), 3, 21, 120);
+    // A saturated learning curve: from round 2 the survivor wins almost everything.
+    fs::write(
+        dir.path().join("learning.csv"),
+        "round,id,opponent,games,wins,draws,losses,score,elo,elo_low,elo_high\n\
+         1,3,material,64,30,30,4,0.7031,150.0,100.0,210.0\n\
+         2,3,material,64,60,4,0,0.9688,596.5,478.3,1033.3\n\
+         2,12,material,64,58,6,0,0.9531,524.0,420.0,800.0\n\
+         3,21,material,64,61,3,0,0.9766,647.9,516.4,inf\n\
+         3,22,material,64,40,20,4,0.7813,221.0,150.0,300.0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("gated.svg");
+    plot_run(dir.path(), &out).unwrap();
+    let texts = svg_texts(&fs::read_to_string(&out).unwrap());
+    let has = |s: &str| texts.iter().any(|t| t.contains(s));
+    // The climb has its own panel, (e), whose caption says what the night came to; the
+    // learning curve follows it as (f) and says it has saturated.
+    assert!(
+        has(
+            "(e) the gated champion's climb: +70.4 Elo by its gates, 2 champions, the last step \
+             after round 3"
+        ),
+        "{texts:?}"
+    );
+    assert!(has("(f) learning curve"), "{texts:?}");
+    assert!(has("saturated from round 2"), "{texts:?}");
+    assert!(has("gate accepted") && has("gate refused"), "{texts:?}");
+    // The weights panels draw the champion, not the best survivor.
+    assert!(has("(c) champion's opening weights"), "{texts:?}");
+    assert!(!has("best survivor's"), "{texts:?}");
+
+    // Refused gates after the last step: the caption says when the climb stopped.
+    fs::write(
+        dir.path().join("champions.csv"),
+        "round,candidate,kind,champion,games,wins,draws,losses,elo,elo_low,elo_high,llr,\
+         accepted,cumulative_elo\n\
+         1,3,fit,,,,,,,,,,true,0.0\n\
+         2,12,fit,3,300,100,120,80,23.2,-5.0,51.0,1.100,false,0.0\n\
+         3,21,fit,3,200,80,60,60,-10.0,-50.0,30.0,-2.990,false,0.0\n",
+    )
+    .unwrap();
+    plot_run(dir.path(), &out).unwrap();
+    let texts = svg_texts(&fs::read_to_string(&out).unwrap());
+    assert!(
+        texts.iter().any(|t| t.contains(
+            "+0.0 Elo by its gates, 1 champion, no step since round 1 (2 gates refused since)"
+        )),
+        "{texts:?}"
+    );
 }
