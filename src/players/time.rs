@@ -33,15 +33,17 @@ fn clock_share(left: Duration, increment: Duration) -> Duration {
 }
 
 /// A CheckerBoard engine's time at `turn`: with a time per move, that time as `maxtime` (the
-/// average, as CheckerBoard means it) and "play now" at three times it; with a clock, the
-/// clock in the incremental-time bits and a share of it as `maxtime`.
+/// average, as CheckerBoard means it) and "play now" halfway to the hang limit (an engine
+/// asked to play at once may answer with a move it has not searched: only one that overruns
+/// by far is asked); with a clock, the clock in the incremental-time bits and a share of it
+/// as `maxtime`.
 pub(super) fn cb_time(turn: &Turn<'_>) -> CbTime {
     match turn.settings.time {
         Some(TimeControl::MoveTime(t)) => CbTime {
             maxtime: t.as_secs_f64(),
             info: 0,
             moreinfo: 0,
-            playnow_after: t * 3,
+            playnow_after: (t * HANG_FACTOR + GRACE) / 2,
         },
         Some(TimeControl::Clock { increment, .. }) => {
             let left = turn.clock;
