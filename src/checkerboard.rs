@@ -42,6 +42,22 @@ pub const REPLY_SIZE: usize = 1024;
 /// The size of `getmove`'s status string buffer.
 pub const STATUS_SIZE: usize = 1024;
 
+/// Copies `text` into a C buffer of `size` bytes (an engine's reply or status string), cut to
+/// fit, NUL-terminated.
+///
+/// # Safety
+///
+/// `buffer` must be null (nothing is written) or point to `size` writable bytes.
+pub unsafe fn write_c_string(buffer: *mut std::ffi::c_char, size: usize, text: &str) {
+    if buffer.is_null() || size == 0 {
+        return;
+    }
+    let bytes = text.as_bytes();
+    let n = bytes.len().min(size - 1);
+    std::ptr::copy_nonoverlapping(bytes.as_ptr().cast::<std::ffi::c_char>(), buffer, n);
+    *buffer.add(n) = 0;
+}
+
 /// CheckerBoard's board: `board[x][y]`, each entry a colour bit with `CB_MAN` or `CB_KING`, or
 /// `CB_FREE`.
 pub type Board8x8 = [[i32; 8]; 8];

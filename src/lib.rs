@@ -76,9 +76,9 @@ pub use game::{
     TieBreak, TimeControl, Turn, DECK_NAMES, MAX_NODES, RANDOM_OPENING_BALANCE,
 };
 pub use matchplay::{
-    check_output_path, match_key, match_pdn, play_match, play_match_between, play_match_from,
-    read_match_file, read_match_rows, summary_path, write_file_atomically, MatchGame, MatchPlayer,
-    MatchReport, MatchSide, PairReport, Thinking,
+    check_output_path, match_key, match_pdn, play_match, play_match_from, read_match_file,
+    read_match_rows, summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchReport,
+    MatchSide, PairReport, Thinking,
 };
 pub use players::{
     serve_checkerboard_library, CheckerBoardEngine, Engine, EnginePlayer, HubEngine,

@@ -27,7 +27,7 @@ use crate::game::{
     Player, Searching,
 };
 use crate::input_file::{self, Links};
-use crate::players::{Engine, EnginePlayer};
+use crate::players::{not_started, Engine, EnginePlayer};
 use crate::rng::{stream, tag};
 use crate::search::{SearchLimits, SelectiveParams};
 use crate::text::{csv_line, excerpt, fingerprint};
@@ -403,6 +403,13 @@ pub enum MatchSide<'a> {
     Engine(&'a Engine, &'a str),
 }
 
+impl<'a> From<&'a WeightsFile> for MatchSide<'a> {
+    /// Our side with the file's weights at the settings' depths.
+    fn from(file: &'a WeightsFile) -> MatchSide<'a> {
+        MatchSide::Ours(file.into())
+    }
+}
+
 impl<'a> From<MatchPlayer<'a>> for MatchSide<'a> {
     fn from(player: MatchPlayer<'a>) -> MatchSide<'a> {
         MatchSide::Ours(player)
@@ -667,7 +674,7 @@ enum Seat<'a> {
     Ours(MatchPlayer<'a>),
     Engine {
         engine: &'a Engine,
-        started: Option<std::result::Result<Box<dyn EnginePlayer>, String>>,
+        started: Option<Result<Box<dyn EnginePlayer>>>,
     },
 }
 
@@ -717,18 +724,13 @@ fn sit<'s, 'a>(
             Sitting::Ours(Box::new(Searching::new(p.player(), search, settings)))
         }
         Seat::Engine { engine, started } => {
-            let instance = started.get_or_insert_with(|| engine.start().map_err(|e| e.to_string()));
+            let instance = started.get_or_insert_with(|| engine.start());
             match instance {
                 Ok(player) => match player.new_game(start) {
                     Ok(()) => Sitting::Engine(player.as_mut()),
                     Err(forfeit) => Sitting::Absent(forfeit),
                 },
-                Err(e) => Sitting::Absent(crate::game::Forfeit::new(
-                    EndReason::Crash,
-                    start,
-                    None,
-                    &format!("could not start: {e}"),
-                )),
+                Err(e) => Sitting::Absent(not_started(start, e, "")),
             }
         }
     }
@@ -834,21 +836,12 @@ pub fn play_match<F>(
 where
     F: FnMut(&PairReport) + Send,
 {
-    play_match_from(
-        a.into(),
-        b.into(),
-        openings,
-        settings,
-        seed,
-        sprt,
-        &[],
-        None,
-        on_pair,
-    )
+    play_match_from(a, b, openings, settings, seed, sprt, &[], None, on_pair)
 }
 
-/// [`play_match`], with sides that may search to depths of their own, continuing after the
-/// pairs already played, and stoppable.
+/// [`play_match`], with sides that may search to depths of their own or be other programs
+/// ([`MatchSide`]; a [`MatchPlayer`] is our side), continuing after the pairs already played,
+/// and stoppable.
 ///
 /// `previous` holds the games of the first pairs, already played with the same players,
 /// openings, settings, seed and SPRT (two games per pair, in opening order, as
@@ -858,42 +851,14 @@ where
 ///
 /// Once `stop` is set, no new pair is started; the pairs being played are finished and applied,
 /// and the report ends there, with `pairs_played < pairs_total` (and no SPRT stop).
-#[allow(clippy::too_many_arguments)]
-pub fn play_match_from<F>(
-    a: MatchPlayer<'_>,
-    b: MatchPlayer<'_>,
-    openings: &[Opening],
-    settings: &GameSettings,
-    seed: u64,
-    sprt: Option<Sprt>,
-    previous: &[MatchGame],
-    stop_request: Option<&AtomicBool>,
-    on_pair: F,
-) -> MatchReport
-where
-    F: FnMut(&PairReport) + Send,
-{
-    play_match_between(
-        a.into(),
-        b.into(),
-        openings,
-        settings,
-        seed,
-        sprt,
-        previous,
-        stop_request,
-        on_pair,
-    )
-}
-
-/// [`play_match_from`] with sides that may be other programs ([`MatchSide::Engine`]): each
-/// worker starts its own instance of a program at its first game and keeps it for its next
-/// ones (a new one after a crash or a hang). A program's failures lose it the game they
+///
+/// Each worker starts its own instance of a program at its first game and keeps it for its
+/// next ones (a new one after a crash or a hang). A program's failures lose it the game they
 /// happen in ([`GameRecord::forfeit`]); the match goes on.
 #[allow(clippy::too_many_arguments)]
-pub fn play_match_between<F>(
-    a: MatchSide<'_>,
-    b: MatchSide<'_>,
+pub fn play_match_from<'a, F>(
+    a: impl Into<MatchSide<'a>>,
+    b: impl Into<MatchSide<'a>>,
     openings: &[Opening],
     settings: &GameSettings,
     seed: u64,
@@ -905,6 +870,7 @@ pub fn play_match_between<F>(
 where
     F: FnMut(&PairReport) + Send,
 {
+    let (a, b) = (a.into(), b.into());
     let total = openings.len();
     let mut p = Progress {
         finished: BTreeMap::new(),

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use checkers_tuner::checkerboard::{
     board_from_position, color_of_code, incremental_times, position_from_board, read_gamehist,
-    Board8x8, CB_LOSS, CB_UNKNOWN, CB_WIN, GT_ENGLISH, REPLY_SIZE, STATUS_SIZE,
+    write_c_string, Board8x8, CB_LOSS, CB_UNKNOWN, CB_WIN, GT_ENGLISH, REPLY_SIZE, STATUS_SIZE,
 };
 use checkers_tuner::{
     endgame_cache_dir, endgame_db_path, EndgameDb, GameHistory, Player, Position, SearchBudget,
@@ -222,21 +222,6 @@ mod libc_dl {
     }
 }
 
-/// Copies `text` into a C buffer of `size` bytes, cut to fit, NUL-terminated.
-///
-/// # Safety
-///
-/// `buffer` must be null or point to `size` writable bytes.
-unsafe fn write_c(buffer: *mut c_char, size: usize, text: &str) {
-    if buffer.is_null() || size == 0 {
-        return;
-    }
-    let bytes = text.as_bytes();
-    let n = bytes.len().min(size - 1);
-    std::ptr::copy_nonoverlapping(bytes.as_ptr().cast::<c_char>(), buffer, n);
-    *buffer.add(n) = 0;
-}
-
 /// CheckerBoard's `enginecommand`: answers `name`, `about`, `help`, `get protocolversion`,
 /// `get gametype` (21), `get`/`set hashsize` (MiB), `get`/`set book` (no book),
 /// `get`/`set weights PATH` and `set gamehist`, returning 1; returns 0 with the reason for a
@@ -255,15 +240,15 @@ pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut 
     let answer = std::panic::catch_unwind(|| with_engine(|engine| engine.command(&text)));
     match answer {
         Ok(Some(Ok(answer))) => {
-            write_c(reply, REPLY_SIZE, &answer);
+            write_c_string(reply, REPLY_SIZE, &answer);
             1
         }
         Ok(Some(Err(why))) => {
-            write_c(reply, REPLY_SIZE, &format!("error: {why}"));
+            write_c_string(reply, REPLY_SIZE, &format!("error: {why}"));
             0
         }
         _ => {
-            write_c(reply, REPLY_SIZE, "?");
+            write_c_string(reply, REPLY_SIZE, "?");
             0
         }
     }
@@ -295,18 +280,18 @@ pub unsafe extern "system" fn getmove(
         return CB_UNKNOWN;
     }
     let Some(side) = color_of_code(color) else {
-        write_c(status, STATUS_SIZE, "not a colour");
+        write_c_string(status, STATUS_SIZE, "not a colour");
         return CB_UNKNOWN;
     };
     let pos = match position_from_board(&*board, side) {
         Ok(pos) => pos,
         Err(e) => {
-            write_c(status, STATUS_SIZE, &format!("not a position: {e}"));
+            write_c_string(status, STATUS_SIZE, &format!("not a position: {e}"));
             return CB_UNKNOWN;
         }
     };
     if pos.is_lost() {
-        write_c(status, STATUS_SIZE, "no move");
+        write_c_string(status, STATUS_SIZE, "no move");
         return CB_LOSS;
     }
     let started = Instant::now();
@@ -356,7 +341,7 @@ pub unsafe extern "system" fn getmove(
         let _ = watcher.join();
     }
     let Ok(found) = found else {
-        write_c(status, STATUS_SIZE, "internal error");
+        write_c_string(status, STATUS_SIZE, "internal error");
         return CB_UNKNOWN;
     };
     let Some(mv) = found.best_move else {
@@ -371,7 +356,7 @@ pub unsafe extern "system" fn getmove(
         ),
         None => format!("{:+.2}", f64::from(found.score) / 100.0),
     };
-    write_c(
+    write_c_string(
         status,
         STATUS_SIZE,
         &format!(

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use checkers_tuner::{
-    check_output_path, match_key, match_pdn, play_match_between, read_match_file, read_match_rows,
+    check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
     refuse_overwriting, refuse_writing_runs, same_file, summary_path, write_file_atomically,
     Engine, Error, EvaluatorKind, GameSettings, MatchGame, MatchPlayer, MatchSide, Opening,
     OpeningsSource, PairReport, Result, SearchLimits, SearchMode, SearchParams, SelectiveParams,
@@ -325,7 +325,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let mut progress = Progress::new(args.quiet, previous.len() / 2, openings.len(), sprt);
     let mut thinking = [Thinking::default(); 2];
     let mut play = || {
-        play_match_between(
+        play_match_from(
             a,
             b,
             &openings,

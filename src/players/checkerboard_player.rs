@@ -9,7 +9,7 @@ use std::time::Duration;
 use rand_chacha::ChaCha8Rng;
 
 use super::cb_host::{board_from_line, board_to_line};
-use super::child::{escape, unescape, LineChild, Silence};
+use super::child::{escape, unescape, LineChild};
 use super::time::{answer_limit, cb_time};
 use crate::checkerboard::{
     board_from_position, board_text, color_code, gamehist_command, move_to_board, CB_RESET_MOVES,
@@ -61,12 +61,7 @@ impl CheckerBoardEngine {
                 let message = line.strip_prefix("error ").map_or(line.clone(), unescape);
                 return Err(Error::input(format!("{origin}: {message}")));
             }
-            Err(silence) => {
-                return Err(Error::input(format!(
-                    "{origin}: {}",
-                    silence_text(&silence)
-                )))
-            }
+            Err(silence) => return Err(Error::input(format!("{origin}: {}", silence))),
         }
         let ask = |player: &mut CheckerBoardPlayer, text: &str| {
             player
@@ -123,11 +118,11 @@ impl CheckerBoardPlayer {
     pub fn command(&mut self, text: &str) -> std::result::Result<(i32, String), String> {
         self.child
             .send(&format!("command {}", escape(text)))
-            .map_err(|s| silence_text(&s))?;
+            .map_err(|s| s.to_string())?;
         let line = self
             .child
             .receive(COMMAND_LIMIT)
-            .map_err(|s| silence_text(&s))?;
+            .map_err(|s| s.to_string())?;
         let rest = line
             .strip_prefix("reply ")
             .ok_or_else(|| format!("the host answered {line:?}"))?;
@@ -142,21 +137,8 @@ impl CheckerBoardPlayer {
 impl Mover for CheckerBoardPlayer {
     fn new_game(&mut self, start: &Position) -> std::result::Result<(), Forfeit> {
         self.reset = true;
-        if self.child.is_gone() {
-            // The last game crashed or hung it: a new host for this one.
-            match self.engine.start() {
-                Ok(fresh) => *self = fresh,
-                Err(e) => {
-                    return Err(Forfeit::new(
-                        EndReason::Crash,
-                        start,
-                        None,
-                        &format!("could not start again after its last game: {e}"),
-                    ))
-                }
-            }
-        }
-        Ok(())
+        let (gone, engine) = (self.child.is_gone(), self.engine.clone());
+        super::start_again(self, gone, || engine.start(), start)
     }
 
     fn choose(
@@ -194,18 +176,7 @@ impl Mover for CheckerBoardPlayer {
             .child
             .send(&request)
             .and_then(|()| self.child.receive(limit))
-            .map_err(|silence| match silence {
-                Silence::Timeout => forfeit(
-                    late,
-                    None,
-                    &format!("no move within {:.1} s (killed)", limit.as_secs_f64()),
-                ),
-                Silence::Closed(how) => forfeit(
-                    EndReason::Crash,
-                    None,
-                    &format!("crashed during getmove: {how}"),
-                ),
-            })?;
+            .map_err(|silence| super::silent(silence, pos, limit, late))?;
         let mut words = line.splitn(4, ' ');
         let (verb, _value, answer) = (words.next(), words.next(), words.next());
         let Some(answer) = answer
@@ -226,14 +197,6 @@ impl Mover for CheckerBoardPlayer {
                 "no legal move leaves that board",
             )),
         }
-    }
-}
-
-/// Why a host said nothing, in words.
-fn silence_text(silence: &Silence) -> String {
-    match silence {
-        Silence::Timeout => "no answer in time (killed)".to_string(),
-        Silence::Closed(how) => format!("the host stopped: {how}"),
     }
 }
 

@@ -21,6 +21,15 @@ pub enum Silence {
     Closed(String),
 }
 
+impl std::fmt::Display for Silence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Silence::Timeout => f.write_str("no answer in time (killed)"),
+            Silence::Closed(how) => write!(f, "it stopped: {how}"),
+        }
+    }
+}
+
 /// A running child process with its input and its output lines.
 pub struct LineChild {
     child: Child,

@@ -58,12 +58,12 @@ impl HubEngine {
             name: String::new(),
         };
         let fail = |what: &str| Error::input(format!("{origin}: {what}"));
-        player.send("hub").map_err(|s| fail(&silence_text(&s)))?;
+        player.send("hub").map_err(|s| fail(&s.to_string()))?;
         let deadline = Instant::now() + START_LIMIT;
         loop {
             let line = player
                 .receive_until(deadline)
-                .map_err(|s| fail(&format!("no `wait` after `hub`: {}", silence_text(&s))))?;
+                .map_err(|s| fail(&format!("no `wait` after `hub`: {s}")))?;
             let Ok(Some(parsed)) = parse_line(&line) else {
                 continue;
             };
@@ -82,13 +82,13 @@ impl HubEngine {
             player.name = self.command[0].clone();
         }
         for option in &self.options {
-            player.send(option).map_err(|s| fail(&silence_text(&s)))?;
+            player.send(option).map_err(|s| fail(&s.to_string()))?;
         }
-        player.send("init").map_err(|s| fail(&silence_text(&s)))?;
+        player.send("init").map_err(|s| fail(&s.to_string()))?;
         loop {
             let line = player
                 .receive_until(deadline)
-                .map_err(|s| fail(&format!("no `ready` after `init`: {}", silence_text(&s))))?;
+                .map_err(|s| fail(&format!("no `ready` after `init`: {s}")))?;
             match parse_line(&line) {
                 Ok(Some(parsed)) if parsed.command == "ready" => break,
                 Ok(Some(parsed)) if parsed.command == "error" => {
@@ -127,19 +127,8 @@ impl HubPlayer {
 
 impl Mover for HubPlayer {
     fn new_game(&mut self, start: &Position) -> std::result::Result<(), Forfeit> {
-        if self.child.is_gone() {
-            match self.engine.start() {
-                Ok(fresh) => *self = fresh,
-                Err(e) => {
-                    return Err(Forfeit::new(
-                        EndReason::Crash,
-                        start,
-                        None,
-                        &format!("could not start again after its last game: {e}"),
-                    ))
-                }
-            }
-        }
+        let (gone, engine) = (self.child.is_gone(), self.engine.clone());
+        super::start_again(self, gone, || engine.start(), start)?;
         let _ = self.send("new-game");
         Ok(())
     }
@@ -159,14 +148,7 @@ impl Mover for HubPlayer {
         }
         let (limit, late) = answer_limit(turn);
         let deadline = turn.started + limit;
-        let silent = |silence: Silence| match silence {
-            Silence::Timeout => forfeit(
-                late,
-                None,
-                &format!("no move within {:.1} s (killed)", limit.as_secs_f64()),
-            ),
-            Silence::Closed(how) => forfeit(EndReason::Crash, None, &format!("crashed: {how}")),
-        };
+        let silent = |silence| super::silent(silence, pos, limit, late);
         for line in [request, hub_level(turn), "go think".to_string()] {
             self.send(&line).map_err(silent)?;
         }
@@ -199,13 +181,5 @@ impl Mover for HubPlayer {
                 _ => {}
             }
         }
-    }
-}
-
-/// Why a program said nothing, in words.
-fn silence_text(silence: &Silence) -> String {
-    match silence {
-        Silence::Timeout => "no answer in time (killed)".to_string(),
-        Silence::Closed(how) => format!("it stopped: {how}"),
     }
 }

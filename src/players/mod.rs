@@ -15,9 +15,13 @@ pub use cb_host::serve_checkerboard_library;
 pub use checkerboard_player::{CheckerBoardEngine, CheckerBoardPlayer};
 pub use hub_player::{HubEngine, HubPlayer};
 
+use std::time::Duration;
+
+use crate::engine::Position;
 use crate::error::{Error, Result};
-use crate::game::Mover;
+use crate::game::{EndReason, Forfeit, Mover};
 use crate::text::fingerprint;
+use child::Silence;
 
 /// Another program as a player, as a match's argument names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,4 +109,50 @@ impl Engine {
         };
         Ok(format!("{kind} {what} options {}", options.join(" | ")))
     }
+}
+
+/// The forfeit of a program that gave no move in `position`: past `limit` it is killed and
+/// loses for `late` (a hang, or its clock); one that stopped crashed.
+fn silent(silence: Silence, position: &Position, limit: Duration, late: EndReason) -> Forfeit {
+    match silence {
+        Silence::Timeout => Forfeit::new(
+            late,
+            position,
+            None,
+            &format!("no move within {:.1} s (killed)", limit.as_secs_f64()),
+        ),
+        Silence::Closed(how) => {
+            Forfeit::new(EndReason::Crash, position, None, &format!("crashed: {how}"))
+        }
+    }
+}
+
+/// A program that the last game left crashed or killed (`gone`), started again for the game
+/// from `start` by `restart`; if it cannot be, it forfeits that game.
+fn start_again<P>(
+    player: &mut P,
+    gone: bool,
+    restart: impl FnOnce() -> Result<P>,
+    start: &Position,
+) -> std::result::Result<(), Forfeit> {
+    if gone {
+        *player = restart().map_err(|e| not_started(start, &e, "again after its last game"))?;
+    }
+    Ok(())
+}
+
+/// The forfeit of a program that could not be started (`when`: e.g. "again after its last
+/// game") for the game from `start`.
+pub(crate) fn not_started(start: &Position, error: &Error, when: &str) -> Forfeit {
+    let when = if when.is_empty() {
+        String::new()
+    } else {
+        format!(" {when}")
+    };
+    Forfeit::new(
+        EndReason::Crash,
+        start,
+        None,
+        &format!("could not start{when}: {error}"),
+    )
 }

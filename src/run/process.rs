@@ -217,7 +217,7 @@ impl<'a> Run<'a> {
         };
         play_match_from(
             a,
-            (&b).into(),
+            MatchPlayer::from(&b),
             deck,
             settings,
             seed,

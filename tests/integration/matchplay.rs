@@ -484,8 +484,8 @@ fn a_match_continued_from_its_first_pairs_gives_the_whole_report() {
     for k in 0..=4 {
         let mut seen = Vec::new();
         let report = play_match_from(
-            (&a).into(),
-            (&b).into(),
+            &a,
+            &b,
             &openings,
             &shallow(),
             2,
@@ -507,8 +507,8 @@ fn a_stop_request_ends_the_match_after_the_pairs_in_flight() {
     let stop = AtomicBool::new(false);
     let report = in_pool(1, || {
         play_match_from(
-            (&m).into(),
-            (&m).into(),
+            &m,
+            &m,
             &openings,
             &shallow(),
             1,

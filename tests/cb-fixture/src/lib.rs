@@ -11,20 +11,14 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use checkers_tuner::checkerboard::{
-    board_from_position, color_of_code, position_from_board, Board8x8, CB_BLACK, CB_MAN,
-    CB_UNKNOWN, REPLY_SIZE,
+    board_from_position, color_of_code, position_from_board, write_c_string, Board8x8, CB_BLACK,
+    CB_MAN, CB_UNKNOWN, REPLY_SIZE,
 };
 
 static CALLS: AtomicU32 = AtomicU32::new(0);
 
 fn behaviour() -> String {
     std::env::var("CB_FIXTURE").unwrap_or_default()
-}
-
-unsafe fn write_c(buffer: *mut c_char, size: usize, text: &str) {
-    let n = text.len().min(size - 1);
-    std::ptr::copy_nonoverlapping(text.as_ptr().cast::<c_char>(), buffer, n);
-    *buffer.add(n) = 0;
 }
 
 /// `enginecommand`: `name` and `get gametype` only.
@@ -41,7 +35,7 @@ pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut 
         "get gametype" => "21".into(),
         _ => return 0,
     };
-    write_c(reply, REPLY_SIZE, &answer);
+    write_c_string(reply, REPLY_SIZE, &answer);
     1
 }
 
