@@ -239,7 +239,7 @@ fn the_search_table_round_trips_through_export() {
     // Hand-written: the table names only the keys that differ from their defaults.
     let text = hand_made().to_json().replacen(
         "  \"perspective\"",
-        "  \"search\": {\"mode\": \"selective\", \"lmr_reduction\": 2, \"futility_margin\": 75, \
+        "  \"search\": {\"mode\": \"selective\", \"lmr_reduction\": 1, \"futility_margin\": 75, \
          \"history\": false, \"min_depth\": 8, \"max_depth\": 16},\n  \"perspective\"",
         1,
     );
@@ -250,7 +250,7 @@ fn the_search_table_round_trips_through_export() {
     assert_eq!(params.mode, SearchMode::Selective);
     assert_eq!(
         (params.lmr_reduction, params.futility_margin, params.history),
-        (2, 75, false)
+        (1, 75, false)
     );
     assert_eq!((params.min_depth, params.max_depth), (8, 16));
     // Keys left out keep their defaults.
@@ -277,10 +277,10 @@ fn the_search_table_round_trips_through_export() {
     // The JSON writes the keys in the section's order, only those off their defaults.
     assert!(export(&[src]).contains(
         "  \"search\": {\"mode\": \"selective\", \"min_depth\": 8, \"max_depth\": 16, \
-         \"lmr_reduction\": 2, \"futility_margin\": 75, \"history\": false},\n"
+         \"lmr_reduction\": 1, \"futility_margin\": 75, \"history\": false},\n"
     ));
     assert!(export(&[src, "--format", "toml"]).contains(
-        "\n[search]\nmode = \"selective\"\nmin_depth = 8\nmax_depth = 16\nlmr_reduction = 2\n\
+        "\n[search]\nmode = \"selective\"\nmin_depth = 8\nmax_depth = 16\nlmr_reduction = 1\n\
          futility_margin = 75\nhistory = false\n"
     ));
 
@@ -291,7 +291,7 @@ fn the_search_table_round_trips_through_export() {
         "#define CHECKERS_SEARCH_MIN_DEPTH 8\n",
         "#define CHECKERS_SEARCH_MAX_DEPTH 16\n",
         "#define CHECKERS_SEARCH_TIE_BREAK \"first\"\n",
-        "#define CHECKERS_SEARCH_LMR_REDUCTION 2\n",
+        "#define CHECKERS_SEARCH_LMR_REDUCTION 1\n",
         "#define CHECKERS_SEARCH_FUTILITY_MARGIN 75\n",
         "#define CHECKERS_SEARCH_HISTORY 0\n",
         "#define CHECKERS_SEARCH_PV_EXTENSION 1\n",
@@ -343,7 +343,7 @@ fn the_search_table_round_trips_through_export() {
     let bad = dir.path().join("bad.json");
     std::fs::write(
         &bad,
-        text.replace("\"lmr_reduction\": 2", "\"lmr_reduction\": 9"),
+        text.replace("\"lmr_reduction\": 1", "\"lmr_reduction\": 9"),
     )
     .unwrap();
     let msg = export_fails(&[bad.to_str().unwrap()]);

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use checkers_tuner::{PlayedPair, SpsaConfig, SpsaRun, WeightsFile};
+use checkers_tuner::{PlayedPair, SelectiveParams, SpsaConfig, SpsaRun, WeightsFile};
 use predicates::prelude::*;
 
 fn bin() -> Command {
@@ -149,22 +149,26 @@ fn a_won_pair_moves_each_key_towards_the_winner_and_a_drawn_one_moves_nothing() 
     let weights = WeightsFile::load(&dir.path().join("w.json")).unwrap();
     let run = SpsaRun::new(&config, &weights, None).unwrap();
     let theta = run.start();
-    assert_eq!(theta, [3.0, 60.0]);
+    // The keys in the config's order of the search's keys (lmr_moves, futility_margin), each
+    // starting at its default.
+    let start = SelectiveParams::DEFAULT;
+    let (moves, margin) = (f64::from(start.lmr_moves), f64::from(start.futility_margin));
+    assert_eq!(theta, [moves, margin]);
     let pair = |half_points| PlayedPair {
         iteration: 10,
         signs: vec![1.0, -1.0],
-        plus: vec![4, 40],
-        minus: vec![2, 80],
+        plus: vec![start.lmr_moves + 1, start.futility_margin - 20],
+        minus: vec![start.lmr_moves - 1, start.futility_margin + 20],
         plus_half_points: half_points,
     };
     let won = run.update(&theta, &pair(4));
-    assert!(won[0] > 3.0 && won[1] < 60.0, "{won:?}");
+    assert!(won[0] > moves && won[1] < margin, "{won:?}");
     let lost = run.update(&theta, &pair(0));
-    assert!(lost[0] < 3.0 && lost[1] > 60.0, "{lost:?}");
+    assert!(lost[0] < moves && lost[1] > margin, "{lost:?}");
     // Two wins move twice as far as a win and a draw; the moves mirror each other.
     let half = run.update(&theta, &pair(3));
-    assert!(((won[1] - 60.0) - 2.0 * (half[1] - 60.0)).abs() < 1e-9);
-    assert!(((won[1] - 60.0) + (lost[1] - 60.0)).abs() < 1e-9);
+    assert!(((won[1] - margin) - 2.0 * (half[1] - margin)).abs() < 1e-9);
+    assert!(((won[1] - margin) + (lost[1] - margin)).abs() < 1e-9);
     assert_eq!(run.update(&theta, &pair(2)), theta);
     // Kept in the key's range.
     let at_ends = run.update(&[12.0, 0.0], &pair(4));
