@@ -86,9 +86,9 @@ pub use players::{
 pub use plot::plot_run;
 pub use ranked::{champion_from_run, resolve_export_source, weights_from_arg, weights_from_run};
 pub use run::{
-    commented_defaults, resume, tune, tune_island, Config, EndgameDbLoader, GateCandidates,
-    GateConfig, Island, IslandChoice, ObserverFactory, RunObserver, RunOptions, RunOutcome,
-    RunSummary, RunView, BEST_FILE,
+    commented_defaults, link_dir, resume, tune, tune_island, ChainConfig, Config, EndgameDbLoader,
+    GateCandidates, GateConfig, Island, IslandChoice, ObserverFactory, RunObserver, RunOptions,
+    RunOutcome, RunSummary, RunView, BEST_FILE,
 };
 pub use run_folder::{
     holds_run, refuse_writing_runs, run_database_pieces, CHAMPIONS_FILE, CONFIG_FILE, PLAYOFF_FILE,

@@ -16,8 +16,8 @@ use crate::eval::{
 };
 use crate::game::SearchParams;
 use crate::run_folder::{
-    database_pieces_of, read_config_table, CsvTable, CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE,
-    PLAYOFF_FILE, SPECIMENS_FILE, TABLES_DIR,
+    database_pieces_of, read_config_table, CsvTable, BEST_FILE, CHAMPIONS_FILE, CHECKPOINT_FILE,
+    CONFIG_FILE, MORNING_RESULT_FILE, PLAYOFF_FILE, SPECIMENS_FILE, TABLES_DIR,
 };
 use crate::search::SelectiveParams;
 use crate::tournament::{PatternRanges, Specimen};
@@ -40,8 +40,19 @@ pub fn weights_from_arg(arg: &str) -> Result<WeightsFile> {
 /// in `specimens.csv`, the run's name and endgame threshold from `config.toml`.
 ///
 /// A gated run (`[gate]`) ranks its champion first: rank 1 is the last champion a gate
-/// accepted (the run's `best.json`), not the playoff's winner.
+/// accepted (the run's `best.json`), not the playoff's winner. A finished chain (`[chain]`)
+/// has its `best.json` alone: its links' folders have the ranks.
 pub fn weights_from_run(run_dir: &Path, rank: usize) -> Result<WeightsFile> {
+    if run_dir.join(MORNING_RESULT_FILE).is_file() {
+        if rank != 1 {
+            return Err(Error::input(format!(
+                "{}: a chain's folder has one best (its best.json); its links' folders \
+                 (link-K) have their playoffs' ranks",
+                run_dir.display()
+            )));
+        }
+        return WeightsFile::load(&run_dir.join(BEST_FILE));
+    }
     if rank == 1 && run_dir.join(CHAMPIONS_FILE).exists() {
         return champion_until(run_dir, None);
     }

@@ -40,6 +40,8 @@ pub mod tag {
     pub const SPSA: u64 = 14;
     /// The openings of a gate's confirming match (`gate.confirm`) after a round.
     pub const GATE_CONFIRM: u64 = 15;
+    /// The openings of a chain's morning gate (`[chain]`).
+    pub const CHAIN_GATE: u64 = 16;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

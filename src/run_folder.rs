@@ -54,10 +54,17 @@ pub fn champion_round(name: &str) -> Option<u32> {
         .and_then(|n| n.parse::<u32>().ok())
 }
 
+/// A chain's record of its links (`[chain]`): one row per link.
+pub const CHAIN_FILE: &str = "chain.csv";
+/// A chain's morning fit of every link's games.
+pub const MORNING_FILE: &str = "morning.json";
+/// A chain's morning fit and its gate, one row; written last, it marks a finished chain.
+pub const MORNING_RESULT_FILE: &str = "morning.csv";
+
 /// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
 /// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
 /// missing files.
-pub const RUN_FILES: [&str; 12] = [
+pub const RUN_FILES: [&str; 15] = [
     CHECKPOINT_FILE,
     CONFIG_FILE,
     ROUNDS_FILE,
@@ -70,6 +77,9 @@ pub const RUN_FILES: [&str; 12] = [
     LEARNING_FILE,
     POSITIONS_FILE,
     CHAMPIONS_FILE,
+    CHAIN_FILE,
+    MORNING_FILE,
+    MORNING_RESULT_FILE,
 ];
 
 /// The run folder's lock file (see `run/lock.rs`): created by the first `tune`, never removed.

@@ -96,9 +96,10 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
         0 => "no endgame database".to_string(),
         n => format!("{n}-piece endgame database"),
     };
-    let islands = match config.islands.count {
-        1 => String::new(),
-        n => format!(" x {n} islands"),
+    let islands = match (config.islands.count, config.chain.links) {
+        (1, 1) => String::new(),
+        (1, links) => format!(" x a chain of {links} links"),
+        (n, _) => format!(" x {n} islands"),
     };
     let (min, max) = (config.search.min_depth, config.search.max_depth);
     let search = match config.search.nodes {
@@ -198,6 +199,12 @@ fn report(outcome: RunOutcome, island: Option<(u32, String)>) -> Result<()> {
             summary
         }
     };
+    if let Some(morning) = &summary.morning {
+        return outln!(
+            "Chain: {morning}; weights in {} (chain.csv has every link, morning.csv the gate)",
+            summary.dir.join(BEST_FILE).display()
+        );
+    }
     if let Some((id, since, elo)) = summary.champion {
         let playoff = summary.best();
         return outln!(

@@ -19,10 +19,13 @@ use serde::{Deserialize, Serialize};
 
 pub(super) use super::config_messages::ConfigError;
 use super::config_messages::{Layout, Reporter};
-pub use super::config_sections::{IslandsConfig, PopulationConfig, ValidationConfig, MAX_ISLANDS};
+pub use super::config_sections::{
+    ChainConfig, IslandsConfig, PopulationConfig, ValidationConfig, MAX_ISLANDS,
+};
 use super::gate::{GateCandidates, GateConfig};
 use crate::bounded::int_in;
 use crate::error::Error;
+use crate::eval::EvaluatorKind;
 use crate::game::{
     load_openings_file, GameSettings, OpeningsSource, SearchMode, SearchParams, TimeControl,
     DECK_NAMES,
@@ -80,6 +83,10 @@ pub struct Config {
     /// those of a run without islands.
     #[serde(default, skip_serializing_if = "IslandsConfig::is_single")]
     pub islands: IslandsConfig,
+    /// A night as a chain of runs of this config and a morning fit of all their games. Left
+    /// out of `config.toml` without a chain, so that other runs keep their files.
+    #[serde(default, skip_serializing_if = "ChainConfig::is_single")]
+    pub chain: ChainConfig,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,6 +112,7 @@ impl Config {
             validation: ValidationConfig::default(),
             gate: GateConfig::default(),
             islands: IslandsConfig::default(),
+            chain: ChainConfig::default(),
         }
     }
 }
@@ -235,6 +243,7 @@ impl Config {
         }
         self.check_playoff_size(report, layout)?;
         self.check_gate(report, layout)?;
+        self.check_chain(report, layout)?;
         let tournament = &self.tournament;
         let deepest = search.max_depth + tournament.deepen_plies;
         if tournament.deepen_every > 0 && deepest > MAX_SEARCH_DEPTH {
@@ -272,6 +281,50 @@ impl Config {
         if let Some((key, problem)) = self.weights.problem() {
             let key = format!("weights.{key}");
             return Err(report.at(layout.get(&key), &key, &problem));
+        }
+        Ok(())
+    }
+
+    /// A chain (`[chain]`) is runs of one population each whose games a pattern fit pools:
+    /// its keys need links, and its links need what the morning fit and `learn_from_earlier`
+    /// use.
+    fn check_chain(&self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
+        let at = |key: &str, problem: &str| Err(report.at(layout.get(key), key, problem));
+        let chain = &self.chain;
+        if chain.is_single() {
+            let written = (layout.entries.iter()).find(|entry| entry.path.starts_with("chain."));
+            if let Some(entry) = written {
+                return at(
+                    &entry.path,
+                    "a `[chain]` of one link is a run without a chain, so this key would do \
+                     nothing: set `chain.links` to 2 or more, or leave the section out",
+                );
+            }
+            return Ok(());
+        }
+        if !self.islands.is_single() {
+            return at(
+                "chain.links",
+                "a chain needs a run without islands (`islands.count` = 1): its links are \
+                 the runs whose games are pooled",
+            );
+        }
+        if self.weights.evaluator != EvaluatorKind::Patterns {
+            return at(
+                "chain.links",
+                &format!(
+                    "the morning fit of a chain fits the pattern evaluator's tables, and this \
+                     run's is the {} evaluator: set `weights.evaluator = \"patterns\"`",
+                    self.weights.evaluator
+                ),
+            );
+        }
+        if chain.learn_from_earlier && self.evolution.fit_every == 0 {
+            return at(
+                "chain.learn_from_earlier",
+                "the earlier links' games are learnt by each link's fits: set \
+                 `evolution.fit_every`, or leave this out",
+            );
         }
         Ok(())
     }

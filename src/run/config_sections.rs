@@ -1,10 +1,11 @@
-//! The run config's own sections (`[population]`, `[validation]`, `[islands]`): their keys,
+//! The run config's own sections (`[population]`, `[validation]`, `[islands]`, `[chain]`): their keys,
 //! bounds and defaults. The other sections belong to the layers that use them
 //! (docs/layout.md); `config.rs` holds them all as the run's `Config`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::bounded::int_in;
+use crate::bounded::{int_in, number_in};
+use crate::eval::RankLayout;
 use crate::game::MAX_RANDOM_OPENING_PLIES;
 use crate::tournament::{EvolutionParams, MAX_ROUNDS};
 
@@ -33,6 +34,11 @@ pub struct IslandsConfig {
     /// not its own alone; left out of a written config at its default (on).
     #[serde(skip_serializing_if = "is_on")]
     pub pool_games: bool,
+}
+
+/// Whether a switch is off (its default, left out of a written config).
+fn is_off(switch: &bool) -> bool {
+    !*switch
 }
 
 /// Whether a switch is on (its default, left out of a written config).
@@ -85,6 +91,65 @@ pub struct ValidationConfig {
     /// round's population (in place of one newcomer) and the playoff, even after it lost in the
     /// bracket. Elitism against the bracket's noise.
     pub keep_champion: bool,
+}
+
+/// The most links a chain may have: a night of 7-minute links is some 70.
+pub const MAX_CHAIN_LINKS: u32 = 1000;
+
+/// `[chain]`: a night as a chain of runs (docs/chain.md). The run is `links` runs of this
+/// config one after another, link `k` (from 1) in `link-k/` with seed `seed + k - 1`; then a
+/// morning fit learns from every link's games, starting from the last link's best, and
+/// replaces it as `best.json` when it wins a gate against it. Seeds pooled pay where one
+/// longer run does not: a fit of three 7-minute runs' games beat the best of one by +40
+/// (docs/learning.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ChainConfig {
+    /// Runs in the chain; 1 is a run without a chain.
+    #[serde(deserialize_with = "int_in::<_, u32, 1, { MAX_CHAIN_LINKS as i64 }>")]
+    pub links: u32,
+    /// Whether each link's fits also learn from every earlier link's games (as
+    /// `evolution.fit_with`), not only the morning fit; left out of a written config when off.
+    #[serde(skip_serializing_if = "is_off")]
+    pub learn_from_earlier: bool,
+    /// The rank region the morning fit adds to the tables (`fit --ranks`): with a night's
+    /// games there is data enough for it.
+    pub ranks: RankLayout,
+    /// The morning fit's pull of each table entry toward zero, in positions (`fit
+    /// --l2-tables`): the pooled games let rare entries say more than one run's would.
+    #[serde(deserialize_with = "l2_tables")]
+    pub l2_tables: f64,
+    /// The most openings (each with both colours) of the morning gate, an SPRT of the morning
+    /// fit against the last link's best; 0: no gate, the morning fit is `best.json`.
+    #[serde(deserialize_with = "int_in::<_, u32, 0, 100_000>")]
+    pub gate_openings: u32,
+}
+
+/// Reads a pull toward zero, in positions, within `fit --l2-tables`' bounds.
+fn l2_tables<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    number_in(deserializer, 0.0, crate::tournament::MAX_L2_TABLES)
+}
+
+impl ChainConfig {
+    /// Whether this is a run without a chain.
+    pub fn is_single(&self) -> bool {
+        self.links == 1
+    }
+}
+
+impl Default for ChainConfig {
+    /// No chain; when `links` is raised: links that learn apart, and a morning fit with the
+    /// home-ranks table and a pull of 10 positions (what paid on three runs pooled), gated by
+    /// up to 1,000 openings.
+    fn default() -> Self {
+        ChainConfig {
+            links: 1,
+            learn_from_earlier: false,
+            ranks: RankLayout::Home,
+            l2_tables: 10.0,
+            gate_openings: 1000,
+        }
+    }
 }
 
 /// `[population]`: how many specimens compete.

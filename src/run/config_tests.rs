@@ -522,3 +522,51 @@ fn islands_are_written_only_when_there_are_several() {
     let message = rejected("name = \"x\"\n[islands]\ntopology = \"star\"\n");
     assert!(message.contains("`islands.topology`"), "{message}");
 }
+
+/// `[chain]`: its keys need links, its links a single population and the pattern evaluator,
+/// and `learn_from_earlier` needs fits; a chain reads and writes back.
+#[test]
+fn a_chain_is_checked_against_the_rest_of_the_config() {
+    let patterns =
+        "name = \"c\"\n[weights]\nevaluator = \"patterns\"\n[evolution]\nfit_every = 2\n";
+    let message = rejected_at(
+        &format!("{patterns}[chain]\nranks = \"none\"\n"),
+        "chain.ranks",
+        7,
+    );
+    assert!(message.contains("would do nothing"), "{message}");
+    let message = rejected_at(&format!("{patterns}[chain]\nlinks = 0\n"), "chain.links", 7);
+    assert!(message.contains("at least 1"), "{message}");
+    let message = rejected_at(
+        &format!("{patterns}[chain]\nlinks = 2\n[islands]\ncount = 2\n"),
+        "chain.links",
+        7,
+    );
+    assert!(message.contains("islands"), "{message}");
+    let message = rejected_at("name = \"c\"\n[chain]\nlinks = 2\n", "chain.links", 3);
+    assert!(message.contains("pattern"), "{message}");
+    let text = "name = \"c\"\n[weights]\nevaluator = \"patterns\"\n[chain]\nlinks = 2\n\
+                learn_from_earlier = true\n";
+    let message = rejected_at(text, "chain.learn_from_earlier", 6);
+    assert!(message.contains("fit_every"), "{message}");
+    let message = rejected_at(
+        &format!("{patterns}[chain]\nlinks = 2\nl2_tables = -1\n"),
+        "chain.l2_tables",
+        8,
+    );
+    assert!(message.contains("between 0 and"), "{message}");
+
+    let config = parse(&format!(
+        "{patterns}[chain]\nlinks = 3\nlearn_from_earlier = true\ngate_openings = 0\n"
+    ))
+    .unwrap();
+    assert_eq!(config.chain.links, 3);
+    assert!(config.chain.learn_from_earlier);
+    assert_eq!(config.chain.ranks, crate::eval::RankLayout::Home);
+    assert_eq!(config.chain.l2_tables, 10.0);
+    assert_eq!(config.chain.gate_openings, 0);
+    let again = Config::from_str_named(&config.to_toml(), "configs/x.toml").unwrap();
+    assert_eq!(again, config);
+    // Without a chain the written config has no `[chain]`: other runs keep their files.
+    assert!(!parse(patterns).unwrap().to_toml().contains("[chain]"));
+}

@@ -84,7 +84,26 @@ impl Config {
             finalists as usize,
             self.tournament.playoff_openings as usize,
         );
-        total + playoff as f64 * base
+        let run = total + playoff as f64 * base;
+        if self.chain.is_single() {
+            return run;
+        }
+        // A chain: its links (the first counted from `completed`, the others whole) and the
+        // morning gate; the morning fit is a few of the run's fits.
+        let whole = if completed == 0 {
+            run
+        } else {
+            self.expected_cpu_seconds_of_link()
+        };
+        let gate = GATE_SHARE * 2.0 * f64::from(self.chain.gate_openings) * base;
+        run + whole * f64::from(self.chain.links - 1) + gate
+    }
+
+    /// A chain's link from its start.
+    fn expected_cpu_seconds_of_link(&self) -> f64 {
+        let mut link = self.clone();
+        link.chain = super::config::ChainConfig::default();
+        link.expected_cpu_seconds(0)
     }
 }
 

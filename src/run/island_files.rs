@@ -95,13 +95,19 @@ pub fn remove_island_temporaries(top: &Path, index: u32, ids: Range<u64>) -> Res
     Ok(())
 }
 
-/// Removes the island folders and exchanged files of an island-model run from `top` (for
-/// `tune --force`).
+/// Whether `name` is the folder of a chain's link (`link-K`, `[chain]`).
+pub fn is_link_entry(name: &str) -> bool {
+    name.strip_prefix("link-")
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Removes the island folders and exchanged files of an island-model run, and the link folders
+/// of a chain, from `top` (for `tune --force`).
 pub fn clear_islands(top: &Path) -> Result<()> {
     let entries = fs::read_dir(top).map_err(|e| Error::io("read", top, &e))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if is_island_entry(&name) && entry.path().is_dir() {
+        if (is_island_entry(&name) || is_link_entry(&name)) && entry.path().is_dir() {
             let path = entry.path();
             fs::remove_dir_all(&path).map_err(|e| Error::io("remove", &path, &e))?;
         }

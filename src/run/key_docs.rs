@@ -401,4 +401,35 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
          are saved) and its own round r, in a fixed order, so the files are the same in one \
          process or many (docs/islands.md). false: each island fits on its own games alone.",
     ),
+    (
+        "chain.links",
+        "Runs of this config one after another, 1 to 1,000 (docs/chain.md): link K in the \
+         folder `link-K/` with seed `seed` + K − 1, each an ordinary run; then a morning fit of \
+         every link's games from the last link's best, gated against it. 1: a run without a \
+         chain, and the section is left out of the run's config.toml. Needs the pattern \
+         evaluator and no islands.",
+    ),
+    (
+        "chain.learn_from_earlier",
+        "false by default (and then left out of a written config): the links learn apart, \
+         and only the morning fit pools their games. true: each link's fits also learn from \
+         every earlier link's games (as `evolution.fit_with`). Needs `evolution.fit_every`.",
+    ),
+    (
+        "chain.ranks",
+        "The rank region the morning fit adds to the tables, as `fit --ranks`: \"home\" (the \
+         default, what paid on three runs pooled) or \"none\".",
+    ),
+    (
+        "chain.l2_tables",
+        "The morning fit's pull of each table entry toward zero, in positions, as `fit \
+         --l2-tables` (0 to 1,000,000,000; default 10).",
+    ),
+    (
+        "chain.gate_openings",
+        "The most openings of 8 random plies (each with both colours) of the morning gate, an \
+         SPRT [0, +15] (α 5%, β 10%) of the morning fit against the last link's best; the fit \
+         is best.json only if it passes. 0: no gate, the morning fit is best.json. 0 to \
+         100,000; default 1,000.",
+    ),
 ];

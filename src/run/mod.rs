@@ -1,5 +1,6 @@
 //! A tuning run: config, the round loop, output files, checkpoints and progress.
 
+mod chain;
 mod checkpoint;
 mod config;
 mod config_messages;
@@ -29,8 +30,9 @@ mod state;
 mod summary;
 mod tables;
 
-pub use config::Config;
+pub use chain::link_dir;
 pub(crate) use config::MAX_ISLANDS;
+pub use config::{ChainConfig, Config};
 pub use files::BEST_FILE;
 pub use gate::{GateCandidates, GateConfig};
 pub use islands::{Island, IslandChoice};

@@ -14,6 +14,7 @@ const OPTIONAL_TABLES: &[&str] = &[
     "search.genes",
     "gate",
     "islands",
+    "chain",
 ];
 
 /// Keys whose default is "unset" (or 0, off, and then left out of a written config): written
@@ -131,6 +132,9 @@ fn optional_table(table: &str) -> String {
     // The table as a config that uses it writes it, then its keys put back to their defaults.
     let mut config = Config::new("my-run");
     config.islands.count = 2;
+    config.chain.links = 2;
+    // Written only when on: on here, put back to its default below.
+    config.chain.learn_from_earlier = true;
     config.gate.candidates = crate::run::gate::GateCandidates::Fits;
     // Written only when set: set here, put back to its default below.
     config.gate.confirm = 1;
@@ -179,6 +183,10 @@ fn optional_table(table: &str) -> String {
         out.push_str(&comment(key_doc(&path)));
         let line = if path == "islands.count" {
             format!("count = {}", defaults.count)
+        } else if path == "chain.links" {
+            format!("links = {}", super::config::ChainConfig::default().links)
+        } else if path == "chain.learn_from_earlier" {
+            "learn_from_earlier = false".to_string()
         } else if path == "gate.candidates" {
             "candidates = \"none\"".to_string()
         } else if path == "gate.confirm" {
@@ -223,6 +231,10 @@ mod tests {
         );
         assert!(text.contains("\n# topology = \"ring\"\n"), "{text}");
         assert!(text.contains("\n# pool_games = true\n"), "{text}");
+        assert!(
+            text.contains("\n# [chain]\n") && text.contains("\n# links = 1\n"),
+            "{text}"
+        );
         let config = Config::from_str_named(&text, "defaults.toml").unwrap();
         assert_eq!(config, Config::new("my-run"));
     }

@@ -134,6 +134,9 @@ fn start_or_continue(
 ) -> Result<RunOutcome> {
     // Before any game: a store the fits learn from that has gone would stop the first fit.
     super::fit_sources::check_sources(&config.evolution.fit_with)?;
+    if !config.chain.is_single() {
+        return super::chain::run_chain(dir, config, options);
+    }
     if !config.islands.is_single() {
         return run_islands(dir, config, text, options, None);
     }

@@ -22,6 +22,9 @@ pub struct RunSummary {
     /// and its cumulative Elo over the first champion. It, not the playoff's winner, is
     /// `best.json` then.
     pub champion: Option<(u64, u32, f64)>,
+    /// A chain's morning (`[chain]`): its fit and gate in a line. The other fields are then
+    /// the last link's.
+    pub morning: Option<String>,
 }
 
 impl RunSummary {
@@ -39,6 +42,7 @@ impl RunSummary {
             rounds,
             standings,
             champion: champion.map(|c| (c.specimen.id, c.since, c.elo)),
+            morning: None,
         }
     }
 

@@ -2,6 +2,7 @@
 //! and one link instead of one per file).
 
 mod bounds;
+mod chain;
 mod cli_engine;
 mod consistency;
 mod docs_links;

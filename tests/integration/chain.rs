@@ -1,0 +1,263 @@
+//! A night as a chain of runs (`[chain]`): real tiny chains through the binary.
+//!
+//! Each link is an ordinary run with its own seed, its first the run the config makes
+//! without a chain; the morning fit learns from every link's games and a gate decides whether
+//! it is `best.json`; the files are the same on any thread count and through a crash.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::support::{bin, tune};
+
+/// A tiny pattern run with a fit every round, as three links that learn from the earlier.
+const CHAIN: &str = r#"
+name = "night"
+seed = 4
+[population]
+size = 8
+[tournament]
+rounds = 2
+openings = "random:6"
+max_plies = 60
+playoff_openings = 1
+[weights]
+evaluator = "patterns"
+[search]
+min_depth = 2
+max_depth = 4
+database_pieces = 0
+[evolution]
+fit_every = 1
+[chain]
+links = 3
+learn_from_earlier = true
+gate_openings = 12
+"#;
+
+/// The files of the chain's folder and of each link's that must agree between two chains of
+/// one config (a positions store's header names the run's config, whose stores of earlier
+/// links are named by their folders: it differs between chains in other folders).
+const COMPARED: [&str; 4] = ["chain.csv", "morning.csv", "morning.json", "best.json"];
+const COMPARED_IN_LINKS: [&str; 5] = [
+    "rounds.csv",
+    "specimens.csv",
+    "games.csv",
+    "playoff.csv",
+    "best.json",
+];
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn games_in(run: &Path) -> usize {
+    read(&run.join("games.csv")).lines().count() - 1
+}
+
+/// The one row of `morning.csv`, by column.
+fn morning_row(chain: &Path) -> Vec<(String, String)> {
+    let text = read(&chain.join("morning.csv"));
+    let mut lines = text.lines();
+    let header = lines.next().unwrap().split(',').map(String::from);
+    let row = lines.next().unwrap().split(',').map(String::from);
+    header.zip(row).collect()
+}
+
+fn field<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
+    &row.iter().find(|(h, _)| h == name).unwrap().1
+}
+
+#[test]
+fn a_chain_plays_its_links_then_a_gated_morning_fit_the_same_on_any_thread_count_and_through_a_crash(
+) {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write(tmp.path(), "night.toml", CHAIN);
+    let one = tmp.path().join("one");
+    let log = bin()
+        .args(["tune", "--threads", "1"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&one)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&log.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("Chain: the morning fit of 3 links"),
+        "{stdout}"
+    );
+
+    // Each link is an ordinary run: its seed the chain's plus its place, its name the chain's.
+    for link in 1..=3u64 {
+        let written = read(&one.join(format!("link-{link}/config.toml")));
+        assert!(
+            written.contains(&format!("name = \"night-link-{link}\"")),
+            "{written}"
+        );
+        assert!(
+            written.contains(&format!("seed = {}", 3 + link)),
+            "{written}"
+        );
+        assert!(!written.contains("[chain]"), "{written}");
+        // With learn_from_earlier, every earlier link's store and no other.
+        let stores = written.matches("[[evolution.fit_with]]").count() as u64;
+        assert_eq!(stores, link - 1, "{written}");
+        for earlier in 1..link {
+            let store = one
+                .canonicalize()
+                .unwrap()
+                .join(format!("link-{earlier}/positions.bin"));
+            let quoted = format!("store = {:?}", store.display().to_string());
+            assert!(written.contains(&quoted), "{written}");
+        }
+    }
+    // The first link is the run the config makes without a chain.
+    let plain = tmp.path().join("plain");
+    let alone = CHAIN.split("[chain]").next().unwrap();
+    tune(&write(tmp.path(), "plain.toml", alone), &plain, 2);
+    for file in ["rounds.csv", "specimens.csv", "games.csv", "playoff.csv"] {
+        assert_eq!(
+            read(&plain.join(file)),
+            read(&one.join("link-1").join(file)),
+            "{file}: link 1 against the run without a chain"
+        );
+    }
+
+    // chain.csv: a row per link; morning.csv: the fit of every link's games and its gate.
+    let chain = read(&one.join("chain.csv"));
+    let rows: Vec<&str> = chain.lines().collect();
+    assert_eq!(rows[0], "link,seed,folder,rounds,best_id,best_points");
+    assert_eq!(rows.len(), 4, "{chain}");
+    assert!(rows[2].starts_with("2,5,link-2,2,"), "{chain}");
+    let morning = morning_row(&one);
+    assert_eq!(field(&morning, "links"), "3");
+    let games: usize = (1..=3)
+        .map(|k| games_in(&one.join(format!("link-{k}"))))
+        .sum();
+    assert_eq!(field(&morning, "games"), games.to_string());
+    let played: u64 = field(&morning, "gate_games").parse().unwrap();
+    assert!(played > 0 && played <= 24, "{morning:?}");
+    let tally: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| field(&morning, k).parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(tally, played);
+    // best.json is the morning fit when the gate accepted it, else the last link's best.
+    let best = read(&one.join("best.json"));
+    let morning_fit = read(&one.join("morning.json"));
+    assert!(
+        morning_fit.contains("the morning fit of chain night: 3 links"),
+        "{morning_fit}"
+    );
+    match field(&morning, "accepted") {
+        "true" => assert_eq!(best, morning_fit),
+        _ => assert_eq!(best, read(&one.join("link-3/best.json"))),
+    }
+
+    // Two threads, and a crash in the second link then `resume`: the same files.
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    let crashed = tmp.path().join("crashed");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&crashed)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
+        .assert()
+        .code(130);
+    assert!(!crashed.join("link-2").exists() && !crashed.join("chain.csv").exists());
+    bin()
+        .args(["resume", "--quiet"])
+        .arg(&crashed)
+        .assert()
+        .success();
+    for file in COMPARED {
+        let a = fs::read(one.join(file)).unwrap();
+        assert_eq!(
+            a,
+            fs::read(two.join(file)).unwrap(),
+            "{file}: 1 vs 2 threads"
+        );
+        assert_eq!(a, fs::read(crashed.join(file)).unwrap(), "{file}: resumed");
+    }
+    for link in 1..=3 {
+        for file in COMPARED_IN_LINKS {
+            let file = format!("link-{link}/{file}");
+            let a = fs::read(one.join(&file)).unwrap();
+            assert_eq!(
+                a,
+                fs::read(two.join(&file)).unwrap(),
+                "{file}: 1 vs 2 threads"
+            );
+            assert_eq!(a, fs::read(crashed.join(&file)).unwrap(), "{file}: resumed");
+        }
+    }
+    // A finished chain is reported as such, and `--force` starts it again from nothing.
+    let again = bin().args(["resume"]).arg(&one).assert().success();
+    let stdout = String::from_utf8_lossy(&again.get_output().stdout).into_owned();
+    assert!(stdout.contains("already finished"), "{stdout}");
+    bin()
+        .args(["tune", "--quiet", "--force", "--threads", "2"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&one)
+        .assert()
+        .success();
+    for file in COMPARED {
+        assert_eq!(
+            fs::read(one.join(file)).unwrap(),
+            fs::read(two.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn links_that_learn_apart_share_nothing_but_the_morning_fit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = CHAIN
+        .replace("learn_from_earlier = true\n", "")
+        .replace("links = 3", "links = 2")
+        .replace("gate_openings = 12", "gate_openings = 0");
+    let config = write(tmp.path(), "apart.toml", &text);
+    let out = tmp.path().join("apart");
+    tune(&config, &out, 2);
+    let second = read(&out.join("link-2/config.toml"));
+    assert!(!second.contains("fit_with"), "{second}");
+    // The second link is the run of the next seed, alone.
+    let alone = CHAIN
+        .split("[chain]")
+        .next()
+        .unwrap()
+        .replace("seed = 4", "seed = 5");
+    let plain = tmp.path().join("plain");
+    tune(&write(tmp.path(), "plain.toml", &alone), &plain, 1);
+    assert_eq!(
+        read(&plain.join("specimens.csv")),
+        read(&out.join("link-2/specimens.csv"))
+    );
+    // No gate: the morning fit is best.json.
+    let morning = morning_row(&out);
+    assert_eq!(field(&morning, "gate_games"), "0");
+    assert_eq!(field(&morning, "accepted"), "true");
+    assert_eq!(
+        read(&out.join("best.json")),
+        read(&out.join("morning.json"))
+    );
+    // `match` and `export` take the chain's folder for its best.
+    let exported = tmp.path().join("best.json");
+    bin()
+        .arg("export")
+        .arg(&out)
+        .arg("-o")
+        .arg(&exported)
+        .assert()
+        .success();
+    assert_eq!(read(&exported), read(&out.join("best.json")));
+}
