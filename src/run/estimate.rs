@@ -7,7 +7,7 @@ use crate::tournament::playoff_games;
 
 /// Processor seconds of one bracket game at depth 6/12, its share of the fits included: the
 /// `overnight-patterns.toml` run used 690 s for 11,612 games (0.06 s), but the fits grow with
-/// the data, and the first 268 rounds of a 480-round `hour.toml` (2026-11-26) used 3,170 s, a
+/// the data, and the first 268 rounds of a 480-round `hour-gated.toml` (2026-11-26) used 3,170 s, a
 /// model 1.7 times the first one's; the ten-feature and extended runs are within a factor of
 /// 1.5.
 const SECONDS_PER_GAME: f64 = 0.10;
@@ -19,7 +19,7 @@ const MATCH_SECONDS_PER_GAME: f64 = 0.045;
 
 /// Processor seconds a fit spends on each game of the earlier runs it also learns from
 /// (`evolution.fit_with`): three runs' 86,164 games (8.1 million positions) took 120 s of two
-/// cores a fit, in a run of `hour.toml` with them (2026-11-27).
+/// cores a fit, in a run of `hour-gated.toml` with them (2026-11-27).
 const FIT_SECONDS_PER_SOURCE_GAME: f64 = 0.0028;
 
 /// How much one more ply of full-width depth costs a game (measured: 2.0× from depth 6 to 7,
@@ -36,7 +36,7 @@ const NODES_AT_DEPTH_6: f64 = 2_700.0;
 const GAMES_PER_SPECIMEN: f64 = 1.13;
 
 /// The share of gates whose candidate passes the SPRT and plays the confirming match
-/// (`gate.confirm`): 4 of 7 fits in the `hour.toml` run of 2026-11-27.
+/// (`gate.confirm`): 4 of 7 fits in the `hour-gated.toml` run of 2026-11-27.
 const CONFIRM_SHARE: f64 = 0.5;
 
 /// The share of its openings a gate plays before its SPRT decides, on average (a guess

@@ -339,10 +339,10 @@ fn a_source_that_cannot_be_read_is_refused_naming_the_key() {
     }
 }
 
-/// `configs/hour-next.toml` as a user runs it: beside a `results/hour` (here a tiny run), it
+/// `configs/hour-next.toml` as a user runs it: beside a `results/hour-gated` (here a tiny run), it
 /// fixes that run's store; without one it is refused, naming the key.
 #[test]
-fn the_shipped_next_run_reads_results_hour_and_is_refused_without_it() {
+fn the_shipped_next_run_reads_results_hour_gated_and_is_refused_without_it() {
     let tmp = tempfile::tempdir().unwrap();
     let configs = tmp.path().join("configs");
     fs::create_dir_all(&configs).unwrap();
@@ -353,11 +353,11 @@ fn the_shipped_next_run_reads_results_hour_and_is_refused_without_it() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("evolution.fit_with") && err.contains("results/hour"),
+        err.contains("evolution.fit_with") && err.contains("results/hour-gated"),
         "{err}"
     );
 
-    let hour = tmp.path().join("results").join("hour");
+    let hour = tmp.path().join("results").join("hour-gated");
     tune(&write(tmp.path(), "earlier.toml", EARLIER), &hour, 2);
     let loaded = checkers_tuner::Config::load(&config).unwrap();
     let sources = &loaded.evolution.fit_with;
