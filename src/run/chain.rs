@@ -18,7 +18,6 @@ use super::files::{write_atomically, CONFIG_FILE};
 use super::observer::{RunObserver, RunView, Silent};
 use super::options::RunOptions;
 use super::process::run_settings;
-use super::runner::{resume, tune};
 use super::summary::{RunOutcome, RunSummary};
 use crate::elo::{Sprt, SprtVerdict};
 use crate::error::{Error, Result};
@@ -92,12 +91,26 @@ pub fn link_config(config: &Config, top: &Path, link: u32) -> Result<Config> {
     Config::from_str_named(&text, dir.join(CONFIG_FILE))
 }
 
+/// How a chain plays its links: the entry points of a run (the runner's), handed in so that the
+/// chain knows a run only as its callers do.
+pub(super) struct Runs {
+    /// Starts the run of a config in a new folder (as `tune` without `--force`).
+    pub start: fn(&Config, &Path, bool, &RunOptions) -> Result<RunOutcome>,
+    /// Continues the run in a folder, or reports it finished (as `resume`).
+    pub resume: fn(&Path, &RunOptions) -> Result<RunOutcome>,
+}
+
 /// Plays the chain `config` in its folder `top` (which holds its `config.toml` and is locked
-/// by the caller): every link not yet finished, then the morning fit and its gate. A stop
-/// request ends it as [`RunOutcome::Interrupted`] with `top` to resume.
-pub(super) fn run_chain(top: &Path, config: &Config, options: &RunOptions) -> Result<RunOutcome> {
+/// by the caller) with `runs`: every link not yet finished, then the morning fit and its
+/// gate. A stop request ends it as [`RunOutcome::Interrupted`] with `top` to resume.
+pub(super) fn run_chain(
+    top: &Path,
+    config: &Config,
+    options: &RunOptions,
+    runs: &Runs,
+) -> Result<RunOutcome> {
     if top.join(MORNING_RESULT_FILE).is_file() {
-        let last = link_outcome(top, config, config.chain.links, options)?;
+        let last = link_outcome(top, config, config.chain.links, options, runs)?;
         let summary = last_summary(&last).cloned();
         return Ok(RunOutcome::AlreadyFinished(chain_summary(
             top, config, summary,
@@ -105,7 +118,7 @@ pub(super) fn run_chain(top: &Path, config: &Config, options: &RunOptions) -> Re
     }
     let mut links = Vec::new();
     for link in 1..=config.chain.links {
-        let outcome = link_outcome(top, config, link, options)?;
+        let outcome = link_outcome(top, config, link, options, runs)?;
         match outcome {
             RunOutcome::Interrupted {
                 completed_rounds, ..
@@ -142,12 +155,13 @@ fn link_outcome(
     config: &Config,
     link: u32,
     options: &RunOptions,
+    runs: &Runs,
 ) -> Result<RunOutcome> {
     let dir = link_dir(top, link);
     if holds_run(&dir) {
-        resume(&dir, options)
+        (runs.resume)(&dir, options)
     } else {
-        tune(&link_config(config, top, link)?, &dir, false, options)
+        (runs.start)(&link_config(config, top, link)?, &dir, false, options)
     }
 }
 

@@ -135,7 +135,11 @@ fn start_or_continue(
     // Before any game: a store the fits learn from that has gone would stop the first fit.
     super::fit_sources::check_sources(&config.evolution.fit_with)?;
     if !config.chain.is_single() {
-        return super::chain::run_chain(dir, config, options);
+        let runs = super::chain::Runs {
+            start: tune,
+            resume,
+        };
+        return super::chain::run_chain(dir, config, options, &runs);
     }
     if !config.islands.is_single() {
         return run_islands(dir, config, text, options, None);
