@@ -173,6 +173,7 @@ impl Config {
             toml::from_str(text).map_err(|e| report.toml_error(&e, Some(&layout)))?;
         config.check_relations(&report, &layout)?;
         config.resolve_openings(&report, &layout)?;
+        config.resolve_start(&report, &layout)?;
         config.resolve_fit_sources(&report, &layout)?;
         Ok(config)
     }
@@ -507,10 +508,7 @@ impl Config {
         let OpeningsSource::File(path) = &self.tournament.openings else {
             return Ok(());
         };
-        let folder = match report.origin.parent() {
-            Some(folder) if !folder.as_os_str().is_empty() => folder,
-            _ => Path::new("."),
-        };
+        let folder = report.folder();
         let joined = folder.join(path);
         let key = "tournament.openings";
         let entry = layout.get(key);
@@ -554,6 +552,52 @@ impl Config {
         Ok(())
     }
 
+    /// Makes the start weights file (`population.start`) absolute (relative to the config
+    /// file's folder) and checks that it is a weights file the run can start from: of the
+    /// run's evaluator, every weight in the run's ranges, fresh specimens drawn around it.
+    fn resolve_start(&mut self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
+        let Some(path) = &self.population.start else {
+            return Ok(());
+        };
+        let key = "population.start";
+        let refuse = |problem: &str| report.at(layout.get(key), key, problem);
+        let joined = report.folder().join(path);
+        // Canonical where it exists, so that the run folder's config.toml names it plainly.
+        let resolved = std::fs::canonicalize(&joined)
+            .or_else(|_| std::path::absolute(&joined))
+            .unwrap_or(joined);
+        let file = crate::weights_file::WeightsFile::load(&resolved).map_err(|e| {
+            refuse(&format!(
+                "{e} (a relative path is taken from the config file's folder)"
+            ))
+        })?;
+        let (theirs, ours) = (file.evaluator(), self.weights.evaluator);
+        if theirs != ours {
+            return Err(refuse(&format!(
+                "{} holds weights of the {} evaluator, and this run tunes the {} one                  (`weights.evaluator`)",
+                resolved.display(),
+                theirs.name(),
+                ours.name()
+            )));
+        }
+        if let Some((weight, value, range)) = self.weights.outside(&file.weights) {
+            return Err(refuse(&format!(
+                "{}: {weight} = {value} is outside the run's range [{}, {}]                  (`weights.{weight}`); widen the range or start from another file",
+                resolved.display(),
+                range.min,
+                range.max
+            )));
+        }
+        if self.weights.init == crate::tournament::InitMode::Random {
+            return Err(refuse(
+                "fresh specimens are drawn around the start weights (with `weights.init_noise`), \
+                 so `weights.init = \"random\"` would be ignored: leave `init` out",
+            ));
+        }
+        self.population.start = Some(resolved);
+        Ok(())
+    }
+
     /// Fixes every earlier run's store the fits learn from (`evolution.fit_with`): its absolute
     /// path (relative to the config file's folder), the rounds it holds whole now and whose it
     /// is, so that the run and its resumptions read the same games.
@@ -562,10 +606,7 @@ impl Config {
         report: &Reporter,
         layout: &Layout,
     ) -> Result<(), ConfigError> {
-        let folder = match report.origin.parent() {
-            Some(folder) if !folder.as_os_str().is_empty() => folder,
-            _ => Path::new("."),
-        };
+        let folder = report.folder();
         let key = "evolution.fit_with";
         for source in &mut self.evolution.fit_with {
             *source = super::fit_sources::resolve(source, folder)

@@ -270,7 +270,10 @@ fn upper_bounds_themselves_are_accepted() {
     );
     assert!(big.is_err(), "a round robin of 100002 finalists is refused");
     let ids = Config {
-        population: PopulationConfig { size: 100_000 },
+        population: PopulationConfig {
+            size: 100_000,
+            start: None,
+        },
         islands: IslandsConfig {
             count: 1024,
             ..IslandsConfig::default()

@@ -49,6 +49,14 @@ pub(super) struct Reporter<'a> {
 }
 
 impl Reporter<'_> {
+    /// The config file's folder, from which its relative paths are taken.
+    pub(super) fn folder(&self) -> &Path {
+        match self.origin.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        }
+    }
+
     /// 1-based line of byte offset `at`.
     pub(super) fn line(&self, at: usize) -> usize {
         self.text.bytes().take(at).filter(|&b| b == b'\n').count() + 1

@@ -2,6 +2,8 @@
 //! bounds and defaults. The other sections belong to the layers that use them
 //! (docs/layout.md); `config.rs` holds them all as the run's `Config`.
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use crate::bounded::{int_in, number_in};
@@ -159,6 +161,11 @@ pub struct PopulationConfig {
     /// Number of specimens N in every round.
     #[serde(deserialize_with = "int_in::<_, usize, 2, 100_000>")]
     pub size: usize,
+    /// A weights file the run starts from (`None`: fresh specimens as `[weights] init` says):
+    /// specimen 0 is its weights, the other fresh specimens are drawn around them. Absolute
+    /// once loaded (relative to the config file's folder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<PathBuf>,
 }
 
 impl Default for IslandsConfig {
@@ -191,8 +198,11 @@ impl Default for ValidationConfig {
 }
 
 impl Default for PopulationConfig {
-    /// 100 specimens: the original student project's setting.
+    /// 100 specimens (the original student project's setting), drawn as `[weights] init` says.
     fn default() -> Self {
-        PopulationConfig { size: 100 }
+        PopulationConfig {
+            size: 100,
+            start: None,
+        }
     }
 }

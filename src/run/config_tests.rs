@@ -570,3 +570,62 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
     // Without a chain the written config has no `[chain]`: other runs keep their files.
     assert!(!parse(patterns).unwrap().to_toml().contains("[chain]"));
 }
+
+#[test]
+fn a_start_file_is_resolved_from_the_config_folder_and_checked_against_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("weights")).unwrap();
+    let file = dir.path().join("weights").join("best.json");
+    std::fs::write(
+        &file,
+        crate::weights_file::WeightsFile::material().to_json(),
+    )
+    .unwrap();
+    let origin = dir.path().join("run.toml");
+    let text = "name = \"x\"\n[population]\nstart = \"weights/best.json\"\n";
+    let config = Config::from_str_named(text, &origin).unwrap();
+    let resolved = config.population.start.clone().unwrap();
+    assert!(resolved.is_absolute(), "{}", resolved.display());
+    assert!(resolved.ends_with("weights/best.json"));
+    // Written absolute into the run folder's config.toml, read back the same.
+    let written = config.to_toml();
+    assert!(written.contains(&format!("start = {:?}", resolved.display().to_string())));
+    assert_eq!(
+        Config::from_str_named(&written, "elsewhere/x.toml").unwrap(),
+        config
+    );
+    // Left out of a written config without one.
+    assert!(!parse("name = \"x\"\n").unwrap().to_toml().contains("start"));
+
+    let refused = |text: &str| match Config::from_str_named(text, &origin) {
+        Err(Error::Input(message)) => message,
+        other => panic!("expected Error::Input for {text:?}, got {other:?}"),
+    };
+    // No such file: the key, its line and the path.
+    let message = refused("name = \"x\"\n[population]\nstart = \"weights/none.json\"\n");
+    assert!(message.contains("line 3: `population.start`"), "{message}");
+    assert!(message.contains("none.json"), "{message}");
+    // Another evaluator's weights.
+    let message = refused(
+        "name = \"x\"\n[population]\nstart = \"weights/best.json\"\n\
+         [weights]\nevaluator = \"patterns\"\n",
+    );
+    assert!(message.contains("`population.start`"), "{message}");
+    assert!(message.contains("the ten evaluator"), "{message}");
+    assert!(message.contains("the patterns one"), "{message}");
+    // A weight outside the run's ranges (material's kings are 150).
+    let message = refused(
+        "name = \"x\"\n[population]\nstart = \"weights/best.json\"\n\
+         [weights.opening]\nkings = [200, 300]\n",
+    );
+    assert!(message.contains("opening.kings = 150"), "{message}");
+    assert!(message.contains("[200, 300]"), "{message}");
+    // Random draws would ignore the start.
+    let message = refused(
+        "name = \"x\"\n[population]\nstart = \"weights/best.json\"\n[weights]\ninit = \"random\"\n",
+    );
+    assert!(
+        message.contains("init = \\\"random\\\"") || message.contains("init = \"random\""),
+        "{message}"
+    );
+}

@@ -19,6 +19,15 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
         "Specimens in every round (2 to 100,000).",
     ),
     (
+        "population.start",
+        "Unset by default. A weights file the run starts from (a run's best.json, an `export` \
+         or `fit` output; relative to the config file's folder) instead of `material`: \
+         specimen 0 is its weights, and every other fresh specimen (the first population, \
+         immigrants) is drawn around it with `weights.init_noise` and carries its tables. It \
+         must hold the run's evaluator, every weight in the run's ranges. The run keeps a \
+         copy (tables/specimen-0.json), which a resumed run reads.",
+    ),
+    (
         "weights.init",
         "How fresh specimens (the first population, `random` newcomers, immigrants) are \
          drawn: \"material\" (material plus Gaussian noise of `init_noise` on every weight) or \

@@ -20,6 +20,7 @@ const OPTIONAL_TABLES: &[&str] = &[
 /// Keys whose default is "unset" (or 0, off, and then left out of a written config): written
 /// commented out, with an example value.
 const UNSET_BY_DEFAULT: &[(&str, &str)] = &[
+    ("population.start", "\"../results/hour/best.json\""),
     ("weights.evaluator", "\"extended\""),
     ("tournament.deepen_every", "0"),
     ("tournament.deepen_plies", "2"),

@@ -25,7 +25,7 @@ use crate::game::Opening;
 use crate::game::PdnGame;
 use crate::text::csv_line;
 use crate::tournament::{
-    breed, breed_genes_into, play_round, BracketGame, GameJob, RoundResult, Specimen,
+    breed, breed_genes_into, play_round, BracketGame, FreshSource, GameJob, RoundResult, Specimen,
 };
 
 /// What a round produced before it is saved: the bracket's result and what follows from it,
@@ -177,7 +177,10 @@ impl Run<'_> {
                 &config
                     .evolution
                     .after_round(round, config.tournament.rounds),
-                &config.weights,
+                FreshSource {
+                    space: &config.weights,
+                    start: state.start.as_ref(),
+                },
                 self.seed,
                 round,
                 &mut next_id,

@@ -11,10 +11,11 @@ use super::gate::{self, GatedChampion};
 use super::islands::Island;
 use super::recorded;
 use super::summary::RunSummary;
-use super::tables::attach_tables;
+use super::tables::{attach_tables, tables_path, write_tables};
 use crate::error::{Error, Result};
 use crate::fit::{start_store, StoreIdentity};
-use crate::tournament::{draw_fresh_genes, initial_population};
+use crate::tournament::{draw_fresh_genes, initial_population, FreshSource, Specimen};
+use crate::weights_file::WeightsFile;
 
 /// Where a run stands between rounds.
 pub(super) struct State {
@@ -31,6 +32,8 @@ pub(super) struct State {
     /// What the process is told when it takes the run on: the keys of `config.toml` changed
     /// since the checkpoint (see `edits.rs`).
     pub(super) notes: Vec<String>,
+    /// The specimen fresh specimens are drawn around (`population.start`), if any.
+    pub(super) start: Option<Specimen>,
 }
 
 /// A run (or an island) found ready to go on, or found finished.
@@ -44,11 +47,20 @@ pub(super) enum Opened {
 impl State {
     /// The state before round 1: a population drawn from the run's seed (an island's own, its
     /// ids from the island's block on).
-    pub(super) fn initial(config: &Config, files: FileLengths, island: Option<Island>) -> State {
+    fn initial(
+        config: &Config,
+        files: FileLengths,
+        island: Option<Island>,
+        start: Option<Specimen>,
+    ) -> State {
         let seed = island.map_or(config.seed, |island| island.seed(config.seed));
         let first_id = island.map_or(0, |island| config.island_ids(island.index).start);
         let size = config.population.size;
-        let mut specimens = initial_population(size, &config.weights, seed);
+        let fresh = FreshSource {
+            space: &config.weights,
+            start: start.as_ref(),
+        };
+        let mut specimens = initial_population(size, fresh, seed);
         for specimen in &mut specimens {
             specimen.id += first_id;
         }
@@ -64,6 +76,7 @@ impl State {
             champion: None,
             gated: None,
             notes: Vec::new(),
+            start,
         }
     }
 
@@ -86,8 +99,9 @@ impl State {
             if config.gate.is_on() {
                 gate::start_champions(dir)?;
             }
+            let start = start_specimen(top, config, island, Begin::Fresh)?;
             return Ok(Opened::Ready(Box::new(State::initial(
-                config, lengths, island,
+                config, lengths, island, start,
             ))));
         };
         let mut notes = Vec::new();
@@ -145,6 +159,7 @@ impl State {
                 checkpoint.champions.as_ref(),
             )?;
         }
+        let start = start_specimen(top, config, island, Begin::Resumed)?;
         Ok(Opened::Ready(Box::new(State {
             completed,
             next_id: checkpoint.next_id,
@@ -153,8 +168,58 @@ impl State {
             champion,
             gated,
             notes,
+            start,
         })))
     }
+}
+
+/// Whether a run (or island) is starting or going on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Begin {
+    Fresh,
+    Resumed,
+}
+
+/// The start specimen of a run with `population.start`: the first id of the run (or island),
+/// carrying the start file's weights. A starting run copies the file into its tables folder
+/// (`tables/specimen-<id>.json`, as a fitted specimen's tables are kept); a resumed one reads
+/// that copy, so the run goes on from what it started with even if the file changed since.
+fn start_specimen(
+    top: &Path,
+    config: &Config,
+    island: Option<Island>,
+    begin: Begin,
+) -> Result<Option<Specimen>> {
+    let Some(path) = &config.population.start else {
+        return Ok(None);
+    };
+    let id = island.map_or(0, |island| config.island_ids(island.index).start);
+    let kept = tables_path(top, id);
+    let file = match begin {
+        Begin::Fresh => WeightsFile::load(path)?,
+        Begin::Resumed => WeightsFile::load(&kept).map_err(|e| {
+            Error::input(format!(
+                "{e}: the run's copy of its start weights (`population.start`); the run cannot \
+                 go on without it (put the file back)"
+            ))
+        })?,
+    };
+    let start = Specimen {
+        id,
+        weights: file.weights,
+        extra: file.extra.map(Box::new),
+        tables: file.patterns.is_some().then_some(id),
+        patterns: file.patterns,
+        parent_a: None,
+        parent_b: None,
+        born_round: 0,
+        fitted: false,
+        search: None,
+    };
+    if begin == Begin::Fresh {
+        write_tables(top, &start, config, 0)?;
+    }
+    Ok(Some(start))
 }
 
 /// The round of `id`'s last row in `specimens.csv` once the rounds are over: the last round,

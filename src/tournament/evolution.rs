@@ -1,6 +1,8 @@
 //! Newcomers: the initial population, and the random or genetic specimens that refill the
 //! population after a round (docs/tournament.md, step 4).
 
+use std::sync::Arc;
+
 use rand::Rng;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -8,7 +10,7 @@ use super::fit_source::FitSource;
 use super::settings::MAX_ROUNDS;
 use super::specimen::Specimen;
 use crate::bounded::{fraction, int_in, number_in};
-use crate::eval::{WeightPair, Weights, FEATURE_COUNT, MAX_ABS_WEIGHT};
+use crate::eval::{ExtraPair, PatternWeights, WeightPair, Weights, FEATURE_COUNT, MAX_ABS_WEIGHT};
 use crate::rng::{stream, tag};
 
 use super::weight_space::{standard_normal, WeightSpace};
@@ -232,22 +234,99 @@ impl EvolutionParams {
 
 /// The round-0 population: `n` fresh specimens of `space` with ids `0..n`, drawn from the
 /// `[INITIAL]` stream of `seed`.
-pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Specimen> {
+///
+/// With a start specimen (a run's `population.start`), specimen 0 is the start itself and
+/// the others are drawn around it ([`WeightSpace::fresh_around`]), each carrying the start's
+/// extended and pattern weights.
+pub fn initial_population<'a>(
+    n: usize,
+    fresh: impl Into<FreshSource<'a>>,
+    seed: u64,
+) -> Vec<Specimen> {
+    let FreshSource { space, start } = fresh.into();
     let mut rng = stream(seed, &[tag::INITIAL]);
     (0..n as u64)
-        .map(|id| Specimen {
-            id,
-            weights: space.fresh(&mut rng),
-            extra: space.fresh_extra().map(Box::new),
-            patterns: None,
-            tables: None,
-            parent_a: None,
-            parent_b: None,
-            born_round: 0,
-            fitted: false,
-            search: None,
+        .map(|id| {
+            let fresh = match start {
+                Some(start) if id == 0 => Fresh::of(start),
+                _ => Fresh::draw(space, start, &mut rng),
+            };
+            fresh.into_specimen(id, None, 0)
         })
         .collect()
+}
+
+/// Where fresh specimens come from: the run's weight space, around its start specimen
+/// (`population.start`) when it has one. A bare `&WeightSpace` is a source without a start.
+#[derive(Clone, Copy, Debug)]
+pub struct FreshSource<'a> {
+    /// The ranges, the draw and its noise.
+    pub space: &'a WeightSpace,
+    /// The specimen fresh specimens are drawn around, carrying its further weights.
+    pub start: Option<&'a Specimen>,
+}
+
+impl<'a> From<&'a WeightSpace> for FreshSource<'a> {
+    fn from(space: &'a WeightSpace) -> FreshSource<'a> {
+        FreshSource { space, start: None }
+    }
+}
+
+/// A fresh specimen's weights: drawn from `space` as `init` says, or around a start specimen.
+struct Fresh {
+    weights: WeightPair,
+    extra: Option<Box<ExtraPair>>,
+    patterns: Option<Arc<PatternWeights>>,
+    tables: Option<u64>,
+}
+
+impl Fresh {
+    /// `start`'s own weights, unchanged.
+    fn of(start: &Specimen) -> Fresh {
+        Fresh {
+            weights: start.weights,
+            extra: start.extra.clone(),
+            patterns: start.patterns.clone(),
+            tables: start.tables,
+        }
+    }
+
+    /// A draw from `space`, around `start` when there is one.
+    fn draw<R: Rng + ?Sized>(space: &WeightSpace, start: Option<&Specimen>, rng: &mut R) -> Fresh {
+        match start {
+            Some(start) => Fresh {
+                weights: space.fresh_around(&start.weights, rng),
+                ..Fresh::of(start)
+            },
+            None => Fresh {
+                weights: space.fresh(rng),
+                extra: space.fresh_extra().map(Box::new),
+                patterns: None,
+                tables: None,
+            },
+        }
+    }
+
+    /// The specimen `id`, without parents, born in `born_round`.
+    fn into_specimen(
+        self,
+        id: u64,
+        parents: Option<(u64, Option<u64>)>,
+        born_round: u32,
+    ) -> Specimen {
+        Specimen {
+            id,
+            weights: self.weights,
+            extra: self.extra,
+            patterns: self.patterns,
+            tables: self.tables,
+            parent_a: parents.map(|(a, _)| a),
+            parent_b: parents.and_then(|(_, b)| b),
+            born_round,
+            fitted: false,
+            search: None,
+        }
+    }
 }
 
 /// `count` newcomers bred after round `round` from its `survivors`, drawn from the
@@ -262,15 +341,16 @@ pub fn initial_population(n: usize, space: &WeightSpace, seed: u64) -> Vec<Speci
 /// mutated clones of it (`parent_b` is `None`), and with none every newcomer is an immigrant.
 /// Immigrants carry no parents, in either mode. Every weight stays in `space`. The mutation
 /// step is `params.mutation_sigma`: pass [`EvolutionParams::after_round`] for a schedule.
-pub fn breed(
+pub fn breed<'a>(
     survivors: &[Specimen],
     count: usize,
     params: &EvolutionParams,
-    space: &WeightSpace,
+    fresh: impl Into<FreshSource<'a>>,
     seed: u64,
     round: u32,
     next_id: &mut u64,
 ) -> Vec<Specimen> {
+    let FreshSource { space, start } = fresh.into();
     let mut rng = stream(seed, &[tag::BREEDING, u64::from(round)]);
     let children = match params.mode {
         EvolutionMode::Random => 0,
@@ -281,21 +361,10 @@ pub fn breed(
         }
     };
     let mut out = Vec::with_capacity(count);
-    let mut new_specimen = |weights, extra, (patterns, tables), parent_a, parent_b| {
+    let mut take_id = || {
         let id = *next_id;
         *next_id += 1;
-        Specimen {
-            id,
-            weights,
-            extra,
-            patterns,
-            tables,
-            parent_a,
-            parent_b,
-            born_round: round + 1,
-            fitted: false,
-            search: None,
-        }
+        id
     };
     for _ in 0..children {
         let (a, b) = if survivors.len() == 1 {
@@ -317,26 +386,17 @@ pub fn breed(
                 *w = mutate(&mut rng, *w, params);
             }
         }
-        let weights = space.clamp(&weights);
         // The extended and pattern weights come whole from the first parent: a fitted table is
         // one solution, and halves of two are none.
-        out.push(new_specimen(
-            weights,
-            a.extra.clone(),
-            (a.patterns.clone(), a.tables),
-            Some(a.id),
-            b.map(|b| b.id),
-        ));
+        let child = Fresh {
+            weights: space.clamp(&weights),
+            ..Fresh::of(a)
+        };
+        out.push(child.into_specimen(take_id(), Some((a.id, b.map(|b| b.id))), round + 1));
     }
     for _ in children..count {
-        let weights = space.fresh(&mut rng);
-        out.push(new_specimen(
-            weights,
-            space.fresh_extra().map(Box::new),
-            (None, None),
-            None,
-            None,
-        ));
+        let immigrant = Fresh::draw(space, start, &mut rng);
+        out.push(immigrant.into_specimen(take_id(), None, round + 1));
     }
     out
 }
@@ -595,6 +655,66 @@ mod tests {
         let kings: Vec<i32> = kids.iter().map(|k| k.weights.endgame.0[1]).collect();
         assert!(kings.contains(&100) && kings.contains(&300), "{kings:?}");
         assert!(kids.iter().all(|k| k.weights.opening.0[0] == 100));
+    }
+
+    #[test]
+    fn a_start_specimen_begins_the_population_and_centres_every_fresh_draw() {
+        let space = WeightSpace::default();
+        let mut start = super::initial_population(1, &space, 7).remove(0);
+        start.weights.opening.0[1] = 230;
+        start.weights.endgame.0[5] = -40;
+        start.extra = Some(Box::default());
+        start.tables = Some(0);
+        let fresh = FreshSource {
+            space: &space,
+            start: Some(&start),
+        };
+        let population = super::initial_population(400, fresh, 3);
+        // Specimen 0 is the start itself; the others are drawn around it, with its tables.
+        assert_eq!(population[0].weights, start.weights);
+        assert!(population[1..].iter().all(|s| s.weights != start.weights));
+        for specimen in &population {
+            assert_eq!((specimen.tables, specimen.born_round), (Some(0), 0));
+            assert!(specimen.extra.is_some() && space.contains(&specimen.weights));
+        }
+        let mean = |f: fn(&Specimen) -> i32| {
+            population.iter().map(|s| f64::from(f(s))).sum::<f64>() / 400.0
+        };
+        assert!((mean(|s| s.weights.opening.0[1]) - 230.0).abs() < 2.0);
+        assert!((mean(|s| s.weights.endgame.0[5]) + 40.0).abs() < 2.0);
+        // The same seed, the same population; without a start, the run's usual draws.
+        assert_eq!(population, super::initial_population(400, fresh, 3));
+        let plain = super::initial_population(400, &space, 3);
+        assert!(plain.iter().all(|s| s.tables.is_none()));
+        assert!(
+            (plain
+                .iter()
+                .map(|s| f64::from(s.weights.opening.0[1]))
+                .sum::<f64>()
+                / 400.0
+                - 150.0)
+                .abs()
+                < 2.0
+        );
+
+        // Immigrants are drawn around the start too; children keep their parents' tables.
+        let survivors = vec![plain[0].clone(), plain[1].clone()];
+        let params = EvolutionParams {
+            immigrants: 0.5,
+            ..EvolutionParams::default()
+        };
+        let kids = breed(&survivors, 20, &params, fresh, 3, 1, &mut 1000);
+        let (immigrants, children): (Vec<_>, Vec<_>) =
+            kids.iter().partition(|k| k.parent_a.is_none());
+        assert_eq!((immigrants.len(), children.len()), (10, 10));
+        assert!(immigrants
+            .iter()
+            .all(|k| k.tables == Some(0) && k.extra.is_some()));
+        assert!(children.iter().all(|k| k.tables.is_none()));
+        // Without a start the same breeding draws the same children and plain immigrants.
+        let without = breed(&survivors, 20, &params, &space, 3, 1, &mut 1000);
+        assert_eq!(kids[..10], without[..10]);
+        assert!(without[10..].iter().all(|k| k.tables.is_none()));
     }
 
     #[test]

@@ -12,8 +12,8 @@ mod weight_space;
 
 pub use bracket::{play_round, BracketGame, GameJob, GameReport, LevelSummary, RoundResult};
 pub use evolution::{
-    breed, initial_population, EvolutionParams, DEFAULT_FIT_SCORE_WEIGHT, DEFAULT_L2_TABLES,
-    MAX_ENDING_PLIES, MAX_L2_TABLES,
+    breed, initial_population, EvolutionParams, FreshSource, DEFAULT_FIT_SCORE_WEIGHT,
+    DEFAULT_L2_TABLES, MAX_ENDING_PLIES, MAX_L2_TABLES,
 };
 pub use fit_source::{FitSource, Fixed, FixedPdn, FixedSource, PdnFile};
 pub use playoff::{
@@ -23,4 +23,4 @@ pub use search_genes::{breed_genes_into, draw_fresh_genes};
 pub use settings::{TournamentParams, MAX_GAME_PLIES, MAX_ROUNDS};
 pub use specimen::Specimen;
 pub use stats::{OutcomeCounts, RoundStats};
-pub use weight_space::{ExtraRanges, FeatureRanges, PatternRanges, WeightSpace};
+pub use weight_space::{ExtraRanges, FeatureRanges, InitMode, PatternRanges, WeightSpace};

@@ -369,6 +369,21 @@ impl WeightSpace {
         let endgame = set(&self.endgame);
         WeightPair { opening, endgame }
     }
+
+    /// A fresh specimen's weights around `centre` (a run's `population.start`): every weight
+    /// plus Gaussian noise of `init_noise`, moved into the ranges, whatever `init` says.
+    pub fn fresh_around<R: Rng + ?Sized>(&self, centre: &WeightPair, rng: &mut R) -> WeightPair {
+        let mut set = |ranges: &FeatureRanges, centre: &Weights| {
+            let ranges = ranges.to_array();
+            Weights(std::array::from_fn(|i| {
+                let noise = (self.init_noise * standard_normal(rng)).round() as i32;
+                ranges[i].clamp(centre.0[i].saturating_add(noise))
+            }))
+        };
+        let opening = set(&self.opening, &centre.opening);
+        let endgame = set(&self.endgame, &centre.endgame);
+        WeightPair { opening, endgame }
+    }
 }
 
 /// A standard normal draw by the Box–Muller transform (kept here rather than adding

@@ -31,6 +31,7 @@ mod run_folder;
 mod search;
 mod selective;
 mod spsa;
+mod start;
 mod support;
 mod timed_search;
 mod trust;

@@ -1,0 +1,174 @@
+//! A run that starts from a weights file (`population.start`): real tiny runs through the
+//! binary, started from an earlier run's best.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::support::{bin, tune};
+
+/// A tiny pattern run with a fit every round.
+const RUN: &str = r#"
+name = "first"
+seed = 4
+[population]
+size = 8
+[tournament]
+rounds = 2
+openings = "random:6"
+max_plies = 60
+playoff_openings = 1
+[weights]
+evaluator = "patterns"
+[search]
+min_depth = 2
+max_depth = 4
+database_pieces = 0
+[evolution]
+fit_every = 1
+"#;
+
+/// The files two runs of one config must agree on.
+const COMPARED: [&str; 5] = [
+    "rounds.csv",
+    "specimens.csv",
+    "games.csv",
+    "playoff.csv",
+    "best.json",
+];
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The rows of `specimens.csv` of round `round`, by column.
+fn initial_rows(run: &Path) -> Vec<Vec<(String, String)>> {
+    let text = fs::read_to_string(run.join("specimens.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .map(|line| {
+            header
+                .iter()
+                .cloned()
+                .zip(line.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+fn field<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
+    &row.iter().find(|(h, _)| h == name).unwrap().1
+}
+
+#[test]
+fn a_run_started_from_weights_keeps_a_copy_and_is_the_same_on_any_thread_count_and_through_a_crash()
+{
+    let tmp = tempfile::tempdir().unwrap();
+    let first = tmp.path().join("first");
+    tune(&write(tmp.path(), "first.toml", RUN), &first, 2);
+    fs::create_dir(tmp.path().join("configs")).unwrap();
+    fs::copy(first.join("best.json"), tmp.path().join("start.json")).unwrap();
+    let text = RUN
+        .replace("name = \"first\"", "name = \"second\"")
+        .replace("seed = 4", "seed = 9")
+        .replace("size = 8", "size = 8\nstart = \"../start.json\"");
+    let config = write(&tmp.path().join("configs"), "second.toml", &text);
+
+    let one = tmp.path().join("one");
+    tune(&config, &one, 1);
+    // The run's copy of its start: the start file's weights and tables, as specimen 0's.
+    let kept = json(&one.join("tables/specimen-0.json"));
+    let start = json(&tmp.path().join("start.json"));
+    let weights = |file: &serde_json::Value| {
+        let mut file = file.as_object().unwrap().clone();
+        file.remove("source");
+        file
+    };
+    assert_eq!(weights(&kept), weights(&start));
+    // Every specimen of the first population carries the start's tables (none was fitted yet);
+    // the survivors of round 1 that were born in it say so in specimens.csv.
+    let rows = initial_rows(&one);
+    let born_first: Vec<_> = rows
+        .iter()
+        .filter(|r| field(r, "round") == "1" && field(r, "born_round") == "0")
+        .collect();
+    assert!(!born_first.is_empty());
+    assert!(
+        born_first.iter().all(|r| field(r, "tables") == "0"),
+        "{born_first:?}"
+    );
+    let written = fs::read_to_string(one.join("config.toml")).unwrap();
+    let absolute = tmp.path().join("start.json").canonicalize().unwrap();
+    let line = format!("start = {:?}", absolute.display().to_string());
+    assert!(written.contains(&line), "{written}");
+
+    // Two threads; and a crash after round 1, the start file changed, then `resume`: the run
+    // goes on from the copy it kept, file for file.
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    let crashed = tmp.path().join("crashed");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&crashed)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
+        .assert()
+        .code(130);
+    let mut changed = start.clone();
+    changed["opening"][1] = serde_json::json!(299);
+    fs::write(tmp.path().join("start.json"), changed.to_string()).unwrap();
+    bin()
+        .args(["resume", "--quiet"])
+        .arg(&crashed)
+        .assert()
+        .success();
+    for file in COMPARED {
+        let a = fs::read(one.join(file)).unwrap();
+        assert_eq!(
+            a,
+            fs::read(two.join(file)).unwrap(),
+            "{file}: 1 vs 2 threads"
+        );
+        assert_eq!(a, fs::read(crashed.join(file)).unwrap(), "{file}: resumed");
+    }
+    // Another seed from material is another run: the start changed the games.
+    let plain = tmp.path().join("plain");
+    let alone = text.replace("start = \"../start.json\"\n", "");
+    tune(
+        &write(&tmp.path().join("configs"), "plain.toml", &alone),
+        &plain,
+        2,
+    );
+    assert_ne!(
+        fs::read(plain.join("games.csv")).unwrap(),
+        fs::read(one.join("games.csv")).unwrap()
+    );
+
+    // A stopped run without its copy is refused, naming it.
+    let lost = tmp.path().join("lost");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&lost)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
+        .assert()
+        .code(130);
+    fs::remove_file(lost.join("tables/specimen-0.json")).unwrap();
+    let refused = bin()
+        .args(["resume", "--quiet"])
+        .arg(&lost)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(stderr.contains("specimen-0.json"), "{stderr}");
+    assert!(stderr.contains("put the file back"), "{stderr}");
+}
