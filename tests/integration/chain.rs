@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::{bin, tune};
+use crate::support::{assert_same_files, bin, resume, tune, tune_stopped_after};
 
 /// A tiny pattern run with a fit every round, as three links that learn from the earlier.
 const CHAIN: &str = r#"
@@ -163,40 +163,20 @@ fn a_chain_plays_its_links_then_a_gated_morning_fit_the_same_on_any_thread_count
     let two = tmp.path().join("two");
     tune(&config, &two, 2);
     let crashed = tmp.path().join("crashed");
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&crashed)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
-        .assert()
-        .code(130);
+    tune_stopped_after(&config, &crashed, 1);
     assert!(!crashed.join("link-2").exists() && !crashed.join("chain.csv").exists());
-    bin()
-        .args(["resume", "--quiet"])
-        .arg(&crashed)
-        .assert()
-        .success();
-    for file in COMPARED {
-        let a = fs::read(one.join(file)).unwrap();
-        assert_eq!(
-            a,
-            fs::read(two.join(file)).unwrap(),
-            "{file}: 1 vs 2 threads"
-        );
-        assert_eq!(a, fs::read(crashed.join(file)).unwrap(), "{file}: resumed");
-    }
+    resume(&crashed);
+    let others = [(two.as_path(), "2 threads"), (crashed.as_path(), "resumed")];
+    assert_same_files(&COMPARED, &one, &others);
     for link in 1..=3 {
-        for file in COMPARED_IN_LINKS {
-            let file = format!("link-{link}/{file}");
-            let a = fs::read(one.join(&file)).unwrap();
-            assert_eq!(
-                a,
-                fs::read(two.join(&file)).unwrap(),
-                "{file}: 1 vs 2 threads"
-            );
-            assert_eq!(a, fs::read(crashed.join(&file)).unwrap(), "{file}: resumed");
-        }
+        assert_same_files(
+            &COMPARED_IN_LINKS,
+            &one.join(format!("link-{link}")),
+            &[
+                (&two.join(format!("link-{link}")), "2 threads"),
+                (&crashed.join(format!("link-{link}")), "resumed"),
+            ],
+        );
     }
     // A finished chain is reported as such, and `--force` starts it again from nothing.
     let again = bin().args(["resume"]).arg(&one).assert().success();

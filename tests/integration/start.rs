@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::{bin, tune};
+use crate::support::{assert_same_files, bin, resume, tune, tune_stopped_after};
 
 /// A tiny pattern run with a fit every round.
 const RUN: &str = r#"
@@ -114,31 +114,16 @@ fn a_run_started_from_weights_keeps_a_copy_and_is_the_same_on_any_thread_count_a
     let two = tmp.path().join("two");
     tune(&config, &two, 2);
     let crashed = tmp.path().join("crashed");
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&crashed)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
-        .assert()
-        .code(130);
+    tune_stopped_after(&config, &crashed, 1);
     let mut changed = start.clone();
     changed["opening"][1] = serde_json::json!(299);
     fs::write(tmp.path().join("start.json"), changed.to_string()).unwrap();
-    bin()
-        .args(["resume", "--quiet"])
-        .arg(&crashed)
-        .assert()
-        .success();
-    for file in COMPARED {
-        let a = fs::read(one.join(file)).unwrap();
-        assert_eq!(
-            a,
-            fs::read(two.join(file)).unwrap(),
-            "{file}: 1 vs 2 threads"
-        );
-        assert_eq!(a, fs::read(crashed.join(file)).unwrap(), "{file}: resumed");
-    }
+    resume(&crashed);
+    assert_same_files(
+        &COMPARED,
+        &one,
+        &[(&two, "2 threads"), (&crashed, "resumed")],
+    );
     // Another seed from material is another run: the start changed the games.
     let plain = tmp.path().join("plain");
     let alone = text.replace("start = \"../start.json\"\n", "");
@@ -154,14 +139,7 @@ fn a_run_started_from_weights_keeps_a_copy_and_is_the_same_on_any_thread_count_a
 
     // A stopped run without its copy is refused, naming it.
     let lost = tmp.path().join("lost");
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&lost)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
-        .assert()
-        .code(130);
+    tune_stopped_after(&config, &lost, 1);
     fs::remove_file(lost.join("tables/specimen-0.json")).unwrap();
     let refused = bin()
         .args(["resume", "--quiet"])

@@ -37,3 +37,39 @@ pub fn tune(config: &Path, out: &Path, threads: usize) {
         .assert()
         .success();
 }
+
+/// Runs `tune` quietly into `out` until it stops itself after round `round` (the test hook
+/// `CHECKERS_TUNER_STOP_AFTER_ROUND`), and checks that it said so (exit status 130).
+pub fn tune_stopped_after(config: &Path, out: &Path, round: u32) {
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", round.to_string())
+        .assert()
+        .code(130);
+}
+
+/// Runs `resume` quietly on `dir` to the end, and checks that it succeeded.
+pub fn resume(dir: &Path) {
+    bin()
+        .args(["resume", "--quiet"])
+        .arg(dir)
+        .assert()
+        .success();
+}
+
+/// Asserts that each of `files` is byte for byte the same in `reference` and in every one of
+/// `others`, whose label names it in the message ("2 threads", "resumed").
+pub fn assert_same_files(files: &[&str], reference: &Path, others: &[(&Path, &str)]) {
+    for file in files {
+        let expected = std::fs::read(reference.join(file))
+            .unwrap_or_else(|e| panic!("{}: {e}", reference.join(file).display()));
+        for (other, label) in others {
+            let found = std::fs::read(other.join(file))
+                .unwrap_or_else(|e| panic!("{}: {e}", other.join(file).display()));
+            assert!(expected == found, "{file}: {label} differs");
+        }
+    }
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{bin, tune};
+use crate::support::{bin, tune, tune_stopped_after};
 use checkers_tuner::{
     feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, SearchMode,
     SelectiveParams, WeightsFile, WeightsSource,
@@ -108,18 +108,6 @@ fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
     let path = dir.join(file);
     fs::write(&path, text).unwrap();
     path
-}
-
-/// Runs `tune` into `out` and stops it after round `round`, as Ctrl-C would.
-fn stop_after_round(config: &Path, out: &Path, round: u32) {
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(config)
-        .arg("--out")
-        .arg(out)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", round.to_string())
-        .assert()
-        .code(130);
 }
 
 fn resume(dir: &Path) -> assert_cmd::assert::Assert {
@@ -249,7 +237,7 @@ fn a_run_at_a_node_budget_does_not_depend_on_the_thread_count() {
         let resolved = fs::read_to_string(one.join("config.toml")).unwrap();
         assert!(resolved.contains("\nnodes = 400\n"), "{resolved}");
         let stopped = tmp.path().join("stopped");
-        stop_after_round(&config, &stopped, 1);
+        tune_stopped_after(&config, &stopped, 1);
         resume(&stopped).success();
         assert_same_files(&one, &stopped);
         // The budget decides the games: the same run at fixed depths plays others.
@@ -573,7 +561,7 @@ fn a_fitted_specimen_enters_in_place_of_the_last_newcomer() {
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(tmp.path(), "fit.toml", &tiny_fit());
     let out = tmp.path().join("fit");
-    stop_after_round(&config, &out, 1);
+    tune_stopped_after(&config, &out, 1);
     let text = fs::read_to_string(out.join("checkpoint.json")).unwrap();
     let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
     let population = checkpoint["population"].as_array().unwrap();
@@ -625,7 +613,7 @@ fn an_extended_run_keeps_the_fitted_tables_in_its_files() {
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(tmp.path(), "extended.toml", &tiny_extended());
     let out = tmp.path().join("extended");
-    stop_after_round(&config, &out, 1);
+    tune_stopped_after(&config, &out, 1);
     // The initial tables are empty; the fit after round 1 filled its specimen's.
     let text = fs::read_to_string(out.join("checkpoint.json")).unwrap();
     let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -767,7 +755,7 @@ fn resume_cuts_rows_written_after_the_checkpoint_and_refuses_short_files() {
     let tmp = tempfile::tempdir().unwrap();
     let (config, full) = reference(tmp.path(), TINY);
     let out = tmp.path().join("cut");
-    stop_after_round(&config, &out, 1);
+    tune_stopped_after(&config, &out, 1);
     // Whole extra rows and a half-written one, as a killed process leaves them.
     for (name, junk) in [
         (
@@ -1522,7 +1510,7 @@ fn a_run_stuck_on_a_value_an_older_version_took_goes_on_once_the_value_is_edited
     let tmp = tempfile::tempdir().unwrap();
     let config = write_config(tmp.path(), "stuck.toml", STUCK);
     let out = tmp.path().join("stuck");
-    stop_after_round(&config, &out, 2);
+    tune_stopped_after(&config, &out, 2);
     // What an older version wrote for `playoff_openings = 4294967295`, which it accepted: the
     // run folder's config.toml and the checkpoint's copy of it, every round played.
     let config_toml = out.join("config.toml");
@@ -1605,7 +1593,7 @@ fn a_run_whose_fits_learn_the_database_endings_is_reproducible() {
     let tmp = tempfile::tempdir().unwrap();
     let (config, one, _) = same_on_one_and_two_threads(tmp.path(), &endings);
     let stopped = tmp.path().join("stopped");
-    stop_after_round(&config, &stopped, 3);
+    tune_stopped_after(&config, &stopped, 3);
     resume(&stopped).success();
     assert_same_files(&one, &stopped);
 
