@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::egdb::MAX_DATABASE_PIECES;
 use crate::error::Error;
+use crate::fit::FitReport;
 // The `search` table holds the config's `[search]` keys: one reader (and one set of bounds)
 // for both.
 use crate::game::{Player, SearchParams};
@@ -142,6 +143,25 @@ impl WeightsFile {
             endgame_pieces: DEFAULT_ENDGAME_PIECES,
             source: None,
             database_pieces: None,
+            search: None,
+        }
+    }
+
+    /// The weights a fit found (`report`), described by `data` (the games it learnt from), for
+    /// the endgame threshold and database it was fitted with; no search of its own.
+    pub fn fitted(
+        report: &FitReport,
+        endgame_pieces: u32,
+        database_pieces: Option<u32>,
+        data: String,
+    ) -> WeightsFile {
+        WeightsFile {
+            weights: report.weights,
+            extra: report.extra,
+            patterns: report.patterns.clone(),
+            endgame_pieces,
+            source: Some(WeightsSource::Fit { data }),
+            database_pieces,
             search: None,
         }
     }

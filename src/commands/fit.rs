@@ -10,7 +10,7 @@ use checkers_tuner::{
     check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
     refuse_writing_runs, run_database_pieces, Config, Damaged, DatabaseEndings, DeepLabels, Error,
     EvaluatorKind, ExportFormat, FitReport, FitSettings, GameStream, Games, KingLayout, Losses,
-    RankLayout, ReadReport, RegionLayout, Result, WeightsFile, WeightsSource, DEEP_LABEL_EXTENSION,
+    RankLayout, ReadReport, RegionLayout, Result, WeightsFile, DEEP_LABEL_EXTENSION,
     MAX_ENDING_PLIES, MAX_EPOCHS,
 };
 use clap::Args;
@@ -316,17 +316,8 @@ pub fn run(args: FitArgs) -> Result<()> {
         bar.finish_and_clear();
     }
 
-    let file = WeightsFile {
-        weights: report.weights,
-        extra: report.extra,
-        patterns: report.patterns.clone(),
-        endgame_pieces: settings.endgame_pieces,
-        source: Some(WeightsSource::Fit {
-            data: data_description(records, &report),
-        }),
-        database_pieces,
-        search: None,
-    };
+    let data = data_description(records, &report);
+    let file = WeightsFile::fitted(&report, settings.endgame_pieces, database_pieces, data);
     export_to_file(&file, format, &args.out)?;
     if !args.quiet {
         let text = report_text(records, &report, &settings, &args);

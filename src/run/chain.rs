@@ -28,7 +28,7 @@ use crate::matchplay::{play_match_from, MatchPlayer, MatchReport};
 use crate::rng::{stream, tag};
 use crate::run_folder::{holds_run, BEST_FILE, CHAIN_FILE, MORNING_FILE, MORNING_RESULT_FILE};
 use crate::text::csv_line;
-use crate::weights_file::{WeightsFile, WeightsSource};
+use crate::weights_file::WeightsFile;
 
 /// The morning gate's SPRT: the morning fit replaces the last link's best only when it is
 /// better (H0: +0 Elo, H1: +15, the bounds a night's gates use, α 5%, β 10%).
@@ -292,22 +292,21 @@ fn morning(
             |_, _| {},
         )
     })?;
+    let data = format!(
+        "the morning fit of chain {}: {} links, {} games, {} positions",
+        config.name,
+        links.len(),
+        report.games,
+        report.training_positions + report.validation_positions
+    );
     let fit = WeightsFile {
-        weights: report.weights,
-        extra: report.extra,
-        patterns: report.patterns.clone(),
-        endgame_pieces: settings.endgame_pieces,
-        source: Some(WeightsSource::Fit {
-            data: format!(
-                "the morning fit of chain {}: {} links, {} games, {} positions",
-                config.name,
-                links.len(),
-                report.games,
-                report.training_positions + report.validation_positions
-            ),
-        }),
-        database_pieces: champion.database_pieces,
         search: champion.search,
+        ..WeightsFile::fitted(
+            &report,
+            settings.endgame_pieces,
+            champion.database_pieces,
+            data,
+        )
     };
     let positions = report.training_positions + report.validation_positions;
     observer.note(&format!(
