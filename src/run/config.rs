@@ -574,7 +574,8 @@ impl Config {
         let (theirs, ours) = (file.evaluator(), self.weights.evaluator);
         if theirs != ours {
             return Err(refuse(&format!(
-                "{} holds weights of the {} evaluator, and this run tunes the {} one                  (`weights.evaluator`)",
+                "{} holds weights of the {} evaluator, and this run tunes the {} one \
+                 (`weights.evaluator`)",
                 resolved.display(),
                 theirs.name(),
                 ours.name()
@@ -582,7 +583,8 @@ impl Config {
         }
         if let Some((weight, value, range)) = self.weights.outside(&file.weights) {
             return Err(refuse(&format!(
-                "{}: {weight} = {value} is outside the run's range [{}, {}]                  (`weights.{weight}`); widen the range or start from another file",
+                "{}: {weight} = {value} is outside the run's range [{}, {}] \
+                 (`weights.{weight}`); widen the range or start from another file",
                 resolved.display(),
                 range.min,
                 range.max

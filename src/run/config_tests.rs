@@ -598,7 +598,10 @@ fn a_start_file_is_resolved_from_the_config_folder_and_checked_against_the_run()
     assert!(!parse("name = \"x\"\n").unwrap().to_toml().contains("start"));
 
     let refused = |text: &str| match Config::from_str_named(text, &origin) {
-        Err(Error::Input(message)) => message,
+        Err(Error::Input(message)) => {
+            assert!(!message.contains("  "), "{message}");
+            message
+        }
         other => panic!("expected Error::Input for {text:?}, got {other:?}"),
     };
     // No such file: the key, its line and the path.

@@ -307,7 +307,8 @@ impl Fresh {
         }
     }
 
-    /// The specimen `id`, without parents, born in `born_round`.
+    /// The specimen `id` of `parents` (the first, and the second if any; `None`: a fresh
+    /// specimen), born in `born_round`.
     fn into_specimen(
         self,
         id: u64,
