@@ -5,9 +5,9 @@
 //! it is `best.json`; the files are the same on any thread count and through a crash.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::support::{assert_same_files, bin, resume, tune, tune_stopped_after};
+use crate::support::{assert_same_files, bin, resume, tune, tune_stopped_after, write_file};
 
 /// A tiny pattern run with a fit every round, as three links that learn from the earlier.
 const CHAIN: &str = r#"
@@ -46,12 +46,6 @@ const COMPARED_IN_LINKS: [&str; 5] = [
     "best.json",
 ];
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, text).unwrap();
-    path
-}
-
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -77,7 +71,7 @@ fn field<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
 fn a_chain_plays_its_links_then_a_gated_morning_fit_the_same_on_any_thread_count_and_through_a_crash(
 ) {
     let tmp = tempfile::tempdir().unwrap();
-    let config = write(tmp.path(), "night.toml", CHAIN);
+    let config = write_file(tmp.path(), "night.toml", CHAIN);
     let one = tmp.path().join("one");
     let log = bin()
         .args(["tune", "--threads", "1"])
@@ -119,7 +113,7 @@ fn a_chain_plays_its_links_then_a_gated_morning_fit_the_same_on_any_thread_count
     // The first link is the run the config makes without a chain.
     let plain = tmp.path().join("plain");
     let alone = CHAIN.split("[chain]").next().unwrap();
-    tune(&write(tmp.path(), "plain.toml", alone), &plain, 2);
+    tune(&write_file(tmp.path(), "plain.toml", alone), &plain, 2);
     for file in ["rounds.csv", "specimens.csv", "games.csv", "playoff.csv"] {
         assert_eq!(
             read(&plain.join(file)),
@@ -205,7 +199,7 @@ fn links_that_learn_apart_share_nothing_but_the_morning_fit() {
         .replace("learn_from_earlier = true\n", "")
         .replace("links = 3", "links = 2")
         .replace("gate_openings = 12", "gate_openings = 0");
-    let config = write(tmp.path(), "apart.toml", &text);
+    let config = write_file(tmp.path(), "apart.toml", &text);
     let out = tmp.path().join("apart");
     tune(&config, &out, 2);
     let second = read(&out.join("link-2/config.toml"));
@@ -217,7 +211,7 @@ fn links_that_learn_apart_share_nothing_but_the_morning_fit() {
         .unwrap()
         .replace("seed = 4", "seed = 5");
     let plain = tmp.path().join("plain");
-    tune(&write(tmp.path(), "plain.toml", &alone), &plain, 1);
+    tune(&write_file(tmp.path(), "plain.toml", &alone), &plain, 1);
     assert_eq!(
         read(&plain.join("specimens.csv")),
         read(&out.join("link-2/specimens.csv"))

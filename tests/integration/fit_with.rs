@@ -5,11 +5,11 @@
 //! the earlier run goes on meanwhile; and those games change what the fits learn.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use checkers_tuner::Fixed;
 
-use crate::support::bin;
+use crate::support::{bin, tune_stopped_after, write_file};
 
 /// A tiny pattern run with a fit after every round.
 const EARLIER: &str = r#"
@@ -42,12 +42,6 @@ const COMPARED: [&str; 7] = [
     "checkpoint.json",
     "positions.bin",
 ];
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, text).unwrap();
-    path
-}
 
 /// Runs `config` into `out` on `threads` threads; its stderr.
 fn tune(config: &Path, out: &Path, threads: usize) -> String {
@@ -98,17 +92,14 @@ fn fits_learn_from_the_earlier_run_as_it_stood_when_the_run_started() {
     let tmp = tempfile::tempdir().unwrap();
     let earlier = tmp.path().join("earlier");
     // The earlier run is stopped after 2 of its 3 rounds, and goes on later.
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(write(tmp.path(), "earlier.toml", EARLIER))
-        .arg("--out")
-        .arg(&earlier)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "2")
-        .assert()
-        .code(130);
+    tune_stopped_after(
+        &write_file(tmp.path(), "earlier.toml", EARLIER),
+        &earlier,
+        2,
+    );
     let earlier_games = games_in(&earlier);
 
-    let config = write(tmp.path(), "later.toml", &later("[\"earlier\"]"));
+    let config = write_file(tmp.path(), "later.toml", &later("[\"earlier\"]"));
     let one = tmp.path().join("one");
     let log = tune(&config, &one, 1);
     // Every fit learnt from the earlier run's games and the rounds played so far.
@@ -170,7 +161,11 @@ fn fits_learn_from_the_earlier_run_as_it_stood_when_the_run_started() {
     // A window counts the run's own rounds only: the earlier games stay in every fit.
     let windowed = tmp.path().join("windowed");
     let text = later("[\"earlier\"]").replace("fit_every = 1\n", "fit_every = 1\nfit_window = 1\n");
-    let log = tune(&write(tmp.path(), "windowed.toml", &text), &windowed, 2);
+    let log = tune(
+        &write_file(tmp.path(), "windowed.toml", &text),
+        &windowed,
+        2,
+    );
     let rows = fs::read_to_string(windowed.join("games.csv")).unwrap();
     let fixed = games_in(&earlier);
     for (k, &games) in fit_games(&log).iter().enumerate() {
@@ -184,7 +179,11 @@ fn fits_learn_from_the_earlier_run_as_it_stood_when_the_run_started() {
 
     // Without the earlier games the same config learns something else.
     let alone = tmp.path().join("alone");
-    tune(&write(tmp.path(), "alone.toml", &later("[]")), &alone, 2);
+    tune(
+        &write_file(tmp.path(), "alone.toml", &later("[]")),
+        &alone,
+        2,
+    );
     assert_ne!(
         fs::read(one.join("specimens.csv")).unwrap(),
         fs::read(alone.join("specimens.csv")).unwrap()
@@ -220,7 +219,7 @@ fn fits_learn_from_pdn_games_the_same_on_any_thread_count_and_through_a_crash() 
         .arg(sparring.join("games.pdn"))
         .assert()
         .success();
-    let config = write(tmp.path(), "later.toml", &later("[\"sparring\"]"));
+    let config = write_file(tmp.path(), "later.toml", &later("[\"sparring\"]"));
     let one = tmp.path().join("one");
     let log = tune(&config, &one, 1);
     let rows: Vec<u32> = fs::read_to_string(one.join("games.csv"))
@@ -274,7 +273,11 @@ fn fits_learn_from_pdn_games_the_same_on_any_thread_count_and_through_a_crash() 
 
     // The sparring games change what the fits learn.
     let alone = tmp.path().join("alone");
-    tune(&write(tmp.path(), "alone.toml", &later("[]")), &alone, 2);
+    tune(
+        &write_file(tmp.path(), "alone.toml", &later("[]")),
+        &alone,
+        2,
+    );
     assert_ne!(
         fs::read(one.join("specimens.csv")).unwrap(),
         fs::read(alone.join("specimens.csv")).unwrap()
@@ -282,14 +285,7 @@ fn fits_learn_from_pdn_games_the_same_on_any_thread_count_and_through_a_crash() 
 
     // A file changed after the run started: its resumption is refused before any game.
     let stopped = tmp.path().join("stopped");
-    bin()
-        .args(["tune", "--quiet"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&stopped)
-        .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")
-        .assert()
-        .code(130);
+    tune_stopped_after(&config, &stopped, 1);
     let pdn = sparring.join("games.pdn");
     let mut text = fs::read_to_string(&pdn).unwrap();
     text.push_str("\n[Event \"added\"]\n[Result \"1-0\"]\n\n1. 11-15 23-19 1-0\n");
@@ -322,7 +318,7 @@ fn a_source_that_cannot_be_read_is_refused_naming_the_key() {
             "16 hexadecimal digits",
         ),
     ] {
-        let config = write(tmp.path(), "bad.toml", &text);
+        let config = write_file(tmp.path(), "bad.toml", &text);
         let output = bin()
             .args(["tune", "--quiet"])
             .arg(&config)
@@ -358,7 +354,7 @@ fn the_shipped_next_run_reads_results_hour_gated_and_is_refused_without_it() {
     );
 
     let hour = tmp.path().join("results").join("hour-gated");
-    tune(&write(tmp.path(), "earlier.toml", EARLIER), &hour, 2);
+    tune(&write_file(tmp.path(), "earlier.toml", EARLIER), &hour, 2);
     let loaded = checkers_tuner::Config::load(&config).unwrap();
     let sources = &loaded.evolution.fit_with;
     assert_eq!(sources.len(), 1);

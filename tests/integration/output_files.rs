@@ -3,6 +3,7 @@
 //! output is refused with exit status 2 and left as it was.
 
 use crate::support::bin_without_databases as bin;
+use crate::support::write_file;
 use std::fs;
 use std::os::unix::fs::{symlink, FileTypeExt};
 use std::path::Path;
@@ -26,7 +27,7 @@ fn mkfifo(path: &Path) {
 fn plot_input(dir: &Path) {
     bin()
         .args(["tune", "--quiet", "--threads", "1"])
-        .arg(write(
+        .arg(write_file(
             dir,
             "run.toml",
             "name = \"p\"\n[population]\nsize = 4\n[tournament]\nrounds = 1\n\
@@ -39,17 +40,11 @@ fn plot_input(dir: &Path) {
         .success();
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let p = dir.join(name);
-    fs::write(&p, text).unwrap();
-    p
-}
-
 #[test]
 fn a_symbolic_link_given_as_output_is_refused_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let target = write(d, "target.txt", "precious\n");
+    let target = write_file(d, "target.txt", "precious\n");
     let link = d.join("link.json");
     symlink(&target, &link).unwrap();
     let link_s = link.to_str().unwrap();
@@ -60,7 +55,7 @@ fn a_symbolic_link_given_as_output_is_refused_and_kept() {
         "{msg}"
     );
 
-    let openings = write(d, "one.txt", "9-13 22-18 10-14\n");
+    let openings = write_file(d, "one.txt", "9-13 22-18 10-14\n");
     let msg = fails(&[
         "match",
         "material",

@@ -1,6 +1,7 @@
 //! The run folder's safety rules, through the binary: one process at a time (the lock), no use
 //! of foreign folders, stale temporary files, and hand-damaged checkpoints.
 
+use crate::support::write_file;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
@@ -57,12 +58,6 @@ const COMPARED: [&str; 7] = [
     "checkpoint.json",
 ];
 
-fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
-    let path = dir.join(file);
-    fs::write(&path, text).unwrap();
-    path
-}
-
 fn tune_cmd(config: &Path, out: &Path) -> Command {
     let mut cmd = bin();
     cmd.args(["tune", "--quiet", "--threads", "1"])
@@ -103,7 +98,7 @@ fn assert_same_files(a: &Path, b: &Path) {
 
 /// A finished tiny run in `tmp/name`, and its config.
 fn finished_run(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
-    let config = write_config(tmp, "tiny.toml", TINY);
+    let config = write_file(tmp, "tiny.toml", TINY);
     let out = tmp.join(name);
     tune_cmd(&config, &out).assert().success();
     (config, out)
@@ -111,7 +106,7 @@ fn finished_run(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
 
 /// A tiny run stopped (cleanly) after round `k`.
 fn stopped_run(tmp: &Path, name: &str, k: u32) -> (PathBuf, PathBuf) {
-    let config = write_config(tmp, "tiny.toml", TINY);
+    let config = write_file(tmp, "tiny.toml", TINY);
     let out = tmp.join(name);
     tune_cmd(&config, &out)
         .env("CHECKERS_TUNER_STOP_AFTER_ROUND", k.to_string())
@@ -172,7 +167,7 @@ fn a_locked_run_folder_is_refused_by_tune_resume_and_force_naming_the_holder() {
 #[test]
 fn a_second_tune_or_resume_while_a_run_is_in_progress_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = write_config(tmp.path(), "slow.toml", SLOW);
+    let config = write_file(tmp.path(), "slow.toml", SLOW);
     let out = tmp.path().join("busy");
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("checkers-tuner"))
         .env(
@@ -227,7 +222,7 @@ fn a_second_tune_or_resume_while_a_run_is_in_progress_is_refused() {
 #[test]
 fn tune_refuses_a_foreign_non_empty_folder_even_with_force() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = write_config(tmp.path(), "tiny.toml", TINY);
+    let config = write_file(tmp.path(), "tiny.toml", TINY);
     let mine = tmp.path().join("mine");
     fs::create_dir(&mine).unwrap();
     fs::write(mine.join("games.csv"), "my own games\n").unwrap();
@@ -543,7 +538,7 @@ fn an_openings_file_edited_since_the_stop_is_refused_by_resume() {
     let original = "9-13 21-17 5-9\n9-13 22-18 10-14\n11-15 23-19 8-11\n";
     fs::write(&deck, original).unwrap();
     let text = TINY.replace("openings = \"3-move\"", "openings = \"deck.txt\"");
-    let config = write_config(tmp.path(), "deck.toml", &text);
+    let config = write_file(tmp.path(), "deck.toml", &text);
     let out = tmp.path().join("run");
     tune_cmd(&config, &out)
         .env("CHECKERS_TUNER_STOP_AFTER_ROUND", "1")

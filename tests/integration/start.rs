@@ -2,9 +2,9 @@
 //! binary, started from an earlier run's best.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::support::{assert_same_files, bin, resume, tune, tune_stopped_after};
+use crate::support::{assert_same_files, bin, resume, tune, tune_stopped_after, write_file};
 
 /// A tiny pattern run with a fit every round.
 const RUN: &str = r#"
@@ -36,12 +36,6 @@ const COMPARED: [&str; 5] = [
     "best.json",
 ];
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, text).unwrap();
-    path
-}
-
 fn json(path: &Path) -> serde_json::Value {
     let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()
@@ -72,14 +66,14 @@ fn a_run_started_from_weights_keeps_a_copy_and_is_the_same_on_any_thread_count_a
 {
     let tmp = tempfile::tempdir().unwrap();
     let first = tmp.path().join("first");
-    tune(&write(tmp.path(), "first.toml", RUN), &first, 2);
+    tune(&write_file(tmp.path(), "first.toml", RUN), &first, 2);
     fs::create_dir(tmp.path().join("configs")).unwrap();
     fs::copy(first.join("best.json"), tmp.path().join("start.json")).unwrap();
     let text = RUN
         .replace("name = \"first\"", "name = \"second\"")
         .replace("seed = 4", "seed = 9")
         .replace("size = 8", "size = 8\nstart = \"../start.json\"");
-    let config = write(&tmp.path().join("configs"), "second.toml", &text);
+    let config = write_file(&tmp.path().join("configs"), "second.toml", &text);
 
     let one = tmp.path().join("one");
     tune(&config, &one, 1);
@@ -128,7 +122,7 @@ fn a_run_started_from_weights_keeps_a_copy_and_is_the_same_on_any_thread_count_a
     let plain = tmp.path().join("plain");
     let alone = text.replace("start = \"../start.json\"\n", "");
     tune(
-        &write(&tmp.path().join("configs"), "plain.toml", &alone),
+        &write_file(&tmp.path().join("configs"), "plain.toml", &alone),
         &plain,
         2,
     );

@@ -1,7 +1,7 @@
 //! What the test files share: the binary, with its endgame databases cached in the build
 //! folder, and a tuning run through it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
@@ -25,6 +25,13 @@ pub fn bin_with_cache(name: &str) -> Command {
         Path::new(env!("CARGO_TARGET_TMPDIR")).join(name),
     );
     command
+}
+
+/// Writes `text` to the file `name` in `dir` and gives its path.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    path
 }
 
 /// Runs `tune` quietly to the end into `out` on `threads` threads, and checks that it succeeded.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{bin, tune, tune_stopped_after};
+use crate::support::{bin, tune, tune_stopped_after, write_file};
 use checkers_tuner::{
     feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, SearchMode,
     SelectiveParams, WeightsFile, WeightsSource,
@@ -104,12 +104,6 @@ max_depth = 6
 database_pieces = 3
 "#;
 
-fn write_config(dir: &Path, file: &str, text: &str) -> PathBuf {
-    let path = dir.join(file);
-    fs::write(&path, text).unwrap();
-    path
-}
-
 fn resume(dir: &Path) -> assert_cmd::assert::Assert {
     bin().args(["resume", "--quiet"]).arg(dir).assert()
 }
@@ -150,7 +144,7 @@ fn assert_same_files(a: &Path, b: &Path) {
 
 /// The reference run of `text`, uninterrupted, with one thread.
 fn reference(tmp: &Path, text: &str) -> (PathBuf, PathBuf) {
-    let config = write_config(tmp, "run.toml", text);
+    let config = write_file(tmp, "run.toml", text);
     let out = tmp.join("reference");
     tune(&config, &out, 1);
     (config, out)
@@ -208,7 +202,7 @@ fn a_run_with_the_endgame_database_adjudicates_and_does_not_depend_on_the_thread
     tune(&config, &two, 2);
     assert_same_files(&one, &two);
     // Without the database the same run plays other games.
-    let off = write_config(
+    let off = write_file(
         tmp.path(),
         "off.toml",
         &LONGER.replace("database_pieces = 3", "database_pieces = 0"),
@@ -241,7 +235,7 @@ fn a_run_at_a_node_budget_does_not_depend_on_the_thread_count() {
         resume(&stopped).success();
         assert_same_files(&one, &stopped);
         // The budget decides the games: the same run at fixed depths plays others.
-        let depths = write_config(
+        let depths = write_file(
             tmp.path(),
             "depths.toml",
             &text.replace("nodes = 400\n", ""),
@@ -429,12 +423,12 @@ fn a_run_with_search_genes_is_deterministic_and_writes_each_specimens_own_search
     // as the run does) give the games, rows and best.json of the run without genes (not its
     // positions store, whose identity is the config's hash).
     let base = SelectiveParams::DEFAULT;
-    let plain = write_config(
+    let plain = write_file(
         tmp.path(),
         "plain.toml",
         text.split("[search.genes]").next().unwrap(),
     );
-    let fixed = write_config(
+    let fixed = write_file(
         tmp.path(),
         "fixed.toml",
         &text
@@ -559,7 +553,7 @@ fn crash_before_the_checkpoint_and_resume(text: &str) {
 #[test]
 fn a_fitted_specimen_enters_in_place_of_the_last_newcomer() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = write_config(tmp.path(), "fit.toml", &tiny_fit());
+    let config = write_file(tmp.path(), "fit.toml", &tiny_fit());
     let out = tmp.path().join("fit");
     tune_stopped_after(&config, &out, 1);
     let text = fs::read_to_string(out.join("checkpoint.json")).unwrap();
@@ -597,7 +591,7 @@ fn a_fitted_specimen_enters_in_place_of_the_last_newcomer() {
     // A run without fits writes no trace of them.
     resume(&out).success();
     let plain = tmp.path().join("plain");
-    tune(&write_config(tmp.path(), "plain.toml", TINY), &plain, 2);
+    tune(&write_file(tmp.path(), "plain.toml", TINY), &plain, 2);
     assert!(!fs::read_to_string(plain.join("checkpoint.json"))
         .unwrap()
         .contains("fitted"));
@@ -611,7 +605,7 @@ fn a_fitted_specimen_enters_in_place_of_the_last_newcomer() {
 #[test]
 fn an_extended_run_keeps_the_fitted_tables_in_its_files() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = write_config(tmp.path(), "extended.toml", &tiny_extended());
+    let config = write_file(tmp.path(), "extended.toml", &tiny_extended());
     let out = tmp.path().join("extended");
     tune_stopped_after(&config, &out, 1);
     // The initial tables are empty; the fit after round 1 filled its specimen's.
@@ -651,7 +645,7 @@ fn an_extended_run_keeps_the_fitted_tables_in_its_files() {
 #[test]
 fn a_pattern_run_keeps_each_fits_tables_once() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = write_config(tmp.path(), "patterns.toml", &tiny_patterns());
+    let config = write_file(tmp.path(), "patterns.toml", &tiny_patterns());
     let out = tmp.path().join("patterns");
     tune(&config, &out, 2);
     // Fits after rounds 1 and 3 (round 2 bred no newcomer for a fit to replace): one tables
@@ -711,7 +705,7 @@ fn a_pattern_run_keeps_each_fits_tables_once() {
 #[test]
 fn the_log_names_each_fit() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = write_config(tmp.path(), "fit.toml", &tiny_fit());
+    let config = write_file(tmp.path(), "fit.toml", &tiny_fit());
     let run = bin()
         .arg("tune")
         .arg(&config)
@@ -1307,7 +1301,7 @@ fn tune_refuses_a_folder_that_holds_a_run_unless_forced() {
 #[test]
 fn the_default_folder_is_results_slash_name_and_resume_needs_a_run_folder() {
     let tmp = tempfile::tempdir().unwrap();
-    write_config(tmp.path(), "run.toml", TINY_RANDOM);
+    write_file(tmp.path(), "run.toml", TINY_RANDOM);
     bin()
         .current_dir(tmp.path())
         .args(["tune", "run.toml", "--quiet", "--threads", "2"])
@@ -1450,7 +1444,7 @@ fn bad_configs_exit_2_naming_the_key_and_create_no_run_folder() {
         ),
     ];
     for (k, (body, key, also)) in cases.iter().enumerate() {
-        let config = write_config(
+        let config = write_file(
             tmp.path(),
             &format!("bad{k}.toml"),
             &format!("{base}{body}"),
@@ -1508,7 +1502,7 @@ database_pieces = 0
 #[test]
 fn a_run_stuck_on_a_value_an_older_version_took_goes_on_once_the_value_is_edited() {
     let tmp = tempfile::tempdir().unwrap();
-    let config = write_config(tmp.path(), "stuck.toml", STUCK);
+    let config = write_file(tmp.path(), "stuck.toml", STUCK);
     let out = tmp.path().join("stuck");
     tune_stopped_after(&config, &out, 2);
     // What an older version wrote for `playoff_openings = 4294967295`, which it accepted: the
@@ -1561,7 +1555,7 @@ fn a_run_stuck_on_a_value_an_older_version_took_goes_on_once_the_value_is_edited
         .stderr(contains(
             "`tournament.playoff_openings` changed from 4294967295 to 3",
         ));
-    let edited = write_config(
+    let edited = write_file(
         tmp.path(),
         "edited.toml",
         &STUCK.replace("playoff_openings = 2", "playoff_openings = 3"),
@@ -1599,7 +1593,7 @@ fn a_run_whose_fits_learn_the_database_endings_is_reproducible() {
 
     // The fits' positions, as the log names them, with and without the endings.
     let fit_positions = |text: &str, name: &str| -> Vec<u64> {
-        let config = write_config(tmp.path(), &format!("{name}.toml"), text);
+        let config = write_file(tmp.path(), &format!("{name}.toml"), text);
         let run = bin()
             .arg("tune")
             .arg(&config)
