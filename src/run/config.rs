@@ -22,7 +22,9 @@ use super::config_messages::{Layout, Reporter};
 pub use super::config_sections::{
     ChainConfig, IslandsConfig, PopulationConfig, ValidationConfig, MAX_ISLANDS,
 };
+use super::files::CONFIG_FILE;
 use super::gate::{GateCandidates, GateConfig};
+use super::tables::tables_path;
 use crate::bounded::int_in;
 use crate::error::Error;
 use crate::eval::EvaluatorKind;
@@ -33,7 +35,8 @@ use crate::game::{
 use crate::input_file::{self, Links, CONFIG_CAP};
 use crate::search::{LimitsError, SelectiveParams, MAX_SEARCH_DEPTH};
 use crate::text::excerpt;
-use crate::tournament::{playoff_games, EvolutionParams, TournamentParams, WeightSpace};
+use crate::tournament::{playoff_games, EvolutionParams, InitMode, TournamentParams, WeightSpace};
+use crate::weights_file::WeightsFile;
 
 /// The longest run name, in bytes: it names a folder, whose name the file system limits
 /// (255 bytes on most), and it is quoted in titles and messages.
@@ -555,6 +558,10 @@ impl Config {
     /// Makes the start weights file (`population.start`) absolute (relative to the config
     /// file's folder) and checks that it is a weights file the run can start from: of the
     /// run's evaluator, every weight in the run's ranges, fresh specimens drawn around it.
+    ///
+    /// A run folder's own `config.toml` whose run has started is checked against the copy the
+    /// run kept: that copy is what the run goes on from, and the file itself may have changed
+    /// or gone since.
     fn resolve_start(&mut self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
         let Some(path) = &self.population.start else {
             return Ok(());
@@ -566,7 +573,14 @@ impl Config {
         let resolved = std::fs::canonicalize(&joined)
             .or_else(|_| std::path::absolute(&joined))
             .unwrap_or(joined);
-        let file = crate::weights_file::WeightsFile::load(&resolved).map_err(|e| {
+        let kept = tables_path(report.folder(), 0);
+        let in_run_folder = report.origin.file_name() == Some(CONFIG_FILE.as_ref());
+        let checked = if in_run_folder && kept.is_file() {
+            &kept
+        } else {
+            &resolved
+        };
+        let file = WeightsFile::load(checked).map_err(|e| {
             refuse(&format!(
                 "{e} (a relative path is taken from the config file's folder)"
             ))
@@ -576,7 +590,7 @@ impl Config {
             return Err(refuse(&format!(
                 "{} holds weights of the {} evaluator, and this run tunes the {} one \
                  (`weights.evaluator`)",
-                resolved.display(),
+                checked.display(),
                 theirs.name(),
                 ours.name()
             )));
@@ -585,12 +599,12 @@ impl Config {
             return Err(refuse(&format!(
                 "{}: {weight} = {value} is outside the run's range [{}, {}] \
                  (`weights.{weight}`); widen the range or start from another file",
-                resolved.display(),
+                checked.display(),
                 range.min,
                 range.max
             )));
         }
-        if self.weights.init == crate::tournament::InitMode::Random {
+        if self.weights.init == InitMode::Random {
             return Err(refuse(
                 "fresh specimens are drawn around the start weights (with `weights.init_noise`), \
                  so `weights.init = \"random\"` would be ignored: leave `init` out",

@@ -354,24 +354,22 @@ impl WeightSpace {
 
     /// A fresh specimen's weights, drawn as `init` says.
     pub fn fresh<R: Rng + ?Sized>(&self, rng: &mut R) -> WeightPair {
-        let mut set = |ranges: &FeatureRanges| {
-            let ranges = ranges.to_array();
-            let material = Weights::material();
-            Weights(std::array::from_fn(|i| match self.init {
-                InitMode::Random => ranges[i].draw(rng),
-                InitMode::Material => {
-                    let noise = (self.init_noise * standard_normal(rng)).round() as i32;
-                    ranges[i].clamp(material.0[i].saturating_add(noise))
-                }
-            }))
-        };
-        let opening = set(&self.opening);
-        let endgame = set(&self.endgame);
-        WeightPair { opening, endgame }
+        match self.init {
+            InitMode::Material => self.fresh_around(&WeightPair::material(), rng),
+            InitMode::Random => {
+                let mut set = |ranges: &FeatureRanges| {
+                    let ranges = ranges.to_array();
+                    Weights(std::array::from_fn(|i| ranges[i].draw(rng)))
+                };
+                let opening = set(&self.opening);
+                let endgame = set(&self.endgame);
+                WeightPair { opening, endgame }
+            }
+        }
     }
 
-    /// A fresh specimen's weights around `centre` (a run's `population.start`): every weight
-    /// plus Gaussian noise of `init_noise`, moved into the ranges, whatever `init` says.
+    /// A fresh specimen's weights around `centre` (`material`, or a run's `population.start`):
+    /// every weight plus Gaussian noise of `init_noise`, moved into the ranges.
     pub fn fresh_around<R: Rng + ?Sized>(&self, centre: &WeightPair, rng: &mut R) -> WeightPair {
         let mut set = |ranges: &FeatureRanges, centre: &Weights| {
             let ranges = ranges.to_array();

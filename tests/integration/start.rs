@@ -103,21 +103,33 @@ fn a_run_started_from_weights_keeps_a_copy_and_is_the_same_on_any_thread_count_a
     let line = format!("start = {:?}", absolute.display().to_string());
     assert!(written.contains(&line), "{written}");
 
-    // Two threads; and a crash after round 1, the start file changed, then `resume`: the run
-    // goes on from the copy it kept, file for file.
+    // Two threads; and crashes after round 1, then the start file changed or deleted before
+    // `resume`: the run goes on from the copy it kept, file for file.
     let two = tmp.path().join("two");
     tune(&config, &two, 2);
     let crashed = tmp.path().join("crashed");
     tune_stopped_after(&config, &crashed, 1);
+    let gone = tmp.path().join("gone");
+    tune_stopped_after(&config, &gone, 1);
     let mut changed = start.clone();
     changed["opening"][1] = serde_json::json!(299);
-    fs::write(tmp.path().join("start.json"), changed.to_string()).unwrap();
+    let start_file = tmp.path().join("start.json");
+    fs::write(&start_file, changed.to_string()).unwrap();
     resume(&crashed);
+    fs::remove_file(&start_file).unwrap();
+    resume(&gone);
     assert_same_files(
         &COMPARED,
         &one,
-        &[(&two, "2 threads"), (&crashed, "resumed")],
+        &[
+            (&two, "2 threads"),
+            (&crashed, "resumed"),
+            (&gone, "resumed without the file"),
+        ],
     );
+    // The finished run's folder still reads without the file.
+    bin().arg("export").arg(&gone).assert().success();
+    fs::write(&start_file, start.to_string()).unwrap();
     // Another seed from material is another run: the start changed the games.
     let plain = tmp.path().join("plain");
     let alone = text.replace("start = \"../start.json\"\n", "");
