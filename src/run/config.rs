@@ -24,7 +24,7 @@ pub use super::config_sections::{
 };
 use super::files::CONFIG_FILE;
 use super::gate::{GateCandidates, GateConfig};
-use super::tables::tables_path;
+use super::tables::{load_kept, tables_path};
 use crate::bounded::int_in;
 use crate::error::Error;
 use crate::eval::EvaluatorKind;
@@ -575,16 +575,22 @@ impl Config {
             .unwrap_or(joined);
         let kept = tables_path(report.folder(), 0);
         let in_run_folder = report.origin.file_name() == Some(CONFIG_FILE.as_ref());
-        let checked = if in_run_folder && kept.is_file() {
-            &kept
+        let (checked, file) = if in_run_folder && kept.is_file() {
+            let file = load_kept(report.folder(), &self.name, 0).map_err(|e| {
+                refuse(&format!(
+                    "{e}: the run's copy of its start weights, which it goes on from; \
+                     the run cannot go on without it (put the file back)"
+                ))
+            })?;
+            (&kept, file)
         } else {
-            &resolved
+            let file = WeightsFile::load(&resolved).map_err(|e| {
+                refuse(&format!(
+                    "{e} (a relative path is taken from the config file's folder)"
+                ))
+            })?;
+            (&resolved, file)
         };
-        let file = WeightsFile::load(checked).map_err(|e| {
-            refuse(&format!(
-                "{e} (a relative path is taken from the config file's folder)"
-            ))
-        })?;
         let (theirs, ours) = (file.evaluator(), self.weights.evaluator);
         if theirs != ours {
             return Err(refuse(&format!(

@@ -157,7 +157,13 @@ impl<'a> Run<'a> {
         }
         // A fitted specimen's pattern weights travel as the name of their file, at the top of
         // the run folder, written before any migrant could carry them.
-        self.exchange(|| attach_tables(part.top, immigrants.iter_mut().map(|m| &mut m.specimen)))?;
+        self.exchange(|| {
+            attach_tables(
+                part.top,
+                &self.config.name,
+                immigrants.iter_mut().map(|m| &mut m.specimen),
+            )
+        })?;
         Ok(Some(immigrants))
     }
 
@@ -195,7 +201,13 @@ impl<'a> Run<'a> {
             }
         }
         let mut finalists: Vec<(Specimen, u32)> = all.into_values().collect();
-        self.exchange(|| attach_tables(part.top, finalists.iter_mut().map(|(s, _)| s)))?;
+        self.exchange(|| {
+            attach_tables(
+                part.top,
+                &self.config.name,
+                finalists.iter_mut().map(|(s, _)| s),
+            )
+        })?;
         Ok(Some(finalists))
     }
 

@@ -11,7 +11,7 @@ use super::gate::{self, GatedChampion};
 use super::islands::Island;
 use super::recorded;
 use super::summary::RunSummary;
-use super::tables::{attach_tables, tables_path, write_tables};
+use super::tables::{attach_tables, load_kept, write_tables};
 use crate::error::{Error, Result};
 use crate::fit::{start_store, StoreIdentity};
 use crate::tournament::{draw_fresh_genes, initial_population, FreshSource, Specimen};
@@ -137,6 +137,7 @@ impl State {
         // An island's specimens may carry any island's fitted tables: all are at the top.
         attach_tables(
             top,
+            &config.name,
             population
                 .iter_mut()
                 .map(|m| &mut m.specimen)
@@ -194,10 +195,9 @@ fn start_specimen(
         return Ok(None);
     };
     let id = island.map_or(0, |island| config.island_ids(island.index).start);
-    let kept = tables_path(top, id);
     let file = match begin {
         Begin::Fresh => WeightsFile::load(path)?,
-        Begin::Resumed => WeightsFile::load(&kept).map_err(|e| {
+        Begin::Resumed => load_kept(top, &config.name, id).map_err(|e| {
             Error::input(format!(
                 "{e}: the run's copy of its start weights (`population.start`); the run cannot \
                  go on without it (put the file back)"

@@ -44,10 +44,36 @@ pub fn write_tables(dir: &Path, specimen: &Specimen, config: &Config, round: u32
     write_atomically(&tables_path(dir, specimen.id), file.to_json().as_bytes())
 }
 
+/// Reads the kept weights file of specimen `id` of the run `run` (a fitted specimen's tables,
+/// or the start's copy) and checks that it says so: a file of another run or specimen put in
+/// its place would change the run's games without a word.
+pub fn load_kept(dir: &Path, run: &str, id: u64) -> Result<WeightsFile> {
+    let path = tables_path(dir, id);
+    let file = WeightsFile::load(&path)?;
+    match &file.source {
+        Some(WeightsSource::Specimen {
+            run: theirs,
+            id: their_id,
+            ..
+        }) if theirs == run && *their_id == id => Ok(file),
+        other => {
+            let holds = other
+                .as_ref()
+                .map_or_else(|| "no source".to_string(), WeightsSource::describe);
+            Err(Error::input(format!(
+                "{}: holds the weights of {holds}, not of run {run:?}, specimen {id}; \
+                 the file was replaced",
+                path.display()
+            )))
+        }
+    }
+}
+
 /// Gives every specimen that names a fitted specimen's tables their weights, read from `dir`
-/// (each file once).
+/// (each file once), each file checked to be the run `run`'s own ([`load_kept`]).
 pub fn attach_tables<'a>(
     dir: &Path,
+    run: &str,
     specimens: impl IntoIterator<Item = &'a mut Specimen>,
 ) -> Result<()> {
     let mut loaded: BTreeMap<u64, Arc<PatternWeights>> = BTreeMap::new();
@@ -61,7 +87,7 @@ pub fn attach_tables<'a>(
                 let path = tables_path(dir, id);
                 // A table file missing or changed is the run folder's damage (bad input), not
                 // a failure of the program.
-                let file = WeightsFile::load(&path).map_err(|e| {
+                let file = load_kept(dir, run, id).map_err(|e| {
                     Error::input(format!(
                         "specimen {} carries the tables of specimen {id}, which cannot be \
                          read: {e}; the run cannot go on without them (put the file back)",

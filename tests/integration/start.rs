@@ -156,3 +156,55 @@ fn a_run_started_from_weights_keeps_a_copy_and_is_the_same_on_any_thread_count_a
     assert!(stderr.contains("specimen-0.json"), "{stderr}");
     assert!(stderr.contains("put the file back"), "{stderr}");
 }
+
+/// A kept weights file swapped for another run's (or another specimen's) is refused when the
+/// run goes on: the start's copy and a fitted specimen's tables alike.
+#[test]
+fn a_kept_weights_file_swapped_for_another_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = tmp.path().join("first");
+    tune(&write_file(tmp.path(), "first.toml", RUN), &first, 2);
+    let start_file = tmp.path().join("start.json");
+    fs::copy(first.join("best.json"), &start_file).unwrap();
+    let text = RUN
+        .replace("name = \"first\"", "name = \"second\"")
+        .replace("size = 8", "size = 8\nstart = \"start.json\"");
+    let config = write_file(tmp.path(), "second.toml", &text);
+    let refused = |run: &Path, named: &str| {
+        let assert = bin().args(["resume", "--quiet"]).arg(run).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(named), "{stderr}");
+        assert!(stderr.contains("the file was replaced"), "{stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    };
+
+    // The start's copy, swapped for the file it was copied from (the first run's best).
+    let swapped = tmp.path().join("swapped");
+    tune_stopped_after(&config, &swapped, 1);
+    let copy = swapped.join("tables/specimen-0.json");
+    fs::copy(&start_file, &copy).unwrap();
+    refused(&swapped, "specimen-0.json");
+
+    // Every fitted specimen's tables, swapped for the start's copy (this run, but specimen 0).
+    let fitted = tmp.path().join("fitted");
+    tune_stopped_after(&config, &fitted, 1);
+    let kept = fitted.join("tables/specimen-0.json");
+    let mut replaced = 0;
+    for entry in fs::read_dir(fitted.join("tables")).unwrap() {
+        let path = entry.unwrap().path();
+        if path != kept {
+            fs::copy(&kept, &path).unwrap();
+            replaced += 1;
+        }
+    }
+    assert!(replaced > 0, "round 1 fitted no specimen");
+    refused(
+        &fitted,
+        "holds the weights of run \"second\", specimen 0, round 0",
+    );
+
+    // Untouched, the same run goes on.
+    let whole = tmp.path().join("whole");
+    tune_stopped_after(&config, &whole, 1);
+    resume(&whole);
+}
