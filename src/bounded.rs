@@ -1,6 +1,7 @@
 //! Serde readers for numbers with bounds, so that each settings struct states the bounds of a
 //! key where the key is declared (`#[serde(deserialize_with = "…")]`) and a mistake reads
-//! "must be at least 1, got -3" rather than "expected u32".
+//! "must be at least 1, got -3" rather than "expected u32"; and the test that leaves a count
+//! of 0 out of a written config.
 
 use serde::{de, Deserialize, Deserializer};
 
@@ -71,4 +72,10 @@ pub(crate) fn number_in<'de, D: Deserializer<'de>>(
     max: f64,
 ) -> Result<f64, D::Error> {
     real_in(deserializer, (min, false), (max, false))
+}
+
+/// Whether a count is 0: a key whose 0 means "none" is left out of a written config
+/// (`#[serde(skip_serializing_if = "is_zero")]`), so configs that do not use it read as before.
+pub(crate) fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -22,7 +22,9 @@ use super::summary::{RunOutcome, RunSummary};
 use crate::elo::{Sprt, SprtVerdict};
 use crate::error::{Error, Result};
 use crate::export::{export_to_file, ExportFormat};
-use crate::fit::{fit_games, Damaged, FitSettings, GameStream, Games};
+use crate::fit::{
+    fit_games, Damaged, DeepLabels, FitReport, FitSettings, GameStream, Games, DEEP_LABEL_EXTENSION,
+};
 use crate::game::OpeningBook;
 use crate::matchplay::{play_match_from, MatchPlayer, MatchReport};
 use crate::rng::{stream, tag};
@@ -281,40 +283,50 @@ fn morning(
         .num_threads(options.threads)
         .build()
         .map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))?;
-    let mut games = GameStream::open(&dirs, Damaged::Refuse)?;
-    let report = pool.install(|| {
-        fit_games(
-            Games::Stream(&mut games),
-            &champion.weights,
-            champion.extra.as_ref(),
-            champion.patterns.as_ref(),
-            &settings,
-            |_, _| {},
-        )
-    })?;
-    let data = format!(
-        "the morning fit of chain {}: {} links, {} games, {} positions",
-        config.name,
-        links.len(),
-        report.games,
-        report.training_positions + report.validation_positions
-    );
-    let fit = WeightsFile {
-        search: champion.search,
-        ..WeightsFile::fitted(
-            &report,
-            settings.endgame_pieces,
-            champion.database_pieces,
-            data,
-        )
-    };
-    let positions = report.training_positions + report.validation_positions;
+    let game_settings = run_settings(config, options)?;
+    let plain = fit_links(&pool, &dirs, &champion, &settings)?;
     observer.note(&format!(
-        "morning fit: {} games, {positions} positions, held-out loss {:.6} (the start's {:.6})",
-        report.games,
-        report.fitted.validation.unwrap_or(f64::NAN),
-        report.start.validation.unwrap_or(f64::NAN)
+        "morning fit: {} games, {} positions, held-out loss {:.6} (the start's {:.6})",
+        plain.games,
+        plain.training_positions + plain.validation_positions,
+        plain.fitted.validation.unwrap_or(f64::NAN),
+        plain.start.validation.unwrap_or(f64::NAN)
     ));
+    let mut fit = morning_file(config, links.len(), &champion, &plain, &settings, None);
+    let mut report = plain;
+    if chain.label_depth > 0 {
+        // The plain fit's weights search every position again, and a second fit from them
+        // learns those scores: the labels the games' shallow searches could not give.
+        observer.note(&format!(
+            "morning relabel: every position searched again at depth {}/{} with the morning \
+             fit's weights",
+            chain.label_depth,
+            chain.label_depth + DEEP_LABEL_EXTENSION
+        ));
+        let relabelled = FitSettings {
+            deep_labels: Some(DeepLabels {
+                depth: chain.label_depth,
+                database: game_settings.database,
+                searched: None,
+            }),
+            ..settings
+        };
+        report = fit_links(&pool, &dirs, &fit, &relabelled)?;
+        observer.note(&format!(
+            "morning relabel: held-out loss {:.6} (the plain fit's, on these labels, {:.6})",
+            report.fitted.validation.unwrap_or(f64::NAN),
+            report.start.validation.unwrap_or(f64::NAN)
+        ));
+        fit = morning_file(
+            config,
+            links.len(),
+            &champion,
+            &report,
+            &settings,
+            Some(chain.label_depth),
+        );
+    }
+    let positions = report.training_positions + report.validation_positions;
     if chain.gate_openings == 0 {
         return Ok(Some(Morning {
             fit: fit.clone(),
@@ -334,7 +346,6 @@ fn morning(
         chain.gate_openings as usize,
         &mut stream(config.seed, &[tag::CHAIN_GATE]),
     );
-    let game_settings = run_settings(config, options)?;
     let stop = options.stop.as_deref();
     let gate = pool.install(|| {
         play_match_from(
@@ -371,6 +382,56 @@ fn morning(
     }))
 }
 
+/// A fit of every link's games (`dirs`) from `start`'s weights, on the chain's threads.
+fn fit_links(
+    pool: &rayon::ThreadPool,
+    dirs: &[PathBuf],
+    start: &WeightsFile,
+    settings: &FitSettings,
+) -> Result<FitReport> {
+    let mut games = GameStream::open(dirs, Damaged::Refuse)?;
+    pool.install(|| {
+        fit_games(
+            Games::Stream(&mut games),
+            &start.weights,
+            start.extra.as_ref(),
+            start.patterns.as_ref(),
+            settings,
+            |_, _| {},
+        )
+    })
+}
+
+/// The morning fit's weights file: what it learnt, the last link's best's search values, and
+/// where it came from (with the depth of its labels' search when it was relabelled).
+fn morning_file(
+    config: &Config,
+    links: usize,
+    champion: &WeightsFile,
+    report: &FitReport,
+    settings: &FitSettings,
+    label_depth: Option<u32>,
+) -> WeightsFile {
+    let relabelled = label_depth.map_or_else(String::new, |depth| {
+        format!(", labels searched at depth {depth}")
+    });
+    let data = format!(
+        "the morning fit of chain {}: {links} links, {} games, {} positions{relabelled}",
+        config.name,
+        report.games,
+        report.training_positions + report.validation_positions
+    );
+    WeightsFile {
+        search: champion.search,
+        ..WeightsFile::fitted(
+            report,
+            settings.endgame_pieces,
+            champion.database_pieces,
+            data,
+        )
+    }
+}
+
 /// The header of `chain.csv`: one row per link.
 pub fn chain_header() -> Vec<&'static str> {
     vec!["link", "seed", "folder", "rounds", "best_id", "best_points"]
@@ -389,6 +450,7 @@ pub fn morning_header() -> Vec<&'static str> {
         "elo",
         "elo_95",
         "accepted",
+        "label_depth",
     ]
 }
 
@@ -440,6 +502,7 @@ fn write_chain_files(
         None => row.extend(["0", "0", "0", "0", "", ""].map(String::from)),
     }
     row.push(morning.accepted.to_string());
+    row.push(config.chain.label_depth.to_string());
     let text = csv_line(&morning_header()) + &csv_line(&row);
     write_atomically(&top.join(MORNING_RESULT_FILE), text.as_bytes())
 }

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bounded::{int_in, number_in};
+use crate::bounded::{int_in, is_zero, number_in};
 use crate::eval::RankLayout;
+use crate::fit::MAX_LABEL_DEPTH;
 use crate::game::MAX_RANDOM_OPENING_PLIES;
 use crate::tournament::{EvolutionParams, MAX_ROUNDS};
 
@@ -125,6 +126,15 @@ pub struct ChainConfig {
     /// fit against the last link's best; 0: no gate, the morning fit is `best.json`.
     #[serde(deserialize_with = "int_in::<_, u32, 0, 100_000>")]
     pub gate_openings: u32,
+    /// The morning relabel (`fit --label-depth`): every pooled position searched again at this
+    /// full-width depth with the morning fit's weights, and a second fit from them learns those
+    /// scores; 0: none. Three runs relabelled at depth 6 equalled seven with the games' own
+    /// labels (docs/learning.md). Left out of a written config when 0.
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, { MAX_LABEL_DEPTH as i64 }>",
+        skip_serializing_if = "is_zero"
+    )]
+    pub label_depth: u32,
 }
 
 /// Reads a pull toward zero, in positions, within `fit --l2-tables`' bounds.
@@ -150,6 +160,7 @@ impl Default for ChainConfig {
             ranks: RankLayout::Home,
             l2_tables: 10.0,
             gate_openings: 1000,
+            label_depth: 0,
         }
     }
 }

@@ -555,11 +555,31 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
         8,
     );
     assert!(message.contains("between 0 and"), "{message}");
+    let message = rejected_at(
+        &format!("{patterns}[chain]\nlinks = 2\nlabel_depth = 17\n"),
+        "chain.label_depth",
+        8,
+    );
+    assert!(message.contains("at most 16"), "{message}");
+    let message = rejected_at(
+        &format!("{patterns}[chain]\nlabel_depth = 6\n"),
+        "chain.label_depth",
+        7,
+    );
+    assert!(message.contains("would do nothing"), "{message}");
+    let relabelled = parse(&format!("{patterns}[chain]\nlinks = 2\nlabel_depth = 6\n")).unwrap();
+    assert_eq!(relabelled.chain.label_depth, 6);
+    assert!(relabelled.to_toml().contains("label_depth = 6"));
+    let again = Config::from_str_named(&relabelled.to_toml(), "configs/x.toml").unwrap();
+    assert_eq!(again, relabelled);
 
     let config = parse(&format!(
         "{patterns}[chain]\nlinks = 3\nlearn_from_earlier = true\ngate_openings = 0\n"
     ))
     .unwrap();
+    // No relabel unless asked, and then no `label_depth` in the written config.
+    assert_eq!(config.chain.label_depth, 0);
+    assert!(!config.to_toml().contains("label_depth"));
     assert_eq!(config.chain.links, 3);
     assert!(config.chain.learn_from_earlier);
     assert_eq!(config.chain.ranks, crate::eval::RankLayout::Home);

@@ -22,6 +22,11 @@ const MATCH_SECONDS_PER_GAME: f64 = 0.045;
 /// cores a fit, in a run of `hour-gated.toml` with them (2026-11-27).
 const FIT_SECONDS_PER_SOURCE_GAME: f64 = 0.0028;
 
+/// Processor seconds the morning relabel (`chain.label_depth`) spends on each game of the
+/// chain at depth 6: seven `hour.toml` links' 82,000 games (7 million positions) were searched
+/// again in about 40 minutes of two cores (2026-11-28).
+const RELABEL_SECONDS_PER_GAME: f64 = 0.058;
+
 /// How much one more ply of full-width depth costs a game (measured: 2.0× from depth 6 to 7,
 /// 5.2× from 6 to 8 on the pattern evaluator).
 const PER_PLY: f64 = 2.25;
@@ -96,7 +101,17 @@ impl Config {
             self.expected_cpu_seconds_of_link()
         };
         let gate = GATE_SHARE * 2.0 * f64::from(self.chain.gate_openings) * base;
-        run + whole * f64::from(self.chain.links - 1) + gate
+        let relabel = match self.chain.label_depth {
+            0 => 0.0,
+            depth => {
+                let games = f64::from(self.chain.links)
+                    * f64::from(self.tournament.rounds)
+                    * GAMES_PER_SPECIMEN
+                    * self.population.size as f64;
+                games * RELABEL_SECONDS_PER_GAME * PER_PLY.powf(f64::from(depth) - 6.0)
+            }
+        };
+        run + whole * f64::from(self.chain.links - 1) + gate + relabel
     }
 
     /// A chain's link from its start.
@@ -162,5 +177,19 @@ mod tests {
             (at_budget - 10.0 * plain).abs() < 1e-6 * plain,
             "{at_budget} vs {plain}"
         );
+    }
+
+    #[test]
+    fn a_chain_with_a_morning_relabel_is_expected_to_take_longer_the_deeper_it_searches() {
+        let mut config = Config::new("estimate");
+        config.chain.links = 7;
+        let plain = config.expected_cpu_seconds(0);
+        config.chain.label_depth = 6;
+        let at_6 = config.expected_cpu_seconds(0);
+        config.chain.label_depth = 7;
+        let at_7 = config.expected_cpu_seconds(0);
+        let games = 7.0 * f64::from(config.tournament.rounds) * GAMES_PER_SPECIMEN * 100.0;
+        assert!((at_6 - plain - games * RELABEL_SECONDS_PER_GAME).abs() < 1e-6 * plain);
+        assert!(((at_7 - plain) / (at_6 - plain) - PER_PLY).abs() < 1e-9);
     }
 }

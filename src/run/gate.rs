@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::files::write_atomically;
 use super::files::FileProof;
-use crate::bounded::{int_in, number_in, open_fraction};
+use crate::bounded::{int_in, is_zero, number_in, open_fraction};
 use crate::champions::{
     check_champion_file, kept_per_round, read_file, ChampionsIndex, CHAMPIONS_HEADER,
 };
@@ -90,10 +90,6 @@ pub struct GateConfig {
         skip_serializing_if = "is_zero"
     )]
     pub confirm: u32,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 /// An SPRT bound in Elo: within ±400 (a score of 91%).

@@ -441,4 +441,12 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
          is best.json only if it passes. 0: no gate, the morning fit is best.json. 0 to \
          100,000; default 1,000.",
     ),
+    (
+        "chain.label_depth",
+        "The morning relabel, as `fit --label-depth`: every pooled position searched again at \
+         this full-width depth (captures 6 plies further, with the endgame database) with the \
+         morning fit's weights, then a second fit from those weights learns the scores; its \
+         result is what the gate plays. About 2,900 positions a second at depth 6 on two \
+         cores: some 40 minutes for seven links. 0 (the default): none. 0 to 16.",
+    ),
 ];

@@ -136,6 +136,7 @@ fn optional_table(table: &str) -> String {
     config.chain.links = 2;
     // Written only when on: on here, put back to its default below.
     config.chain.learn_from_earlier = true;
+    config.chain.label_depth = 6;
     config.gate.candidates = crate::run::gate::GateCandidates::Fits;
     // Written only when set: set here, put back to its default below.
     config.gate.confirm = 1;
@@ -188,6 +189,11 @@ fn optional_table(table: &str) -> String {
             format!("links = {}", super::config::ChainConfig::default().links)
         } else if path == "chain.learn_from_earlier" {
             "learn_from_earlier = false".to_string()
+        } else if path == "chain.label_depth" {
+            format!(
+                "label_depth = {}",
+                super::config::ChainConfig::default().label_depth
+            )
         } else if path == "gate.candidates" {
             "candidates = \"none\"".to_string()
         } else if path == "gate.confirm" {

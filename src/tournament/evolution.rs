@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::fit_source::FitSource;
 use super::settings::MAX_ROUNDS;
 use super::specimen::Specimen;
-use crate::bounded::{fraction, int_in, number_in};
+use crate::bounded::{fraction, int_in, is_zero, number_in};
 use crate::eval::{ExtraPair, PatternWeights, WeightPair, Weights, FEATURE_COUNT, MAX_ABS_WEIGHT};
 use crate::rng::{stream, tag};
 
@@ -157,11 +157,6 @@ fn sigma<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
 /// Reads a mutation step that may be left out.
 fn optional_sigma<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
     sigma(deserializer).map(Some)
-}
-
-/// Whether a count is zero (serde's `skip_serializing_if` takes a reference).
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 impl Default for EvolutionParams {

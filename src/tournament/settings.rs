@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bounded::{int_in, open_fraction};
+use crate::bounded::{int_in, is_zero, open_fraction};
 use crate::eval::MAX_ABS_WEIGHT;
 use crate::game::{GameSettings, OpeningsSource, RANDOM_OPENING_BALANCE};
 
@@ -78,11 +78,6 @@ pub struct TournamentParams {
         skip_serializing_if = "is_default_deepen_plies"
     )]
     pub deepen_plies: u32,
-}
-
-/// Whether a count is 0 (left out of a written config).
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 /// The default of `deepen_plies`.

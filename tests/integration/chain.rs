@@ -235,3 +235,76 @@ fn links_that_learn_apart_share_nothing_but_the_morning_fit() {
         .success();
     assert_eq!(read(&exported), read(&out.join("best.json")));
 }
+
+/// Weights files' contents without where they came from.
+fn weights_of(path: &Path) -> serde_json::Value {
+    let mut file: serde_json::Value = serde_json::from_str(&read(path)).unwrap();
+    file.as_object_mut().unwrap().remove("source");
+    file
+}
+
+#[test]
+fn a_morning_relabel_is_the_fit_of_the_plain_morning_fits_labels_the_same_on_any_thread_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain_text = CHAIN
+        .replace("learn_from_earlier = true\n", "")
+        .replace("links = 3", "links = 2")
+        .replace("gate_openings = 12", "gate_openings = 0");
+    let relabel_text =
+        plain_text.replace("gate_openings = 0", "gate_openings = 0\nlabel_depth = 2");
+    let plain = tmp.path().join("plain");
+    tune(
+        &write_file(tmp.path(), "plain.toml", &plain_text),
+        &plain,
+        2,
+    );
+    let config = write_file(tmp.path(), "relabel.toml", &relabel_text);
+    let one = tmp.path().join("one");
+    tune(&config, &one, 1);
+
+    // The links are the plain chain's; the morning says it relabelled.
+    for link in ["link-1", "link-2"] {
+        assert_eq!(
+            read(&plain.join(link).join("games.csv")),
+            read(&one.join(link).join("games.csv"))
+        );
+    }
+    assert_eq!(field(&morning_row(&one), "label_depth"), "2");
+    assert_eq!(field(&morning_row(&plain), "label_depth"), "0");
+    let morning = read(&one.join("morning.json"));
+    assert!(morning.contains("labels searched at depth 2"), "{morning}");
+    assert_ne!(
+        weights_of(&one.join("morning.json")),
+        weights_of(&plain.join("morning.json"))
+    );
+
+    // It is `fit --label-depth` of the links from the plain morning fit, with the morning's
+    // options.
+    let by_hand = tmp.path().join("by-hand.json");
+    bin()
+        .args(["fit", "--quiet", "--threads", "2", "--label-depth", "2"])
+        .args(["--ranks", "home", "--l2-tables", "10"])
+        .arg(one.join("link-1"))
+        .arg(one.join("link-2"))
+        .arg("--weights")
+        .arg(plain.join("morning.json"))
+        .arg("--config")
+        .arg(one.join("link-2/config.toml"))
+        .arg("--out")
+        .arg(&by_hand)
+        .assert()
+        .success();
+    assert_eq!(weights_of(&by_hand), weights_of(&one.join("morning.json")));
+
+    // Two threads, and a crash in the first link then `resume`: the same files.
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    let crashed = tmp.path().join("crashed");
+    tune_stopped_after(&config, &crashed, 1);
+    resume(&crashed);
+    assert_same_files(
+        &COMPARED,
+        &one,
+        &[(two.as_path(), "2 threads"), (crashed.as_path(), "resumed")],
+    );
+}
