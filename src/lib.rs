@@ -65,8 +65,9 @@ pub use eval::{
 pub use export::{export_to_file, ExportFormat};
 pub use fit::{
     fit, fit_games, Damaged, DatabaseEndings, DeepLabels, FitReport, FitSettings, GameRecords,
-    GameStream, Games, Losses, PdnCounts, ReadNote, ReadReport, RecordedGame, DEEP_LABEL_EXTENSION,
-    LISTED_PER_FILE, MAX_ENDING_PLIES, MAX_EPOCHS, MAX_L2_TABLES, MAX_LABEL_DEPTH,
+    GameStream, Games, LabelSearch, Losses, PdnCounts, ReadNote, ReadReport, RecordedGame,
+    DEEP_LABEL_EXTENSION, LISTED_PER_FILE, MAX_ENDING_PLIES, MAX_EPOCHS, MAX_L2_TABLES,
+    MAX_LABEL_DEPTH, MAX_LABEL_NODES,
 };
 pub use game::{
     load_openings_file, parse_openings, parse_pdn_openings, pdn_result, play_game,

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use checkers_tuner::{
     check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
     refuse_writing_runs, run_database_pieces, Config, Damaged, DatabaseEndings, DeepLabels, Error,
-    EvaluatorKind, ExportFormat, FitReport, FitSettings, GameStream, Games, KingLayout, Losses,
-    RankLayout, ReadReport, RegionLayout, Result, WeightsFile, DEEP_LABEL_EXTENSION,
+    EvaluatorKind, ExportFormat, FitReport, FitSettings, GameStream, Games, KingLayout,
+    LabelSearch, Losses, RankLayout, ReadReport, RegionLayout, Result, WeightsFile,
     MAX_ENDING_PLIES, MAX_EPOCHS,
 };
 use clap::Args;
@@ -102,8 +102,19 @@ pub struct FitArgs {
     /// this full-width depth (captures 6 plies further, the exact search) with the --weights
     /// file and the endgame database the fit knows, its score in place of the game's (0: the
     /// games' own scores).
-    #[arg(long, value_name = "DEPTH", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "DEPTH",
+        default_value_t = 0,
+        conflicts_with = "label_nodes"
+    )]
     label_depth: u32,
+    /// The pattern evaluator's labels from the selective search: every position searched
+    /// again with the --weights file and the selective search's default settings (those of
+    /// `hub` and `play`), deepening until this many nodes are spent, its score in place of the
+    /// game's (0: none).
+    #[arg(long, value_name = "NODES", default_value_t = 0)]
+    label_nodes: u64,
     /// Most optimiser iterations.
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().max_iterations)]
     iterations: u32,
@@ -217,10 +228,15 @@ pub fn run(args: FitArgs) -> Result<()> {
             ))
         })?;
     }
-    if args.label_depth > 0 {
+    let label_search = match (args.label_depth, args.label_nodes) {
+        (0, 0) => None,
+        (0, nodes) => Some(LabelSearch::Nodes(nodes)),
+        (depth, _) => Some(LabelSearch::Depth(depth)),
+    };
+    if let Some(search) = label_search {
         // Checked with the other settings below; the database is put in once it is open.
         settings.deep_labels = Some(DeepLabels {
-            depth: args.label_depth,
+            search,
             database: None,
             searched: Some(&LABELLED),
         });
@@ -233,7 +249,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         None => runs_database(&args.inputs)?.or(start.database_pieces),
     };
     let database = match database_pieces {
-        Some(pieces) if args.endings > 0 || args.label_depth > 0 => open_database(pieces)?,
+        Some(pieces) if args.endings > 0 || label_search.is_some() => open_database(pieces)?,
         _ => None,
     };
     if let Some(deep) = &mut settings.deep_labels {
@@ -407,10 +423,9 @@ fn report_text(
     if let Some(deep) = &settings.deep_labels {
         let _ = writeln!(
             out,
-            "labels: every position searched again at depth {}/{} with the start weights{}, \
+            "labels: every position searched again at {} with the start weights{}, \
              its score {:.0}% of the label",
-            deep.depth,
-            deep.depth + DEEP_LABEL_EXTENSION,
+            deep.search.describe(),
             deep.database.map_or(String::new(), |db| format!(
                 " and the {}-piece database",
                 db.pieces()

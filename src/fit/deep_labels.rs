@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::egdb::EndgameDb;
 use crate::engine::Position;
 use crate::eval::Evaluator;
-use crate::search::{SearchLimits, Searcher};
+use crate::search::{
+    GameHistory, SearchBudget, SearchLimits, Searcher, SelectiveParams, MAX_SEARCH_DEPTH,
+};
 
 use super::records::stored_score;
 
@@ -25,13 +27,57 @@ pub const DEEP_LABEL_EXTENSION: u32 = 6;
 /// would take days).
 pub const MAX_LABEL_DEPTH: u32 = 16;
 
-/// The search that labels the positions: the exact search (plain minimax's value) at `depth`
-/// full-width plies, captures followed [`DEEP_LABEL_EXTENSION`] plies further, with the fit's
-/// start weights, and the endgame database when there is one.
+/// The most nodes a selective label search may take (`fit --label-nodes`): a million nodes
+/// for each of millions of positions would take weeks.
+pub const MAX_LABEL_NODES: u64 = 1_000_000;
+
+/// Which search labels each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelSearch {
+    /// The exact search (plain minimax's value) at this full-width depth, captures followed
+    /// [`DEEP_LABEL_EXTENSION`] plies further.
+    Depth(u32),
+    /// The selective search with its default settings (what `hub`, `play` and `match
+    /// --search-mode selective` use), deepening until this many nodes are spent (captures
+    /// followed [`DEEP_LABEL_EXTENSION`] plies further): the same time buys a deeper look than
+    /// the exact search's, as the search users play with.
+    Nodes(u64),
+}
+
+impl LabelSearch {
+    /// The search in words: `depth 6/12` or `the selective search at 20000 nodes`.
+    pub fn describe(&self) -> String {
+        match *self {
+            LabelSearch::Depth(depth) => {
+                format!("depth {depth}/{}", depth + DEEP_LABEL_EXTENSION)
+            }
+            LabelSearch::Nodes(nodes) => format!("the selective search at {nodes} nodes"),
+        }
+    }
+
+    /// Why the search cannot label, if it cannot: a depth outside 1 ..= [`MAX_LABEL_DEPTH`],
+    /// a node budget outside 1 ..= [`MAX_LABEL_NODES`].
+    pub fn problem(&self) -> Option<String> {
+        match *self {
+            LabelSearch::Depth(depth) if !(1..=MAX_LABEL_DEPTH).contains(&depth) => Some(format!(
+                "{depth} is outside 1 ..= {MAX_LABEL_DEPTH} (the full-width depth of each \
+                 position's label search)"
+            )),
+            LabelSearch::Nodes(nodes) if !(1..=MAX_LABEL_NODES).contains(&nodes) => Some(format!(
+                "{nodes} is outside 1 ..= {MAX_LABEL_NODES} (the nodes of each position's label \
+                 search)"
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// The search that labels the positions ([`LabelSearch`]) with the fit's start weights, and
+/// the endgame database when there is one.
 #[derive(Clone, Copy)]
 pub struct DeepLabels {
-    /// Full-width depth of each position's search.
-    pub depth: u32,
+    /// The search of each position.
+    pub search: LabelSearch,
     /// Positions with at most its pieces are scored from it, exactly.
     pub database: Option<&'static EndgameDb>,
     /// Counts the positions searched, for a progress display (the labels do not depend on it).
@@ -40,7 +86,7 @@ pub struct DeepLabels {
 
 impl PartialEq for DeepLabels {
     fn eq(&self, other: &DeepLabels) -> bool {
-        self.depth == other.depth
+        self.search == other.search
             && self.database.map(|d| d as *const EndgameDb)
                 == other.database.map(|d| d as *const EndgameDb)
     }
@@ -49,17 +95,35 @@ impl PartialEq for DeepLabels {
 impl fmt::Debug for DeepLabels {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DeepLabels")
-            .field("depth", &self.depth)
+            .field("search", &self.search)
             .field("database", &self.database.map(|d| d.pieces()))
             .finish()
     }
 }
 
 impl DeepLabels {
-    /// The limits of each position's search.
-    pub fn limits(&self) -> SearchLimits {
-        SearchLimits::try_new(self.depth, self.depth + DEEP_LABEL_EXTENSION)
-            .expect("a checked depth gives valid limits")
+    /// The selective search's budget of each position: deepening until its nodes are spent;
+    /// `None` for the exact search to a depth.
+    pub fn budget(&self) -> Option<SearchBudget> {
+        match self.search {
+            LabelSearch::Depth(_) => None,
+            LabelSearch::Nodes(nodes) => Some(SearchBudget {
+                nodes: Some(nodes),
+                ..SearchBudget::depth(MAX_SEARCH_DEPTH, DEEP_LABEL_EXTENSION)
+            }),
+        }
+    }
+
+    /// The exact search's limits of each position; `None` for the selective search at a node
+    /// budget.
+    pub fn limits(&self) -> Option<SearchLimits> {
+        match self.search {
+            LabelSearch::Depth(depth) => Some(
+                SearchLimits::try_new(depth, depth + DEEP_LABEL_EXTENSION)
+                    .expect("a checked depth gives valid limits"),
+            ),
+            LabelSearch::Nodes(_) => None,
+        }
     }
 
     /// A searcher set up for the labels (its table is cleared before each position, see
@@ -68,6 +132,9 @@ impl DeepLabels {
         // The games' table size: a label search visits thousands of nodes, not millions.
         let mut searcher = Searcher::default();
         searcher.set_endgame_db(self.database);
+        if let LabelSearch::Nodes(_) = self.search {
+            searcher.set_selective(Some(SelectiveParams::default()));
+        }
         searcher
     }
 
@@ -75,8 +142,17 @@ impl DeepLabels {
     /// searched on its own (no game before it), the table cleared first, so that the label is
     /// a function of the position and the weights alone, whichever thread searched what before.
     pub fn score(&self, searcher: &mut Searcher, pos: &Position, evaluator: Evaluator<'_>) -> i16 {
-        searcher.clear();
-        let found = searcher.search(pos, evaluator, self.limits(), None);
+        // Both searches start from a cleared table (`search_timed` clears its own).
+        let found = match (self.limits(), self.budget()) {
+            (Some(limits), _) => {
+                searcher.clear();
+                searcher.search(pos, evaluator, limits, None)
+            }
+            (_, budget) => {
+                let budget = budget.unwrap_or_default();
+                searcher.search_timed(pos, &GameHistory::NONE, evaluator, &budget, |_| {})
+            }
+        };
         if let Some(count) = self.searched {
             count.fetch_add(1, Ordering::Relaxed);
         }
@@ -113,12 +189,25 @@ mod tests {
         }
     }
 
-    fn labels(depth: u32) -> DeepLabels {
+    fn labels(search: LabelSearch) -> DeepLabels {
         DeepLabels {
-            depth,
+            search,
             database: None,
             searched: None,
         }
+    }
+
+    /// The quiet positions of a 30-ply game, each to be searched on its own.
+    fn quiet_positions() -> Vec<Position> {
+        let game = game_of(30);
+        game.moves
+            .iter()
+            .scan(game.start, |p, mv| {
+                *p = p.play(mv);
+                Some(*p)
+            })
+            .filter(|p| p.jumpers() == 0 && !p.is_lost())
+            .collect()
     }
 
     /// A label is the search of the position alone: the same score and the same nodes as a
@@ -128,33 +217,79 @@ mod tests {
         let material = WeightPair::material();
         let extra = ExtraPair::default();
         let evaluator = Evaluator::Extended(&material, &extra);
-        let deep = labels(5);
-        let game = game_of(30);
-        let positions: Vec<Position> = game
-            .moves
-            .iter()
-            .scan(game.start, |p, mv| {
-                *p = p.play(mv);
-                Some(*p)
-            })
-            .filter(|p| p.jumpers() == 0 && !p.is_lost())
-            .collect();
+        let positions = quiet_positions();
         assert!(positions.len() > 10);
-        let mut used = deep.searcher();
+        for search in [LabelSearch::Depth(5), LabelSearch::Nodes(3_000)] {
+            let deep = labels(search);
+            let mut used = deep.searcher();
+            for pos in &positions {
+                let reused = deep.score(&mut used, pos, evaluator);
+                let mut fresh = deep.searcher();
+                let first = deep.score(&mut fresh, pos, evaluator);
+                assert_eq!(reused, first, "{search:?} {pos:?}");
+                // What a new searcher of that kind finds, asked directly.
+                let direct = match search {
+                    LabelSearch::Depth(depth) => Searcher::default().search(
+                        pos,
+                        evaluator,
+                        SearchLimits::try_new(depth, depth + DEEP_LABEL_EXTENSION).unwrap(),
+                        None,
+                    ),
+                    LabelSearch::Nodes(nodes) => {
+                        let mut selective = Searcher::default();
+                        selective.set_selective(Some(SelectiveParams::default()));
+                        let budget = SearchBudget {
+                            nodes: Some(nodes),
+                            ..SearchBudget::depth(MAX_SEARCH_DEPTH, DEEP_LABEL_EXTENSION)
+                        };
+                        selective.search_timed(pos, &GameHistory::NONE, evaluator, &budget, |_| {})
+                    }
+                };
+                assert_eq!(reused, stored_score(direct.score), "{search:?} {pos:?}");
+            }
+        }
+    }
+
+    /// A node budget buys the selective search a deeper look than the exact search's at about
+    /// the same nodes, and its labels are its own, not the exact search's.
+    #[test]
+    fn a_node_budget_labels_with_a_deeper_selective_search() {
+        // Material and mobility: scores that differ from position to position.
+        let mut weights = WeightPair::material();
+        weights.opening.set(8, 10);
+        weights.endgame.set(8, 10);
+        let extra = ExtraPair::default();
+        let evaluator = Evaluator::Extended(&weights, &extra);
+        let positions = quiet_positions();
+        let exact = labels(LabelSearch::Depth(6));
+        let selective = labels(LabelSearch::Nodes(20_000));
+        let (mut exact_searcher, mut selective_searcher) = (exact.searcher(), selective.searcher());
+        let mut differ = 0;
         for pos in &positions {
-            let reused = deep.score(&mut used, pos, evaluator);
-            let mut fresh = deep.searcher();
-            let first = deep.score(&mut fresh, pos, evaluator);
-            assert_eq!(reused, first, "{pos:?}");
-            assert_eq!(
-                reused,
-                stored_score(
-                    Searcher::default()
-                        .search(pos, evaluator, deep.limits(), None)
-                        .score
-                )
+            let budget = selective.budget().unwrap();
+            let found = selective_searcher.search_timed(
+                pos,
+                &GameHistory::NONE,
+                evaluator,
+                &budget,
+                |_| {},
+            );
+            assert!(
+                found.nodes <= 20_000 + crate::search::BUDGET_CHECK_NODES,
+                "{}",
+                found.nodes
+            );
+            assert!(
+                found.depth > 6,
+                "depth {} at 20,000 nodes: {pos:?}",
+                found.depth
+            );
+            differ += usize::from(
+                exact.score(&mut exact_searcher, pos, evaluator)
+                    != selective.score(&mut selective_searcher, pos, evaluator),
             );
         }
+        assert!(differ > 0);
     }
 
     /// With deep labels every sample's score is its quiet position's deeper search, not the
@@ -167,7 +302,7 @@ mod tests {
         let evaluator = Evaluator::Extended(&material, &extra);
         let tables = PatternTables::zero(RegionLayout::Bands.regions());
         let games: Vec<RecordedGame> = (20..26).map(game_of).collect();
-        let deep = labels(4);
+        let deep = labels(LabelSearch::Depth(4));
         let sampled = |threads: usize, with: Option<(DeepLabels, Evaluator<'_>)>| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -178,6 +313,11 @@ mod tests {
         let plain = sampled(2, None);
         let relabelled = sampled(1, Some((deep, evaluator)));
         assert_eq!(relabelled, sampled(4, Some((deep, evaluator))));
+        let selective = labels(LabelSearch::Nodes(2_000));
+        assert_eq!(
+            sampled(1, Some((selective, evaluator))),
+            sampled(4, Some((selective, evaluator)))
+        );
         assert_eq!(plain.len(), relabelled.len());
         assert_eq!(plain.entries, relabelled.entries);
         let material_weights = WeightPair::material();

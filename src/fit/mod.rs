@@ -27,7 +27,9 @@ use crate::eval::WeightRange;
 use crate::eval::{EvaluatorKind, ExtraPair, PatternWeights, WeightPair};
 
 pub use crate::tournament::{MAX_ENDING_PLIES, MAX_L2_TABLES};
-pub use deep_labels::{DeepLabels, DEEP_LABEL_EXTENSION, MAX_LABEL_DEPTH};
+pub use deep_labels::{
+    DeepLabels, LabelSearch, DEEP_LABEL_EXTENSION, MAX_LABEL_DEPTH, MAX_LABEL_NODES,
+};
 pub use endings::DatabaseEndings;
 pub use inputs::{
     Damaged, GameRecords, GameStream, Games, PdnCounts, ReadNote, ReadReport, LISTED_PER_FILE,

@@ -13,7 +13,7 @@ use crate::tournament::{
     MAX_ENDING_PLIES, MAX_L2_TABLES,
 };
 
-use super::deep_labels::{DeepLabels, MAX_LABEL_DEPTH};
+use super::deep_labels::{DeepLabels, LabelSearch};
 use super::endings::DatabaseEndings;
 
 /// How a fit is made: one owner for its settings, their defaults and their checks.
@@ -205,19 +205,18 @@ impl FitSettings {
             )));
         }
         if let Some(deep) = &self.deep_labels {
-            if !(1..=MAX_LABEL_DEPTH).contains(&deep.depth) {
-                return Err(Error::input(format!(
-                    "{} {} is outside 1 ..= {MAX_LABEL_DEPTH} (the full-width depth of each \
-                     position's label search)",
-                    name_of("label_depth"),
-                    deep.depth
-                )));
+            let key = match deep.search {
+                LabelSearch::Depth(_) => "label_depth",
+                LabelSearch::Nodes(_) => "label_nodes",
+            };
+            if let Some(problem) = deep.search.problem() {
+                return Err(Error::input(format!("{} {problem}", name_of(key))));
             }
             if self.evaluator != EvaluatorKind::Patterns {
                 return Err(Error::input(format!(
                     "{} labels the pattern evaluator's positions; the {} evaluator's fit learns \
                      the games' results",
-                    name_of("label_depth"),
+                    name_of(key),
                     self.evaluator
                 )));
             }

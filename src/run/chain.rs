@@ -23,7 +23,8 @@ use crate::elo::{Sprt, SprtVerdict};
 use crate::error::{Error, Result};
 use crate::export::{export_to_file, ExportFormat};
 use crate::fit::{
-    fit_games, Damaged, DeepLabels, FitReport, FitSettings, GameStream, Games, DEEP_LABEL_EXTENSION,
+    fit_games, Damaged, DeepLabels, FitReport, FitSettings, GameStream, Games, LabelSearch,
+    DEEP_LABEL_EXTENSION,
 };
 use crate::game::OpeningBook;
 use crate::matchplay::{play_match_from, MatchPlayer, MatchReport};
@@ -305,7 +306,7 @@ fn morning(
         ));
         let relabelled = FitSettings {
             deep_labels: Some(DeepLabels {
-                depth: chain.label_depth,
+                search: LabelSearch::Depth(chain.label_depth),
                 database: game_settings.database,
                 searched: None,
             }),

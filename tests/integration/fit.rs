@@ -514,3 +514,91 @@ fn labels_from_a_deeper_search() {
         "{msg}"
     );
 }
+
+/// `--label-nodes`: labels from the selective search at a node budget; the report says so,
+/// the weights are their own (not the exact search's nor the games'), the file is
+/// byte-identical on 1 and 2 threads, and a budget out of range, beside `--label-depth` or for
+/// another evaluator is refused with exit 2, naming the option.
+#[test]
+fn labels_from_the_selective_search_at_a_node_budget() {
+    let dir = with_run();
+    let d = dir.path();
+    let base = ["run", "--evaluator", "patterns", "-q"];
+    fit(d, &[&base[..], &["-o", "games.json"]].concat());
+    fit(
+        d,
+        &[&base[..], &["--label-depth", "3", "-o", "exact.json"]].concat(),
+    );
+    let report = fit(
+        d,
+        &[
+            "run",
+            "--evaluator",
+            "patterns",
+            "--label-nodes",
+            "2000",
+            "-o",
+            "nodes1.json",
+            "--threads",
+            "1",
+        ],
+    );
+    assert!(
+        report.contains(
+            "labels: every position searched again at the selective search at 2000 nodes \
+             with the start weights"
+        ),
+        "{report}"
+    );
+    fit(
+        d,
+        &[
+            &base[..],
+            &[
+                "--label-nodes",
+                "2000",
+                "-o",
+                "nodes2.json",
+                "--threads",
+                "2",
+            ],
+        ]
+        .concat(),
+    );
+    let read = |name: &str| fs::read(d.join(name)).unwrap();
+    assert_eq!(read("nodes1.json"), read("nodes2.json"));
+    let tables = |name: &str| WeightsFile::load(&d.join(name)).unwrap().patterns;
+    assert_ne!(tables("games.json"), tables("nodes1.json"));
+    assert_ne!(tables("exact.json"), tables("nodes1.json"));
+
+    let msg = fit_fails(
+        d,
+        &[&base[..], &["--label-nodes", "1000001", "-o", "out.json"]].concat(),
+    );
+    assert!(
+        msg.contains("--label-nodes 1000001 is outside 1 ..= 1000000"),
+        "{msg}"
+    );
+    let msg = fit_fails(d, &["run", "--label-nodes", "2000", "-o", "out.json"]);
+    assert!(
+        msg.contains("--label-nodes labels the pattern evaluator's positions"),
+        "{msg}"
+    );
+    let msg = fit_fails(
+        d,
+        &[
+            &base[..],
+            &[
+                "--label-nodes",
+                "2000",
+                "--label-depth",
+                "3",
+                "-o",
+                "out.json",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(msg.contains("--label-nodes"), "{msg}");
+    assert!(!d.join("out.json").exists());
+}
