@@ -23,9 +23,9 @@ const MATCH_SECONDS_PER_GAME: f64 = 0.045;
 const FIT_SECONDS_PER_SOURCE_GAME: f64 = 0.0028;
 
 /// Processor seconds the morning relabel (`chain.label_depth`) spends on each game of the
-/// chain at depth 6: seven `hour.toml` links' 82,000 games (7 million positions) were searched
-/// again in about 40 minutes of two cores (2026-11-28).
-const RELABEL_SECONDS_PER_GAME: f64 = 0.058;
+/// chain at depth 6: seven `hour.toml` links' 81,657 games (7.1 million positions) were
+/// searched again in 2,660 s of two cores (2026-11-28).
+const RELABEL_SECONDS_PER_GAME: f64 = 0.065;
 
 /// How much one more ply of full-width depth costs a game (measured: 2.0× from depth 6 to 7,
 /// 5.2× from 6 to 8 on the pattern evaluator).

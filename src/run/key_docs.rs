@@ -446,7 +446,8 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
         "The morning relabel, as `fit --label-depth`: every pooled position searched again at \
          this full-width depth (captures 6 plies further, with the endgame database) with the \
          morning fit's weights, then a second fit from those weights learns the scores; its \
-         result is what the gate plays. About 2,900 positions a second at depth 6 on two \
-         cores: some 40 minutes for seven links. 0 (the default): none. 0 to 16.",
+         result is what the gate plays. About 2,700 positions a second at depth 6 on two \
+         cores: some 45 minutes for seven links, +7 ± 11 over the plain morning \
+         (docs/learning.md). 0 (the default): none. 0 to 16.",
     ),
 ];
