@@ -295,7 +295,15 @@ fn morning(
     ));
     let mut fit = morning_file(config, links.len(), &champion, &plain, &settings, None);
     let mut report = plain;
+    let stopped = || {
+        (options.stop.as_deref())
+            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+    };
     if chain.label_depth > 0 {
+        // A stop asked for during the fit is honoured before the relabel's long search.
+        if stopped() {
+            return Ok(None);
+        }
         // The plain fit's weights search every position again, and a second fit from them
         // learns those scores: the labels the games' shallow searches could not give.
         observer.note(&format!(
