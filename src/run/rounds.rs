@@ -389,7 +389,13 @@ impl Run<'_> {
         let entered = newcomers.last().expect("just entered");
         if entered.patterns.is_some() {
             // At the top of an island run's folder: migrants carry them to other islands.
-            write_tables(self.top(), entered, self.config, round)?;
+            write_tables(
+                self.top(),
+                entered,
+                &self.config.name,
+                &self.config.search,
+                round,
+            )?;
         }
         self.progress.note(&format!(
             "fit after round {round}: specimen {} from specimen {} on {} games ({} positions), \

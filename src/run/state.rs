@@ -217,7 +217,7 @@ fn start_specimen(
         search: None,
     };
     if begin == Begin::Fresh {
-        write_tables(top, &start, config, 0)?;
+        write_tables(top, &start, &config.name, &config.search, 0)?;
     }
     Ok(Some(start))
 }

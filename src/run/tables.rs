@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::eval::PatternWeights;
+use crate::game::SearchParams;
 use crate::run_folder::TABLES_DIR;
 use crate::tournament::Specimen;
 use crate::weights_file::{WeightsFile, WeightsSource};
 
-use super::config::Config;
 use super::files::write_atomically;
 
 /// The file of the fitted specimen `id`'s pattern weights in the run (or island) folder `dir`.
@@ -23,20 +23,27 @@ pub fn tables_path(dir: &Path, id: u64) -> PathBuf {
     dir.join(TABLES_DIR).join(format!("specimen-{id}.json"))
 }
 
-/// Writes the fitted `specimen`'s weights file into `dir`'s tables folder: the run's endgame
-/// threshold and database, the run and the round of the fit as its source.
-pub fn write_tables(dir: &Path, specimen: &Specimen, config: &Config, round: u32) -> Result<()> {
+/// Writes the fitted `specimen`'s weights file into `dir`'s tables folder: the endgame
+/// threshold and database of the run's `search`, the run `run` and the round of the fit as its
+/// source.
+pub fn write_tables(
+    dir: &Path,
+    specimen: &Specimen,
+    run: &str,
+    search: &SearchParams,
+    round: u32,
+) -> Result<()> {
     let folder = dir.join(TABLES_DIR);
     std::fs::create_dir_all(&folder).map_err(|e| Error::io("create", &folder, &e))?;
     let file = WeightsFile {
         weights: specimen.weights,
         extra: specimen.extra.as_deref().copied(),
         patterns: specimen.patterns.clone(),
-        endgame_pieces: config.search.endgame_pieces,
-        database_pieces: Some(config.search.database_pieces),
+        endgame_pieces: search.endgame_pieces,
+        database_pieces: Some(search.database_pieces),
         search: None,
         source: Some(WeightsSource::Specimen {
-            run: config.name.clone(),
+            run: run.to_string(),
             id: specimen.id,
             round,
         }),
