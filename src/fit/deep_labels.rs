@@ -72,6 +72,15 @@ impl LabelSearch {
     }
 }
 
+/// The selective label search's budget: deepening until `nodes` are spent, captures followed
+/// [`DEEP_LABEL_EXTENSION`] plies past each iteration's depth.
+fn node_budget(nodes: u64) -> SearchBudget {
+    SearchBudget {
+        nodes: Some(nodes),
+        ..SearchBudget::depth(MAX_SEARCH_DEPTH, DEEP_LABEL_EXTENSION)
+    }
+}
+
 /// The search that labels the positions ([`LabelSearch`]) with the fit's start weights, and
 /// the endgame database when there is one.
 #[derive(Clone, Copy)]
@@ -102,30 +111,6 @@ impl fmt::Debug for DeepLabels {
 }
 
 impl DeepLabels {
-    /// The selective search's budget of each position: deepening until its nodes are spent;
-    /// `None` for the exact search to a depth.
-    pub fn budget(&self) -> Option<SearchBudget> {
-        match self.search {
-            LabelSearch::Depth(_) => None,
-            LabelSearch::Nodes(nodes) => Some(SearchBudget {
-                nodes: Some(nodes),
-                ..SearchBudget::depth(MAX_SEARCH_DEPTH, DEEP_LABEL_EXTENSION)
-            }),
-        }
-    }
-
-    /// The exact search's limits of each position; `None` for the selective search at a node
-    /// budget.
-    pub fn limits(&self) -> Option<SearchLimits> {
-        match self.search {
-            LabelSearch::Depth(depth) => Some(
-                SearchLimits::try_new(depth, depth + DEEP_LABEL_EXTENSION)
-                    .expect("a checked depth gives valid limits"),
-            ),
-            LabelSearch::Nodes(_) => None,
-        }
-    }
-
     /// A searcher set up for the labels (its table is cleared before each position, see
     /// [`DeepLabels::score`]).
     pub fn searcher(&self) -> Searcher {
@@ -142,16 +127,21 @@ impl DeepLabels {
     /// searched on its own (no game before it), the table cleared first, so that the label is
     /// a function of the position and the weights alone, whichever thread searched what before.
     pub fn score(&self, searcher: &mut Searcher, pos: &Position, evaluator: Evaluator<'_>) -> i16 {
-        // Both searches start from a cleared table (`search_timed` clears its own).
-        let found = match (self.limits(), self.budget()) {
-            (Some(limits), _) => {
+        let found = match self.search {
+            LabelSearch::Depth(depth) => {
+                let limits = SearchLimits::try_new(depth, depth + DEEP_LABEL_EXTENSION)
+                    .expect("a checked depth gives valid limits");
                 searcher.clear();
                 searcher.search(pos, evaluator, limits, None)
             }
-            (_, budget) => {
-                let budget = budget.unwrap_or_default();
-                searcher.search_timed(pos, &GameHistory::NONE, evaluator, &budget, |_| {})
-            }
+            // `search_timed` clears the table (and the selective search's history) itself.
+            LabelSearch::Nodes(nodes) => searcher.search_timed(
+                pos,
+                &GameHistory::NONE,
+                evaluator,
+                &node_budget(nodes),
+                |_| {},
+            ),
         };
         if let Some(count) = self.searched {
             count.fetch_add(1, Ordering::Relaxed);
@@ -238,10 +228,7 @@ mod tests {
                     LabelSearch::Nodes(nodes) => {
                         let mut selective = Searcher::default();
                         selective.set_selective(Some(SelectiveParams::default()));
-                        let budget = SearchBudget {
-                            nodes: Some(nodes),
-                            ..SearchBudget::depth(MAX_SEARCH_DEPTH, DEEP_LABEL_EXTENSION)
-                        };
+                        let budget = node_budget(nodes);
                         selective.search_timed(pos, &GameHistory::NONE, evaluator, &budget, |_| {})
                     }
                 };
@@ -266,12 +253,11 @@ mod tests {
         let (mut exact_searcher, mut selective_searcher) = (exact.searcher(), selective.searcher());
         let mut differ = 0;
         for pos in &positions {
-            let budget = selective.budget().unwrap();
             let found = selective_searcher.search_timed(
                 pos,
                 &GameHistory::NONE,
                 evaluator,
-                &budget,
+                &node_budget(20_000),
                 |_| {},
             );
             assert!(

@@ -12,6 +12,7 @@
 //! same on any number of threads, and the gate's openings come from the chain's own stream.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 
 use super::config::Config;
 use super::files::{write_atomically, CONFIG_FILE};
@@ -295,13 +296,9 @@ fn morning(
     ));
     let mut fit = morning_file(config, links.len(), &champion, &plain, &settings, None);
     let mut report = plain;
-    let stopped = || {
-        (options.stop.as_deref())
-            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
-    };
     if chain.label_depth > 0 {
         // A stop asked for during the fit is honoured before the relabel's long search.
-        if stopped() {
+        if (options.stop.as_deref()).is_some_and(|stop| stop.load(Ordering::Relaxed)) {
             return Ok(None);
         }
         // The plain fit's weights search every position again, and a second fit from them

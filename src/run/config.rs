@@ -24,7 +24,7 @@ pub use super::config_sections::{
 };
 use super::files::CONFIG_FILE;
 use super::gate::{GateCandidates, GateConfig};
-use super::tables::{load_kept, tables_path};
+use super::tables::{load_start_copy, tables_path};
 use crate::bounded::int_in;
 use crate::error::Error;
 use crate::eval::EvaluatorKind;
@@ -576,12 +576,8 @@ impl Config {
         let kept = tables_path(report.folder(), 0);
         let in_run_folder = report.origin.file_name() == Some(CONFIG_FILE.as_ref());
         let (checked, file) = if in_run_folder && kept.is_file() {
-            let file = load_kept(report.folder(), &self.name, 0).map_err(|e| {
-                refuse(&format!(
-                    "{e}: the run's copy of its start weights, which it goes on from; \
-                     the run cannot go on without it (put the file back)"
-                ))
-            })?;
+            let file = load_start_copy(report.folder(), &self.name, 0)
+                .map_err(|e| refuse(&e.to_string()))?;
             (&kept, file)
         } else {
             let file = WeightsFile::load(&resolved).map_err(|e| {

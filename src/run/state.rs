@@ -11,7 +11,7 @@ use super::gate::{self, GatedChampion};
 use super::islands::Island;
 use super::recorded;
 use super::summary::RunSummary;
-use super::tables::{attach_tables, load_kept, write_tables};
+use super::tables::{attach_tables, load_start_copy, write_tables};
 use crate::error::{Error, Result};
 use crate::fit::{start_store, StoreIdentity};
 use crate::tournament::{draw_fresh_genes, initial_population, FreshSource, Specimen};
@@ -197,12 +197,7 @@ fn start_specimen(
     let id = island.map_or(0, |island| config.island_ids(island.index).start);
     let file = match begin {
         Begin::Fresh => WeightsFile::load(path)?,
-        Begin::Resumed => load_kept(top, &config.name, id).map_err(|e| {
-            Error::input(format!(
-                "{e}: the run's copy of its start weights (`population.start`); the run cannot \
-                 go on without it (put the file back)"
-            ))
-        })?,
+        Begin::Resumed => load_start_copy(top, &config.name, id)?,
     };
     let start = Specimen {
         id,

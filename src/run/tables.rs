@@ -76,6 +76,17 @@ pub fn load_kept(dir: &Path, run: &str, id: u64) -> Result<WeightsFile> {
     }
 }
 
+/// Reads the copy of its start weights (`population.start`) that the run `run` kept as its
+/// specimen `id`, checked as [`load_kept`]: what a started run goes on from.
+pub fn load_start_copy(dir: &Path, run: &str, id: u64) -> Result<WeightsFile> {
+    load_kept(dir, run, id).map_err(|e| {
+        Error::input(format!(
+            "{e}: the run's copy of its start weights (`population.start`), which it goes on \
+             from; the run cannot go on without it (put the file back)"
+        ))
+    })
+}
+
 /// Gives every specimen that names a fitted specimen's tables their weights, read from `dir`
 /// (each file once), each file checked to be the run `run`'s own ([`load_kept`]).
 pub fn attach_tables<'a>(
