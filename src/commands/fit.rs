@@ -49,8 +49,9 @@ pub struct FitArgs {
     /// it is not ten, else the start weights').
     #[arg(long, value_name = "ten|extended|patterns")]
     evaluator: Option<String>,
-    /// The pattern evaluator's regions when the start weights have no tables: bands, strips
-    /// or bands+strips (default: the --config's, else bands+strips).
+    /// The pattern evaluator's regions: bands, strips, bands+strips or
+    /// bands+strips+offsets+quadrants (default: the --config's, else the start weights', else
+    /// bands+strips); a layout wider than the start weights' adds its further regions.
     #[arg(long, value_name = "LAYOUT")]
     regions: Option<String>,
     /// The pattern evaluator's king regions: none or quadrants (default: the --config's, else
@@ -210,9 +211,19 @@ pub fn run(args: FitArgs) -> Result<()> {
     if let Some(name) = &args.regions {
         settings.patterns.regions = RegionLayout::from_name(name).ok_or_else(|| {
             Error::input(format!(
-                "--regions: `{name}` is not a region layout, expected bands, strips or bands+strips"
+                "--regions: `{name}` is not a region layout, expected bands, strips, \
+                 bands+strips or bands+strips+offsets+quadrants"
             ))
         })?;
+    } else if args.config.is_none() {
+        // Without a word of the user's the fit keeps the start's regions.
+        if let Some(layout) = start
+            .patterns
+            .as_ref()
+            .and_then(|p| RegionLayout::of(&p.tables))
+        {
+            settings.patterns.regions = layout;
+        }
     }
     if let Some(name) = &args.kings {
         settings.patterns.kings = KingLayout::from_name(name).ok_or_else(|| {

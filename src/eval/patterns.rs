@@ -193,6 +193,12 @@ pub enum RegionLayout {
     #[default]
     #[serde(rename = "bands+strips")]
     BandsAndStrips,
+    /// The bands and the strips, then three bands offset by a row (squares 5–12, 13–20,
+    /// 21–28: the rows where two bands meet) and the four quadrants of four rows by four
+    /// columns, as men regions: 15 regions, every square but the back rows' in four. Room for what a fit of
+    /// several runs' games can tell (docs/features.md).
+    #[serde(rename = "bands+strips+offsets+quadrants")]
+    Wide,
 }
 
 impl RegionLayout {
@@ -202,29 +208,54 @@ impl RegionLayout {
             RegionLayout::Bands => "bands",
             RegionLayout::Strips => "strips",
             RegionLayout::BandsAndStrips => "bands+strips",
+            RegionLayout::Wide => "bands+strips+offsets+quadrants",
         }
     }
 
+    /// Every layout, narrowest first.
+    pub const ALL: [RegionLayout; 4] = [
+        RegionLayout::Bands,
+        RegionLayout::Strips,
+        RegionLayout::BandsAndStrips,
+        RegionLayout::Wide,
+    ];
+
     /// The layout called `name`, if any.
     pub fn from_name(name: &str) -> Option<RegionLayout> {
-        [
-            RegionLayout::Bands,
-            RegionLayout::Strips,
-            RegionLayout::BandsAndStrips,
-        ]
-        .into_iter()
-        .find(|l| l.name() == name)
+        RegionLayout::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// The layout whose men regions are `tables`' men regions, if any.
+    pub fn of(tables: &PatternTables) -> Option<RegionLayout> {
+        let men: Vec<&Region> = tables
+            .regions()
+            .iter()
+            .filter(|r| r.kind == RegionKind::Men)
+            .collect();
+        RegionLayout::ALL
+            .into_iter()
+            .find(|l| l.regions().iter().eq(men.iter().copied()))
     }
 
     /// The regions of the layout.
     pub fn regions(self) -> Vec<Region> {
-        if self == RegionLayout::BandsAndStrips {
-            let mut all = RegionLayout::Bands.regions();
-            all.extend(RegionLayout::Strips.regions());
-            return all;
+        let men = |squares: Vec<i64>| Region::new(&squares).expect("presets are valid regions");
+        match self {
+            RegionLayout::BandsAndStrips => {
+                let mut all = RegionLayout::Bands.regions();
+                all.extend(RegionLayout::Strips.regions());
+                return all;
+            }
+            RegionLayout::Wide => {
+                let mut all = RegionLayout::BandsAndStrips.regions();
+                all.extend((0..3).map(|band| men((8 * band + 5..8 * band + 13).collect())));
+                all.extend(quadrants().into_iter().map(men));
+                return all;
+            }
+            RegionLayout::Bands | RegionLayout::Strips => {}
         }
         let squares: Vec<Vec<i64>> = match self {
-            RegionLayout::BandsAndStrips => unreachable!("handled above"),
+            RegionLayout::BandsAndStrips | RegionLayout::Wide => unreachable!("handled above"),
             RegionLayout::Bands => (0..4)
                 .map(|band| (1..=8).map(|k| 8 * band + k).collect())
                 .collect(),
@@ -241,11 +272,24 @@ impl RegionLayout {
                 })
                 .collect(),
         };
-        squares
-            .iter()
-            .map(|s| Region::new(s).expect("presets are valid regions"))
-            .collect()
+        squares.into_iter().map(men).collect()
     }
+}
+
+/// The squares of the four quadrants of four rows by four columns, eight squares each, in the
+/// own view: rows 0-3 then 4-7; in each, the left half of the board (the first two squares of
+/// each row's four) then the right half; a quadrant's squares row by row.
+fn quadrants() -> Vec<Vec<i64>> {
+    [0i64, 16]
+        .into_iter()
+        .flat_map(|first_row| {
+            [[0i64, 1], [2, 3]].map(|columns| {
+                (0..4)
+                    .flat_map(|row| columns.map(|c| first_row + 4 * row + c + 1))
+                    .collect()
+            })
+        })
+        .collect()
 }
 
 /// The standard king region sets, by name (`[weights.patterns] kings`).
@@ -287,18 +331,9 @@ impl KingLayout {
     pub fn regions(self) -> Vec<Region> {
         match self {
             KingLayout::None => Vec::new(),
-            // Rows 0-3 then 4-7; in each, the squares of the left half of the board (the first
-            // two of each row's four) then of the right half.
-            KingLayout::Quadrants => [0i64, 16]
-                .into_iter()
-                .flat_map(|first_row| {
-                    [[0i64, 1], [2, 3]].map(|columns| {
-                        let squares: Vec<i64> = (0..4)
-                            .flat_map(|row| columns.map(|c| first_row + 4 * row + c + 1))
-                            .collect();
-                        Region::of_kings(&squares).expect("presets are valid regions")
-                    })
-                })
+            KingLayout::Quadrants => quadrants()
+                .iter()
+                .map(|squares| Region::of_kings(squares).expect("presets are valid regions"))
                 .collect(),
         }
     }
@@ -584,13 +619,14 @@ impl PatternTables {
     #[inline(always)]
     pub fn for_each_index(&self, own: Bitboard, enemy: Bitboard, mut f: impl FnMut(usize, usize)) {
         if let Some(shapes) = &self.shapes {
-            let (bands, strips) = preset_indices(own, enemy);
+            let strips = strip_indices(own, enemy);
             for (r, shape) in shapes.iter().enumerate() {
                 f(
                     r,
                     match *shape {
-                        Shape::Band(j) => bands[j],
+                        Shape::Band(shift) => band_index(own, enemy, shift),
                         Shape::Strip(j) => strips[j],
+                        Shape::Quadrant(shift) => quadrant_index(own, enemy, shift),
                     },
                 );
             }
@@ -675,23 +711,40 @@ impl PatternTables {
     }
 }
 
-/// A region of the presets, whose index [`preset_indices`] computes.
+/// A region of the presets, whose index [`band_index`] or [`strip_indices`] computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Shape {
-    /// The squares `8j + 1 ..= 8j + 8` in order: byte `j` of the board.
-    Band(usize),
+    /// Eight consecutive squares in order, `shift + 1 ..= shift + 8`: the byte of the board at
+    /// that shift (a band of two rows at a multiple of 8, an offset band between two at 4).
+    Band(u32),
     /// The squares `j + 1, j + 5, …, j + 29` in order: bit `j` of every row.
     Strip(usize),
+    /// A quadrant of four rows by four columns (`quadrants`), its squares the bits 0, 1, 4,
+    /// 5, 8, 9, 12 and 13 of the board shifted right by this many bits.
+    Quadrant(u32),
 }
 
 impl Shape {
     /// The shape of `region`, if it is a band or a strip.
     fn of(region: &Region) -> Option<Shape> {
         let squares: Vec<usize> = region.squares.iter().map(|&s| usize::from(s)).collect();
+        if let Some((shift, mask)) = run_of(region) {
+            if mask == 0xFF {
+                return Some(Shape::Band(shift));
+            }
+        }
+        if let Some(q) = quadrants().iter().position(|quadrant| {
+            quadrant
+                .iter()
+                .map(|&s| s as usize)
+                .eq(squares.iter().copied())
+        }) {
+            // Quadrants 0 and 1 lie in the low half-board, 2 and 3 in the high; 1 and 3 two
+            // columns right.
+            return Some(Shape::Quadrant(16 * (q as u32 / 2) + 2 * (q as u32 % 2)));
+        }
         (0..4).find_map(|j| {
-            if squares == (8 * j + 1..=8 * j + 8).collect::<Vec<_>>() {
-                Some(Shape::Band(j))
-            } else if squares == (0..8).map(|r| 4 * r + j + 1).collect::<Vec<_>>() {
+            if squares == (0..8).map(|r| 4 * r + j + 1).collect::<Vec<_>>() {
                 Some(Shape::Strip(j))
             } else {
                 None
@@ -739,23 +792,55 @@ const fn strip_digits() -> [u64; 256] {
     table
 }
 
-/// The indices of the four bands and the four strips for a side with men `own` against men
-/// `enemy` (its view): the bands a byte each; the strips all at once, in 16-bit lanes that never
-/// carry (a strip's index is below 3^8 = 6561).
+/// The index of the band of eight consecutive squares from bit `shift` for a side with men
+/// `own` against men `enemy` (its view).
 #[inline(always)]
-fn preset_indices(own: Bitboard, enemy: Bitboard) -> ([usize; 4], [usize; 4]) {
+fn band_index(own: Bitboard, enemy: Bitboard, shift: u32) -> usize {
+    let byte = |b: Bitboard| ((b >> shift) & 0xFF) as usize;
+    usize::from(BAND_DIGITS[byte(own)]) + 2 * usize::from(BAND_DIGITS[byte(enemy)])
+}
+
+/// A quadrant's index part of one byte (two rows): bits 0 and 1 (the lower row, digits 1 and
+/// 3) and bits 4 and 5 (the upper row, digits 9 and 27).
+const QUADRANT_DIGITS: [u16; 256] = quadrant_digits();
+
+const fn quadrant_digits() -> [u16; 256] {
+    let mut table = [0u16; 256];
+    let mut v = 0;
+    while v < 256 {
+        table[v] = (v & 1) as u16
+            + 3 * ((v >> 1) & 1) as u16
+            + 9 * ((v >> 4) & 1) as u16
+            + 27 * ((v >> 5) & 1) as u16;
+        v += 1;
+    }
+    table
+}
+
+/// The index of the quadrant at `shift` ([`Shape::Quadrant`]) for a side with men `own`
+/// against men `enemy` (its view): two bytes of two rows each.
+#[inline(always)]
+fn quadrant_index(own: Bitboard, enemy: Bitboard, shift: u32) -> usize {
+    let digits = |b: Bitboard| {
+        let rows = (b >> shift) & 0x3333;
+        usize::from(QUADRANT_DIGITS[(rows & 0xFF) as usize])
+            + 81 * usize::from(QUADRANT_DIGITS[(rows >> 8) as usize])
+    };
+    digits(own) + 2 * digits(enemy)
+}
+
+/// The indices of the four strips for a side with men `own` against men `enemy` (its view), all
+/// at once, in 16-bit lanes that never carry (a strip's index is below 3^8 = 6561).
+#[inline(always)]
+fn strip_indices(own: Bitboard, enemy: Bitboard) -> [usize; 4] {
     let byte = |b: Bitboard, j: usize| ((b >> (8 * j)) & 0xFF) as usize;
-    let bands = std::array::from_fn(|j| {
-        usize::from(BAND_DIGITS[byte(own, j)]) + 2 * usize::from(BAND_DIGITS[byte(enemy, j)])
-    });
     let mut lanes = 0u64;
     let mut scale = 1u64;
     for j in 0..4 {
         lanes += scale * (STRIP_DIGITS[byte(own, j)] + 2 * STRIP_DIGITS[byte(enemy, j)]);
         scale *= 9;
     }
-    let strips = std::array::from_fn(|j| ((lanes >> (16 * j)) & 0xFFFF) as usize);
-    (bands, strips)
+    std::array::from_fn(|j| ((lanes >> (16 * j)) & 0xFFFF) as usize)
 }
 
 /// A rank region's `(shift, mask)` when its squares are consecutive and in increasing order:
@@ -818,12 +903,53 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_wide_layout_adds_offset_bands_and_quadrants() {
+        let wide = RegionLayout::Wide.regions();
+        assert_eq!(wide.len(), 15);
+        assert_eq!(wide[..8], RegionLayout::BandsAndStrips.regions()[..]);
+        assert_eq!(wide[8].squares(), &[5, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(wide[10].squares(), &[21, 22, 23, 24, 25, 26, 27, 28]);
+        // The quadrants are the king quadrants' squares, read as men.
+        assert_eq!(wide[11].squares(), &[1, 2, 5, 6, 9, 10, 13, 14]);
+        assert_eq!(wide[14].squares(), &[19, 20, 23, 24, 27, 28, 31, 32]);
+        let kings = KingLayout::Quadrants.regions();
+        for (men, kings) in wide[11..].iter().zip(&kings) {
+            assert_eq!(men.squares(), kings.squares());
+            assert_eq!(men.kind(), RegionKind::Men);
+        }
+        let mut count = [0; 32];
+        for r in &wide {
+            assert_eq!(r.squares().len(), 8);
+            for &s in r.squares() {
+                count[usize::from(s) - 1] += 1;
+            }
+        }
+        // Offset bands leave out the two back rows.
+        for (i, c) in count.iter().enumerate() {
+            let expected = if (5..=28).contains(&(i + 1)) { 4 } else { 3 };
+            assert_eq!(*c, expected, "square {}", i + 1);
+        }
+        assert_eq!(
+            RegionLayout::from_name("bands+strips+offsets+quadrants"),
+            Some(RegionLayout::Wide)
+        );
+    }
+
     /// Both ways of computing the indices, the presets' lanes and the general byte tables,
     /// agree with the square-by-square definition.
     #[test]
     fn fast_and_general_indices_agree_with_the_square_by_square_index() {
         let presets = PatternTables::zero(RegionLayout::BandsAndStrips.regions());
         assert!(presets.shapes.is_some());
+        // Eight consecutive squares at any offset are read as a byte too, and the quadrants as
+        // two.
+        let mut offset = RegionLayout::Wide.regions();
+        for first in [2, 25] {
+            offset.push(Region::new(&(first..first + 8).collect::<Vec<_>>()).unwrap());
+        }
+        let offset = PatternTables::zero(offset);
+        assert!(offset.shapes.is_some());
         let mut regions = RegionLayout::Strips.regions();
         regions.extend(RegionLayout::Bands.regions());
         regions.push(Region::new(&[32, 1, 17, 9]).unwrap());
@@ -837,7 +963,7 @@ mod tests {
             state ^= state << 17;
             let own = state as u32;
             let enemy = (state >> 32) as u32 & !own;
-            for tables in [&presets, &general] {
+            for tables in [&presets, &offset, &general] {
                 let mut seen = 0;
                 tables.for_each_index(own, enemy, |r, index| {
                     assert_eq!(

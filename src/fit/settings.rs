@@ -6,7 +6,9 @@ use std::sync::Arc;
 use rand::Rng;
 
 use crate::error::{Error, Result};
-use crate::eval::{EvaluatorKind, PatternTables, PatternWeights, DEFAULT_ENDGAME_PIECES};
+use crate::eval::{
+    EvaluatorKind, PatternTables, PatternWeights, Region, RegionKind, DEFAULT_ENDGAME_PIECES,
+};
 use crate::rng::{stream, tag};
 use crate::tournament::{
     ExtraRanges, FeatureRanges, PatternRanges, DEFAULT_FIT_SCORE_WEIGHT, DEFAULT_L2_TABLES,
@@ -100,13 +102,25 @@ impl FitSettings {
     }
 
     /// Empty tables in the shape a pattern fit from `start` fills: the start's regions (with
-    /// `patterns.kings`' king regions when it has none, and `patterns.ranks`' rank regions when
-    /// it has none), or, when it has no tables, the layouts of `patterns.regions`,
-    /// `patterns.kings` and `patterns.ranks`.
+    /// the men regions of `patterns.regions` it lacks, `patterns.kings`' king regions when it
+    /// has none, and `patterns.ranks`' rank regions when it has none), or, when it has no
+    /// tables, the layouts of `patterns.regions`, `patterns.kings` and `patterns.ranks`.
     pub fn table_shape(&self, start: Option<&Arc<PatternWeights>>) -> PatternTables {
         match start {
             Some(p) => {
                 let mut regions = p.tables.regions().to_vec();
+                // A layout that holds all of the start's men regions and more (the wide one
+                // over bands and strips) adds its further regions, their tables at zero; the
+                // start's tables keep theirs. Regions of the start's own are left as they are.
+                let layout = self.patterns.regions.regions();
+                let men = regions.iter().filter(|r| r.kind() == RegionKind::Men);
+                if men.clone().all(|r| layout.contains(r)) {
+                    let missing: Vec<Region> = layout
+                        .into_iter()
+                        .filter(|r| !regions.contains(r))
+                        .collect();
+                    regions.extend(missing);
+                }
                 if !p.tables.has_king_regions() {
                     regions.extend(self.patterns.kings.regions());
                 }

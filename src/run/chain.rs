@@ -273,6 +273,9 @@ fn morning(
         l2_tables: chain.l2_tables,
         ..FitSettings::default()
     };
+    if let Some(regions) = chain.regions {
+        settings.patterns.regions = regions;
+    }
     if !chain.ranks.is_none() {
         settings.patterns.ranks = chain.ranks;
     }

@@ -323,6 +323,21 @@ impl Config {
                 ),
             );
         }
+        if let Some(regions) = chain.regions {
+            let links = self.weights.patterns.regions;
+            let wider = regions.regions();
+            if !links.regions().iter().all(|r| wider.contains(r)) {
+                return at(
+                    "chain.regions",
+                    &format!(
+                        "\"{}\" does not hold the links' regions (\"{}\"), so the morning fit \
+                         would keep theirs: name a wider layout, or leave this out",
+                        regions.name(),
+                        links.name()
+                    ),
+                );
+            }
+        }
         if chain.learn_from_earlier && self.evolution.fit_every == 0 {
             return at(
                 "chain.learn_from_earlier",

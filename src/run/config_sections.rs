@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::bounded::{int_in, is_zero, number_in};
-use crate::eval::RankLayout;
+use crate::eval::{RankLayout, RegionLayout};
 use crate::fit::MAX_LABEL_DEPTH;
 use crate::game::MAX_RANDOM_OPENING_PLIES;
 use crate::tournament::{EvolutionParams, MAX_ROUNDS};
@@ -115,6 +115,11 @@ pub struct ChainConfig {
     /// `evolution.fit_with`), not only the morning fit; left out of a written config when off.
     #[serde(skip_serializing_if = "is_off")]
     pub learn_from_earlier: bool,
+    /// The men regions of the morning fit (`fit --regions`), when wider than the links':
+    /// their further regions start at zero and learn from all the links' games; `None` (the
+    /// default, left out of a written config): the links' regions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regions: Option<RegionLayout>,
     /// The rank region the morning fit adds to the tables (`fit --ranks`): with a night's
     /// games there is data enough for it.
     pub ranks: RankLayout,
@@ -157,6 +162,7 @@ impl Default for ChainConfig {
         ChainConfig {
             links: 1,
             learn_from_earlier: false,
+            regions: None,
             ranks: RankLayout::Home,
             l2_tables: 10.0,
             gate_openings: 1000,

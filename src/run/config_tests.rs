@@ -567,6 +567,39 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
         7,
     );
     assert!(message.contains("would do nothing"), "{message}");
+    let message = rejected_at(
+        &format!("{patterns}[chain]\nlinks = 2\nregions = \"wide\"\n"),
+        "chain.regions",
+        8,
+    );
+    assert!(
+        message.contains("bands+strips+offsets+quadrants"),
+        "{message}"
+    );
+    let message = rejected_at(
+        &format!("{patterns}[chain]\nlinks = 2\nregions = \"bands\"\n"),
+        "chain.regions",
+        8,
+    );
+    assert!(message.contains("wider layout"), "{message}");
+    let message = rejected_at(
+        &format!("{patterns}[chain]\nregions = \"bands+strips+offsets+quadrants\"\n"),
+        "chain.regions",
+        7,
+    );
+    assert!(message.contains("would do nothing"), "{message}");
+    let wide = parse(&format!(
+        "{patterns}[chain]\nlinks = 2\nregions = \"bands+strips+offsets+quadrants\"\n"
+    ))
+    .unwrap();
+    assert_eq!(wide.chain.regions, Some(crate::eval::RegionLayout::Wide));
+    assert!(wide
+        .to_toml()
+        .contains("regions = \"bands+strips+offsets+quadrants\""));
+    assert_eq!(
+        Config::from_str_named(&wide.to_toml(), "configs/x.toml").unwrap(),
+        wide
+    );
     let relabelled = parse(&format!("{patterns}[chain]\nlinks = 2\nlabel_depth = 6\n")).unwrap();
     assert_eq!(relabelled.chain.label_depth, 6);
     assert!(relabelled.to_toml().contains("label_depth = 6"));
@@ -580,6 +613,9 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
     // No relabel unless asked, and then no `label_depth` in the written config.
     assert_eq!(config.chain.label_depth, 0);
     assert!(!config.to_toml().contains("label_depth"));
+    // The links' regions unless a wider layout is named, and then no `regions` in `[chain]`.
+    assert_eq!(config.chain.regions, None);
+    assert!(!config.to_toml().contains("+offsets"));
     assert_eq!(config.chain.links, 3);
     assert!(config.chain.learn_from_earlier);
     assert_eq!(config.chain.ranks, crate::eval::RankLayout::Home);

@@ -137,6 +137,8 @@ fn optional_table(table: &str) -> String {
     // Written only when on: on here, put back to its default below.
     config.chain.learn_from_earlier = true;
     config.chain.label_depth = 6;
+    // Unset by default: the example is shown.
+    config.chain.regions = Some(crate::eval::RegionLayout::Wide);
     config.gate.candidates = crate::run::gate::GateCandidates::Fits;
     // Written only when set: set here, put back to its default below.
     config.gate.confirm = 1;

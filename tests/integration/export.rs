@@ -644,12 +644,18 @@ fn patterns_file_with(kings: KingLayout) -> WeightsFile {
 
 /// [`patterns_file`] with the king regions of `kings` and the rank regions of `ranks` too.
 fn patterns_file_with_ranks(kings: KingLayout, ranks: RankLayout) -> WeightsFile {
+    patterns_file_of(RegionLayout::BandsAndStrips, kings, ranks)
+}
+
+/// [`patterns_file`] with the men regions of `layout`, the king regions of `kings` and the rank
+/// regions of `ranks`.
+fn patterns_file_of(layout: RegionLayout, kings: KingLayout, ranks: RankLayout) -> WeightsFile {
     let phase = |seed: i32| ExtraWeights {
         terms: [seed + 13, -seed - 21],
         men: std::array::from_fn(|i| (i as i32 * 37 + seed) % 61 - 30),
         kings: std::array::from_fn(|i| (i as i32 * 53 + seed) % 91 - 45),
     };
-    let mut regions = RegionLayout::BandsAndStrips.regions();
+    let mut regions = layout.regions();
     regions.extend(kings.regions());
     regions.extend(ranks.regions());
     let mut tables = PatternTables::zero(regions);
@@ -705,16 +711,29 @@ fn the_c_reference_of_the_home_ranks_without_king_regions_matches_the_engine() {
     c_reference_of_layouts_matches_the_engine(KingLayout::None, RankLayout::Home);
 }
 
+/// The wide layout's offset bands and quadrants, which the engine reads by shape.
+#[test]
+fn the_c_reference_of_the_wide_layout_matches_the_engine() {
+    c_reference_of_file_matches_the_engine(patterns_file_of(
+        RegionLayout::Wide,
+        KingLayout::None,
+        RankLayout::Home,
+    ));
+}
+
 fn c_reference_of_patterns_matches_the_engine(kings: KingLayout) {
     c_reference_of_layouts_matches_the_engine(kings, RankLayout::None);
 }
 
 fn c_reference_of_layouts_matches_the_engine(kings: KingLayout, ranks: RankLayout) {
+    c_reference_of_file_matches_the_engine(patterns_file_with_ranks(kings, ranks));
+}
+
+fn c_reference_of_file_matches_the_engine(file: WeightsFile) {
     if !has_cc() {
         eprintln!("skipped: no C compiler `cc`");
         return;
     }
-    let file = patterns_file_with_ranks(kings, ranks);
     let dir = tempfile::tempdir().unwrap();
     export_to_file(&file, ExportFormat::C, &dir.path().join("weights.h")).unwrap();
     let main = dir.path().join("main.c");

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::support::{bin, tune};
-use checkers_tuner::{Config, PatternTables, RegionKind, WeightsFile};
+use checkers_tuner::{Config, PatternTables, RankLayout, RegionKind, RegionLayout, WeightsFile};
 
 /// A pattern run with the home-ranks region and a fit after every round.
 const RANKS: &str = r#"
@@ -141,6 +141,37 @@ fn a_run_with_the_home_ranks_fills_its_table_and_fit_adds_it_on_request() {
     let added = tables_of(&tmp.path().join("added.json"));
     assert_eq!(added.regions().len(), 9);
     assert!(learned_home_entries(&added) > 0);
+
+    // The wide layout adds its offset bands and quadrants to start weights of bands and
+    // strips, before the home ranks, and the fit learns them; without --regions a start's
+    // regions stay as they are.
+    fit(&["-o", "same.json", "--weights", "added.json"]);
+    let same = tables_of(&tmp.path().join("same.json"));
+    assert_eq!(same.regions(), added.regions());
+    let wide_layout = "bands+strips+offsets+quadrants";
+    // No pull toward zero: the test run's few games move a new entry by less than a unit.
+    fit(&[
+        "-o",
+        "wide.json",
+        "--weights",
+        "added.json",
+        "--regions",
+        wide_layout,
+        "--l2-tables",
+        "0",
+    ]);
+    let wide = tables_of(&tmp.path().join("wide.json"));
+    let mut expected = RegionLayout::from_name(wide_layout).unwrap().regions();
+    expected.extend(RankLayout::Home.regions());
+    assert_eq!(wide.regions(), expected);
+    for r in 8..15 {
+        let learned = (0..2)
+            .flat_map(|phase| wide.table(r, phase))
+            .filter(|&v| v != 0)
+            .count();
+        assert!(learned > 0, "region {r} learned nothing");
+    }
+    assert!(learned_home_entries(&wide) > 0);
 
     // An unknown layout on the command line: exit status 2, the option named, no output.
     let out = bin()
