@@ -241,38 +241,33 @@ impl RegionLayout {
     pub fn regions(self) -> Vec<Region> {
         let men = |squares: Vec<i64>| Region::new(&squares).expect("presets are valid regions");
         match self {
-            RegionLayout::BandsAndStrips => {
-                let mut all = RegionLayout::Bands.regions();
-                all.extend(RegionLayout::Strips.regions());
-                return all;
-            }
-            RegionLayout::Wide => {
-                let mut all = RegionLayout::BandsAndStrips.regions();
-                all.extend((0..3).map(|band| men((8 * band + 5..8 * band + 13).collect())));
-                all.extend(quadrants().into_iter().map(men));
-                return all;
-            }
-            RegionLayout::Bands | RegionLayout::Strips => {}
-        }
-        let squares: Vec<Vec<i64>> = match self {
-            RegionLayout::BandsAndStrips | RegionLayout::Wide => unreachable!("handled above"),
             RegionLayout::Bands => (0..4)
-                .map(|band| (1..=8).map(|k| 8 * band + k).collect())
+                .map(|band| men((1..=8).map(|k| 8 * band + k).collect()))
                 .collect(),
             RegionLayout::Strips => (0..4)
                 .map(|strip| {
-                    (1..=32)
+                    men((1..=32)
                         .filter(|&s| {
                             let i = s as usize - 1;
                             let row = i / 4;
                             let col = 2 * (i % 4) + usize::from(row.is_multiple_of(2));
                             col / 2 == strip
                         })
-                        .collect()
+                        .collect())
                 })
                 .collect(),
-        };
-        squares.into_iter().map(men).collect()
+            RegionLayout::BandsAndStrips => {
+                let mut all = RegionLayout::Bands.regions();
+                all.extend(RegionLayout::Strips.regions());
+                all
+            }
+            RegionLayout::Wide => {
+                let mut all = RegionLayout::BandsAndStrips.regions();
+                all.extend((0..3).map(|band| men((8 * band + 5..8 * band + 13).collect())));
+                all.extend(quadrants().into_iter().map(men));
+                all
+            }
+        }
     }
 }
 
@@ -711,7 +706,8 @@ impl PatternTables {
     }
 }
 
-/// A region of the presets, whose index [`band_index`] or [`strip_indices`] computes.
+/// A region of the presets, whose index [`band_index`], [`strip_indices`] or
+/// [`quadrant_index`] computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Shape {
     /// Eight consecutive squares in order, `shift + 1 ..= shift + 8`: the byte of the board at
@@ -725,7 +721,7 @@ enum Shape {
 }
 
 impl Shape {
-    /// The shape of `region`, if it is a band or a strip.
+    /// The shape of `region`, if it is a band, a quadrant or a strip.
     fn of(region: &Region) -> Option<Shape> {
         let squares: Vec<usize> = region.squares.iter().map(|&s| usize::from(s)).collect();
         if let Some((shift, mask)) = run_of(region) {

@@ -529,82 +529,79 @@ fn islands_are_written_only_when_there_are_several() {
 fn a_chain_is_checked_against_the_rest_of_the_config() {
     let patterns =
         "name = \"c\"\n[weights]\nevaluator = \"patterns\"\n[evolution]\nfit_every = 2\n";
-    let message = rejected_at(
-        &format!("{patterns}[chain]\nranks = \"none\"\n"),
-        "chain.ranks",
-        7,
-    );
-    assert!(message.contains("would do nothing"), "{message}");
-    let message = rejected_at(&format!("{patterns}[chain]\nlinks = 0\n"), "chain.links", 7);
-    assert!(message.contains("at least 1"), "{message}");
-    let message = rejected_at(
-        &format!("{patterns}[chain]\nlinks = 2\n[islands]\ncount = 2\n"),
-        "chain.links",
-        7,
-    );
-    assert!(message.contains("islands"), "{message}");
+    // (the `[chain]` table's lines, the key refused, its line, a part of the message)
+    let refusals = [
+        ("ranks = \"none\"\n", "chain.ranks", 7, "would do nothing"),
+        ("links = 0\n", "chain.links", 7, "at least 1"),
+        (
+            "links = 2\n[islands]\ncount = 2\n",
+            "chain.links",
+            7,
+            "islands",
+        ),
+        (
+            "links = 2\nl2_tables = -1\n",
+            "chain.l2_tables",
+            8,
+            "between 0 and",
+        ),
+        (
+            "links = 2\nlabel_depth = 17\n",
+            "chain.label_depth",
+            8,
+            "at most 16",
+        ),
+        (
+            "label_depth = 6\n",
+            "chain.label_depth",
+            7,
+            "would do nothing",
+        ),
+        (
+            "links = 2\nregions = \"wide\"\n",
+            "chain.regions",
+            8,
+            "bands+strips+offsets+quadrants",
+        ),
+        (
+            "links = 2\nregions = \"bands\"\n",
+            "chain.regions",
+            8,
+            "wider layout",
+        ),
+        (
+            "regions = \"bands+strips+offsets+quadrants\"\n",
+            "chain.regions",
+            7,
+            "would do nothing",
+        ),
+    ];
+    for (chain, key, line, expected) in refusals {
+        let message = rejected_at(&format!("{patterns}[chain]\n{chain}"), key, line);
+        assert!(message.contains(expected), "{chain}: {message}");
+    }
     let message = rejected_at("name = \"c\"\n[chain]\nlinks = 2\n", "chain.links", 3);
     assert!(message.contains("pattern"), "{message}");
     let text = "name = \"c\"\n[weights]\nevaluator = \"patterns\"\n[chain]\nlinks = 2\n\
                 learn_from_earlier = true\n";
     let message = rejected_at(text, "chain.learn_from_earlier", 6);
     assert!(message.contains("fit_every"), "{message}");
-    let message = rejected_at(
-        &format!("{patterns}[chain]\nlinks = 2\nl2_tables = -1\n"),
-        "chain.l2_tables",
-        8,
+
+    // A key set away from its default is written, and the written config reads back the same.
+    let reads_back = |chain: &str, written: &str| {
+        let config = parse(&format!("{patterns}[chain]\n{chain}")).unwrap();
+        assert!(config.to_toml().contains(written), "{chain}");
+        let again = Config::from_str_named(&config.to_toml(), "configs/x.toml").unwrap();
+        assert_eq!(again, config, "{chain}");
+        config
+    };
+    let wide = reads_back(
+        "links = 2\nregions = \"bands+strips+offsets+quadrants\"\n",
+        "regions = \"bands+strips+offsets+quadrants\"",
     );
-    assert!(message.contains("between 0 and"), "{message}");
-    let message = rejected_at(
-        &format!("{patterns}[chain]\nlinks = 2\nlabel_depth = 17\n"),
-        "chain.label_depth",
-        8,
-    );
-    assert!(message.contains("at most 16"), "{message}");
-    let message = rejected_at(
-        &format!("{patterns}[chain]\nlabel_depth = 6\n"),
-        "chain.label_depth",
-        7,
-    );
-    assert!(message.contains("would do nothing"), "{message}");
-    let message = rejected_at(
-        &format!("{patterns}[chain]\nlinks = 2\nregions = \"wide\"\n"),
-        "chain.regions",
-        8,
-    );
-    assert!(
-        message.contains("bands+strips+offsets+quadrants"),
-        "{message}"
-    );
-    let message = rejected_at(
-        &format!("{patterns}[chain]\nlinks = 2\nregions = \"bands\"\n"),
-        "chain.regions",
-        8,
-    );
-    assert!(message.contains("wider layout"), "{message}");
-    let message = rejected_at(
-        &format!("{patterns}[chain]\nregions = \"bands+strips+offsets+quadrants\"\n"),
-        "chain.regions",
-        7,
-    );
-    assert!(message.contains("would do nothing"), "{message}");
-    let wide = parse(&format!(
-        "{patterns}[chain]\nlinks = 2\nregions = \"bands+strips+offsets+quadrants\"\n"
-    ))
-    .unwrap();
     assert_eq!(wide.chain.regions, Some(crate::eval::RegionLayout::Wide));
-    assert!(wide
-        .to_toml()
-        .contains("regions = \"bands+strips+offsets+quadrants\""));
-    assert_eq!(
-        Config::from_str_named(&wide.to_toml(), "configs/x.toml").unwrap(),
-        wide
-    );
-    let relabelled = parse(&format!("{patterns}[chain]\nlinks = 2\nlabel_depth = 6\n")).unwrap();
+    let relabelled = reads_back("links = 2\nlabel_depth = 6\n", "label_depth = 6");
     assert_eq!(relabelled.chain.label_depth, 6);
-    assert!(relabelled.to_toml().contains("label_depth = 6"));
-    let again = Config::from_str_named(&relabelled.to_toml(), "configs/x.toml").unwrap();
-    assert_eq!(again, relabelled);
 
     let config = parse(&format!(
         "{patterns}[chain]\nlinks = 3\nlearn_from_earlier = true\ngate_openings = 0\n"

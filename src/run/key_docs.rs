@@ -431,8 +431,9 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
         "chain.regions",
         "The morning fit's men regions, as `fit --regions`, when wider than the links': \
          \"bands+strips+offsets+quadrants\" adds three offset bands and four quadrants to \
-         bands and strips, their tables learnt from all the links' games (+50.7 ± 11.4 on two \
-         links' games, docs/learning.md). Left out (the default): the links' regions.",
+         bands and strips, their tables learnt from all the links' games (+32.9 ± 11.3 over \
+         bands and strips on hour.toml's seven links, docs/learning.md). Left out (the \
+         default): the links' regions.",
     ),
     (
         "chain.ranks",
