@@ -54,6 +54,15 @@ pub fn champion_round(name: &str) -> Option<u32> {
         .and_then(|n| n.parse::<u32>().ok())
 }
 
+/// A chain's folder of interim fits (`[chain] interim_fits`): `after-K.json`, the fit of the
+/// games of links 1 to K.
+pub const INTERIM_DIR: &str = "interim";
+
+/// The interim fit of the chain in `top` after `links` links.
+pub fn interim_path(top: &Path, links: u32) -> PathBuf {
+    top.join(INTERIM_DIR).join(format!("after-{links}.json"))
+}
+
 /// A chain's record of its links (`[chain]`): one row per link.
 pub const CHAIN_FILE: &str = "chain.csv";
 /// A chain's morning fit of every link's games.

@@ -30,7 +30,9 @@ use crate::fit::{
 use crate::game::OpeningBook;
 use crate::matchplay::{play_match_from, MatchPlayer, MatchReport};
 use crate::rng::{stream, tag};
-use crate::run_folder::{holds_run, BEST_FILE, CHAIN_FILE, MORNING_FILE, MORNING_RESULT_FILE};
+use crate::run_folder::{
+    holds_run, interim_path, BEST_FILE, CHAIN_FILE, INTERIM_DIR, MORNING_FILE, MORNING_RESULT_FILE,
+};
 use crate::text::csv_line;
 use crate::weights_file::WeightsFile;
 
@@ -135,6 +137,13 @@ pub(super) fn run_chain(
             RunOutcome::Finished(summary) | RunOutcome::AlreadyFinished(summary) => {
                 links.push(summary);
             }
+        }
+        if config.chain.interim_fits.contains(&link) && !interim_fit(top, config, options, &links)?
+        {
+            return Ok(RunOutcome::Interrupted {
+                dir: top.to_path_buf(),
+                completed_rounds: link * config.tournament.rounds,
+            });
         }
     }
     let observer = observer(options);
@@ -259,35 +268,14 @@ fn morning(
     observer: &dyn RunObserver,
 ) -> Result<Option<Morning>> {
     let chain = &config.chain;
-    let last = links.last().expect("a chain has links");
-    let champion = WeightsFile::load(&last.dir.join(BEST_FILE))?;
-    let dirs: Vec<PathBuf> = links.iter().map(|s| s.dir.clone()).collect();
-    let mut settings = FitSettings {
-        score_weight: config.evolution.fit_score_weight,
-        endgame_pieces: champion.endgame_pieces,
-        opening: config.weights.opening,
-        endgame: config.weights.endgame,
-        extended: config.weights.extended,
-        patterns: config.weights.patterns,
-        evaluator: config.weights.evaluator,
-        l2_tables: chain.l2_tables,
-        ..FitSettings::default()
-    };
-    if let Some(regions) = chain.regions {
-        settings.patterns.regions = regions;
-    }
-    if !chain.ranks.is_none() {
-        settings.patterns.ranks = chain.ranks;
-    }
+    let (champion, dirs) = pooled_links(links)?;
+    let settings = morning_settings(config, &champion);
     observer.note(&format!(
         "morning fit: the games of {} links, from the best of link {}",
         links.len(),
         links.len()
     ));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))?;
+    let pool = worker_pool(options)?;
     let game_settings = run_settings(config, options)?;
     let plain = fit_links(&pool, &dirs, &champion, &settings)?;
     observer.note(&format!(
@@ -389,6 +377,96 @@ fn morning(
         gate: Some(gate),
         accepted,
     }))
+}
+
+/// The last of `links`' best, which a fit of their games starts from, and their folders.
+fn pooled_links(links: &[RunSummary]) -> Result<(WeightsFile, Vec<PathBuf>)> {
+    let last = links.last().expect("a chain has links");
+    let champion = WeightsFile::load(&last.dir.join(BEST_FILE))?;
+    Ok((champion, links.iter().map(|s| s.dir.clone()).collect()))
+}
+
+/// The options of the chain's fits of its links' games (the morning's and the interim ones),
+/// from `champion`: the run's own fit options, with the chain's regions, ranks and pull.
+fn morning_settings(config: &Config, champion: &WeightsFile) -> FitSettings {
+    let chain = &config.chain;
+    let mut settings = FitSettings {
+        score_weight: config.evolution.fit_score_weight,
+        endgame_pieces: champion.endgame_pieces,
+        opening: config.weights.opening,
+        endgame: config.weights.endgame,
+        extended: config.weights.extended,
+        patterns: config.weights.patterns,
+        evaluator: config.weights.evaluator,
+        l2_tables: chain.l2_tables,
+        ..FitSettings::default()
+    };
+    if let Some(regions) = chain.regions {
+        settings.patterns.regions = regions;
+    }
+    if !chain.ranks.is_none() {
+        settings.patterns.ranks = chain.ranks;
+    }
+    settings
+}
+
+/// The chain's worker threads.
+fn worker_pool(options: &RunOptions) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Error::failure(format!("cannot start the worker threads: {e}")))
+}
+
+/// The interim fit after the finished `links` (`chain.interim_fits`): the morning fit's
+/// recipe, without its relabel or gate, on their games, from the last one's best, written
+/// once to `interim/after-K.json`. `false` when a stop was asked for before it started (the
+/// fit itself takes minutes, not a link's time): `resume` fits it then.
+fn interim_fit(
+    top: &Path,
+    config: &Config,
+    options: &RunOptions,
+    links: &[RunSummary],
+) -> Result<bool> {
+    let count = links.len() as u32;
+    let path = interim_path(top, count);
+    if path.is_file() {
+        return Ok(true);
+    }
+    if (options.stop.as_deref()).is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+        return Ok(false);
+    }
+    let (champion, dirs) = pooled_links(links)?;
+    let settings = morning_settings(config, &champion);
+    let report = fit_links(&worker_pool(options)?, &dirs, &champion, &settings)?;
+    let positions = report.training_positions + report.validation_positions;
+    let data = format!(
+        "the interim fit of chain {} after {count} links: {} games, {positions} positions",
+        config.name, report.games
+    );
+    let fit = WeightsFile {
+        search: champion.search,
+        ..WeightsFile::fitted(
+            &report,
+            settings.endgame_pieces,
+            champion.database_pieces,
+            data,
+        )
+    };
+    let folder = top.join(INTERIM_DIR);
+    std::fs::create_dir_all(&folder).map_err(|e| Error::io("create", &folder, &e))?;
+    export_to_file(&fit, ExportFormat::Json, &path)?;
+    observer(options).note(&format!(
+        "interim fit after link {count}: {} games, {positions} positions, held-out loss {:.6} \
+         (the start's {:.6}): {}",
+        report.games,
+        report.fitted.validation.unwrap_or(f64::NAN),
+        report.start.validation.unwrap_or(f64::NAN),
+        Path::new(INTERIM_DIR)
+            .join(path.file_name().unwrap_or_default())
+            .display()
+    ));
+    Ok(true)
 }
 
 /// A fit of every link's games (`dirs`) from `start`'s weights, on the chain's threads.

@@ -338,6 +338,20 @@ impl Config {
                 );
             }
         }
+        let mut after = 0;
+        for &links in &chain.interim_fits {
+            if links <= after || links >= chain.links {
+                return at(
+                    "chain.interim_fits",
+                    &format!(
+                        "{links} is not a link after which to fit: give increasing link \
+                         numbers, each from 1 to {} (the last link's fit is the morning's)",
+                        chain.links - 1
+                    ),
+                );
+            }
+            after = links;
+        }
         if chain.learn_from_earlier && self.evolution.fit_every == 0 {
             return at(
                 "chain.learn_from_earlier",

@@ -74,13 +74,13 @@ fn shipped_configs_load() {
     assert!(e.mutation_sigma_after(rounds - 1, rounds) < e.mutation_sigma_after(1, rounds));
 
     // The long single runs keep a gated champion and deepen their games; by the model a run
-    // prints at its start, hour-gated.toml fits in an hour of two cores and overnight.toml in
-    // a night.
+    // prints at its start, hour-gated.toml fits in an hour of two cores and overnight-gated.toml
+    // in a night.
     let load = |file: &str| {
         Config::load(format!("{}/configs/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap()
     };
-    let (gated, night) = (load("hour-gated.toml"), load("overnight.toml"));
-    for long in [&gated, &night] {
+    let (gated, gated_night) = (load("hour-gated.toml"), load("overnight-gated.toml"));
+    for long in [&gated, &gated_night] {
         assert!(long.gate.is_on() && long.tournament.deepen_every > 0);
         assert!(long.gate.every.is_multiple_of(long.evolution.fit_every));
     }
@@ -102,12 +102,28 @@ fn shipped_configs_load() {
     assert_eq!(link, single);
     assert!(two_cores(&hour) <= 1.5, "hour.toml: {} h", two_cores(&hour));
     assert!(
-        (6.0..=10.0).contains(&two_cores(&night)),
+        (6.0..=10.0).contains(&two_cores(&gated_night)),
+        "overnight-gated.toml: {} h",
+        two_cores(&gated_night)
+    );
+    // overnight.toml is hour.toml eight times over (its first seven links are hour.toml's),
+    // with interim fits after an eighth, a quarter and a half of it. The model counts it as
+    // eight of hour.toml's overstated hour and a half.
+    let night = load("overnight.toml");
+    assert_eq!(night.chain.links, 8 * hour.chain.links);
+    assert_eq!(night.chain.interim_fits, [7, 14, 28]);
+    let mut hour_again = night.clone();
+    hour_again.chain.links = hour.chain.links;
+    hour_again.chain.interim_fits.clear();
+    hour_again.name = hour.name.clone();
+    assert_eq!(hour_again, hour);
+    assert!(
+        two_cores(&night) <= 12.0,
         "overnight.toml: {} h",
         two_cores(&night)
     );
 
-    for config in [quick, original, overnight, gated, hour, night] {
+    for config in [quick, original, overnight, gated, hour, gated_night, night] {
         assert_eq!(parse(&config.to_toml()).unwrap(), config);
     }
 }

@@ -140,6 +140,29 @@ pub struct ChainConfig {
         skip_serializing_if = "is_zero"
     )]
     pub label_depth: u32,
+    /// The links after which the chain also fits the games so far (links 1 to K), as the
+    /// morning fit would but without its relabel or gate, into `interim/after-K.json`: the
+    /// night's champion after an eighth, a quarter, a half of it, and a pooled best for a
+    /// night stopped early. Increasing, each below `links`; empty (the default, left out of a
+    /// written config): none.
+    #[serde(
+        deserialize_with = "link_numbers",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub interim_fits: Vec<u32>,
+}
+
+/// Reads a list of link numbers (each 1 or more; their order and bound are the chain's check).
+fn link_numbers<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<u32>, D::Error> {
+    let numbers = Vec::<i64>::deserialize(deserializer)?;
+    numbers
+        .into_iter()
+        .map(|n| {
+            u32::try_from(n).map_err(|_| {
+                serde::de::Error::custom(format!("link numbers are 1 or more, got {n}"))
+            })
+        })
+        .collect()
 }
 
 /// Reads a pull toward zero, in positions, within `fit --l2-tables`' bounds.
@@ -167,6 +190,7 @@ impl Default for ChainConfig {
             l2_tables: 10.0,
             gate_openings: 1000,
             label_depth: 0,
+            interim_fits: Vec::new(),
         }
     }
 }

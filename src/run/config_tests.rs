@@ -575,6 +575,42 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
             7,
             "would do nothing",
         ),
+        (
+            "interim_fits = [1]\n",
+            "chain.interim_fits",
+            7,
+            "would do nothing",
+        ),
+        (
+            "links = 4\ninterim_fits = [2, 2]\n",
+            "chain.interim_fits",
+            8,
+            "2 is not a link after which to fit",
+        ),
+        (
+            "links = 4\ninterim_fits = [1, 4]\n",
+            "chain.interim_fits",
+            8,
+            "each from 1 to 3",
+        ),
+        (
+            "links = 4\ninterim_fits = [0]\n",
+            "chain.interim_fits",
+            8,
+            "0 is not a link",
+        ),
+        (
+            "links = 4\ninterim_fits = [-1]\n",
+            "chain.interim_fits",
+            8,
+            "link numbers are 1 or more, got -1",
+        ),
+        (
+            "links = 4\ninterim_fits = 2\n",
+            "chain.interim_fits",
+            8,
+            "expected a sequence",
+        ),
     ];
     for (chain, key, line, expected) in refusals {
         let message = rejected_at(&format!("{patterns}[chain]\n{chain}"), key, line);
@@ -602,11 +638,19 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
     assert_eq!(wide.chain.regions, Some(crate::eval::RegionLayout::Wide));
     let relabelled = reads_back("links = 2\nlabel_depth = 6\n", "label_depth = 6");
     assert_eq!(relabelled.chain.label_depth, 6);
+    let interim = reads_back(
+        "links = 8\ninterim_fits = [1, 2, 4]\n",
+        "interim_fits = [1, 2, 4]",
+    );
+    assert_eq!(interim.chain.interim_fits, [1, 2, 4]);
 
     let config = parse(&format!(
         "{patterns}[chain]\nlinks = 3\nlearn_from_earlier = true\ngate_openings = 0\n"
     ))
     .unwrap();
+    // No interim fits unless asked, and then none in the written config.
+    assert!(config.chain.interim_fits.is_empty());
+    assert!(!config.to_toml().contains("interim_fits"));
     // No relabel unless asked, and then no `label_depth` in the written config.
     assert_eq!(config.chain.label_depth, 0);
     assert!(!config.to_toml().contains("label_depth"));

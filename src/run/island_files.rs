@@ -11,7 +11,9 @@ use super::recorded::pdn_games;
 use crate::atomic_file::sync_dir;
 use crate::error::{Error, Result};
 use crate::input_file::{self, Links};
-use crate::run_folder::{CHAMPIONS_DIR, GAMES_FILE, GAMES_PDN_FILE, TABLES_DIR, TIMINGS_FILE};
+use crate::run_folder::{
+    CHAMPIONS_DIR, GAMES_FILE, GAMES_PDN_FILE, INTERIM_DIR, TABLES_DIR, TIMINGS_FILE,
+};
 use crate::text::csv_line;
 
 /// The folder of the migrants' files.
@@ -193,7 +195,7 @@ pub fn clear_run(dir: &Path) -> Result<()> {
             Err(e) => return Err(Error::io("remove", &path, &e)),
         }
     }
-    for folder in [TABLES_DIR, CHAMPIONS_DIR] {
+    for folder in [TABLES_DIR, CHAMPIONS_DIR, INTERIM_DIR] {
         let folder = dir.join(folder);
         if folder.is_dir() && !folder.is_symlink() {
             fs::remove_dir_all(&folder).map_err(|e| Error::io("remove", &folder, &e))?;

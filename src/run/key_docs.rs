@@ -461,4 +461,12 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
          cores: some 45 minutes for seven links, +7 ± 11 over the plain morning \
          (docs/learning.md). 0 (the default): none. 0 to 16.",
     ),
+    (
+        "chain.interim_fits",
+        "Links after which the chain also fits the games so far, as the morning fit would \
+         (no relabel, no gate), into interim/after-K.json: the night's champion after an \
+         eighth, a quarter, a half of it, and a pooled best when a night is stopped early. \
+         Increasing link numbers below `links`, e.g. [6, 12, 24] for 48 links; [] (the \
+         default): none.",
+    ),
 ];

@@ -137,6 +137,7 @@ fn optional_table(table: &str) -> String {
     // Written only when on: on here, put back to its default below.
     config.chain.learn_from_earlier = true;
     config.chain.label_depth = 6;
+    config.chain.interim_fits = vec![6, 12, 24];
     // Unset by default: the example is shown.
     config.chain.regions = Some(crate::eval::RegionLayout::Wide);
     config.gate.candidates = crate::run::gate::GateCandidates::Fits;
@@ -196,6 +197,8 @@ fn optional_table(table: &str) -> String {
                 "label_depth = {}",
                 super::config::ChainConfig::default().label_depth
             )
+        } else if path == "chain.interim_fits" {
+            "interim_fits = []".to_string()
         } else if path == "gate.candidates" {
             "candidates = \"none\"".to_string()
         } else if path == "gate.confirm" {

@@ -59,10 +59,13 @@ impl RunSummary {
             .filter(|&name| name != files::CONFIG_FILE && name != files::CHECKPOINT_FILE)
             .filter(|name| self.dir.join(name).exists())
             .chain(
-                self.dir
-                    .join(files::CHAMPIONS_DIR)
-                    .is_dir()
-                    .then_some("champions/"),
+                [
+                    (files::CHAMPIONS_DIR, "champions/"),
+                    (crate::run_folder::INTERIM_DIR, "interim/"),
+                ]
+                .into_iter()
+                .filter(|(folder, _)| self.dir.join(folder).is_dir())
+                .map(|(_, shown)| shown),
             )
             .collect()
     }

@@ -308,3 +308,95 @@ fn a_morning_relabel_is_the_fit_of_the_plain_morning_fits_labels_the_same_on_any
         &[(two.as_path(), "2 threads"), (crashed.as_path(), "resumed")],
     );
 }
+
+#[test]
+fn interim_fits_are_the_morning_fits_recipe_on_the_links_so_far_the_same_through_a_stop() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain_text = CHAIN
+        .replace("learn_from_earlier = true\n", "")
+        .replace("gate_openings = 12", "gate_openings = 0");
+    let interim_text = plain_text.replace(
+        "gate_openings = 0",
+        "gate_openings = 0\ninterim_fits = [1, 2]",
+    );
+    let plain = tmp.path().join("plain");
+    tune(
+        &write_file(tmp.path(), "plain.toml", &plain_text),
+        &plain,
+        2,
+    );
+    let config = write_file(tmp.path(), "interim.toml", &interim_text);
+    let one = tmp.path().join("one");
+    let log = bin()
+        .args(["tune", "--threads", "1"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&one)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&log.get_output().stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&log.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("interim fit after link 2: ") && stderr.contains("interim/after-2.json"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("morning.csv interim/"), "{stdout}");
+
+    // The interim fits change nothing else: the links and the morning are the plain chain's.
+    assert_same_files(&COMPARED, &plain, &[(one.as_path(), "with interim fits")]);
+    assert!(!plain.join("interim").exists());
+    let after_two = one.join("interim/after-2.json");
+    let text = read(&after_two);
+    assert!(
+        text.contains("the interim fit of chain night after 2 links"),
+        "{text}"
+    );
+    assert!(!one.join("interim/after-3.json").exists());
+
+    // Each is `fit` of the links so far from the latest link's best, with the morning's
+    // options.
+    for links in [1, 2] {
+        let by_hand = tmp.path().join(format!("by-hand-{links}.json"));
+        bin()
+            .args(["fit", "--quiet", "--threads", "2"])
+            .args(["--ranks", "home", "--l2-tables", "10"])
+            .args((1..=links).map(|k| one.join(format!("link-{k}"))))
+            .arg("--weights")
+            .arg(one.join(format!("link-{links}/best.json")))
+            .arg("--config")
+            .arg(one.join(format!("link-{links}/config.toml")))
+            .arg("--out")
+            .arg(&by_hand)
+            .assert()
+            .success();
+        let interim = one.join(format!("interim/after-{links}.json"));
+        assert_eq!(weights_of(&by_hand), weights_of(&interim), "after {links}");
+    }
+    assert_ne!(
+        weights_of(&one.join("interim/after-1.json")),
+        weights_of(&after_two)
+    );
+
+    // Two threads, and a stop in the first link then `resume`: the same files; `--force`
+    // removes them.
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    let stopped = tmp.path().join("stopped");
+    tune_stopped_after(&config, &stopped, 1);
+    assert!(!stopped.join("interim").exists());
+    resume(&stopped);
+    let interim = ["interim/after-1.json", "interim/after-2.json"];
+    for others in [(two.as_path(), "2 threads"), (stopped.as_path(), "resumed")] {
+        assert_same_files(&interim, &one, &[others]);
+        assert_same_files(&COMPARED, &one, &[others]);
+    }
+    let plain_config = write_file(tmp.path(), "plain.toml", &plain_text);
+    bin()
+        .args(["tune", "--quiet", "--force"])
+        .arg(&plain_config)
+        .arg("--out")
+        .arg(&two)
+        .assert()
+        .success();
+    assert!(!two.join("interim").exists());
+}
