@@ -46,6 +46,21 @@ const COMPARED_IN_LINKS: [&str; 5] = [
     "best.json",
 ];
 
+/// Runs `tune` on one thread to the end into `out`, and gives what it printed: (stdout,
+/// stderr).
+fn tune_on_one_thread(config: &Path, out: &Path) -> (String, String) {
+    let log = bin()
+        .args(["tune", "--threads", "1"])
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+    let output = log.get_output();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (text(&output.stdout), text(&output.stderr))
+}
+
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -73,14 +88,7 @@ fn a_chain_plays_its_links_then_a_gated_morning_fit_the_same_on_any_thread_count
     let tmp = tempfile::tempdir().unwrap();
     let config = write_file(tmp.path(), "night.toml", CHAIN);
     let one = tmp.path().join("one");
-    let log = bin()
-        .args(["tune", "--threads", "1"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&one)
-        .assert()
-        .success();
-    let stdout = String::from_utf8_lossy(&log.get_output().stdout).into_owned();
+    let (stdout, _) = tune_on_one_thread(&config, &one);
     assert!(
         stdout.contains("Chain: the morning fit of 3 links"),
         "{stdout}"
@@ -327,15 +335,7 @@ fn interim_fits_are_the_morning_fits_recipe_on_the_links_so_far_the_same_through
     );
     let config = write_file(tmp.path(), "interim.toml", &interim_text);
     let one = tmp.path().join("one");
-    let log = bin()
-        .args(["tune", "--threads", "1"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&one)
-        .assert()
-        .success();
-    let stdout = String::from_utf8_lossy(&log.get_output().stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&log.get_output().stderr).into_owned();
+    let (stdout, stderr) = tune_on_one_thread(&config, &one);
     assert!(
         stderr.contains("interim fit after link 2: ") && stderr.contains("interim/after-2.json"),
         "{stderr}"
