@@ -289,7 +289,7 @@ fn morning(
     let mut report = plain;
     if chain.label_depth > 0 {
         // A stop asked for during the fit is honoured before the relabel's long search.
-        if (options.stop.as_deref()).is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+        if stop_asked(options) {
             return Ok(None);
         }
         // The plain fit's weights search every position again, and a second fit from them
@@ -410,6 +410,11 @@ fn morning_settings(config: &Config, champion: &WeightsFile) -> FitSettings {
     settings
 }
 
+/// Whether a stop has been asked for (Ctrl-C): the chain honours it before a long step starts.
+fn stop_asked(options: &RunOptions) -> bool {
+    (options.stop.as_deref()).is_some_and(|stop| stop.load(Ordering::Relaxed))
+}
+
 /// The chain's worker threads.
 fn worker_pool(options: &RunOptions) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
@@ -433,7 +438,7 @@ fn interim_fit(
     if path.is_file() {
         return Ok(true);
     }
-    if (options.stop.as_deref()).is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+    if stop_asked(options) {
         return Ok(false);
     }
     let (champion, dirs) = pooled_links(links)?;
@@ -444,15 +449,7 @@ fn interim_fit(
         "the interim fit of chain {} after {count} links: {} games, {positions} positions",
         config.name, report.games
     );
-    let fit = WeightsFile {
-        search: champion.search,
-        ..WeightsFile::fitted(
-            &report,
-            settings.endgame_pieces,
-            champion.database_pieces,
-            data,
-        )
-    };
+    let fit = chain_fit_file(&champion, &report, &settings, data);
     let folder = top.join(INTERIM_DIR);
     std::fs::create_dir_all(&folder).map_err(|e| Error::io("create", &folder, &e))?;
     export_to_file(&fit, ExportFormat::Json, &path)?;
@@ -462,9 +459,7 @@ fn interim_fit(
         report.games,
         report.fitted.validation.unwrap_or(f64::NAN),
         report.start.validation.unwrap_or(f64::NAN),
-        Path::new(INTERIM_DIR)
-            .join(path.file_name().unwrap_or_default())
-            .display()
+        path.strip_prefix(top).unwrap_or(&path).display()
     ));
     Ok(true)
 }
@@ -508,6 +503,17 @@ fn morning_file(
         report.games,
         report.training_positions + report.validation_positions
     );
+    chain_fit_file(champion, report, settings, data)
+}
+
+/// A chain's fit of its links' games as a weights file: what it learnt, the search values of
+/// the best it started from, and `data`, where it came from.
+fn chain_fit_file(
+    champion: &WeightsFile,
+    report: &FitReport,
+    settings: &FitSettings,
+    data: String,
+) -> WeightsFile {
     WeightsFile {
         search: champion.search,
         ..WeightsFile::fitted(

@@ -61,6 +61,14 @@ fn tune_on_one_thread(config: &Path, out: &Path) -> (String, String) {
     (text(&output.stdout), text(&output.stderr))
 }
 
+/// [`CHAIN`] with `links` links that learn apart, and no morning gate.
+fn apart_without_gate(links: u32) -> String {
+    CHAIN
+        .replace("learn_from_earlier = true\n", "")
+        .replace("links = 3", &format!("links = {links}"))
+        .replace("gate_openings = 12", "gate_openings = 0")
+}
+
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -203,10 +211,7 @@ fn a_chain_plays_its_links_then_a_gated_morning_fit_the_same_on_any_thread_count
 #[test]
 fn links_that_learn_apart_share_nothing_but_the_morning_fit() {
     let tmp = tempfile::tempdir().unwrap();
-    let text = CHAIN
-        .replace("learn_from_earlier = true\n", "")
-        .replace("links = 3", "links = 2")
-        .replace("gate_openings = 12", "gate_openings = 0");
+    let text = apart_without_gate(2);
     let config = write_file(tmp.path(), "apart.toml", &text);
     let out = tmp.path().join("apart");
     tune(&config, &out, 2);
@@ -254,10 +259,7 @@ fn weights_of(path: &Path) -> serde_json::Value {
 #[test]
 fn a_morning_relabel_is_the_fit_of_the_plain_morning_fits_labels_the_same_on_any_thread_count() {
     let tmp = tempfile::tempdir().unwrap();
-    let plain_text = CHAIN
-        .replace("learn_from_earlier = true\n", "")
-        .replace("links = 3", "links = 2")
-        .replace("gate_openings = 12", "gate_openings = 0");
+    let plain_text = apart_without_gate(2);
     let relabel_text =
         plain_text.replace("gate_openings = 0", "gate_openings = 0\nlabel_depth = 2");
     let plain = tmp.path().join("plain");
@@ -320,9 +322,7 @@ fn a_morning_relabel_is_the_fit_of_the_plain_morning_fits_labels_the_same_on_any
 #[test]
 fn interim_fits_are_the_morning_fits_recipe_on_the_links_so_far_the_same_through_a_stop() {
     let tmp = tempfile::tempdir().unwrap();
-    let plain_text = CHAIN
-        .replace("learn_from_earlier = true\n", "")
-        .replace("gate_openings = 12", "gate_openings = 0");
+    let plain_text = apart_without_gate(3);
     let interim_text = plain_text.replace(
         "gate_openings = 0",
         "gate_openings = 0\ninterim_fits = [1, 2]",
