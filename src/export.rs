@@ -8,8 +8,8 @@ use std::str::FromStr;
 use crate::error::{Error, Result};
 use crate::eval::{
     extra_names, EvaluatorKind, PatternWeights, RegionKind, WeightPair, Weights, CLASSIC_COUNT,
-    CLASSIC_NAMES, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE, TERM_COUNT,
-    TERM_NAMES,
+    CLASSIC_NAMES, EXCHANGE_SCALE, FEATURE_COUNT, FEATURE_NAMES, MAX_REGION_SQUARES, PERSPECTIVE,
+    TERM_COUNT, TERM_NAMES,
 };
 use crate::game::{SearchParams, SearchValue};
 use crate::weights_file::{WeightsFile, WeightsSource};
@@ -371,6 +371,27 @@ static inline int checkers_region_index(uint32_t black, uint32_t white, uint32_t
 }
 "#;
 
+/// The line of [`C_PATTERN_SUMS`] before which a header with the `exchange` term adds it.
+const C_REGION_LOOP: &str = "    for (r = 0; r < CHECKERS_REGION_COUNT; r++) {\n";
+
+/// The `exchange` term of a header that has it, then [`C_REGION_LOOP`]: a header without the
+/// term stays as it was.
+const C_EXCHANGE_AND_REGION_LOOP: &str = r#"    {
+        /* The exchange term (docs/features.md): its weight times 24 (own pieces - the
+         * opponent's) over all pieces, for the side to move, truncated toward zero. */
+        const uint32_t own = black_moves ? black : white, enemy = black_moves ? white : black;
+        int s, own_count = 0, enemy_count = 0, lead;
+        for (s = 1; s <= 32; s++) {
+            own_count += (own & CHECKERS_BIT(s)) != 0;
+            enemy_count += (enemy & CHECKERS_BIT(s)) != 0;
+        }
+        lead = CHECKERS_EXCHANGE_SCALE * (own_count - enemy_count);
+        opening += CHECKERS_EXCHANGE[0] * lead / (own_count + enemy_count);
+        endgame += CHECKERS_EXCHANGE[1] * lead / (own_count + enemy_count);
+    }
+    for (r = 0; r < CHECKERS_REGION_COUNT; r++) {
+"#;
+
 /// The rest of the C header's reference of the pattern evaluator: the classic terms and the
 /// evaluation, after the region index.
 const C_PATTERN_SUMS: &str = r#"
@@ -537,6 +558,9 @@ fn toml_pattern_lines(patterns: &PatternWeights) -> String {
     let _ = writeln!(out, "classic = [{}]", names.join(", "));
     let _ = writeln!(out, "opening_classic = {}", list(&patterns.classic_opening));
     let _ = writeln!(out, "endgame_classic = {}", list(&patterns.classic_endgame));
+    if patterns.has_exchange() {
+        let _ = writeln!(out, "exchange = {}", list(&patterns.exchange));
+    }
     let squares = |kind: RegionKind| -> Vec<String> {
         patterns
             .tables
@@ -682,7 +706,15 @@ impl Exporter for CHeaderExporter {
             } else {
                 C_PATTERN_INDEX
             });
-            out.push_str(C_PATTERN_SUMS);
+            if patterns.has_exchange() {
+                out.push_str(&C_PATTERN_SUMS.replacen(
+                    C_REGION_LOOP,
+                    C_EXCHANGE_AND_REGION_LOOP,
+                    1,
+                ));
+            } else {
+                out.push_str(C_PATTERN_SUMS);
+            }
         }
         let _ = writeln!(out, "\n#endif /* {guard} */");
         out
@@ -766,6 +798,16 @@ fn c_pattern_arrays(patterns: &PatternWeights) -> String {
             out,
             "static const int CHECKERS_{set}_CLASSIC[{CLASSIC_COUNT}] = {{{}}};",
             values.join(", ")
+        );
+    }
+    if patterns.has_exchange() {
+        let _ = writeln!(
+            out,
+            "/* The exchange term's weights, on a full board and on an empty one. */\n\
+             #define CHECKERS_EXCHANGE_SCALE {EXCHANGE_SCALE}\n\
+             static const int CHECKERS_EXCHANGE[2] = {{{}, {}}};",
+            c_int(patterns.exchange[0]),
+            c_int(patterns.exchange[1])
         );
     }
     let sizes: Vec<String> = regions

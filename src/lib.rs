@@ -59,8 +59,8 @@ pub use eval::{
     feature_index, features, terms, ClassicCounts, Evaluator, EvaluatorKind, ExtraPair,
     ExtraWeights, FeatureCounts, KingLayout, PatternTables, PatternWeights, RankLayout, Region,
     RegionError, RegionKind, RegionLayout, TermCounts, WeightPair, WeightRange, Weights,
-    CLASSIC_COUNT, CLASSIC_NAMES, EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES, MAN_SQUARES,
-    MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES, TERM_NAMES,
+    CLASSIC_COUNT, CLASSIC_NAMES, EXCHANGE_SCALE, EXTENDED_INPUTS, FEATURE_NAMES, KING_SQUARES,
+    MAN_SQUARES, MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES, TERM_NAMES,
 };
 pub use export::{export_to_file, ExportFormat};
 pub use fit::{

@@ -91,7 +91,7 @@ pub struct WeightsFile {
 }
 
 /// Top-level keys a weights file may have (JSON and TOML forms).
-const KEYS: [&str; 24] = [
+const KEYS: [&str; 25] = [
     "evaluator",
     "features",
     "opening",
@@ -110,6 +110,7 @@ const KEYS: [&str; 24] = [
     "classic",
     "opening_classic",
     "endgame_classic",
+    "exchange",
     "regions",
     "king_regions",
     "rank_regions",
@@ -119,10 +120,11 @@ const KEYS: [&str; 24] = [
 ];
 
 /// The keys of the pattern evaluator's further weights.
-const PATTERN_KEYS: [&str; 8] = [
+const PATTERN_KEYS: [&str; 9] = [
     "classic",
     "opening_classic",
     "endgame_classic",
+    "exchange",
     "regions",
     "king_regions",
     "rank_regions",
@@ -488,7 +490,7 @@ impl WeightsFile {
         if let Some(patterns) = &self.patterns {
             if patterns.max_abs() > MAX_ABS_WEIGHT.unsigned_abs() {
                 return Err(Ctx::new(origin).err(format!(
-                    "a classic term's weight or a table entry is outside \
+                    "a classic term's weight, the exchange term's or a table entry is outside \
                      -{MAX_ABS_WEIGHT}..={MAX_ABS_WEIGHT} (larger weights could overflow the \
                      evaluation)"
                 )));
@@ -512,6 +514,10 @@ fn pattern_lines(patterns: &PatternWeights) -> String {
         numbers(&patterns.classic_opening),
         numbers(&patterns.classic_endgame)
     );
+    // The optional term only when it is in: files without it stay as they were.
+    if patterns.has_exchange() {
+        lines += &format!("  \"exchange\": {},\n", numbers(&patterns.exchange));
+    }
     let squares = |kind: RegionKind| -> Vec<String> {
         patterns
             .tables
@@ -961,6 +967,11 @@ impl<'a> Ctx<'a> {
             let list = self.int_list(v, &key, &format!("`{key}`"), Some(CLASSIC_COUNT))?;
             out.copy_from_slice(&list);
         }
+        let mut exchange = [0; 2];
+        if let Some(v) = obj.get("exchange") {
+            let what = "`exchange` (its weight on a full board, then on an empty one)";
+            exchange.copy_from_slice(&self.int_list(v, "exchange", what, Some(2))?);
+        }
         let v = get("regions", "a list of regions, each a list of squares")?;
         let items = v.as_array().filter(|l| !l.is_empty()).ok_or_else(|| {
             self.err_at(
@@ -1058,6 +1069,7 @@ impl<'a> Ctx<'a> {
         Ok(PatternWeights {
             classic_opening: classic[0],
             classic_endgame: classic[1],
+            exchange,
             tables,
         })
     }

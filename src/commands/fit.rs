@@ -116,6 +116,11 @@ pub struct FitArgs {
     /// game's (0: none).
     #[arg(long, value_name = "NODES", default_value_t = 0)]
     label_nodes: u64,
+    /// The pattern evaluator's optional `exchange` term (the side to move's lead in pieces over
+    /// the pieces on the board: "trade when ahead"), learnt from zero when the start weights
+    /// lack it; a start that has it always learns it.
+    #[arg(long)]
+    exchange: bool,
     /// Most optimiser iterations.
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().max_iterations)]
     iterations: u32,
@@ -146,6 +151,7 @@ fn refuse_pattern_options(args: &FitArgs, evaluator: EvaluatorKind) -> Result<()
         ("--l2-tables", args.l2_tables != defaults.l2_tables),
         ("--epochs", args.epochs != defaults.epochs),
         ("--score-weight", args.score_weight != defaults.score_weight),
+        ("--exchange", args.exchange),
     ];
     match given.iter().find(|(_, given)| *given) {
         Some((flag, _)) => Err(Error::input(format!(
@@ -184,6 +190,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         score_weight: args.score_weight,
         learning_rate: args.learning_rate,
         max_iterations: args.iterations,
+        exchange: args.exchange,
         endgame_pieces: start.endgame_pieces,
         evaluator: start.evaluator(),
         ..FitSettings::default()

@@ -11,9 +11,11 @@
 //!   row as row 1), −1 when it has not.
 //!
 //! They were kept from a longer list by the validation loss of fits on 12,000 games
-//! (docs/features.md): `exchange` (the piece difference over the pieces on the board, a
-//! hand-made evaluation's "trade when ahead") and `runaways` (men with no opposing piece in
-//! front of them) lowered it by nothing.
+//! (docs/features.md): `runaways` (men with no opposing piece in front of them) lowered it by
+//! nothing, and so did `exchange`. That one came back as an optional term ([`exchange_input`]):
+//! with an endgame database the games a fit learns from convert any lead, so their results
+//! cannot tell it apart; without one (a GUI's engine on neutral ground) a lead is only
+//! converted by trading down, which it asks for.
 
 use crate::engine::{Bitboard, Position};
 
@@ -57,6 +59,22 @@ pub fn classic_counts(pos: &Position) -> ClassicCounts {
         0
     };
     [corner_kings, the_move]
+}
+
+/// The scale of the `exchange` term: its input is this times the side to move's lead in pieces
+/// over the pieces on the board.
+pub const EXCHANGE_SCALE: i32 = 24;
+
+/// The `exchange` term's input of `pos` as a fraction: its numerator `24 · (own pieces −
+/// opponent's)` for the side to move, and its denominator, the pieces on the board. A lead of
+/// a piece is worth more on an emptier board, so trading while ahead raises it: a hand-made
+/// evaluation's "favour exchanges when ahead".
+#[inline(always)]
+pub fn exchange_input(pos: &Position) -> (i32, i32) {
+    let us = pos.side_to_move();
+    let own = pos.pieces(us).count_ones() as i32;
+    let enemy = pos.pieces(us.opponent()).count_ones() as i32;
+    (EXCHANGE_SCALE * (own - enemy), own + enemy)
 }
 
 /// The weighted sum of the classic terms: `Σ w_i · x_i`.
@@ -111,6 +129,17 @@ mod tests {
             let p = Position::from_fen(fen).unwrap();
             assert_eq!(classic_counts(&p), classic_counts(&p.mirrored()), "{fen}");
         }
+    }
+
+    #[test]
+    fn exchange_is_the_lead_over_the_pieces_for_the_side_to_move() {
+        let input = |fen: &str| exchange_input(&Position::from_fen(fen).unwrap());
+        assert_eq!(input("B:W21-32:B1-12"), (0, 24));
+        // Black two up with six pieces; White to move sees the same lead against it.
+        assert_eq!(input("B:WK29:B9,22,K4,K8,1"), (96, 6));
+        assert_eq!(input("W:WK29:B9,22,K4,K8,1"), (-96, 6));
+        // Kings count as pieces, as men do.
+        assert_eq!(input("W:WK29,K30:BK4"), (24, 3));
     }
 
     #[test]

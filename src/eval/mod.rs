@@ -11,7 +11,7 @@ mod patterns;
 mod weight_range;
 mod weight_sets;
 
-pub use classic::{classic_counts, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES};
+pub use classic::{classic_counts, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES, EXCHANGE_SCALE};
 pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
 pub(crate) use pattern_evaluator::{kings_in_views, men_in_views};
 pub use patterns::{

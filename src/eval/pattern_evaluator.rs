@@ -3,7 +3,7 @@
 
 use crate::engine::{Color, Position};
 
-use super::classic::{classic_counts, classic_value, CLASSIC_COUNT};
+use super::classic::{classic_counts, classic_value, exchange_input, CLASSIC_COUNT};
 use super::extended::{phase_values, tapered, ExtraPair};
 use super::patterns::PatternTables;
 use super::weight_sets::WeightPair;
@@ -17,6 +17,10 @@ pub struct PatternWeights {
     pub classic_opening: [i32; CLASSIC_COUNT],
     /// The classic terms' weights on an empty board.
     pub classic_endgame: [i32; CLASSIC_COUNT],
+    /// The optional `exchange` term's weights (`24 · (own pieces − opponent's) / all pieces`
+    /// for the side to move, docs/features.md), on a full board and on an empty one; `[0, 0]`
+    /// (the default, and what a weights file without the term holds) leaves it out.
+    pub exchange: [i32; 2],
     /// The region tables.
     pub tables: PatternTables,
 }
@@ -27,8 +31,14 @@ impl PatternWeights {
         PatternWeights {
             classic_opening: [0; CLASSIC_COUNT],
             classic_endgame: [0; CLASSIC_COUNT],
+            exchange: [0; 2],
             tables,
         }
+    }
+
+    /// Whether the `exchange` term is in (either weight not zero).
+    pub fn has_exchange(&self) -> bool {
+        self.exchange != [0; 2]
     }
 
     /// The largest absolute weight.
@@ -36,6 +46,7 @@ impl PatternWeights {
         self.classic_opening
             .iter()
             .chain(&self.classic_endgame)
+            .chain(&self.exchange)
             .map(|w| w.unsigned_abs())
             .max()
             .unwrap_or(0)
@@ -86,6 +97,11 @@ fn evaluate_with(
     let counts = classic_counts(pos);
     opening += classic_value(&patterns.classic_opening, &counts);
     endgame += classic_value(&patterns.classic_endgame, &counts);
+    if patterns.has_exchange() {
+        let (lead, all) = exchange_input(pos);
+        opening += patterns.exchange[0] * lead / all;
+        endgame += patterns.exchange[1] * lead / all;
+    }
     let (our_men, their_men) = men_in_views(pos);
     // Without king regions the kings are not read: the sums ignore them.
     let (our_kings, their_kings) = if patterns.tables.has_king_regions() {
@@ -151,6 +167,7 @@ mod tests {
         PatternWeights {
             classic_opening: [30, 5],
             classic_endgame: [15, 9],
+            exchange: [0; 2],
             tables,
         }
     }
@@ -169,6 +186,38 @@ mod tests {
                 evaluate_extended(&p, &ten, &extra)
             );
         }
+    }
+
+    #[test]
+    fn the_exchange_term_is_its_weight_times_the_lead_over_the_pieces() {
+        let zero = crate::eval::Weights::default();
+        let ten = WeightPair {
+            opening: zero,
+            endgame: zero,
+        };
+        let extra = ExtraPair::default();
+        let mut weights = PatternWeights::zero(PatternTables::zero(RegionLayout::Bands.regions()));
+        weights.exchange = [30, 60];
+        // Black five pieces to White's two: 24 · 3 / 7 of each weight for Black, the same
+        // against White when White is to move.
+        let black = pos("B:WK29,K30:B9,22,K4,K8,1");
+        let white = pos("W:WK29,K30:B9,22,K4,K8,1");
+        assert_eq!(
+            evaluate_patterns(&black, &ten, &extra, &weights),
+            tapered(30 * 72 / 7, 60 * 72 / 7, 7)
+        );
+        assert_eq!(
+            evaluate_patterns(&white, &ten, &extra, &weights),
+            tapered(-30 * 72 / 7, -60 * 72 / 7, 7)
+        );
+        // Trading a piece each while ahead raises it: 24 · 3 / 5.
+        let traded = pos("B:WK29:B9,K4,K8,1");
+        assert!(
+            evaluate_patterns(&traded, &ten, &extra, &weights)
+                > evaluate_patterns(&black, &ten, &extra, &weights)
+        );
+        weights.exchange = [0; 2];
+        assert_eq!(evaluate_patterns(&black, &ten, &extra, &weights), 0);
     }
 
     #[test]
@@ -400,6 +449,7 @@ mod tests {
         let weights = PatternWeights {
             classic_opening: [0, 10],
             classic_endgame: [0, 20],
+            exchange: [0; 2],
             tables,
         };
         assert_eq!(crate::eval::classic_counts(&p), [0, 1]);

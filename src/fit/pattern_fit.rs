@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::eval::WeightRange;
 use crate::eval::{
     taper, Evaluator, ExtraPair, ExtraWeights, PatternTables, PatternWeights, WeightPair, Weights,
-    CLASSIC_COUNT, EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES,
+    CLASSIC_COUNT, EXCHANGE_SCALE, EXTENDED_INPUTS, FEATURE_COUNT, FULL_BOARD, MAN_SQUARES,
 };
 
 use super::adam::{adam, AdamOptions};
@@ -36,8 +36,10 @@ const MEN_AT: usize = DENSE;
 const KINGS_AT: usize = MEN_AT + MAN_SQUARES;
 /// Where the classic terms' inputs start (after the extended evaluator's).
 const CLASSIC_AT: usize = EXTENDED_INPUTS;
+/// Where the optional `exchange` term's input sits (after the classic terms').
+const EXCHANGE_AT: usize = CLASSIC_AT + CLASSIC_COUNT;
 /// Where the table entries start.
-const TABLES_AT: usize = CLASSIC_AT + CLASSIC_COUNT;
+const TABLES_AT: usize = EXCHANGE_AT + 1;
 
 /// The most samples a task sums: few enough tasks that their gradients (one full parameter
 /// vector each) are cheap to add up.
@@ -56,6 +58,9 @@ pub struct PatternModel {
     table_entries: usize,
     /// The tables' regions (for the fitted weights).
     shape: PatternTables,
+    /// Whether the `exchange` term is learnt; without it its input is never read, so its
+    /// weight stays where it started (zero).
+    exchange: bool,
 }
 
 impl PatternModel {
@@ -67,7 +72,13 @@ impl PatternModel {
                 .collect(),
             table_entries: tables.len(),
             shape: PatternTables::zero(tables.regions().to_vec()),
+            exchange: false,
         }
+    }
+
+    /// The same model with the `exchange` term learnt (`true`) or left out.
+    pub fn with_exchange(self, exchange: bool) -> PatternModel {
+        PatternModel { exchange, ..self }
     }
 
     /// Inputs per phase.
@@ -110,6 +121,8 @@ impl PatternModel {
                 x[2 * (CLASSIC_AT + j)] = f64::from(p.classic_opening[j]);
                 x[2 * (CLASSIC_AT + j) + 1] = f64::from(p.classic_endgame[j]);
             }
+            x[2 * EXCHANGE_AT] = f64::from(p.exchange[0]);
+            x[2 * EXCHANGE_AT + 1] = f64::from(p.exchange[1]);
             // Each region the start has keeps its table; a region it lacks starts at zero.
             for (r, region) in self.shape.regions().iter().enumerate() {
                 let Some(q) = p.tables.regions().iter().position(|own| own == region) else {
@@ -159,6 +172,7 @@ impl PatternModel {
             PatternWeights {
                 classic_opening: classic(&opening),
                 classic_endgame: classic(&endgame),
+                exchange: [opening[EXCHANGE_AT], endgame[EXCHANGE_AT]],
                 tables,
             },
         )
@@ -190,6 +204,13 @@ impl PatternModel {
         for (j, &v) in s.classic.iter().enumerate() {
             if v != 0 {
                 visit(CLASSIC_AT + j, f64::from(v));
+            }
+        }
+        if self.exchange {
+            let count = |side: usize| (s.men[side] | s.kings[side]).count_ones() as i32;
+            let lead = EXCHANGE_SCALE * (count(0) - count(1));
+            if lead != 0 {
+                visit(EXCHANGE_AT, f64::from(lead) / f64::from(s.pieces));
             }
         }
         for (r, &offset) in self.offsets.iter().enumerate() {
@@ -462,7 +483,7 @@ pub fn fit_pattern_data(
     let zero_extra = ExtraPair::default();
     let start_extra = start_extra.unwrap_or(&zero_extra);
     let shape = settings.table_shape(start_patterns);
-    let model = PatternModel::new(&shape);
+    let model = PatternModel::new(&shape).with_exchange(settings.learns_exchange(start_patterns));
     let material = model.parameters_of(&WeightPair::material(), &ExtraPair::default(), None);
     let error = |data: PatternSlice<'_>, k: f64, x: &[f64]| {
         PatternObjective {
@@ -644,12 +665,23 @@ mod tests {
     }
 
     fn the_model_evaluates_as_the_engine_with(t: PatternTables) {
-        let model = PatternModel::new(&t);
+        for exchange in [false, true] {
+            the_model_evaluates_as_the_engine_with_exchange(t.clone(), exchange);
+        }
+    }
+
+    fn the_model_evaluates_as_the_engine_with_exchange(t: PatternTables, exchange: bool) {
+        let model = PatternModel::new(&t).with_exchange(exchange);
         let mut x = vec![0.0; model.parameter_count()];
         for (i, v) in x.iter_mut().enumerate() {
             *v = ((i * 7919) % 41) as f64 - 20.0;
         }
-        let (ten, extra, patterns) = model.weights_of(&x);
+        let (ten, extra, mut patterns) = model.weights_of(&x);
+        if !exchange {
+            // A model without the term leaves its weights where they started: zero.
+            patterns.exchange = [0; 2];
+        }
+        assert_eq!(patterns.has_exchange(), exchange);
         let x = model.parameters_of(&ten, &extra, Some(&patterns));
         let mut data = PatternData::new(t.regions().len());
         let fens = [
@@ -688,7 +720,7 @@ mod tests {
     }
 
     fn the_gradient_matches_finite_differences_with(t: PatternTables) {
-        let model = PatternModel::new(&t);
+        let model = PatternModel::new(&t).with_exchange(true);
         let mut data = PatternData::new(t.regions().len());
         for (fen, label) in [
             ("B:W21-32:B1-12", 0.5),
@@ -716,6 +748,8 @@ mod tests {
         let stride = 2 * data.regions;
         let touched: Vec<usize> = {
             let mut v = vec![0, 1, 2 * 5, 2 * CLASSIC_AT, 2 * CLASSIC_AT + 1];
+            // The third sample is three pieces against four: the exchange term is read.
+            v.extend([2 * EXCHANGE_AT, 2 * EXCHANGE_AT + 1]);
             let first = TABLES_AT + usize::from(data.entries[0]);
             v.push(2 * first);
             v.push(2 * (TABLES_AT + usize::from(data.entries[stride + 3])) + 1);
@@ -740,5 +774,17 @@ mod tests {
             let numeric = (objective.loss(&up, None) - objective.loss(&down, None)) / (2.0 * h);
             assert!((numeric - g[i]).abs() < 1e-9, "{i}: {numeric} vs {}", g[i]);
         }
+        assert!(g[2 * EXCHANGE_AT] != 0.0 && g[2 * EXCHANGE_AT + 1] != 0.0);
+        // Without the term its weights see no data: only their pull toward the anchor.
+        let without = PatternModel::new(&t);
+        let objective = PatternObjective {
+            model: &without,
+            ..objective
+        };
+        let mut at_anchor = x.clone();
+        at_anchor[2 * EXCHANGE_AT] = anchor[2 * EXCHANGE_AT];
+        at_anchor[2 * EXCHANGE_AT + 1] = anchor[2 * EXCHANGE_AT + 1];
+        objective.loss(&at_anchor, Some(&mut g));
+        assert_eq!([g[2 * EXCHANGE_AT], g[2 * EXCHANGE_AT + 1]], [0.0, 0.0]);
     }
 }

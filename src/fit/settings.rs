@@ -61,6 +61,9 @@ pub struct FitSettings {
     /// The pattern evaluator's labels from a deeper search of every position with the start
     /// weights, in place of the games' own scores (`None`: the games' scores).
     pub deep_labels: Option<DeepLabels>,
+    /// Whether the pattern evaluator's optional `exchange` term is learnt when the start
+    /// weights lack it (a start that has it always learns it).
+    pub exchange: bool,
 }
 
 /// The most passes a pattern fit makes over its positions (`fit --epochs`): a fit of the
@@ -90,11 +93,18 @@ impl Default for FitSettings {
             l2_tables: DEFAULT_L2_TABLES,
             endings: None,
             deep_labels: None,
+            exchange: false,
         }
     }
 }
 
 impl FitSettings {
+    /// Whether a pattern fit from `start` learns the `exchange` term: when asked to, or when
+    /// the start has it.
+    pub fn learns_exchange(&self, start: Option<&Arc<PatternWeights>>) -> bool {
+        self.exchange || start.is_some_and(|p| p.has_exchange())
+    }
+
     /// Positions with at most this many pieces are left out of `K`'s measure: those of the
     /// endings the database played on (0: none left out, without endings).
     pub(super) fn games_pieces(&self) -> u32 {

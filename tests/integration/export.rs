@@ -680,6 +680,7 @@ fn patterns_file_of(layout: RegionLayout, kings: KingLayout, ranks: RankLayout) 
         patterns: Some(std::sync::Arc::new(PatternWeights {
             classic_opening: [25, -9],
             classic_endgame: [44, 7],
+            exchange: [0; 2],
             tables,
         })),
         endgame_pieces: 12,
@@ -692,6 +693,15 @@ fn patterns_file_of(layout: RegionLayout, kings: KingLayout, ranks: RankLayout) 
 #[test]
 fn the_c_reference_of_the_pattern_evaluator_matches_the_engine() {
     c_reference_of_patterns_matches_the_engine(KingLayout::None);
+}
+
+#[test]
+fn the_c_reference_of_the_exchange_term_matches_the_engine() {
+    let mut file = patterns_file_with_ranks(KingLayout::Quadrants, RankLayout::Home);
+    let mut patterns = (**file.patterns.as_ref().unwrap()).clone();
+    patterns.exchange = [-13, 29];
+    file.patterns = Some(std::sync::Arc::new(patterns));
+    c_reference_of_file_matches_the_engine(file);
 }
 
 #[test]

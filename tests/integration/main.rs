@@ -9,6 +9,7 @@ mod docs_links;
 mod egdb;
 mod engine_rules;
 mod engines;
+mod exchange;
 mod export;
 mod export_cli;
 mod extended;
