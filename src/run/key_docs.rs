@@ -71,8 +71,8 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
     ),
     (
         "weights.patterns.classic",
-        "[min, max] of each classic term of the pattern evaluator (exchange, runaways, \
-         corner_kings, the_move), both sets, in hundredths of a man per unit.",
+        "[min, max] of each classic term of the pattern evaluator (corner_kings, the_move and, \
+         when a fit learns it, exchange), both sets, in hundredths of a man per unit.",
     ),
     (
         "weights.patterns.tables",
