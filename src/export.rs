@@ -371,29 +371,9 @@ static inline int checkers_region_index(uint32_t black, uint32_t white, uint32_t
 }
 "#;
 
-/// The line of [`C_PATTERN_SUMS`] before which a header with the `exchange` term adds it.
-const C_REGION_LOOP: &str = "    for (r = 0; r < CHECKERS_REGION_COUNT; r++) {\n";
-
-/// The `exchange` term of a header that has it, then [`C_REGION_LOOP`]: a header without the
-/// term stays as it was.
-const C_EXCHANGE_AND_REGION_LOOP: &str = r#"    {
-        /* The exchange term (docs/features.md): its weight times 24 (own pieces - the
-         * opponent's) over all pieces, for the side to move, truncated toward zero. */
-        const uint32_t own = black_moves ? black : white, enemy = black_moves ? white : black;
-        int s, own_count = 0, enemy_count = 0, lead;
-        for (s = 1; s <= 32; s++) {
-            own_count += (own & CHECKERS_BIT(s)) != 0;
-            enemy_count += (enemy & CHECKERS_BIT(s)) != 0;
-        }
-        lead = CHECKERS_EXCHANGE_SCALE * (own_count - enemy_count);
-        opening += CHECKERS_EXCHANGE[0] * lead / (own_count + enemy_count);
-        endgame += CHECKERS_EXCHANGE[1] * lead / (own_count + enemy_count);
-    }
-    for (r = 0; r < CHECKERS_REGION_COUNT; r++) {
-"#;
-
-/// The rest of the C header's reference of the pattern evaluator: the classic terms and the
-/// evaluation, after the region index.
+/// The rest of the C header's reference of the pattern evaluator, after the region index: the
+/// classic terms and the evaluation up to them (then [`C_PATTERN_EXCHANGE`] when the weights
+/// have it, and [`C_PATTERN_TABLES`]).
 const C_PATTERN_SUMS: &str = r#"
 /* The classic terms' inputs for the side to move (docs/features.md): corner kings own minus
  * opponent's, the move +1/-1 (0 with unequal numbers of pieces). */
@@ -437,7 +417,28 @@ static inline int checkers_evaluate_patterns(uint32_t black, uint32_t white, uin
         opening += CHECKERS_OPENING_CLASSIC[i] * c[i];
         endgame += CHECKERS_ENDGAME_CLASSIC[i] * c[i];
     }
-    for (r = 0; r < CHECKERS_REGION_COUNT; r++) {
+"#;
+
+/// The `exchange` term inside `checkers_evaluate_patterns`, between [`C_PATTERN_SUMS`] and
+/// [`C_PATTERN_TABLES`], in a header whose weights have it (one without stays as it was).
+const C_PATTERN_EXCHANGE: &str = r#"    {
+        /* The exchange term (docs/features.md): its weight times 24 (own pieces - the
+         * opponent's) over all pieces, for the side to move, truncated toward zero. */
+        uint32_t own = black_moves ? black : white;
+        int own_count = 0, lead;
+        for (; own; own &= own - 1) {
+            own_count++;
+        }
+        lead = CHECKERS_EXCHANGE_SCALE * (2 * own_count - pieces);
+        if (lead != 0) {
+            opening += CHECKERS_EXCHANGE[0] * lead / pieces;
+            endgame += CHECKERS_EXCHANGE[1] * lead / pieces;
+        }
+    }
+"#;
+
+/// The end of `checkers_evaluate_patterns`: the region tables and the taper.
+const C_PATTERN_TABLES: &str = r#"    for (r = 0; r < CHECKERS_REGION_COUNT; r++) {
         const int ours = CHECKERS_REGION_OFFSETS[r] +
                          checkers_region_index(black, white, kings, r, black_moves);
         const int theirs = CHECKERS_REGION_OFFSETS[r] +
@@ -706,15 +707,11 @@ impl Exporter for CHeaderExporter {
             } else {
                 C_PATTERN_INDEX
             });
+            out.push_str(C_PATTERN_SUMS);
             if patterns.has_exchange() {
-                out.push_str(&C_PATTERN_SUMS.replacen(
-                    C_REGION_LOOP,
-                    C_EXCHANGE_AND_REGION_LOOP,
-                    1,
-                ));
-            } else {
-                out.push_str(C_PATTERN_SUMS);
+                out.push_str(C_PATTERN_EXCHANGE);
             }
+            out.push_str(C_PATTERN_TABLES);
         }
         let _ = writeln!(out, "\n#endif /* {guard} */");
         out

@@ -98,9 +98,12 @@ fn evaluate_with(
     opening += classic_value(&patterns.classic_opening, &counts);
     endgame += classic_value(&patterns.classic_endgame, &counts);
     if patterns.has_exchange() {
+        // No lead, no term: most positions skip the divisions (and an empty board has none).
         let (lead, all) = exchange_input(pos);
-        opening += patterns.exchange[0] * lead / all;
-        endgame += patterns.exchange[1] * lead / all;
+        if lead != 0 {
+            opening += patterns.exchange[0] * lead / all;
+            endgame += patterns.exchange[1] * lead / all;
+        }
     }
     let (our_men, their_men) = men_in_views(pos);
     // Without king regions the kings are not read: the sums ignore them.
@@ -148,6 +151,15 @@ mod tests {
         Position::from_fen(fen).unwrap()
     }
 
+    /// The ten features' weights all zero, in both sets.
+    fn zero_ten() -> WeightPair {
+        let zero = crate::eval::Weights::default();
+        WeightPair {
+            opening: zero,
+            endgame: zero,
+        }
+    }
+
     fn some_weights() -> PatternWeights {
         weights_of(RegionLayout::BandsAndStrips.regions())
     }
@@ -190,11 +202,7 @@ mod tests {
 
     #[test]
     fn the_exchange_term_is_its_weight_times_the_lead_over_the_pieces() {
-        let zero = crate::eval::Weights::default();
-        let ten = WeightPair {
-            opening: zero,
-            endgame: zero,
-        };
+        let ten = zero_ten();
         let extra = ExtraPair::default();
         let mut weights = PatternWeights::zero(PatternTables::zero(RegionLayout::Bands.regions()));
         weights.exchange = [30, 60];
@@ -215,6 +223,11 @@ mod tests {
         assert!(
             evaluate_patterns(&traded, &ten, &extra, &weights)
                 > evaluate_patterns(&black, &ten, &extra, &weights)
+        );
+        // Level material adds nothing.
+        assert_eq!(
+            evaluate_patterns(&pos("B:WK29,K30:B9,22"), &ten, &extra, &weights),
+            0
         );
         weights.exchange = [0; 2];
         assert_eq!(evaluate_patterns(&black, &ten, &extra, &weights), 0);
@@ -333,11 +346,7 @@ mod tests {
             .collect();
         only_ranks.tables.set_values(values).unwrap();
         let rank_table = [0, 1].map(|phase| with_ranks.tables.table(rank, phase));
-        let zero = crate::eval::Weights::default();
-        let no_ten = WeightPair {
-            opening: zero,
-            endgame: zero,
-        };
+        let no_ten = zero_ten();
         let mut differ = 0;
         for p in random_positions(3000, 0x9e37_79b9_7f4a_7c15) {
             let value = evaluate_patterns(&p, &ten, &extra, &with_ranks);
@@ -383,11 +392,7 @@ mod tests {
     /// board turned round.
     #[test]
     fn a_table_entry_by_hand() {
-        let zero = crate::eval::Weights::default();
-        let ten = WeightPair {
-            opening: zero,
-            endgame: zero,
-        };
+        let ten = zero_ten();
         let extra = ExtraPair::default();
         let mut weights = PatternWeights::zero(PatternTables::zero(RegionLayout::Bands.regions()));
         // Black to move: men 1 and 6, White men 28 and 32. Black's first band (1-8): own men
@@ -409,11 +414,7 @@ mod tests {
     #[test]
     fn the_docs_home_ranks_example() {
         let p = pos("W:W9,K14,22,25,30:B6,13,17,K26,28");
-        let zero = crate::eval::Weights::default();
-        let ten = WeightPair {
-            opening: zero,
-            endgame: zero,
-        };
+        let ten = zero_ten();
         let extra = ExtraPair::default();
         let mut tables = PatternTables::zero(crate::eval::RankLayout::Home.regions());
         let ((white, _), (black, _)) = men_in_views(&p);
@@ -431,11 +432,7 @@ mod tests {
     #[test]
     fn the_docs_worked_example() {
         let p = pos("W:W9,K14,22,25,30:B6,13,17,K26,28");
-        let zero = crate::eval::Weights::default();
-        let ten = WeightPair {
-            opening: zero,
-            endgame: zero,
-        };
+        let ten = zero_ten();
         let extra = ExtraPair::default();
         let mut tables = PatternTables::zero(RegionLayout::Bands.regions());
         let bands = |r: usize| tables.offset(r);
