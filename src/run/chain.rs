@@ -387,7 +387,8 @@ fn pooled_links(links: &[RunSummary]) -> Result<(WeightsFile, Vec<PathBuf>)> {
 }
 
 /// The options of the chain's fits of its links' games (the morning's and the interim ones),
-/// from `champion`: the run's own fit options, with the chain's regions, ranks and pull.
+/// from `champion`: the run's own fit options, with the chain's regions, ranks, pull and
+/// exchange term.
 fn morning_settings(config: &Config, champion: &WeightsFile) -> FitSettings {
     let chain = &config.chain;
     let mut settings = FitSettings {
@@ -399,6 +400,7 @@ fn morning_settings(config: &Config, champion: &WeightsFile) -> FitSettings {
         patterns: config.weights.patterns,
         evaluator: config.weights.evaluator,
         l2_tables: chain.l2_tables,
+        exchange: chain.exchange,
         ..FitSettings::default()
     };
     if let Some(regions) = chain.regions {

@@ -150,6 +150,12 @@ pub struct ChainConfig {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub interim_fits: Vec<u32>,
+    /// Whether the morning and interim fits learn the pattern evaluator's `exchange` term
+    /// (`fit --exchange`): level in our own search, it gains on neutral ground, where another
+    /// engine's search plays our header without a database (docs/learning.md). Left out of a
+    /// written config when off.
+    #[serde(skip_serializing_if = "is_off")]
+    pub exchange: bool,
 }
 
 /// Reads a list of link numbers (each 1 or more; their order and bound are the chain's check).
@@ -191,6 +197,7 @@ impl Default for ChainConfig {
             gate_openings: 1000,
             label_depth: 0,
             interim_fits: Vec::new(),
+            exchange: false,
         }
     }
 }

@@ -611,6 +611,13 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
             8,
             "expected a sequence",
         ),
+        ("exchange = true\n", "chain.exchange", 7, "would do nothing"),
+        (
+            "links = 2\nexchange = 1\n",
+            "chain.exchange",
+            8,
+            "expected a boolean",
+        ),
     ];
     for (chain, key, line, expected) in refusals {
         let message = rejected_at(&format!("{patterns}[chain]\n{chain}"), key, line);
@@ -643,6 +650,8 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
         "interim_fits = [1, 2, 4]",
     );
     assert_eq!(interim.chain.interim_fits, [1, 2, 4]);
+    let trading = reads_back("links = 2\nexchange = true\n", "exchange = true");
+    assert!(trading.chain.exchange);
 
     let config = parse(&format!(
         "{patterns}[chain]\nlinks = 3\nlearn_from_earlier = true\ngate_openings = 0\n"
@@ -654,6 +663,9 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
     // No relabel unless asked, and then no `label_depth` in the written config.
     assert_eq!(config.chain.label_depth, 0);
     assert!(!config.to_toml().contains("label_depth"));
+    // No exchange term unless asked, and then no `exchange` in the written config.
+    assert!(!config.chain.exchange);
+    assert!(!config.to_toml().contains("exchange"));
     // The links' regions unless a wider layout is named, and then no `regions` in `[chain]`.
     assert_eq!(config.chain.regions, None);
     assert!(!config.to_toml().contains("+offsets"));

@@ -469,4 +469,12 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
          Increasing link numbers below `links`, e.g. [6, 12, 24] for 48 links; [] (the \
          default): none.",
     ),
+    (
+        "chain.exchange",
+        "false by default (and then left out of a written config). true: the morning fit and \
+         the interim fits learn the pattern evaluator's exchange term, as `fit --exchange` \
+         (docs/features.md): level in our own search, it gains where another engine's search \
+         plays the exported header without a database (+23.6 over hour.toml's best, 1,000 \
+         held-out games in Simple Checkers' search, docs/learning.md).",
+    ),
 ];

@@ -138,6 +138,7 @@ fn optional_table(table: &str) -> String {
     config.chain.learn_from_earlier = true;
     config.chain.label_depth = 6;
     config.chain.interim_fits = vec![6, 12, 24];
+    config.chain.exchange = true;
     // Unset by default: the example is shown.
     config.chain.regions = Some(crate::eval::RegionLayout::Wide);
     config.gate.candidates = crate::run::gate::GateCandidates::Fits;
@@ -199,6 +200,8 @@ fn optional_table(table: &str) -> String {
             )
         } else if path == "chain.interim_fits" {
             "interim_fits = []".to_string()
+        } else if path == "chain.exchange" {
+            "exchange = false".to_string()
         } else if path == "gate.candidates" {
             "candidates = \"none\"".to_string()
         } else if path == "gate.confirm" {

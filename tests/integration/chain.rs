@@ -400,3 +400,72 @@ fn interim_fits_are_the_morning_fits_recipe_on_the_links_so_far_the_same_through
         .success();
     assert!(!two.join("interim").exists());
 }
+
+#[test]
+fn a_chain_with_the_exchange_term_learns_it_in_its_morning_and_interim_fits_as_fit_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain_text = apart_without_gate(2);
+    let trading_text = plain_text.replace(
+        "gate_openings = 0",
+        "gate_openings = 0\ninterim_fits = [1]\nexchange = true",
+    );
+    let plain = tmp.path().join("plain");
+    tune(
+        &write_file(tmp.path(), "plain.toml", &plain_text),
+        &plain,
+        2,
+    );
+    let config = write_file(tmp.path(), "trading.toml", &trading_text);
+    let one = tmp.path().join("one");
+    tune(&config, &one, 1);
+
+    // The links play as the plain chain's: only the chain's own fits learn the term.
+    for link in ["link-1", "link-2"] {
+        assert_eq!(
+            read(&plain.join(link).join("games.csv")),
+            read(&one.join(link).join("games.csv"))
+        );
+        assert!(!read(&one.join(link).join("best.json")).contains("exchange"));
+    }
+    assert!(!read(&plain.join("morning.json")).contains("exchange"));
+    assert!(read(&one.join("config.toml")).contains("exchange = true"));
+
+    // Each is `fit --exchange` of the links so far from the latest link's best, with the
+    // morning's options.
+    for (links, fitted) in [(1, "interim/after-1.json"), (2, "morning.json")] {
+        let by_hand = tmp.path().join(format!("by-hand-{links}.json"));
+        bin()
+            .args(["fit", "--quiet", "--threads", "2", "--exchange"])
+            .args(["--ranks", "home", "--l2-tables", "10"])
+            .args((1..=links).map(|k| one.join(format!("link-{k}"))))
+            .arg("--weights")
+            .arg(one.join(format!("link-{links}/best.json")))
+            .arg("--config")
+            .arg(one.join(format!("link-{links}/config.toml")))
+            .arg("--out")
+            .arg(&by_hand)
+            .assert()
+            .success();
+        let fitted = one.join(fitted);
+        assert!(read(&fitted).contains("\"exchange\""), "{}", read(&fitted));
+        assert_eq!(weights_of(&by_hand), weights_of(&fitted), "after {links}");
+    }
+    assert_eq!(
+        read(&one.join("best.json")),
+        read(&one.join("morning.json"))
+    );
+
+    // Two threads, and a stop in the first link then `resume`: the same files.
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    let stopped = tmp.path().join("stopped");
+    tune_stopped_after(&config, &stopped, 1);
+    resume(&stopped);
+    let mut compared = COMPARED.to_vec();
+    compared.push("interim/after-1.json");
+    assert_same_files(
+        &compared,
+        &one,
+        &[(two.as_path(), "2 threads"), (stopped.as_path(), "resumed")],
+    );
+}
