@@ -5,7 +5,7 @@
 //! it is `best.json`; the files are the same on any thread count and through a crash.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::support::{assert_same_files, bin, resume, tune, tune_stopped_after, write_file};
 
@@ -67,6 +67,43 @@ fn apart_without_gate(links: u32) -> String {
         .replace("learn_from_earlier = true\n", "")
         .replace("links = 3", &format!("links = {links}"))
         .replace("gate_openings = 12", "gate_openings = 0")
+}
+
+/// The plain chain of [`apart_without_gate`]`(links)`, run on two threads into `plain/`, and
+/// the config (written as `name`, beside `plain.toml`) of the same chain with `keys` added to its `[chain]`: (the
+/// plain chain's folder, that config).
+fn plain_chain_and_config(tmp: &Path, links: u32, keys: &str, name: &str) -> (PathBuf, PathBuf) {
+    let plain_text = apart_without_gate(links);
+    let text = plain_text.replace("gate_openings = 0", &format!("gate_openings = 0\n{keys}"));
+    let plain = tmp.join("plain");
+    tune(&write_file(tmp, "plain.toml", &plain_text), &plain, 2);
+    (plain, write_file(tmp, name, &text))
+}
+
+/// `fit` by hand of links 1 to `links` of `chain`, from link `links`' best, with the morning
+/// fit's options and `options`, into `out`.
+fn fit_links_by_hand(chain: &Path, links: usize, options: &[&str], out: &Path) {
+    bin()
+        .args(["fit", "--quiet", "--threads", "2"])
+        .args(["--ranks", "home", "--l2-tables", "10"])
+        .args(options)
+        .args((1..=links).map(|k| chain.join(format!("link-{k}"))))
+        .arg("--weights")
+        .arg(chain.join(format!("link-{links}/best.json")))
+        .arg("--config")
+        .arg(chain.join(format!("link-{links}/config.toml")))
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+/// Links 1 to `links` of `chain` played the games of `plain`'s.
+fn assert_links_play_alike(plain: &Path, chain: &Path, links: u32) {
+    for k in 1..=links {
+        let games = |top: &Path| read(&top.join(format!("link-{k}/games.csv")));
+        assert_eq!(games(plain), games(chain), "link-{k}");
+    }
 }
 
 fn read(path: &Path) -> String {
@@ -259,26 +296,12 @@ fn weights_of(path: &Path) -> serde_json::Value {
 #[test]
 fn a_morning_relabel_is_the_fit_of_the_plain_morning_fits_labels_the_same_on_any_thread_count() {
     let tmp = tempfile::tempdir().unwrap();
-    let plain_text = apart_without_gate(2);
-    let relabel_text =
-        plain_text.replace("gate_openings = 0", "gate_openings = 0\nlabel_depth = 2");
-    let plain = tmp.path().join("plain");
-    tune(
-        &write_file(tmp.path(), "plain.toml", &plain_text),
-        &plain,
-        2,
-    );
-    let config = write_file(tmp.path(), "relabel.toml", &relabel_text);
+    let (plain, config) = plain_chain_and_config(tmp.path(), 2, "label_depth = 2", "relabel.toml");
     let one = tmp.path().join("one");
     tune(&config, &one, 1);
 
     // The links are the plain chain's; the morning says it relabelled.
-    for link in ["link-1", "link-2"] {
-        assert_eq!(
-            read(&plain.join(link).join("games.csv")),
-            read(&one.join(link).join("games.csv"))
-        );
-    }
+    assert_links_play_alike(&plain, &one, 2);
     assert_eq!(field(&morning_row(&one), "label_depth"), "2");
     assert_eq!(field(&morning_row(&plain), "label_depth"), "0");
     let morning = read(&one.join("morning.json"));
@@ -322,18 +345,8 @@ fn a_morning_relabel_is_the_fit_of_the_plain_morning_fits_labels_the_same_on_any
 #[test]
 fn interim_fits_are_the_morning_fits_recipe_on_the_links_so_far_the_same_through_a_stop() {
     let tmp = tempfile::tempdir().unwrap();
-    let plain_text = apart_without_gate(3);
-    let interim_text = plain_text.replace(
-        "gate_openings = 0",
-        "gate_openings = 0\ninterim_fits = [1, 2]",
-    );
-    let plain = tmp.path().join("plain");
-    tune(
-        &write_file(tmp.path(), "plain.toml", &plain_text),
-        &plain,
-        2,
-    );
-    let config = write_file(tmp.path(), "interim.toml", &interim_text);
+    let (plain, config) =
+        plain_chain_and_config(tmp.path(), 3, "interim_fits = [1, 2]", "interim.toml");
     let one = tmp.path().join("one");
     let (stdout, stderr) = tune_on_one_thread(&config, &one);
     assert!(
@@ -357,18 +370,7 @@ fn interim_fits_are_the_morning_fits_recipe_on_the_links_so_far_the_same_through
     // options.
     for links in [1, 2] {
         let by_hand = tmp.path().join(format!("by-hand-{links}.json"));
-        bin()
-            .args(["fit", "--quiet", "--threads", "2"])
-            .args(["--ranks", "home", "--l2-tables", "10"])
-            .args((1..=links).map(|k| one.join(format!("link-{k}"))))
-            .arg("--weights")
-            .arg(one.join(format!("link-{links}/best.json")))
-            .arg("--config")
-            .arg(one.join(format!("link-{links}/config.toml")))
-            .arg("--out")
-            .arg(&by_hand)
-            .assert()
-            .success();
+        fit_links_by_hand(&one, links, &[], &by_hand);
         let interim = one.join(format!("interim/after-{links}.json"));
         assert_eq!(weights_of(&by_hand), weights_of(&interim), "after {links}");
     }
@@ -390,7 +392,7 @@ fn interim_fits_are_the_morning_fits_recipe_on_the_links_so_far_the_same_through
         assert_same_files(&interim, &one, &[others]);
         assert_same_files(&COMPARED, &one, &[others]);
     }
-    let plain_config = write_file(tmp.path(), "plain.toml", &plain_text);
+    let plain_config = tmp.path().join("plain.toml");
     bin()
         .args(["tune", "--quiet", "--force"])
         .arg(&plain_config)
@@ -404,27 +406,14 @@ fn interim_fits_are_the_morning_fits_recipe_on_the_links_so_far_the_same_through
 #[test]
 fn a_chain_with_the_exchange_term_learns_it_in_its_morning_and_interim_fits_as_fit_does() {
     let tmp = tempfile::tempdir().unwrap();
-    let plain_text = apart_without_gate(2);
-    let trading_text = plain_text.replace(
-        "gate_openings = 0",
-        "gate_openings = 0\ninterim_fits = [1]\nexchange = true",
-    );
-    let plain = tmp.path().join("plain");
-    tune(
-        &write_file(tmp.path(), "plain.toml", &plain_text),
-        &plain,
-        2,
-    );
-    let config = write_file(tmp.path(), "trading.toml", &trading_text);
+    let keys = "interim_fits = [1]\nexchange = true";
+    let (plain, config) = plain_chain_and_config(tmp.path(), 2, keys, "trading.toml");
     let one = tmp.path().join("one");
     tune(&config, &one, 1);
 
     // The links play as the plain chain's: only the chain's own fits learn the term.
+    assert_links_play_alike(&plain, &one, 2);
     for link in ["link-1", "link-2"] {
-        assert_eq!(
-            read(&plain.join(link).join("games.csv")),
-            read(&one.join(link).join("games.csv"))
-        );
         assert!(!read(&one.join(link).join("best.json")).contains("exchange"));
     }
     assert!(!read(&plain.join("morning.json")).contains("exchange"));
@@ -434,18 +423,7 @@ fn a_chain_with_the_exchange_term_learns_it_in_its_morning_and_interim_fits_as_f
     // morning's options.
     for (links, fitted) in [(1, "interim/after-1.json"), (2, "morning.json")] {
         let by_hand = tmp.path().join(format!("by-hand-{links}.json"));
-        bin()
-            .args(["fit", "--quiet", "--threads", "2", "--exchange"])
-            .args(["--ranks", "home", "--l2-tables", "10"])
-            .args((1..=links).map(|k| one.join(format!("link-{k}"))))
-            .arg("--weights")
-            .arg(one.join(format!("link-{links}/best.json")))
-            .arg("--config")
-            .arg(one.join(format!("link-{links}/config.toml")))
-            .arg("--out")
-            .arg(&by_hand)
-            .assert()
-            .success();
+        fit_links_by_hand(&one, links, &["--exchange"], &by_hand);
         let fitted = one.join(fitted);
         assert!(read(&fitted).contains("\"exchange\""), "{}", read(&fitted));
         assert_eq!(weights_of(&by_hand), weights_of(&fitted), "after {links}");
