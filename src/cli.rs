@@ -1,6 +1,6 @@
 //! Command-line arguments (clap derive) and the dispatch to one module per command.
 
-use checkers_tuner::Result;
+use checkers_engine::error::Result;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands;
@@ -96,11 +96,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => commands::engine::bench(args),
         Command::Play(args) => commands::play::run(args),
         Command::Hub(args) => commands::hub::run(args),
-        Command::CbHost(args) => checkers_tuner::serve_checkerboard_library(&args.library),
-        Command::Egdb(args) => commands::egdb::run(args),
-        Command::Config(_) => {
-            commands::output::write_out_bytes(checkers_tuner::commented_defaults().as_bytes())
+        Command::CbHost(args) => {
+            checkers_harness::players::serve_checkerboard_library(&args.library)
         }
+        Command::Egdb(args) => commands::egdb::run(args),
+        Command::Config(_) => commands::output::write_out_bytes(
+            checkers_harness::run::commented_defaults().as_bytes(),
+        ),
         Command::Completions(args) => {
             // Generated from the same definitions that parse the arguments, so they never drift;
             // into memory first, since the generator panics on a failed write.

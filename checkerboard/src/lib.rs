@@ -1,5 +1,5 @@
 //! checkers-tuner's engine as a CheckerBoard engine library: the two functions CheckerBoard
-//! (the GUI of English checkers) calls, `getmove` and `enginecommand`, over the `checkers_tuner`
+//! (the GUI of English checkers) calls, `getmove` and `enginecommand`, over the `checkers_engine`
 //! library. Built as `libcheckers_tuner_cb.so` (Linux), `.dylib` (macOS) or
 //! `checkers_tuner_cb.dll` (Windows); `docs/engines.md` says how to build and install it.
 //!
@@ -17,14 +17,17 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use checkers_tuner::checkerboard::{
+use checkers_engine::board::Position;
+use checkers_engine::checkerboard::{
     board_from_position, color_of_code, incremental_times, position_from_board, read_gamehist,
     write_c_string, Board8x8, CB_LOSS, CB_UNKNOWN, CB_WIN, GT_ENGLISH, REPLY_SIZE, STATUS_SIZE,
 };
-use checkers_tuner::{
-    endgame_cache_dir, endgame_db_path, EndgameDb, GameHistory, Player, Position, SearchBudget,
-    SearchMode, SearchParams, Searcher, WeightsFile,
+use checkers_engine::egdb::{
+    cache_dir as endgame_cache_dir, database_path as endgame_db_path, EndgameDb,
 };
+use checkers_engine::game::{Player, SearchMode, SearchParams};
+use checkers_engine::search::{GameHistory, SearchBudget, Searcher};
+use checkers_engine::weights_file::WeightsFile;
 
 /// The weights file looked for beside the library when `set weights` names none.
 pub const DEFAULT_WEIGHTS_FILE: &str = "checkers-tuner.json";

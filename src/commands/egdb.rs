@@ -3,11 +3,13 @@
 use std::path::Path;
 use std::time::Instant;
 
-use checkers_tuner::{
-    build_endgame_db, check_endgame_cache_writable, endgame_cache_dir, endgame_db_path,
-    open_or_build_endgame_db, EgdbError, EndgameDb, Error, Opened, Result, WeightsFile,
-    MAX_DATABASE_PIECES,
+use checkers_engine::egdb::{
+    build as build_endgame_db, cache_dir as endgame_cache_dir,
+    check_writable as check_endgame_cache_writable, database_path as endgame_db_path,
+    open_or_build as open_or_build_endgame_db, EgdbError, EndgameDb, Opened, MAX_DATABASE_PIECES,
 };
+use checkers_engine::error::{Error, Result};
+use checkers_engine::weights_file::WeightsFile;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 

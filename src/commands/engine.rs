@@ -2,15 +2,18 @@
 
 use std::time::Instant;
 
-use checkers_tuner::{
-    perft_parallel, Error, GameHistory, Move, Player, Position, Result, SearchLimits, SearchMode,
-    SearchParams, SearchResult, Searcher, SelectiveParams, WeightPair, WeightsFile,
-    MAX_DATABASE_PIECES,
-};
+use checkers_engine::board::{perft_parallel, Move, Position};
+use checkers_engine::egdb::MAX_DATABASE_PIECES;
+use checkers_engine::error::{Error, Result};
+use checkers_engine::eval::WeightPair;
+use checkers_engine::game::{Player, SearchMode, SearchParams};
+use checkers_engine::search::{GameHistory, SearchLimits, SearchResult, Searcher, SelectiveParams};
+use checkers_engine::weights_file::WeightsFile;
 use clap::Args;
 
 use super::egdb::{open_database, DatabaseArg};
 use super::output::outln;
+use super::search_args::search_mode;
 use super::{parse_fen, thread_pool};
 
 /// Deepest `perft --depth`: depth 20 already runs for days.
@@ -70,7 +73,7 @@ pub struct SearchModeArg {
     /// apply either way).
     #[arg(
         long = "search",
-        value_enum,
+        value_parser = search_mode(),
         value_name = "exact|selective",
         hide_possible_values = true
     )]
@@ -209,7 +212,7 @@ pub fn perft(args: PerftArgs) -> Result<()> {
 pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let pos = parse_fen(&args.fen)?;
     let limits = search_limits(args.min_depth, args.max_depth)?;
-    let file = checkers_tuner::weights_from_arg(&args.weights)?;
+    let file = checkers_harness::ranked::weights_from_arg(&args.weights)?;
     let player = Player::of_file(&file);
     let (database, _) = args.database.open(&[("the --weights file", &file)])?;
     let mut searcher = Searcher::default();
@@ -260,15 +263,15 @@ const BENCH_POSITIONS: [(&str, &str, u32, u32); 3] = [
 
 /// Fixed weights that exercise every feature.
 const BENCH_WEIGHTS: WeightPair = WeightPair {
-    opening: checkers_tuner::Weights([100, 150, 10, 5, 8, 12, -3, 6, 4, 9]),
-    endgame: checkers_tuner::Weights([100, 160, 2, 8, 3, 10, -5, 9, 6, 11]),
+    opening: checkers_engine::eval::Weights([100, 150, 10, 5, 8, 12, -3, 6, 4, 9]),
+    endgame: checkers_engine::eval::Weights([100, 160, 2, 8, 3, 10, -5, 9, 6, 11]),
 };
 
 /// Runs `bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
     let database = open_database(args.database_pieces.unwrap_or(0))?;
     let file = match &args.weights {
-        Some(arg) => checkers_tuner::weights_from_arg(arg)?,
+        Some(arg) => checkers_harness::ranked::weights_from_arg(arg)?,
         None => WeightsFile::new(BENCH_WEIGHTS),
     };
     let player = Player::of_file(&file);

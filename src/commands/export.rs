@@ -3,10 +3,12 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::{
-    champion_from_run, export_to_file, refuse_overwriting, refuse_writing_runs,
-    resolve_export_source, same_file, Error, ExportFormat, Result, BEST_FILE,
-};
+use checkers_engine::atomic_file::{refuse_overwriting, same_file};
+use checkers_engine::error::{Error, Result};
+use checkers_harness::export::{export_to_file, ExportFormat};
+use checkers_harness::ranked::{champion_from_run, resolve_export_source};
+use checkers_harness::run::BEST_FILE;
+use checkers_harness::run_folder::refuse_writing_runs;
 use clap::Args;
 
 /// Arguments of `export`.

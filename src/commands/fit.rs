@@ -6,13 +6,17 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use checkers_tuner::{
-    check_output_path, export_to_file, extra_names, fit_games, refuse_overwriting,
-    refuse_writing_runs, run_database_pieces, Config, Damaged, DatabaseEndings, DeepLabels, Error,
-    EvaluatorKind, ExportFormat, FitReport, FitSettings, GameStream, Games, KingLayout,
-    LabelSearch, Losses, RankLayout, ReadReport, RegionLayout, Result, WeightsFile,
-    MAX_ENDING_PLIES, MAX_EPOCHS,
+use checkers_engine::atomic_file::refuse_overwriting;
+use checkers_engine::error::{Error, Result};
+use checkers_engine::eval::{extra_names, EvaluatorKind, KingLayout, RankLayout, RegionLayout};
+use checkers_harness::export::{export_to_file, ExportFormat};
+use checkers_harness::fit::{
+    fit_games, Damaged, DatabaseEndings, DeepLabels, FitReport, FitSettings, GameStream, Games,
+    LabelSearch, Losses, ReadReport, MAX_ENDING_PLIES, MAX_EPOCHS,
 };
+use checkers_harness::matchplay::check_output_path;
+use checkers_harness::run::Config;
+use checkers_harness::run_folder::{refuse_writing_runs, run_database_pieces};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -179,7 +183,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         given.push(Path::new(&args.weights));
     }
     refuse_writing_runs(&args.out, "--out", &given)?;
-    let start = checkers_tuner::weights_from_arg(&args.weights)?;
+    let start = checkers_harness::ranked::weights_from_arg(&args.weights)?;
     let mut settings = FitSettings {
         first_ply: args.first_ply,
         validation: args.validation,
@@ -351,7 +355,7 @@ pub fn run(args: FitArgs) -> Result<()> {
     }
 
     let data = data_description(records, &report);
-    let file = WeightsFile::fitted(&report, settings.endgame_pieces, database_pieces, data);
+    let file = report.weights_file(settings.endgame_pieces, database_pieces, data);
     export_to_file(&file, format, &args.out)?;
     if !args.quiet {
         let text = report_text(records, &report, &settings, &args);

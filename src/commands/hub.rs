@@ -14,11 +14,15 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
-use checkers_tuner::hub::{
+use checkers_engine::board::Position;
+use checkers_engine::error::Result;
+use checkers_engine::game::{Player, SearchMode};
+use checkers_engine::hub::{
     move_from_hub, move_to_hub, parse_line, position_from_hub, quote, score_to_hub, HubLevel,
     HubLine,
 };
-use checkers_tuner::{Player, Position, Result, SearchMode, SearchResult, Searcher, WeightsFile};
+use checkers_engine::search::{SearchResult, Searcher};
+use checkers_engine::weights_file::WeightsFile;
 use clap::Args;
 
 use super::egdb::DatabaseArg;
@@ -122,7 +126,7 @@ struct Engine {
 
 /// Runs the command until `quit` or the end of standard input.
 pub fn run(args: HubArgs) -> Result<()> {
-    let weights = checkers_tuner::weights_from_arg(&args.weights)?;
+    let weights = checkers_harness::ranked::weights_from_arg(&args.weights)?;
     let mut searcher = Box::new(Searcher::new(TT_BITS));
     let (database, _) = args.database.open(&[("the --weights file", &weights)])?;
     searcher.set_endgame_db(database);

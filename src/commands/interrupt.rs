@@ -38,7 +38,7 @@ pub fn install() {
                 if first_stop {
                     note!("\nStopping after the games in progress (Ctrl-C again to quit at once)…");
                 } else {
-                    checkers_tuner::exit_removing_temporaries(128 + signal);
+                    checkers_engine::atomic_file::exit_removing_temporaries(128 + signal);
                 }
             }
         });

@@ -6,19 +6,28 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use checkers_tuner::{
-    check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
-    refuse_overwriting, refuse_writing_runs, same_file, summary_path, write_file_atomically,
-    Engine, Error, EvaluatorKind, GameSettings, MatchGame, MatchPlayer, MatchSide, Opening,
-    OpeningsSource, PairReport, Result, SearchLimits, SearchMode, SearchParams, SelectiveParams,
-    Sprt, Thinking, TieBreak, TimeControl, WeightsFile, DECK_NAMES, MAX_NODES,
-    RANDOM_OPENING_BALANCE,
+use checkers_engine::atomic_file::{refuse_overwriting, same_file};
+use checkers_engine::error::{Error, Result};
+use checkers_engine::eval::EvaluatorKind;
+use checkers_engine::game::{
+    GameSettings, Opening, OpeningsSource, SearchMode, SearchParams, TieBreak, TimeControl,
+    DECK_NAMES, MAX_NODES, RANDOM_OPENING_BALANCE,
 };
+use checkers_engine::search::{SearchLimits, SelectiveParams};
+use checkers_engine::weights_file::WeightsFile;
+use checkers_harness::elo::Sprt;
+use checkers_harness::matchplay::{
+    check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
+    summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchSide, PairReport, Thinking,
+};
+use checkers_harness::players::Engine;
+use checkers_harness::run_folder::refuse_writing_runs;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::egdb::DatabaseArg;
 use super::output::{note, outln};
+use super::search_args::{search_mode, SearchArgs};
 use super::{thread_pool, INTERRUPTED_STATUS};
 
 /// Plain progress lines (stderr not a terminal) come every this many pairs, and after the last.
@@ -52,7 +61,7 @@ pub struct MatchArgs {
     openings: String,
     /// Both sides' depths and tie-break.
     #[command(flatten)]
-    search: SearchParams,
+    search: SearchArgs,
     /// A's own depths: full-width MIN and capture depth MAX (`4..10`); MIN alone keeps the
     /// capture extension of --max-depth minus --min-depth. Fixed-depth matches only.
     #[arg(long, value_name = "MIN[..MAX]")]
@@ -109,7 +118,7 @@ pub struct MatchArgs {
     /// Without it each side searches as its weights file says (exact if it says nothing).
     #[arg(
         long,
-        value_enum,
+        value_parser = search_mode(),
         value_name = "exact|selective",
         hide_possible_values = true
     )]
@@ -117,7 +126,7 @@ pub struct MatchArgs {
     /// A's search, as --search-mode.
     #[arg(
         long,
-        value_enum,
+        value_parser = search_mode(),
         value_name = "exact|selective",
         hide_possible_values = true
     )]
@@ -125,7 +134,7 @@ pub struct MatchArgs {
     /// B's search, as --search-mode.
     #[arg(
         long,
-        value_enum,
+        value_parser = search_mode(),
         value_name = "exact|selective",
         hide_possible_values = true
     )]
@@ -204,7 +213,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let files = [(&args.a, &engines[0]), (&args.b, &engines[1])].map(|(arg, engine)| {
         engine
             .is_none()
-            .then(|| checkers_tuner::weights_from_arg(arg))
+            .then(|| checkers_harness::ranked::weights_from_arg(arg))
     });
     let [file_a, file_b] = files;
     let files = [file_a.transpose()?, file_b.transpose()?];
@@ -552,6 +561,7 @@ fn count(n: usize, noun: &str) -> String {
 /// The search settings from the arguments, checked, without the endgame database.
 fn settings(args: &MatchArgs) -> Result<GameSettings> {
     args.search
+        .params()
         .try_limits()
         .map_err(|e| Error::input(e.describe("--min-depth", "--max-depth")))?;
     if args.max_plies == 0 {
@@ -574,7 +584,7 @@ fn settings(args: &MatchArgs) -> Result<GameSettings> {
     Ok(GameSettings {
         search: SearchParams {
             database_pieces: 0,
-            ..args.search
+            ..args.search.params()
         },
         max_plies: args.max_plies,
         no_progress_plies: args.no_progress_plies,
@@ -890,7 +900,7 @@ fn forfeit_lines(games: &[MatchGame]) -> Vec<String> {
         .filter(|g| g.record.reason.is_forfeit())
         .map(|g| {
             // The side that forfeited is the one that lost.
-            let loser = if g.a_score() == checkers_tuner::GameScore::Loss {
+            let loser = if g.a_score() == checkers_engine::game::GameScore::Loss {
                 "A"
             } else {
                 "B"

@@ -11,12 +11,14 @@ pub mod output;
 pub mod play;
 pub mod plot;
 mod progress;
+pub mod search_args;
 pub mod spsa;
 pub mod tune;
 
 use std::io::{self, BufRead, Read};
 
-use checkers_tuner::{Error, Position, Result};
+use checkers_engine::board::Position;
+use checkers_engine::error::{Error, Result};
 
 pub use interrupt::INTERRUPTED_STATUS;
 

@@ -10,7 +10,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use checkers_tuner::{Error, Result};
+use checkers_engine::error::{Error, Result};
 
 /// Writes one line of a command's result to standard output; `?` on the result passes a failed
 /// write on as an error.

@@ -3,11 +3,15 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::{
-    check_output_path, refuse_overwriting, refuse_writing_runs, write_file_atomically, Color,
-    DbValue, EndgameDb, Error, GameResult, Move, PdnGame, Player, Position, Result, SearchLimits,
-    Searcher, WeightsFile,
-};
+use checkers_engine::atomic_file::refuse_overwriting;
+use checkers_engine::board::{Color, Move, Position};
+use checkers_engine::egdb::{DbValue, EndgameDb};
+use checkers_engine::error::{Error, Result};
+use checkers_engine::game::{GameResult, PdnGame, Player};
+use checkers_engine::search::{SearchLimits, Searcher};
+use checkers_engine::weights_file::WeightsFile;
+use checkers_harness::matchplay::{check_output_path, write_file_atomically};
+use checkers_harness::run_folder::refuse_writing_runs;
 use clap::{Args, ValueEnum};
 
 use super::egdb::{DatabaseArg, DatabaseChoice};
@@ -151,7 +155,7 @@ struct Engine {
 impl Engine {
     fn new(args: &PlayArgs) -> Result<Engine> {
         let limits = search_limits(args.min_depth, args.max_depth)?;
-        let weights = checkers_tuner::weights_from_arg(&args.weights)?;
+        let weights = checkers_harness::ranked::weights_from_arg(&args.weights)?;
         let (database, database_choice) =
             args.database.open(&[("the --weights file", &weights)])?;
         Ok(Engine {

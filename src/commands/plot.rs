@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use super::output::{note, outln};
-use checkers_tuner::{plot_run, refuse_writing_runs, Result};
+use checkers_engine::error::Result;
+use checkers_harness::plot::plot_run;
+use checkers_harness::run_folder::refuse_writing_runs;
 use clap::Args;
 
 /// Arguments of `plot`.

@@ -11,9 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::output::note;
-use checkers_tuner::{
-    GameResult, LevelSummary, ObserverFactory, RoundStats, RunObserver, RunView, Standing,
-};
+use checkers_engine::game::GameResult;
+use checkers_harness::run::{ObserverFactory, RunObserver, RunView};
+use checkers_harness::tournament::{LevelSummary, RoundStats, Standing};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 /// The observer factory of `tune` and `resume`: nothing with `quiet`; otherwise bars when

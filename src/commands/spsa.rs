@@ -4,7 +4,8 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::{Error, Result, SpsaConfig, SpsaProgress, SpsaRun, SPSA_ROWS_FILE};
+use checkers_engine::error::{Error, Result};
+use checkers_harness::spsa::{SpsaConfig, SpsaProgress, SpsaRun, SPSA_ROWS_FILE};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::egdb::open_database;
@@ -34,7 +35,7 @@ const LINE_EVERY: u64 = 25;
 /// Runs `spsa`.
 pub fn run(args: SpsaArgs) -> Result<()> {
     let config = SpsaConfig::load(&args.config)?;
-    let weights = checkers_tuner::weights_from_arg(&config.weights)
+    let weights = checkers_harness::ranked::weights_from_arg(&config.weights)
         .map_err(|e| Error::input(format!("config {}: weights: {e}", args.config.display())))?;
     let folder = args
         .out
@@ -163,10 +164,10 @@ fn holds_other_files(folder: &Path) -> bool {
         let name = e.file_name();
         let name = name.to_string_lossy();
         ![
-            checkers_tuner::SPSA_CONFIG_FILE,
-            checkers_tuner::SPSA_BASE_FILE,
-            checkers_tuner::SPSA_ROWS_FILE,
-            checkers_tuner::SPSA_BEST_FILE,
+            checkers_harness::spsa::SPSA_CONFIG_FILE,
+            checkers_harness::spsa::SPSA_BASE_FILE,
+            checkers_harness::spsa::SPSA_ROWS_FILE,
+            checkers_harness::spsa::SPSA_BEST_FILE,
         ]
         .contains(&name.as_ref())
             && !name.starts_with('.')

@@ -1,12 +1,13 @@
-//! The `tune` and `resume` commands: arguments in, [`checkers_tuner::tune`] and
-//! [`checkers_tuner::resume`] do the work.
+//! The `tune` and `resume` commands: arguments in, [`checkers_harness::run::tune`] and
+//! [`checkers_harness::run::resume`] do the work.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use checkers_tuner::{
-    Config, EndgameDbLoader, Error, IslandChoice, Result, RunOptions, RunOutcome, BEST_FILE,
+use checkers_engine::error::{Error, Result};
+use checkers_harness::run::{
+    Config, CrashHooks, EndgameDbLoader, IslandChoice, RunOptions, RunOutcome, BEST_FILE,
 };
 use clap::Args;
 
@@ -68,7 +69,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         );
     }
     let Some(choice) = args.island else {
-        let outcome = checkers_tuner::tune(&config, &out, args.force, &options)?;
+        let outcome = checkers_harness::run::tune(&config, &out, args.force, &options)?;
         return report(outcome, None);
     };
     if args.force {
@@ -79,7 +80,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     }
     let island = choice.resolve(config.islands.count, |var| std::env::var(var).ok())?;
     options.island_timeout = args.island_timeout.map(Duration::from_secs);
-    let outcome = checkers_tuner::tune_island(&config, &out, island, &options)?;
+    let outcome = checkers_harness::run::tune_island(&config, &out, island, &options)?;
     let again = format!(
         "checkers-tuner tune {} --out {} --island {}",
         args.config.display(),
@@ -137,15 +138,11 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
 /// Runs `resume`.
 pub fn resume(args: ResumeArgs) -> Result<()> {
     let options = options(args.threads, args.quiet)?;
-    let outcome = checkers_tuner::resume(&args.run_dir, &options)?;
+    let outcome = checkers_harness::run::resume(&args.run_dir, &options)?;
     report(outcome, None)
 }
 
 fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
-    // Test builds only (feature `crash-hooks`): stop cleanly once this round is saved, or abort
-    // once its rows are written, before its checkpoint.
-    #[cfg(feature = "crash-hooks")]
-    let hook = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse().ok());
     Ok(RunOptions {
         threads: threads.unwrap_or(0),
         observer: progress::factory(quiet),
@@ -155,12 +152,7 @@ fn options(threads: Option<usize>, quiet: bool) -> Result<RunOptions> {
             Ok(db.expect("pieces above 0 give a database"))
         }))),
         island_timeout: None,
-        #[cfg(feature = "crash-hooks")]
-        stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
-        #[cfg(feature = "crash-hooks")]
-        crash_before_checkpoint: hook("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT"),
-        #[cfg(feature = "crash-hooks")]
-        crash_in_gate: hook("CHECKERS_TUNER_CRASH_IN_GATE"),
+        hooks: CrashHooks::from_env(),
     })
 }
 

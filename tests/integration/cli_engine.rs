@@ -241,8 +241,8 @@ fn config_defaults_prints_a_config_that_tune_accepts() {
     let out = cmd().args(["config", "--defaults"]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("\n[evolution]\n") && text.contains("\nname = \"my-run\"\n"));
-    let config = checkers_tuner::Config::from_str_named(&text, "defaults.toml").unwrap();
-    assert_eq!(config, checkers_tuner::Config::new("my-run"));
+    let config = checkers_harness::run::Config::from_str_named(&text, "defaults.toml").unwrap();
+    assert_eq!(config, checkers_harness::run::Config::new("my-run"));
     cmd().args(["config"]).assert().code(2);
 }
 

@@ -5,7 +5,11 @@
 use std::fs;
 
 use assert_cmd::Command;
-use checkers_tuner::{load_openings_file, Config, Error, ExportFormat, WeightsFile};
+use checkers_engine::error::Error;
+use checkers_engine::game::load_openings_file;
+use checkers_engine::weights_file::WeightsFile;
+use checkers_harness::export::ExportFormat;
+use checkers_harness::run::Config;
 
 const BOM: &str = "\u{feff}";
 

@@ -5,11 +5,15 @@
 use std::sync::OnceLock;
 
 use assert_cmd::Command;
-use checkers_tuner::{
-    build_endgame_db, check_endgame_cache_writable, endgame_db_path, open_or_build_endgame_db,
-    play_game, Color, DbValue, EgdbError, EndReason, EndgameDb, GameResult, GameSettings, Material,
-    Opened, Position, SearchLimits, SearchParams, Searcher, WeightPair, WIN,
+use checkers_engine::board::{Color, Position};
+use checkers_engine::egdb::{
+    build as build_endgame_db, check_writable as check_endgame_cache_writable,
+    database_path as endgame_db_path, open_or_build as open_or_build_endgame_db, DbValue,
+    EgdbError, EndgameDb, Material, Opened,
 };
+use checkers_engine::eval::WeightPair;
+use checkers_engine::game::{play_game, EndReason, GameResult, GameSettings, SearchParams};
+use checkers_engine::search::{SearchLimits, Searcher, WIN};
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use rand::seq::SliceRandom;

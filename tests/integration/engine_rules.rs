@@ -1,7 +1,7 @@
 //! The rules of English checkers, each on a hand-made position with its full move list, plus
 //! notation, FEN and Zobrist checks.
 
-use checkers_tuner::{perft, HashedPosition, MoveParseError, Position};
+use checkers_engine::board::{perft, HashedPosition, MoveParseError, Position};
 use rand::{Rng, SeedableRng};
 
 fn moves(fen: &str) -> Vec<String> {

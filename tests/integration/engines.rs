@@ -4,10 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use checkers_tuner::checkerboard::{
+use checkers_engine::board::{Color, Position};
+use checkers_engine::checkerboard::{
     board_from_position, move_to_board, position_from_board, CB_BLACK, CB_WHITE,
 };
-use checkers_tuner::{read_match_rows, read_pdn, three_move_deck, Color, Position};
+use checkers_engine::game::{read_pdn, three_move_deck};
+use checkers_harness::matchplay::read_match_rows;
 
 use crate::support::bin;
 
@@ -37,7 +39,7 @@ fn fixture() -> String {
 
 /// The games of a match's CSV over the first `pairs` of the 3-move deck, checked move by move
 /// by our move generator (read_match_rows replays every move).
-fn games(csv: &Path, pairs: usize) -> Vec<checkers_tuner::MatchGame> {
+fn games(csv: &Path, pairs: usize) -> Vec<checkers_harness::matchplay::MatchGame> {
     let deck: Vec<_> = three_move_deck().into_iter().take(pairs).collect();
     let bytes = std::fs::read(csv).unwrap();
     let rows = read_match_rows(&bytes, "csv", &deck).unwrap();
@@ -63,7 +65,7 @@ fn boards_and_moves_convert_both_ways_in_both_colours_and_through_multi_jumps() 
             CB_WHITE
         };
         assert_eq!(
-            checkers_tuner::checkerboard::color_of_code(code),
+            checkers_engine::checkerboard::color_of_code(code),
             Some(pos.side_to_move())
         );
         assert_eq!(
@@ -147,7 +149,11 @@ fn misbehaving_libraries_lose_their_games_and_the_match_goes_on() {
         assert_eq!(games.len(), 2, "{behaviour}");
         for g in &games {
             assert_eq!(g.record.reason.label(), reason, "{behaviour}: {g:?}");
-            assert_eq!(g.a_score(), checkers_tuner::GameScore::Loss, "{behaviour}");
+            assert_eq!(
+                g.a_score(),
+                checkers_engine::game::GameScore::Loss,
+                "{behaviour}"
+            );
             let detail = g.record.forfeit.as_deref().unwrap();
             assert!(
                 detail.contains(says) && detail.contains("position "),
@@ -344,7 +350,7 @@ fn misbehaving_hub_programs_lose_their_games_and_the_match_goes_on() {
         let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
         for g in games(&csv, 1) {
             assert_eq!(g.record.reason.label(), reason, "{program}: {g:?}");
-            assert_eq!(g.a_score(), checkers_tuner::GameScore::Loss);
+            assert_eq!(g.a_score(), checkers_engine::game::GameScore::Loss);
             let detail = g.record.forfeit.as_deref().unwrap();
             assert!(detail.contains(says), "{detail}");
         }

@@ -7,7 +7,8 @@ use std::fs;
 use std::path::Path;
 
 use crate::support::{bin, tune};
-use checkers_tuner::{export_to_file, ExportFormat, WeightsFile};
+use checkers_engine::weights_file::WeightsFile;
+use checkers_harness::export::{export_to_file, ExportFormat};
 
 /// A tiny pattern run with a fit after every round.
 const PATTERNS: &str = r#"
@@ -112,10 +113,12 @@ fn a_fit_learns_the_exchange_term_only_when_asked_or_started_from_it() {
 /// `exchange` line `line` after its classic terms (none when empty).
 fn json_with_exchange(line: &str) -> String {
     let mut file = WeightsFile::material();
-    file.patterns = Some(std::sync::Arc::new(checkers_tuner::PatternWeights::zero(
-        checkers_tuner::PatternTables::zero(checkers_tuner::RegionLayout::Bands.regions()),
-    )));
-    file.extra = Some(checkers_tuner::ExtraPair::default());
+    file.patterns = Some(std::sync::Arc::new(
+        checkers_engine::eval::PatternWeights::zero(checkers_engine::eval::PatternTables::zero(
+            checkers_engine::eval::RegionLayout::Bands.regions(),
+        )),
+    ));
+    file.extra = Some(checkers_engine::eval::ExtraPair::default());
     let text = ExportFormat::Json.render(&file);
     assert!(!text.contains("exchange"));
     let anchor = "  \"regions\": ";

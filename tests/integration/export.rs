@@ -5,12 +5,17 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::support::bin;
-use checkers_tuner::{
-    classic_counts, evaluate, evaluate_extended, evaluate_patterns, export_to_file, features,
-    resolve_export_source, terms, weights_from_run, Color, Error, ExportFormat, ExtraPair,
-    ExtraWeights, KingLayout, PatternTables, PatternWeights, Player, Position, RankLayout,
-    RegionLayout, WeightPair, Weights, WeightsFile, WeightsSource, CLASSIC_COUNT, FEATURE_NAMES,
+use checkers_engine::board::{Color, Position};
+use checkers_engine::error::Error;
+use checkers_engine::eval::{
+    classic_counts, evaluate, evaluate_extended, evaluate_patterns, features, terms, ExtraPair,
+    ExtraWeights, KingLayout, PatternTables, PatternWeights, RankLayout, RegionLayout, WeightPair,
+    Weights, CLASSIC_COUNT, FEATURE_NAMES,
 };
+use checkers_engine::game::Player;
+use checkers_engine::weights_file::{WeightsFile, WeightsSource};
+use checkers_harness::export::{export_to_file, ExportFormat};
+use checkers_harness::ranked::{resolve_export_source, weights_from_run};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -790,7 +795,10 @@ fn pattern_weights_come_back_from_json() {
     assert!(text.contains("\"regions\": [[1, 2, 3, 4, 5, 6, 7, 8], "));
     let back = WeightsFile::from_json(&text, "p.json").unwrap();
     assert_eq!(back, file);
-    assert_eq!(back.evaluator(), checkers_tuner::EvaluatorKind::Patterns);
+    assert_eq!(
+        back.evaluator(),
+        checkers_engine::eval::EvaluatorKind::Patterns
+    );
 }
 
 #[test]
@@ -976,7 +984,7 @@ fn a_weights_file_plays_values_not_gene_ranges() {
 
 #[test]
 fn every_search_key_round_trips() {
-    use checkers_tuner::{SearchMode, SearchParams, TieBreak};
+    use checkers_engine::game::{SearchMode, SearchParams, TieBreak};
     let d = SearchParams::default();
     let params = SearchParams {
         mode: SearchMode::Selective,

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use crate::support::bin_without_databases as bin;
-use checkers_tuner::{
-    ExportFormat, SearchMode, SearchParams, WeightPair, Weights, WeightsFile, WeightsSource,
-    FEATURE_NAMES,
-};
+use checkers_engine::eval::{WeightPair, Weights, FEATURE_NAMES};
+use checkers_engine::game::{SearchMode, SearchParams};
+use checkers_engine::weights_file::{WeightsFile, WeightsSource};
+use checkers_harness::export::ExportFormat;
 
 /// Runs `export` with `args`, expecting success; returns stdout.
 fn export(args: &[&str]) -> String {

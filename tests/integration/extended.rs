@@ -2,10 +2,14 @@
 //! refused by key, and the search and a match play with them.
 
 use crate::support::bin;
-use checkers_tuner::{
-    play_match, three_move_deck, Error, ExportFormat, ExtraPair, ExtraWeights, GameSettings,
-    Position, SearchLimits, Searcher, WeightPair, Weights, WeightsFile, WeightsSource,
-};
+use checkers_engine::board::Position;
+use checkers_engine::error::Error;
+use checkers_engine::eval::{ExtraPair, ExtraWeights, WeightPair, Weights};
+use checkers_engine::game::{three_move_deck, GameSettings};
+use checkers_engine::search::{SearchLimits, Searcher};
+use checkers_engine::weights_file::{WeightsFile, WeightsSource};
+use checkers_harness::export::ExportFormat;
+use checkers_harness::matchplay::play_match;
 
 /// An extended file with every weight distinct.
 fn extended() -> WeightsFile {
@@ -119,7 +123,7 @@ fn the_extended_weights_play() {
     let extra = file.extra.unwrap();
     let found = Searcher::default().search(
         &pos,
-        checkers_tuner::Evaluator::Extended(&file.weights, &extra),
+        checkers_engine::eval::Evaluator::Extended(&file.weights, &extra),
         SearchLimits::new(4, 8),
         None,
     );

@@ -4,10 +4,9 @@
 use std::fs;
 use std::path::Path;
 
-use checkers_tuner::{
-    fit_games, Damaged, EvaluatorKind, FitSettings, GameRecords, GameStream, Games, WeightPair,
-    WeightsFile, WeightsSource,
-};
+use checkers_engine::eval::{EvaluatorKind, WeightPair};
+use checkers_engine::weights_file::{WeightsFile, WeightsSource};
+use checkers_harness::fit::{fit_games, Damaged, FitSettings, GameRecords, GameStream, Games};
 use tempfile::TempDir;
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).
@@ -100,7 +99,10 @@ fn a_run_folder_and_its_pdn_give_the_same_fit_on_any_thread_count() {
     let from_csv = WeightsFile::load(&d.join("csv.json")).unwrap();
     // The same games in the same order: the same weights (the sources name other files).
     assert_eq!(from_pdn.weights, from_csv.weights);
-    assert_ne!(from_csv.weights, checkers_tuner::WeightPair::material());
+    assert_ne!(
+        from_csv.weights,
+        checkers_engine::eval::WeightPair::material()
+    );
     // Pawns stay fixed at 100; every weight within the default ranges.
     assert_eq!(from_csv.weights.opening.0[0], 100);
     assert_eq!(from_csv.weights.endgame.0[0], 100);
@@ -146,7 +148,7 @@ fn other_formats_config_ranges_start_weights_and_pooled_inputs() {
     let pulled_file = WeightsFile::load(&d.join("pulled.json")).unwrap();
     assert_eq!(
         pulled_file.weights,
-        checkers_tuner::WeightPair::material(),
+        checkers_engine::eval::WeightPair::material(),
         "{pulled}"
     );
 
@@ -282,7 +284,7 @@ fn a_streamed_fit_is_the_fit_of_the_games_held_in_memory() {
             ..FitSettings::default()
         };
         let from_memory =
-            checkers_tuner::fit(&held, &material, None, None, &settings, |_, _| {}).unwrap();
+            checkers_harness::fit::fit(&held, &material, None, None, &settings, |_, _| {}).unwrap();
         let mut stream = GameStream::open(&inputs, Damaged::Skip).unwrap();
         let streamed = fit_games(
             Games::Stream(&mut stream),

@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::Path;
 
-use checkers_tuner::Fixed;
+use checkers_harness::tournament::Fixed;
 
 use crate::support::{bin, tune_stopped_after, write_file};
 
@@ -345,7 +345,7 @@ fn the_shipped_next_run_reads_results_hour_gated_and_is_refused_without_it() {
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/hour-next.toml");
     let config = configs.join("hour-next.toml");
     fs::copy(shipped, &config).unwrap();
-    let err = checkers_tuner::Config::load(&config)
+    let err = checkers_harness::run::Config::load(&config)
         .unwrap_err()
         .to_string();
     assert!(
@@ -355,7 +355,7 @@ fn the_shipped_next_run_reads_results_hour_gated_and_is_refused_without_it() {
 
     let hour = tmp.path().join("results").join("hour-gated");
     tune(&write_file(tmp.path(), "earlier.toml", EARLIER), &hour, 2);
-    let loaded = checkers_tuner::Config::load(&config).unwrap();
+    let loaded = checkers_harness::run::Config::load(&config).unwrap();
     let sources = &loaded.evolution.fit_with;
     assert_eq!(sources.len(), 1);
     let store = hour.canonicalize().unwrap().join("positions.bin");

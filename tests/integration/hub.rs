@@ -9,8 +9,11 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use checkers_tuner::hub::{move_from_hub, move_to_hub, position_to_hub};
-use checkers_tuner::{Position, SearchLimits, Searcher, Weights, WeightsFile};
+use checkers_engine::board::Position;
+use checkers_engine::eval::Weights;
+use checkers_engine::hub::{move_from_hub, move_to_hub, position_to_hub};
+use checkers_engine::search::{SearchLimits, Searcher};
+use checkers_engine::weights_file::WeightsFile;
 
 /// A running `checkers-tuner hub` with its output read line by line on a thread.
 struct Engine {

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use assert_cmd::Command;
-use checkers_tuner::WeightsFile;
+use checkers_engine::weights_file::WeightsFile;
 
 /// The binary, with the endgame database's cache in the build folder (never the user's).
 fn bin(dir: &Path) -> Command {

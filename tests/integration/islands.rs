@@ -150,8 +150,9 @@ fn three_islands_in_one_process_or_three_give_the_same_files() {
     assert!(rounds.lines().nth(2).unwrap().starts_with("1,1,8,"));
     // games.pdn holds the islands' games in the order of the merged games.csv.
     let games = fs::read_to_string(reference.join("games.csv")).unwrap();
-    let pdn = checkers_tuner::read_pdn(&fs::read_to_string(reference.join("games.pdn")).unwrap())
-        .unwrap();
+    let pdn =
+        checkers_engine::game::read_pdn(&fs::read_to_string(reference.join("games.pdn")).unwrap())
+            .unwrap();
     assert_eq!(pdn.len(), games.lines().count() - 1);
     for (row, game) in games.lines().skip(1).zip(&pdn) {
         let fields: Vec<&str> = row.split(',').collect();

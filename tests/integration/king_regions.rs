@@ -4,7 +4,7 @@
 use std::fs;
 
 use crate::support::{bin, tune};
-use checkers_tuner::WeightsFile;
+use checkers_engine::weights_file::WeightsFile;
 
 /// A pattern run with king regions and a fit after every round.
 const KINGS: &str = r#"

@@ -5,10 +5,16 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::support::bin_without_databases as bin;
-use checkers_tuner::{
-    parse_openings, play_match, play_match_from, read_match_rows, read_pdn, three_move_deck, Color,
-    GameResult, GameScore, GameSettings, MatchGame, MatchReport, Opening, PairReport, Position,
-    SearchParams, Sprt, SprtVerdict, TieBreak, WeightPair, Weights, WeightsFile,
+use checkers_engine::board::{Color, Position};
+use checkers_engine::eval::{WeightPair, Weights};
+use checkers_engine::game::{
+    parse_openings, read_pdn, three_move_deck, GameResult, GameScore, GameSettings, Opening,
+    SearchParams, TieBreak,
+};
+use checkers_engine::weights_file::WeightsFile;
+use checkers_harness::elo::{Sprt, SprtVerdict};
+use checkers_harness::matchplay::{
+    play_match, play_match_from, read_match_rows, MatchGame, MatchReport, PairReport,
 };
 
 /// Four openings: in the first two material-vs-material at depth 2..4 is decisive (White
@@ -331,7 +337,7 @@ fn cli_sprt_reports_an_early_stop() {
     let bad = write(
         dir.path(),
         "bad.toml",
-        &checkers_tuner::ExportFormat::Toml.render(&bad_weights()),
+        &checkers_harness::export::ExportFormat::Toml.render(&bad_weights()),
     );
     let out = dir.path().join("g.csv");
     let (stdout, csv, _) = match_cli(
@@ -559,7 +565,7 @@ fn games_csv_rows_read_back_to_whole_pairs() {
 
     // Rows that this match would not have written are refused with their line.
     let message = |text: &str| match read_match_rows(text.as_bytes(), "g.csv", &openings) {
-        Err(checkers_tuner::Error::Input(m)) => m,
+        Err(checkers_engine::error::Error::Input(m)) => m,
         other => panic!("expected bad input, got {other:?}"),
     };
     let swapped = format!("{}{}{}", lines[0], lines[2], lines[1]);
@@ -891,7 +897,7 @@ fn cli_pdn_games_replay_to_the_csv_rows_for_any_thread_count() {
     let mobile = write(
         d,
         "mobile.toml",
-        &checkers_tuner::ExportFormat::Toml.render(&mobile_weights()),
+        &checkers_harness::export::ExportFormat::Toml.render(&mobile_weights()),
     );
     let args = [
         mobile.as_str(),

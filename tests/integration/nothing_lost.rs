@@ -13,7 +13,7 @@ use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 use assert_cmd::Command;
-use checkers_tuner::WeightsFile;
+use checkers_engine::weights_file::WeightsFile;
 
 /// Where the endgame database is built for these tests (never the user's cache).
 const CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/nothing-lost");

@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 
 use crate::support::bin_without_databases as bin;
 use assert_cmd::Command;
-use checkers_tuner::{
+use checkers_engine::board::Position;
+use checkers_engine::eval::{WeightPair, Weights};
+use checkers_engine::game::{
     load_openings_file, play_game, read_pdn, three_move_deck, EndReason, GameResult, GameSettings,
-    Opening, PdnError, PdnGame, PdnReader, Position, SearchParams, TieBreak, WeightPair, Weights,
+    Opening, PdnError, PdnGame, PdnReader, SearchParams, TieBreak,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -97,8 +99,8 @@ fn played_games_read_back_and_replay_to_their_result() {
             EndReason::NoMoves => {
                 assert!(end.legal_moves().is_empty());
                 let expected = match end.side_to_move() {
-                    checkers_tuner::Color::Black => GameResult::WhiteWin,
-                    checkers_tuner::Color::White => GameResult::BlackWin,
+                    checkers_engine::board::Color::Black => GameResult::WhiteWin,
+                    checkers_engine::board::Color::White => GameResult::BlackWin,
                 };
                 assert_eq!(back.result, Some(expected));
             }

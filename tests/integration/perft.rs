@@ -1,6 +1,6 @@
 //! perft from the start position against the published numbers (docs/rules.md, OEIS A133046).
 
-use checkers_tuner::{perft, perft_parallel, Position};
+use checkers_engine::board::{perft, perft_parallel, Position};
 
 const PUBLISHED: [u64; 10] = [
     1, 7, 49, 302, 1_469, 7_361, 36_768, 179_740, 845_931, 3_963_680,

@@ -3,7 +3,9 @@
 use std::fs;
 use std::path::Path;
 
-use checkers_tuner::{extra_names, plot_run, Error, FEATURE_NAMES};
+use checkers_engine::error::Error;
+use checkers_engine::eval::{extra_names, FEATURE_NAMES};
+use checkers_harness::plot::plot_run;
 
 const ROUNDS_HEADER: &str = "round,population,levels,games,black_wins,white_wins,\
 draw_then_black_win,draw_then_white_win,double_draws,byes,survivors,newcomers,mean_plies,diversity";
@@ -570,10 +572,10 @@ fn a_thousand_islands_share_the_learning_panel_and_its_legend() {
 
 /// A gated run's champions as `champions/round-N.json` holds them: every weight `base`.
 fn write_champion(dir: &Path, round: u32, id: u64, base: i32) {
-    let mut file = checkers_tuner::WeightsFile::material();
+    let mut file = checkers_engine::weights_file::WeightsFile::material();
     file.weights.opening.0 = [base; 10];
     file.weights.endgame.0 = [base + 1; 10];
-    file.source = Some(checkers_tuner::WeightsSource::Specimen {
+    file.source = Some(checkers_engine::weights_file::WeightsSource::Specimen {
         run: "tiny-synthetic".to_string(),
         id,
         round,

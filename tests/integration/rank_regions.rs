@@ -7,7 +7,9 @@ use std::fs;
 use std::path::Path;
 
 use crate::support::{bin, tune};
-use checkers_tuner::{Config, PatternTables, RankLayout, RegionKind, RegionLayout, WeightsFile};
+use checkers_engine::eval::{PatternTables, RankLayout, RegionKind, RegionLayout};
+use checkers_engine::weights_file::WeightsFile;
+use checkers_harness::run::Config;
 
 /// A pattern run with the home-ranks region and a fit after every round.
 const RANKS: &str = r#"

@@ -1,9 +1,11 @@
 //! The search against a plain minimax, tactics it must find, and whole games.
 
-use checkers_tuner::{
-    evaluate, features, play_game, Color, EndReason, GameHistory, GameResult, GameSettings, Move,
-    Position, SearchLimits, SearchParams, Searcher, TieBreak, WeightPair, Weights, WIN,
+use checkers_engine::board::{Color, Move, Position};
+use checkers_engine::eval::{evaluate, features, WeightPair, Weights};
+use checkers_engine::game::{
+    play_game, EndReason, GameResult, GameSettings, SearchParams, TieBreak,
 };
+use checkers_engine::search::{GameHistory, SearchLimits, Searcher, WIN};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -449,7 +451,7 @@ fn evaluation_is_colour_symmetric_through_perft_4() {
 
 #[test]
 fn search_limits_try_new_owns_the_depth_rule() {
-    use checkers_tuner::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
+    use checkers_engine::search::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
     let ok = SearchLimits::try_new(6, 12).unwrap();
     assert_eq!((ok.min_depth(), ok.max_depth()), (6, 12));
     assert_eq!(SearchLimits::try_new(0, 4), Err(LimitsError::MinDepth(0)));

@@ -4,9 +4,11 @@
 
 use std::sync::OnceLock;
 
-use checkers_tuner::{
-    build_endgame_db, DbValue, EndgameDb, GameHistory, Position, SearchBudget, SearchLimits,
-    Searcher, SelectiveParams, Weights, WIN,
+use checkers_engine::board::Position;
+use checkers_engine::egdb::{build as build_endgame_db, DbValue, EndgameDb};
+use checkers_engine::eval::Weights;
+use checkers_engine::search::{
+    GameHistory, SearchBudget, SearchLimits, Searcher, SelectiveParams, WIN,
 };
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -108,9 +110,9 @@ fn random_small(black: u32, white: u32, rng: &mut ChaCha8Rng) -> Position {
             }
         }
         let side = if rng.gen_bool(0.5) {
-            checkers_tuner::Color::Black
+            checkers_engine::board::Color::Black
         } else {
-            checkers_tuner::Color::White
+            checkers_engine::board::Color::White
         };
         if let Ok(pos) = Position::from_parts(b, w, k, side) {
             if !pos.legal_moves().is_empty() {

@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use checkers_tuner::{PlayedPair, SelectiveParams, SpsaConfig, SpsaRun, WeightsFile};
+use checkers_engine::search::SelectiveParams;
+use checkers_engine::weights_file::WeightsFile;
+use checkers_harness::spsa::{PlayedPair, SpsaConfig, SpsaRun};
 use predicates::prelude::*;
 
 fn bin() -> Command {
@@ -254,7 +256,7 @@ fn the_shipped_config_reads_and_opens_every_key() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/search-spsa.toml");
     let config = SpsaConfig::load(&path).unwrap();
     let keys: Vec<&str> = config.tuned().iter().map(|t| t.key()).collect();
-    assert_eq!(keys, checkers_tuner::GENE_KEYS);
+    assert_eq!(keys, checkers_engine::search::GENE_KEYS);
     assert!(config
         .weights
         .ends_with("results/overnight-patterns/best.json"));

@@ -5,9 +5,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use checkers_tuner::{
-    GameHistory, Position, SearchBudget, SearchLimits, Searcher, WeightPair, Weights,
-};
+use checkers_engine::board::Position;
+use checkers_engine::eval::{WeightPair, Weights};
+use checkers_engine::search::{GameHistory, SearchBudget, SearchLimits, Searcher};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

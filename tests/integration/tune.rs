@@ -10,10 +10,13 @@ use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::{bin, tune, tune_stopped_after, write_file};
-use checkers_tuner::{
-    feature_index, read_pdn, weights_from_run, Color, FeatureRanges, GameResult, SearchMode,
-    SelectiveParams, WeightsFile, WeightsSource,
-};
+use checkers_engine::board::Color;
+use checkers_engine::eval::feature_index;
+use checkers_engine::game::{read_pdn, GameResult, SearchMode};
+use checkers_engine::search::SelectiveParams;
+use checkers_engine::weights_file::{WeightsFile, WeightsSource};
+use checkers_harness::ranked::weights_from_run;
+use checkers_harness::tournament::FeatureRanges;
 use predicates::str::contains;
 
 /// The files that must be byte-identical between two runs of the same config.
@@ -670,7 +673,10 @@ fn a_pattern_run_keeps_each_fits_tables_once() {
         }
     }
     let best = WeightsFile::load(&out.join("best.json")).unwrap();
-    assert_eq!(best.evaluator(), checkers_tuner::EvaluatorKind::Patterns);
+    assert_eq!(
+        best.evaluator(),
+        checkers_engine::eval::EvaluatorKind::Patterns
+    );
     let ranked = weights_from_run(&out, 1).unwrap();
     assert_eq!(
         (ranked.weights, ranked.extra, ranked.patterns),
@@ -694,7 +700,7 @@ fn a_pattern_run_keeps_each_fits_tables_once() {
     assert_eq!(fitted.patterns, own.patterns);
     assert!(matches!(
         fitted.source,
-        Some(checkers_tuner::WeightsSource::Specimen {
+        Some(checkers_engine::weights_file::WeightsSource::Specimen {
             id: 14,
             round: 3,
             ..

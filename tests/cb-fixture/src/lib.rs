@@ -10,7 +10,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use checkers_tuner::checkerboard::{
+use checkers_engine::checkerboard::{
     board_from_position, color_of_code, position_from_board, write_c_string, Board8x8, CB_BLACK,
     CB_MAN, CB_UNKNOWN, REPLY_SIZE,
 };
