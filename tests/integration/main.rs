@@ -20,6 +20,7 @@ mod hub;
 mod inputs_kept;
 mod islands;
 mod king_regions;
+mod layout;
 mod matchplay;
 mod nothing_lost;
 mod output_files;
