@@ -88,6 +88,15 @@ impl fmt::Display for ReadError {
     }
 }
 
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 impl ReadError {
     /// This error as bad input naming `path`: "PATH: is a symbolic link".
     pub fn at(self, path: &Path) -> Error {

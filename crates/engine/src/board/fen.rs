@@ -53,7 +53,14 @@ impl fmt::Display for FenError {
     }
 }
 
-impl std::error::Error for FenError {}
+impl std::error::Error for FenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FenError::Position(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<PositionError> for FenError {
     fn from(e: PositionError) -> FenError {

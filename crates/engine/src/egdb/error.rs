@@ -21,8 +21,9 @@ pub enum EgdbError {
     /// device, a folder or a dangling link in place of a file, an oversized stamp, a folder
     /// that cannot be written (the reason says which).
     Unusable(PathBuf, String),
-    /// The file could not be read or written.
-    Io(String),
+    /// The file could not be read or written (the error says what failed on which path; its
+    /// [`source`](std::error::Error::source) is the system's error where there is one).
+    Io(crate::error::Error),
     /// No cache folder: neither `CHECKERS_TUNER_CACHE`, `XDG_CACHE_HOME` nor `HOME` is set.
     NoCacheDir,
     /// A distance too long for a table byte (never seen up to five pieces).
@@ -45,7 +46,7 @@ impl fmt::Display for EgdbError {
                 write!(f, "endgame database {} is damaged: {why}", path.display())
             }
             EgdbError::Unusable(path, why) => write!(f, "{}: {why}", path.display()),
-            EgdbError::Io(msg) => f.write_str(msg),
+            EgdbError::Io(e) => e.fmt(f),
             EgdbError::NoCacheDir => write!(
                 f,
                 "no cache folder for the endgame database: set {CACHE_ENV} (or HOME)"
@@ -55,7 +56,14 @@ impl fmt::Display for EgdbError {
     }
 }
 
-impl std::error::Error for EgdbError {}
+impl std::error::Error for EgdbError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EgdbError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<EgdbError> for crate::error::Error {
     fn from(e: EgdbError) -> crate::error::Error {
@@ -64,6 +72,8 @@ impl From<EgdbError> for crate::error::Error {
             | EgdbError::Missing(_)
             | EgdbError::NoCacheDir
             | EgdbError::Unusable(..) => crate::error::Error::input(e.to_string()),
+            // The I/O failure as it is, its cause kept.
+            EgdbError::Io(e) => e,
             _ => crate::error::Error::failure(e.to_string()),
         }
     }

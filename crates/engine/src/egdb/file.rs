@@ -29,6 +29,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::atomic_file::write_atomically;
+use crate::error::Error;
 use crate::input_file::{self, Links, ReadError, STAMP_CAP};
 
 use super::build::build;
@@ -71,13 +72,13 @@ impl EndgameDb {
     pub fn save(&self, path: &Path) -> Result<(), EgdbError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
-                .map_err(|e| EgdbError::Io(format!("cannot create {}: {e}", dir.display())))?;
+                .map_err(|e| EgdbError::Io(Error::io("create", dir, &e)))?;
         }
         let data = self.data.all().ok_or_else(|| {
-            EgdbError::Io(format!(
+            EgdbError::Io(Error::failure(format!(
                 "cannot write {}: the tables could not be read whole",
                 path.display()
-            ))
+            )))
         })?;
         let mut bytes = Vec::with_capacity(HEADER_LEN + data.len());
         bytes.extend_from_slice(MAGIC);
@@ -88,7 +89,7 @@ impl EndgameDb {
         bytes.extend_from_slice(&data);
         // No stamp yet: a stamp refuses a file this fresh (see `Stamp::write`), so the first
         // start after a build checks it once more and stamps it.
-        write_atomically(path, &bytes).map_err(|e| EgdbError::Io(e.to_string()))
+        write_atomically(path, &bytes).map_err(EgdbError::Io)
     }
 
     /// Opens the `pieces`-piece database at `path`: reads the file, checks its header and
@@ -101,7 +102,7 @@ impl EndgameDb {
         if !(1..=MAX_DATABASE_PIECES).contains(&pieces) {
             return Err(EgdbError::Pieces(pieces));
         }
-        let io = |e: std::io::Error| EgdbError::Io(format!("cannot read {}: {e}", path.display()));
+        let io = |e: std::io::Error| EgdbError::Io(Error::io("read", path, &e));
         let mut file = match input_file::open(path, Links::Follow) {
             Ok(file) => file,
             Err(ReadError::NotFound) => {
@@ -332,12 +333,7 @@ impl Stamp {
         let text = match input_file::read_text(&stamp_path, Links::Follow, Some(STAMP_CAP)) {
             Ok(text) => text,
             Err(ReadError::NotFound | ReadError::NotText) => return Ok(None),
-            Err(ReadError::Io(e)) => {
-                return Err(EgdbError::Io(format!(
-                    "cannot read {}: {e}",
-                    stamp_path.display()
-                )))
-            }
+            Err(ReadError::Io(e)) => return Err(EgdbError::Io(Error::io("read", &stamp_path, &e))),
             Err(e) => return Err(not_a_file(&stamp_path, &e)),
         };
         let mut lines = text.lines();
@@ -372,8 +368,7 @@ impl Stamp {
             "{STAMP_TITLE}\nsize {}\nmodified_nanos {}\nchecksum {}\n",
             self.size, self.modified_nanos, self.checksum
         );
-        write_atomically(&Stamp::path(path), text.as_bytes())
-            .map_err(|e| EgdbError::Io(e.to_string()))
+        write_atomically(&Stamp::path(path), text.as_bytes()).map_err(EgdbError::Io)
     }
 }
 

@@ -16,7 +16,7 @@ pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
 pub use pattern_evaluator::{kings_in_views, men_in_views};
 pub use patterns::{
     KingLayout, PatternTables, RankLayout, Region, RegionError, RegionKind, RegionLayout,
-    MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES,
+    ValuesError, MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES,
 };
 
 pub(crate) use evaluator::OwnedEvaluator;

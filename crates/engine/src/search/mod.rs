@@ -1,11 +1,25 @@
-//! Variable-depth alpha-beta search with a Zobrist-keyed transposition table.
+//! Variable-depth alpha-beta search with a Zobrist-keyed transposition table: the exact search
+//! (its value is plain minimax's) and the selective one (deeper, by reductions and extensions),
+//! to fixed depths or within a budget of time or nodes, under the game's draw rules.
 
-mod alphabeta;
+mod budget;
+mod draws;
+mod exact;
 mod genes;
+mod limits;
+mod node;
+mod result;
+mod score;
+mod searcher;
+mod selective;
+mod selective_params;
 mod tt;
 
-pub use alphabeta::{
-    GameHistory, LimitsError, SearchBudget, SearchLimits, SearchResult, Searcher, SelectiveParams,
-    AVERAGE_HARD_SHARE, AVERAGE_SOFT_SHARE, BUDGET_CHECK_NODES, MAX_SEARCH_DEPTH, WIN,
-};
+pub use budget::{SearchBudget, AVERAGE_HARD_SHARE, AVERAGE_SOFT_SHARE, BUDGET_CHECK_NODES};
+pub use draws::GameHistory;
 pub use genes::{Gene, SearchGenes, GENE_KEYS};
+pub use limits::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
+pub use result::SearchResult;
+pub use score::WIN;
+pub use searcher::Searcher;
+pub use selective_params::SelectiveParams;

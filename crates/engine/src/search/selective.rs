@@ -24,95 +24,24 @@
 //! position, history, weights and depth (or node budget) give the same move and score on every
 //! machine and thread count.
 //!
-//! The code is apart from the exact search's (`Searcher::negamax`), which it shares no hot path
-//! with: the exact mode's speed and node counts are untouched.
+//! It shares the exact search's node steps and move loop (the `node` module), each compiled
+//! for its search alone: the exact mode's speed and node counts are those of its own code.
 
-use super::*;
+use arrayvec::ArrayVec;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 
-/// The selective search's settings: each feature can be switched off on its own (a reduction
-/// of 0 plies, a margin of 0, …). See `docs/engine.md` for what each is worth. Serialised
-/// whole in a run's checkpoint, as a specimen's own search (`[search.genes]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct SelectiveParams {
-    /// Late-move reductions apply at nodes with at least this many plies left.
-    pub lmr_depth: u32,
-    /// Moves searched at full depth before later ones are reduced.
-    pub lmr_moves: u32,
-    /// Plies a late quiet move is reduced by (0: no reductions).
-    pub lmr_reduction: u32,
-    /// Truncation applies at nodes with at most this many plies left (0: none).
-    pub futility_depth: u32,
-    /// Truncation margin per ply left, in evaluation units (hundredths of a man): a quiet
-    /// non-PV node whose static evaluation is this far outside the window per ply left is cut.
-    pub futility_margin: u32,
-    /// Search a forced move (the only legal one) on a principal-variation node a ply deeper.
-    pub pv_extension: bool,
-    /// Search a capture that answers a capture a ply deeper.
-    pub recapture_extension: bool,
-    /// Order the quiet moves after the table move and the killers by the history heuristic.
-    pub history: bool,
-    /// Half-width of the root's aspiration window around the previous iteration's score, in
-    /// evaluation units (0: full windows).
-    pub aspiration: u32,
-}
+use crate::board::{HashedPosition, Move, MoveList, Position, MAX_MOVES};
+use crate::eval::Evaluator;
 
-impl SelectiveParams {
-    /// The defaults, as a constant for the settings' defaults: the values SPSA tuned at 40,000
-    /// nodes a move (`docs/engine.md#tuning-the-search-by-spsa`), about +30 Elo over the
-    /// hand-set ones they replaced (3, 3, 1, 2, 60, …, 30) at equal time and at equal nodes.
-    pub const DEFAULT: SelectiveParams = SelectiveParams {
-        lmr_depth: 3,
-        lmr_moves: 2,
-        lmr_reduction: 2,
-        futility_depth: 3,
-        futility_margin: 33,
-        pv_extension: true,
-        recapture_extension: true,
-        history: true,
-        aspiration: 19,
-    };
-}
-
-impl Default for SelectiveParams {
-    /// [`SelectiveParams::DEFAULT`].
-    fn default() -> Self {
-        SelectiveParams::DEFAULT
-    }
-}
-
-/// A selective searcher's own state beside the exact searcher's (table, killers, PV arrays and
-/// budget are shared): boxed once when the mode is chosen, reused by every search after.
-pub(super) struct SelectiveState {
-    params: SelectiveParams,
-    /// History-heuristic scores by side to move, from square and to square.
-    history: [[u32; 32 * 32]; 2],
-    /// Zobrist keys of the game's positions since the last irreversible move, then of the
-    /// nodes on the current path (the node at `ply` at index `history_len + ply`).
-    keys: Vec<u64>,
-    /// Index in `keys` where the quiet stretch of the node at each ply begins.
-    window_start: [usize; MAX_PLY + 1],
-    /// The iteration's nominal depth: extensions stop at twice it.
-    root_depth: i32,
-    /// Plies captures are followed beyond a leaf.
-    extension: i32,
-}
-
-impl SelectiveState {
-    pub(super) fn new(params: SelectiveParams) -> Box<SelectiveState> {
-        Box::new(SelectiveState {
-            params,
-            history: [[0; 32 * 32]; 2],
-            keys: Vec::new(),
-            window_start: [0; MAX_PLY + 1],
-            root_depth: 1,
-            extension: 0,
-        })
-    }
-
-    pub(super) fn params(&self) -> SelectiveParams {
-        self.params
-    }
-}
+use super::budget::SearchBudget;
+use super::draws::GameHistory;
+use super::limits::SearchLimits;
+use super::node::{tt_cutoff, MoveSearch};
+use super::result::SearchResult;
+use super::score::{lost, MAX_PLY, WIN, WIN_THRESHOLD};
+use super::searcher::Searcher;
+use super::selective_params::SelectiveState;
 
 /// Beyond this ply nothing is extended any more and a quiet node is a leaf: room for the
 /// capture plies below it within [`MAX_PLY`].
@@ -176,17 +105,8 @@ impl Searcher {
         let order = &mut order[..list.len()];
         let mut best: Option<SearchResult> = None;
         for depth in 1..=depth_cap {
-            if let Some(done) = &best {
-                let decided = done
-                    .mate_distance()
-                    .is_some_and(|plies| plies.unsigned_abs() <= done.depth);
-                let late = self
-                    .budget
-                    .soft_deadline
-                    .is_some_and(|t| Instant::now() >= t);
-                if decided || late || self.budget_spent() {
-                    break;
-                }
+            if best.as_ref().is_some_and(|done| self.deepening_done(done)) {
+                break;
             }
             st.root_depth = depth as i32;
             self.can_abort = best.is_some();
@@ -214,14 +134,15 @@ impl Searcher {
         history: &GameHistory<'_>,
         root: &HashedPosition,
     ) {
-        let window = self.history_len + MAX_PLY + 1;
+        let history_len = self.draws.history_len;
+        let window = history_len + MAX_PLY + 1;
         if st.keys.len() < window {
             st.keys.resize(window, 0);
         }
         for (slot, p) in st.keys.iter_mut().zip(history.positions) {
             *slot = p.zobrist();
         }
-        st.keys[self.history_len] = root.hash;
+        st.keys[history_len] = root.hash;
         st.window_start[0] = 0;
     }
 
@@ -312,7 +233,7 @@ impl Searcher {
                 ties.clear();
                 ties.push(i);
                 line.clear();
-                line.extend(self.pv[1][1..self.pv_len[1]].iter().copied());
+                line.extend(self.line_below_root().iter().copied());
                 if value > alpha && !collect_ties {
                     alpha = value;
                 }
@@ -333,8 +254,7 @@ impl Searcher {
                 }
             }
         }
-        self.pv_len[1] = line.len() + 1;
-        self.pv[1][1..=line.len()].copy_from_slice(&line);
+        self.set_root_line(&line);
         (best_index, best)
     }
 
@@ -348,21 +268,16 @@ impl Searcher {
         mv: &Move,
         ply: u32,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.check_budget();
-        }
-        if self.aborted {
+        let p = ply as usize;
+        if !self.enter_node::<true>(p) {
             return 0;
         }
-        let p = ply as usize;
-        self.pv_len[p] = p;
         let node = parent.play(mv);
         let pos = &node.position;
-        let here = self.history_len + p;
+        let here = self.draws.history_len + p;
         st.keys[here] = node.hash;
         if parent.position.is_irreversible(mv) {
             st.window_start[p] = here;
@@ -371,7 +286,7 @@ impl Searcher {
             // back within the stretch since the last irreversible move.
             let start = st.window_start[p - 1];
             st.window_start[p] = start;
-            if here - start >= self.no_progress_plies {
+            if here - start >= self.draws.no_progress_plies {
                 return 0;
             }
             let mut i = here.wrapping_sub(4);
@@ -382,21 +297,14 @@ impl Searcher {
                 i = i.wrapping_sub(2);
             }
         }
-        if let Some(db) = self.egdb {
-            if let Some(value) = db.probe(pos) {
-                return db_score(value, ply);
-            }
+        if let Some(value) = self.probe_db(pos, ply) {
+            return value;
         }
         let jumpers = pos.jumpers();
         if depth <= 0 || ply >= LAST_PLY {
-            if jumpers == 0 {
-                return self
-                    .weights
-                    .evaluate_quiet(pos)
-                    .unwrap_or(-(WIN - ply as i32));
-            }
-            if depth <= -st.extension || ply >= LAST_PLY {
-                return self.weights.evaluate(pos);
+            let at_limit = depth <= -st.extension || ply >= LAST_PLY;
+            if let Some(value) = self.frontier_value(pos, ply, jumpers == 0, at_limit) {
+                return value;
             }
         }
         let pv_node = beta - alpha > 1;
@@ -405,189 +313,181 @@ impl Searcher {
             if let Some(e) = self.tt.probe(node.hash) {
                 tt_best = e.best;
                 if !pv_node && e.draft as i32 >= depth {
-                    let v = from_tt(e.value, ply);
-                    let cut = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => v >= beta,
-                        Bound::Upper => v <= alpha,
-                    };
-                    if cut {
-                        return v;
+                    if let Some(value) = tt_cutoff(e, ply, alpha, beta) {
+                        return value;
                     }
                 }
             }
         }
         let quiet = jumpers == 0;
-        // Truncation: a quiet frontier node whose evaluation is far outside the window, with
-        // no capture pending for either side (a pending one is the tactic the evaluation
-        // cannot see).
-        let margin = st.params.futility_margin as i32;
-        if quiet
-            && !pv_node
-            && depth > 0
-            && depth <= st.params.futility_depth as i32
-            && margin > 0
-            && alpha.abs() < WIN_THRESHOLD
-            && beta.abs() < WIN_THRESHOLD
-        {
-            let flipped = Position {
-                side: pos.side.opponent(),
-                ..*pos
-            };
-            if flipped.jumpers() == 0 {
-                if let Some(eval) = self.weights.evaluate_quiet(pos) {
-                    let m = margin * depth;
-                    if eval - m >= beta {
-                        return eval - m;
-                    }
-                    if eval + m <= alpha {
-                        return eval + m;
-                    }
-                }
+        if quiet && !pv_node && depth > 0 {
+            if let Some(value) = self.truncated(st, pos, depth, alpha, beta) {
+                return value;
             }
         }
         let mut list = MoveList::new();
         pos.generate_moves(&mut list);
         if list.is_empty() {
-            return -(WIN - ply as i32);
+            return lost(ply);
         }
         // Order: the table move, the killers, then by history (ties in generation order).
         let n = list.len();
-        let mut order = [0u8; MAX_MOVES];
-        for (i, slot) in order[..n].iter_mut().enumerate() {
-            *slot = i as u8;
-        }
+        let ordered = quiet && depth > 0;
+        let (mut order, front) = self.order_moves::<true>(&list, tt_best, p, ordered);
         let order = &mut order[..n];
-        let mut front = 0;
-        if (tt_best as usize) < n {
-            // The rest keep generation order.
-            order[..=tt_best as usize].rotate_right(1);
-            front = 1;
-        }
-        if quiet && depth > 0 {
-            for killer in self.killers[p] {
-                if let Some(k) = order[front..]
-                    .iter()
-                    .position(|&i| list[i as usize] == killer)
-                {
-                    let item = order[front + k];
-                    order[front..=front + k].rotate_right(1);
-                    order[front] = item;
-                    front += 1;
+        if ordered && st.params.history {
+            let table = &st.history[pos.side as usize];
+            // Insertion sort, stable: equal scores keep generation order.
+            for a in front + 1..n {
+                let item = order[a];
+                let score = table[history_slot(&list[item as usize])];
+                let mut b = a;
+                while b > front && table[history_slot(&list[order[b - 1] as usize])] < score {
+                    order[b] = order[b - 1];
+                    b -= 1;
                 }
-            }
-            if st.params.history {
-                let table = &st.history[pos.side as usize];
-                // Insertion sort, stable: equal scores keep generation order.
-                for a in front + 1..n {
-                    let item = order[a];
-                    let score = table[history_slot(&list[item as usize])];
-                    let mut b = a;
-                    while b > front && table[history_slot(&list[order[b - 1] as usize])] < score {
-                        order[b] = order[b - 1];
-                        b -= 1;
-                    }
-                    order[b] = item;
-                }
+                order[b] = item;
             }
         }
-        let killers_end = front;
-        let arrived_by_capture = mv.is_capture();
         let can_extend = ply < LAST_PLY - 1 && (ply as i32) < 2 * st.root_depth;
-        let original_alpha = alpha;
-        let mut best = -WIN - 1;
-        let mut best_index = 0u8;
-        for (k, &i) in order.iter().enumerate() {
-            let mv = list[i as usize];
-            let extend = depth > 0
-                && can_extend
-                && ((st.params.recapture_extension && arrived_by_capture && mv.is_capture())
-                    || (st.params.pv_extension && pv_node && n == 1));
-            let new_depth = depth - 1 + extend as i32;
-            let value = if k == 0 {
-                -self.selective_child(st, &node, &mv, ply + 1, new_depth, -beta, -alpha)
-            } else {
-                let reduce = quiet
-                    && !extend
-                    && depth >= st.params.lmr_depth as i32
-                    && k >= st.params.lmr_moves as usize
-                    && k >= killers_end;
-                let r = if reduce {
-                    (st.params.lmr_reduction as i32).min(new_depth - 1).max(0)
-                } else {
-                    0
-                };
-                let mut v = -self.selective_child(
-                    st,
-                    &node,
-                    &mv,
-                    ply + 1,
-                    new_depth - r,
-                    -alpha - 1,
-                    -alpha,
-                );
-                if r > 0 && v > alpha && !self.aborted {
-                    v = -self.selective_child(
-                        st,
-                        &node,
-                        &mv,
-                        ply + 1,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                    );
-                }
-                if v > alpha && v < beta && !self.aborted {
-                    v = -self.selective_child(st, &node, &mv, ply + 1, new_depth, -beta, -alpha);
-                }
-                v
-            };
-            if self.aborted {
-                return 0;
-            }
-            if value > best {
-                best = value;
-                best_index = i;
-                if value > alpha {
-                    alpha = value;
-                    self.pv[p][p] = mv;
-                    let child_len = self.pv_len[p + 1];
-                    for k in p + 1..child_len {
-                        self.pv[p][k] = self.pv[p + 1][k];
-                    }
-                    self.pv_len[p] = child_len.max(p + 1);
-                    if value >= beta {
-                        if !mv.is_capture() && depth > 0 {
-                            if self.killers[p][0] != mv {
-                                self.killers[p][1] = self.killers[p][0];
-                                self.killers[p][0] = mv;
-                            }
-                            if st.params.history {
-                                let slot = &mut st.history[pos.side as usize][history_slot(&mv)];
-                                *slot = slot.saturating_add((depth * depth) as u32);
-                            }
-                        }
-                        break;
-                    }
-                }
-            }
-        }
+        let mut moves = SelectiveMoves {
+            side: pos.side as usize,
+            st,
+            depth,
+            pv_node,
+            quiet,
+            forced: n == 1,
+            killers_end: front,
+            arrived_by_capture: mv.is_capture(),
+            can_extend,
+        };
+        let Some((best, best_index)) =
+            self.search_moves(&mut moves, &node, &list, order, ply, alpha, beta)
+        else {
+            return 0;
+        };
         if depth > 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.tt.store(Entry {
-                key: node.hash,
-                value: to_tt(best, ply),
-                draft: depth.min(255) as u16,
-                bound,
-                best: best_index,
-            });
+            let draft = depth.min(255) as u16;
+            self.store_node(node.hash, best, alpha, beta, ply, draft, best_index);
         }
         best
+    }
+
+    /// Truncation: the value of a quiet frontier node (`depth` plies left) whose evaluation is
+    /// far outside the window, with no capture pending for either side (a pending one is the
+    /// tactic the evaluation cannot see); `None` to search it.
+    #[inline(always)]
+    fn truncated(
+        &self,
+        st: &SelectiveState,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let margin = st.params.futility_margin as i32;
+        if depth > st.params.futility_depth as i32
+            || margin <= 0
+            || alpha.abs() >= WIN_THRESHOLD
+            || beta.abs() >= WIN_THRESHOLD
+        {
+            return None;
+        }
+        let flipped = Position {
+            side: pos.side.opponent(),
+            ..*pos
+        };
+        if flipped.jumpers() != 0 {
+            return None;
+        }
+        let eval = self.weights.evaluate_quiet(pos)?;
+        let m = margin * depth;
+        if eval - m >= beta {
+            Some(eval - m)
+        } else if eval + m <= alpha {
+            Some(eval + m)
+        } else {
+            None
+        }
+    }
+}
+
+/// The selective search's way through a node's moves: the first with the window, the others
+/// with a null window first (late quiet ones reduced), re-searched when they beat alpha;
+/// forced lines extended; a quiet refutation made a killer and credited in the history table.
+struct SelectiveMoves<'a> {
+    st: &'a mut SelectiveState,
+    /// The node's side to move, for the history table.
+    side: usize,
+    /// The node's nominal plies left.
+    depth: i32,
+    pv_node: bool,
+    /// The side to move has no capture.
+    quiet: bool,
+    /// The node has one legal move.
+    forced: bool,
+    /// Moves before this index in the order are the table move and the killers.
+    killers_end: usize,
+    /// The node was reached by a capture.
+    arrived_by_capture: bool,
+    /// Extensions still fit below the node.
+    can_extend: bool,
+}
+
+impl MoveSearch for SelectiveMoves<'_> {
+    const TIMED: bool = true;
+
+    #[inline(always)]
+    fn value(
+        &mut self,
+        searcher: &mut Searcher,
+        node: &HashedPosition,
+        mv: &Move,
+        ply: u32,
+        k: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let params = self.st.params;
+        let depth = self.depth;
+        let extend = depth > 0
+            && self.can_extend
+            && ((params.recapture_extension && self.arrived_by_capture && mv.is_capture())
+                || (params.pv_extension && self.pv_node && self.forced));
+        let new_depth = depth - 1 + extend as i32;
+        let st = &mut *self.st;
+        if k == 0 {
+            return -searcher.selective_child(st, node, mv, ply + 1, new_depth, -beta, -alpha);
+        }
+        let reduce = self.quiet
+            && !extend
+            && depth >= params.lmr_depth as i32
+            && k >= params.lmr_moves as usize
+            && k >= self.killers_end;
+        let r = if reduce {
+            (params.lmr_reduction as i32).min(new_depth - 1).max(0)
+        } else {
+            0
+        };
+        let mut v =
+            -searcher.selective_child(st, node, mv, ply + 1, new_depth - r, -alpha - 1, -alpha);
+        if r > 0 && v > alpha && !searcher.aborted {
+            v = -searcher.selective_child(st, node, mv, ply + 1, new_depth, -alpha - 1, -alpha);
+        }
+        if v > alpha && v < beta && !searcher.aborted {
+            v = -searcher.selective_child(st, node, mv, ply + 1, new_depth, -beta, -alpha);
+        }
+        v
+    }
+
+    #[inline(always)]
+    fn refuted(&mut self, searcher: &mut Searcher, p: usize, mv: Move) {
+        if self.depth > 0 {
+            searcher.remember_killer(p, mv);
+            if self.st.params.history {
+                let slot = &mut self.st.history[self.side][history_slot(&mv)];
+                *slot = slot.saturating_add((self.depth * self.depth) as u32);
+            }
+        }
     }
 }
