@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use checkers_engine::atomic_file::refuse_overwriting;
+use checkers_engine::atomic_file::{check_output_path, refuse_overwriting};
 use checkers_engine::error::{Error, Result};
 use checkers_engine::eval::{extra_names, EvaluatorKind, KingLayout, RankLayout, RegionLayout};
 use checkers_harness::export::{export_to_file, ExportFormat};
@@ -14,7 +14,6 @@ use checkers_harness::fit::{
     fit_games, Damaged, DatabaseEndings, DeepLabels, FitReport, FitSettings, GameStream, Games,
     LabelSearch, Losses, ReadReport, MAX_ENDING_PLIES, MAX_EPOCHS,
 };
-use checkers_harness::matchplay::check_output_path;
 use checkers_harness::run::Config;
 use checkers_harness::run_folder::{refuse_writing_runs, run_database_pieces};
 use clap::Args;

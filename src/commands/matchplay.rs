@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use checkers_engine::atomic_file::{refuse_overwriting, same_file};
+use checkers_engine::atomic_file::{
+    check_output_path, refuse_overwriting, same_file, write_output_atomically,
+};
 use checkers_engine::error::{Error, Result};
 use checkers_engine::eval::EvaluatorKind;
 use checkers_engine::game::{
@@ -17,8 +19,8 @@ use checkers_engine::search::{SearchLimits, SelectiveParams};
 use checkers_engine::weights_file::WeightsFile;
 use checkers_harness::elo::Sprt;
 use checkers_harness::matchplay::{
-    check_output_path, match_key, match_pdn, play_match_from, read_match_file, read_match_rows,
-    summary_path, write_file_atomically, MatchGame, MatchPlayer, MatchSide, PairReport, Thinking,
+    match_key, match_pdn, play_match_from, read_match_file, read_match_rows, summary_path,
+    MatchGame, MatchPlayer, MatchSide, PairReport, Thinking,
 };
 use checkers_harness::players::Engine;
 use checkers_harness::run_folder::refuse_writing_runs;
@@ -453,7 +455,7 @@ struct Appender {
 impl Appender {
     /// Starts `path` afresh with `initial`, written atomically.
     fn create(path: &Path, initial: &[u8]) -> Result<Appender> {
-        write_file_atomically(path, initial)?;
+        write_output_atomically(path, initial)?;
         Appender::continue_at(path, initial.len())
     }
 
@@ -545,7 +547,7 @@ impl GamesFile {
     }
 
     fn write_summary(&self, text: &str) -> Result<()> {
-        write_file_atomically(&self.summary, text.as_bytes())
+        write_output_atomically(&self.summary, text.as_bytes())
     }
 }
 

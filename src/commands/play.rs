@@ -3,14 +3,15 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use checkers_engine::atomic_file::refuse_overwriting;
+use checkers_engine::atomic_file::{
+    check_output_path, refuse_overwriting, write_output_atomically,
+};
 use checkers_engine::board::{Color, Move, Position};
 use checkers_engine::egdb::{DbValue, EndgameDb};
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::{GameResult, PdnGame, Player};
 use checkers_engine::search::{SearchLimits, Searcher};
 use checkers_engine::weights_file::WeightsFile;
-use checkers_harness::matchplay::{check_output_path, write_file_atomically};
 use checkers_harness::run_folder::refuse_writing_runs;
 use clap::{Args, ValueEnum};
 
@@ -139,7 +140,7 @@ impl Record<'_> {
             result,
         );
         game.set_tag("Termination", why);
-        write_file_atomically(path, game.to_pdn().as_bytes())
+        write_output_atomically(path, game.to_pdn().as_bytes())
     }
 }
 

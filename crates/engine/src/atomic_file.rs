@@ -164,6 +164,14 @@ pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
     check_replaceable(out, what)
 }
 
+/// Writes `bytes` to the output file `out` atomically ([`write_atomically`]), first checking
+/// that `out` can be one ([`check_output_path`], `output file` in its messages): a new or
+/// regular file in an existing folder.
+pub fn write_output_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
+    check_output_path(out, "output file")?;
+    write_atomically(out, bytes)
+}
+
 /// Refuses an output that is one of a command's inputs: writing it would destroy what the
 /// command reads (`match a.json b.json --pdn a.json`). Compared by identity, not by spelling:
 /// an existing output by device and inode, so `./x`, `a/../x` and symbolic links are caught; a

@@ -647,25 +647,10 @@ pub fn summary_path(csv_path: &Path) -> PathBuf {
     csv_path.with_extension("summary.txt")
 }
 
-/// Checks before a match starts that `out` can be written: its folder exists and it is not a
-/// folder, a symbolic link or a device itself. A match can take hours; finding this out
-/// afterwards would lose them.
-pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
-    checkers_engine::atomic_file::check_output_path(out, what)
-}
-
 /// Reads one of a match's own files back (`--out`, its summary) to continue the match: a
 /// regular file, never through a symbolic link; `None` when there is none.
 pub fn read_match_file(path: &Path) -> Result<Option<Vec<u8>>> {
     input_file::read_existing(path, Links::Refuse, None)
-}
-
-/// Writes `bytes` to a temporary file next to `out`, syncs it and renames it over `out`, so
-/// that `out` is either the old file or the whole new one. `out` must be a new or regular file
-/// in an existing folder ([`check_output_path`]).
-pub fn write_file_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
-    check_output_path(out, "output file")?;
-    checkers_engine::atomic_file::write_atomically(out, bytes)
 }
 
 /// A side as a worker holds it: our weights (a new search for each game), or another
