@@ -97,7 +97,11 @@ fn docs_layout_names_every_source_folder_and_file() {
     for folder in table.keys().filter(|f| !tree.contains_key(*f)) {
         wrong.push(format!("{folder}: named, but it holds no sources"));
     }
-    assert!(wrong.is_empty(), "docs/layout.md is out of date:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "docs/layout.md is out of date:\n{}",
+        wrong.join("\n")
+    );
 }
 
 /// The `[dependencies]` of a crate's manifest, by name.
@@ -115,8 +119,17 @@ fn dependencies(manifest: &Path) -> BTreeSet<String> {
 fn the_engine_crate_and_our_checkerboard_library_stand_without_the_harness() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let engine = dependencies(&root.join("crates/engine/Cargo.toml"));
-    for outside in ["checkers-harness", "clap", "plotters", "indicatif", "toml_edit"] {
-        assert!(!engine.contains(outside), "the engine crate depends on {outside}");
+    for outside in [
+        "checkers-harness",
+        "clap",
+        "plotters",
+        "indicatif",
+        "toml_edit",
+    ] {
+        assert!(
+            !engine.contains(outside),
+            "the engine crate depends on {outside}"
+        );
     }
     let library = dependencies(&root.join("checkerboard/Cargo.toml"));
     assert_eq!(

@@ -4,11 +4,12 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::data::{Climb, RunData};
-use super::{
-    chart_on, draw_legend, draw_round_axes, draw_zero_line, integer_label, rgb, split_legend,
+use super::chart::{
+    chart_on, draw_legend, draw_round_axes, draw_zero_line, integer_label, split_legend,
     DrawResult, Mark, View,
 };
+use super::data::{Climb, RunData};
+use super::style::rgb;
 
 /// The champion's line: black, apart from every island's colour.
 const CHAMPION_COLOUR: RGBColor = rgb(0x000000);

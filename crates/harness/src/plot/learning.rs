@@ -7,12 +7,13 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::chart::{
+    chart_on, draw_legend, draw_line, draw_round_axes, draw_zero_line, integer_label, split_legend,
+    DrawResult, Mark, View,
+};
 use super::data::{RunData, Validation};
 use super::grouping::{Grouping, MAX_GROUPS};
-use super::{
-    chart_on, draw_legend, draw_line, draw_round_axes, draw_zero_line, faded, integer_label, rgb,
-    split_legend, DrawResult, Mark, View, FAMILY, ISLAND_COLOURS,
-};
+use super::style::{faded, rgb, FAMILY, ISLAND_COLOURS};
 
 /// The score against `material` from which a validation point is saturated: past 90% the
 /// survivor wins nearly every game of the validation deck, and the handful it does not win is

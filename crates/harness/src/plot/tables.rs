@@ -7,7 +7,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use checkers_engine::eval::{KING_SQUARES, MAN_SQUARES, TERM_COUNT};
 
-use super::{rgb, DrawResult, FAMILY};
+use super::chart::DrawResult;
+use super::style::{rgb, FAMILY};
 
 /// The further weights of one round's best survivor (or of a gated run's champion), for the
 /// heat maps.

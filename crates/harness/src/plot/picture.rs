@@ -1,0 +1,61 @@
+//! Writing the picture: SVG or PNG, with the font shipped inside the binary, atomically.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use checkers_engine::atomic_file::{write_atomically, write_atomically_with};
+use checkers_engine::error::Error;
+
+use super::data::RunData;
+use super::layout::{draw, height, WIDTH};
+use super::style::FAMILY;
+/// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
+/// quotes) keeps the binary small; characters outside it are laid out as blanks.
+static FONT: &[u8] = include_bytes!("../../../../assets/DejaVuSans-subset.ttf");
+
+/// Registers the shipped font with plotters once per process.
+fn register_font() -> Result<(), Error> {
+    static REGISTERED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let ok = *REGISTERED
+        .get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::failure("the built-in font cannot be loaded"))
+    }
+}
+
+/// Draws the picture into a temporary file beside `out` and renames it onto `out`
+/// ([`write_atomically_with`]): `out` is either the whole picture or untouched, also when the
+/// command is interrupted.
+pub(super) fn write_picture(data: &RunData, out: &Path, png: bool) -> Result<(), Error> {
+    register_font()?;
+    if png {
+        // The encoder chooses the format by the file name's extension.
+        write_atomically_with(out, ".png", |tmp, _| render_png(data, tmp, out))
+    } else {
+        write_atomically(out, render_svg(data, out)?.as_bytes())
+    }
+}
+
+fn render_svg(data: &RunData, out: &Path) -> Result<String, Error> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height(data))).into_drawing_area();
+        draw(data, &root).map_err(|e| draw_failure(out, &e))?;
+        root.present().map_err(|e| draw_failure(out, &e))?;
+    }
+    Ok(svg)
+}
+
+fn render_png(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
+    let root = BitMapBackend::new(tmp, (WIDTH, height(data))).into_drawing_area();
+    draw(data, &root).map_err(|e| draw_failure(out, &e))?;
+    root.present()
+        .map_err(|e| Error::failure(format!("cannot write {}: {e}", out.display())))
+}
+
+fn draw_failure(out: &Path, e: &dyn std::fmt::Display) -> Error {
+    Error::failure(format!("cannot draw {}: {e}", out.display()))
+}

@@ -1,0 +1,55 @@
+//! The summary's lines beside the results: the marker of an unfinished match, the time a
+//! move, the forfeits.
+
+use checkers_harness::matchplay::{MatchGame, Thinking};
+
+use super::header::count;
+#[cfg(doc)]
+use checkers_harness::matchplay::match_key;
+/// First line of `FILE.summary.txt` while the match writing `FILE.csv` is not finished; the
+/// second is `key: ` and the match's key ([`match_key`]).
+pub(super) const IN_PROGRESS: &str =
+    "# match in progress: run the same command again to continue it (checkers-tuner)";
+/// The summary file of an unfinished match: the marker, the key, then `text`.
+pub(super) fn in_progress(key: &str, text: &str) -> String {
+    format!("{IN_PROGRESS}\nkey: {key}\n{text}")
+}
+/// Each side's mean time a move over the games this command played, so that "equal time" can
+/// be checked; nothing when it played none.
+pub(super) fn thinking_line(thinking: &[Thinking; 2], games: usize) -> Option<String> {
+    let mean = |t: &Thinking| {
+        t.mean()
+            .map_or("-".to_string(), |d| format!("{:.3} s", d.as_secs_f64()))
+    };
+    (games > 0 && thinking.iter().any(|t| t.moves > 0)).then(|| {
+        format!(
+            "time a move: A {}, B {} (over the {} played by this command)",
+            mean(&thinking[0]),
+            mean(&thinking[1]),
+            count(games, "game")
+        )
+    })
+}
+
+/// One line per game a program forfeited: where, who, why.
+pub(super) fn forfeit_lines(games: &[MatchGame]) -> Vec<String> {
+    games
+        .iter()
+        .filter(|g| g.record.reason.is_forfeit())
+        .map(|g| {
+            // The side that forfeited is the one that lost.
+            let loser = if g.a_score() == checkers_engine::game::GameScore::Loss {
+                "A"
+            } else {
+                "B"
+            };
+            format!(
+                "forfeit: pair {} game {}: {loser} lost by {}: {}",
+                g.pair + 1,
+                g.game,
+                g.record.reason.label(),
+                g.record.forfeit.as_deref().unwrap_or("")
+            )
+        })
+        .collect()
+}
