@@ -5,10 +5,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use crate::run::MAX_ISLANDS;
 use crate::run_folder::{
-    champion_path, line_of, read_config_table, Column, CsvTable, CHAMPIONS_FILE, LEARNING_FILE,
-    ROUNDS_FILE, SPECIMENS_FILE,
+    champion_path, line_of, read_champions_file, read_config_table, ChampionsIndex, Column,
+    CsvTable, CHAMPIONS_FILE, LEARNING_FILE, MAX_ISLANDS, ROUNDS_FILE, SPECIMENS_FILE,
 };
 use crate::tournament::{MAX_GAME_PLIES, MAX_ROUNDS};
 use checkers_engine::error::Error;
@@ -407,9 +406,9 @@ fn read_learning(path: &Path, clamped: &mut Clamped) -> Result<Vec<Validation>, 
 fn read_champions(path: &Path, clamped: &mut Clamped) -> Result<Climb, Error> {
     // The one check of the file's rows (a running run's last row may be half written: the
     // whole rows are checked and drawn).
-    let bytes = crate::champions::read_file(path)?;
+    let bytes = read_champions_file(path)?;
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    crate::champions::ChampionsIndex::from_bytes(path, &bytes[..whole])?;
+    ChampionsIndex::from_bytes(path, &bytes[..whole])?;
     let cols = CsvTable::from_bytes(path, &bytes[..whole])?;
     let (round, elo) = (cols.column("round")?, cols.column("cumulative_elo")?);
     let (kind, accepted) = (cols.column("kind")?, cols.column("accepted")?);
