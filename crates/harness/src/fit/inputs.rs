@@ -21,7 +21,7 @@ use checkers_engine::error::{Error, Result};
 use checkers_engine::game::{GameResult, Opening, PdnError, PdnReader};
 use checkers_engine::input_file::{self, Links};
 
-use super::records::RecordedGame;
+use super::recorded_game::RecordedGame;
 use super::store::{StoreIdentity, StoreReader};
 
 /// The most damaged games of one file listed in [`ReadReport::skipped`] and told one by one.

@@ -25,7 +25,7 @@ use super::adam::{adam, AdamOptions};
 use super::inputs::Games;
 use super::pattern_samples::{pattern_samples, PatternData, PatternSample, PatternSlice, DENSE};
 use super::positions::GAME_BATCH;
-use super::records::{NO_SCORE, SCORE_WIN};
+use super::recorded_game::{NO_SCORE, SCORE_WIN};
 use super::report::{FitReport, Losses};
 use super::settings::FitSettings;
 use super::texel::{golden_section_k, sigmoid};

@@ -132,7 +132,7 @@ pub(super) struct RunData {
     pub(super) champions: Vec<Best>,
     /// An extended run's tables: the last champion's in a gated run, otherwise the last
     /// round's best survivor's.
-    pub(super) tables: Option<super::tables::Tables>,
+    pub(super) tables: Option<super::heat_maps::Tables>,
     /// What the picture shows otherwise than the files say: values drawn at the edge of
     /// their scale (see [`Clamped`]).
     pub(super) notes: Vec<String>,
@@ -257,7 +257,7 @@ pub(super) fn read_run(run_dir: &Path) -> Result<RunData, Error> {
         None => best.last().map(|b| (b, false)),
     }
     .filter(|(b, _)| !b.extra[0].is_empty())
-    .map(|(b, champion)| super::tables::Tables {
+    .map(|(b, champion)| super::heat_maps::Tables {
         round: b.round,
         id: b.id,
         champion,

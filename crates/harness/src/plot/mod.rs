@@ -7,8 +7,8 @@
 mod climb;
 mod data;
 mod grouping;
+mod heat_maps;
 mod learning;
-mod tables;
 
 use data::{check_run_dir, read_run, Best, RoundStats, RunData};
 use grouping::{Grouping, MAX_GROUPS};
@@ -413,7 +413,7 @@ fn draw<DB: DrawingBackend>(data: &RunData, root: &DrawingArea<DB, Shift>) -> Dr
         match (panel, &data.tables) {
             (Lower::Climb, _) => climb::panel_climb(&area, data, &view, letter)?,
             (Lower::Learning, _) => learning::panel_learning(&area, data, &view, letter)?,
-            (Lower::Tables, Some(tables)) => tables::panel_tables(&area, tables, letter)?,
+            (Lower::Tables, Some(tables)) => heat_maps::panel_tables(&area, tables, letter)?,
             (Lower::Tables, None) => {}
         }
     }

@@ -139,6 +139,9 @@ fn refuse_foreign(dir: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run_folder::CONFIG_FILE;
+    use checkers_engine::atomic_file::write_atomically;
+    use std::fs;
 
     #[test]
     fn a_second_lock_is_refused_naming_the_holder_and_freed_on_drop() {
@@ -200,5 +203,26 @@ mod tests {
         let pid = child.id();
         child.wait().unwrap();
         pid
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_clear_removes_only_run_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CONFIG_FILE);
+        write_atomically(&path, b"one").unwrap();
+        // A config.toml that this program did not write does not make a run folder.
+        assert!(!holds_run(dir.path()));
+        let ours = crate::run::Config::new("x").to_toml();
+        write_atomically(&path, ours.as_bytes()).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), ours);
+        fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+        assert!(holds_run(dir.path()));
+        clear_run(dir.path()).unwrap();
+        assert!(!holds_run(dir.path()));
+        let left: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["notes.txt"]);
     }
 }

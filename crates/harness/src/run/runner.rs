@@ -100,7 +100,7 @@ pub fn tune_island(
 /// killed process wrote after its checkpoint. A run that never completed a round starts over
 /// from round 1; a finished run is reported as such. A `config.toml` that fails the check, or
 /// that changed since the checkpoint in a key that may not change, is refused with what to do
-/// (see `edits.rs`).
+/// (see `config/edits.rs`).
 pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
     if !dir.is_dir() {
         return Err(Error::input(format!(

@@ -31,7 +31,7 @@ pub(super) struct State {
     /// The gated champion (`[gate]`), once a gate crowned one.
     pub(super) gated: Option<GatedChampion>,
     /// What the process is told when it takes the run on: the keys of `config.toml` changed
-    /// since the checkpoint (see `edits.rs`).
+    /// since the checkpoint (see `config/edits.rs`).
     pub(super) notes: Vec<String>,
     /// The specimen fresh specimens are drawn around (`population.start`), if any.
     pub(super) start: Option<Specimen>,
@@ -84,7 +84,7 @@ impl State {
     /// The state of the run (or island) whose files are in `dir` and whose run folder is
     /// `top`: from its checkpoint, after cutting what a killed process wrote after it, or the
     /// initial one when it has none. A checkpoint of another config than `text` is refused,
-    /// unless only keys that may still change differ (see `edits.rs`).
+    /// unless only keys that may still change differ (see `config/edits.rs`).
     pub(super) fn open(
         top: &Path,
         dir: &Path,

@@ -12,7 +12,7 @@ use checkers_engine::input_file::{self, Links, ReadError, CONFIG_CAP};
 const CONFIG_MARK: &str = "# The resolved config of run ";
 
 /// The keys of a run's `config.toml` that may change after the run started (while its playoff
-/// has not: see `run/edits.rs`, which decides when): they shape no round already played.
+/// has not: see `run/config/edits.rs`, which decides when): they shape no round already played.
 pub(crate) const EDITABLE_KEYS: &[&str] = &["tournament.playoff_openings"];
 
 /// The identity of the run whose resolved config is `config` (its `config.toml`, which holds

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rand::Rng;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::fit_source::FitSource;
+use super::fit_with::FitSource;
 use super::settings::MAX_ROUNDS;
 use super::specimen::Specimen;
 use checkers_engine::bounded::{fraction, int_in, is_zero, number_in};

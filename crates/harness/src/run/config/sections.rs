@@ -1,6 +1,6 @@
 //! The run config's own sections (`[population]`, `[validation]`, `[islands]`, `[chain]`): their keys,
 //! bounds and defaults. The other sections belong to the layers that use them
-//! (docs/layout.md); `config.rs` holds them all as the run's `Config`.
+//! (docs/layout.md); `run_config.rs` holds them all as the run's `Config`.
 
 use std::path::PathBuf;
 
