@@ -107,7 +107,7 @@ impl State {
         };
         let mut notes = Vec::new();
         if checkpoint.config != text {
-            let started = playoff_started(&checkpoint, top, config.islands.count);
+            let started = playoff_started(checkpoint.playoff.is_some(), top, config.islands.count);
             let place = dir.join(CHECKPOINT_FILE);
             notes = accept_edits(&checkpoint.config, text, started, &place).map_err(|e| {
                 Error::input(match island {

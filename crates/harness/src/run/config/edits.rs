@@ -10,7 +10,6 @@
 use std::path::Path;
 
 use super::messages::ConfigError;
-use crate::run::checkpoint::Checkpoint;
 use crate::run_folder::{
     is_island_entry, playoff_games_file, CHECKPOINT_FILE, CONFIG_FILE, EDITABLE_KEYS,
 };
@@ -82,11 +81,10 @@ pub(crate) fn accept_edits(
         .collect())
 }
 
-/// Whether the playoff of the run in `top` has started: its checkpoint (an island's, for
-/// `checkpoint`) records it, or an island has saved its share of the games.
-pub(crate) fn playoff_started(checkpoint: &Checkpoint, top: &Path, islands: u32) -> bool {
-    checkpoint.playoff.is_some()
-        || (islands > 1 && (0..islands).any(|index| playoff_games_file(top, index).exists()))
+/// Whether the playoff of the run in `top` has started: its checkpoint (an island's, for an
+/// island) records it (`recorded`), or an island has saved its share of the games.
+pub(crate) fn playoff_started(recorded: bool, top: &Path, islands: u32) -> bool {
+    recorded || (islands > 1 && (0..islands).any(|index| playoff_games_file(top, index).exists()))
 }
 
 /// The error of `resume` when the run folder `dir`'s `config.toml` does not pass the check:
