@@ -212,7 +212,7 @@ pub fn perft(args: PerftArgs) -> Result<()> {
 pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let pos = parse_fen(&args.fen)?;
     let limits = search_limits(args.min_depth, args.max_depth)?;
-    let file = checkers_harness::ranked::weights_from_arg(&args.weights)?;
+    let file = checkers_harness::run_folder::weights_from_arg(&args.weights)?;
     let player = Player::of_file(&file);
     let (database, _) = args.database.open(&[("the --weights file", &file)])?;
     let mut searcher = Searcher::default();
@@ -271,7 +271,7 @@ const BENCH_WEIGHTS: WeightPair = WeightPair {
 pub fn bench(args: BenchArgs) -> Result<()> {
     let database = open_database(args.database_pieces.unwrap_or(0))?;
     let file = match &args.weights {
-        Some(arg) => checkers_harness::ranked::weights_from_arg(arg)?,
+        Some(arg) => checkers_harness::run_folder::weights_from_arg(arg)?,
         None => WeightsFile::new(BENCH_WEIGHTS),
     };
     let player = Player::of_file(&file);

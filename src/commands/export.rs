@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use checkers_engine::atomic_file::{refuse_overwriting, same_file};
 use checkers_engine::error::{Error, Result};
 use checkers_harness::export::{export_to_file, ExportFormat};
-use checkers_harness::ranked::{champion_from_run, resolve_export_source};
-use checkers_harness::run::BEST_FILE;
-use checkers_harness::run_folder::refuse_writing_runs;
+use checkers_harness::run_folder::{
+    champion_from_run, refuse_writing_runs, resolve_export_source, BEST_FILE,
+};
 use clap::Args;
 
 /// Arguments of `export`.

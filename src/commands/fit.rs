@@ -182,7 +182,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         given.push(Path::new(&args.weights));
     }
     refuse_writing_runs(&args.out, "--out", &given)?;
-    let start = checkers_harness::ranked::weights_from_arg(&args.weights)?;
+    let start = checkers_harness::run_folder::weights_from_arg(&args.weights)?;
     let mut settings = FitSettings {
         first_ply: args.first_ply,
         validation: args.validation,

@@ -126,7 +126,7 @@ struct Engine {
 
 /// Runs the command until `quit` or the end of standard input.
 pub fn run(args: HubArgs) -> Result<()> {
-    let weights = checkers_harness::ranked::weights_from_arg(&args.weights)?;
+    let weights = checkers_harness::run_folder::weights_from_arg(&args.weights)?;
     let mut searcher = Box::new(Searcher::new(TT_BITS));
     let (database, _) = args.database.open(&[("the --weights file", &weights)])?;
     searcher.set_endgame_db(database);

@@ -156,7 +156,7 @@ struct Engine {
 impl Engine {
     fn new(args: &PlayArgs) -> Result<Engine> {
         let limits = search_limits(args.min_depth, args.max_depth)?;
-        let weights = checkers_harness::ranked::weights_from_arg(&args.weights)?;
+        let weights = checkers_harness::run_folder::weights_from_arg(&args.weights)?;
         let (database, database_choice) =
             args.database.open(&[("the --weights file", &weights)])?;
         Ok(Engine {

@@ -35,7 +35,7 @@ const LINE_EVERY: u64 = 25;
 /// Runs `spsa`.
 pub fn run(args: SpsaArgs) -> Result<()> {
     let config = SpsaConfig::load(&args.config)?;
-    let weights = checkers_harness::ranked::weights_from_arg(&config.weights)
+    let weights = checkers_harness::run_folder::weights_from_arg(&config.weights)
         .map_err(|e| Error::input(format!("config {}: weights: {e}", args.config.display())))?;
     let folder = args
         .out

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use checkers_engine::error::{Error, Result};
 use checkers_harness::run::{
-    Config, CrashHooks, EndgameDbLoader, IslandChoice, RunOptions, RunOutcome, BEST_FILE,
+    Config, CrashHooks, EndgameDbLoader, IslandChoice, RunOptions, RunOutcome,
 };
+use checkers_harness::run_folder::BEST_FILE;
 use clap::Args;
 
 use super::egdb::open_database;

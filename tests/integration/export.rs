@@ -15,7 +15,7 @@ use checkers_engine::eval::{
 use checkers_engine::game::Player;
 use checkers_engine::weights_file::{WeightsFile, WeightsSource};
 use checkers_harness::export::{export_to_file, ExportFormat};
-use checkers_harness::ranked::{resolve_export_source, weights_from_run};
+use checkers_harness::run_folder::{resolve_export_source, weights_from_run};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -15,7 +15,7 @@ use checkers_engine::eval::feature_index;
 use checkers_engine::game::{read_pdn, GameResult, SearchMode};
 use checkers_engine::search::SelectiveParams;
 use checkers_engine::weights_file::{WeightsFile, WeightsSource};
-use checkers_harness::ranked::weights_from_run;
+use checkers_harness::run_folder::weights_from_run;
 use checkers_harness::tournament::FeatureRanges;
 use predicates::str::contains;
 

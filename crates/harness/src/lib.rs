@@ -11,14 +11,12 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod champions;
 pub mod elo;
 pub mod export;
 pub mod fit;
 pub mod matchplay;
 pub mod players;
 pub mod plot;
-pub mod ranked;
 pub mod run;
 pub mod run_folder;
 pub mod spsa;

@@ -82,7 +82,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let files = [(&args.a, &engines[0]), (&args.b, &engines[1])].map(|(arg, engine)| {
         engine
             .is_none()
-            .then(|| checkers_harness::ranked::weights_from_arg(arg))
+            .then(|| checkers_harness::run_folder::weights_from_arg(arg))
     });
     let [file_a, file_b] = files;
     let files = [file_a.transpose()?, file_b.transpose()?];

@@ -17,7 +17,7 @@ use checkers_engine::search::{
     GameHistory, SearchBudget, SearchLimits, Searcher, SelectiveParams, MAX_SEARCH_DEPTH,
 };
 
-use super::records::stored_score;
+use super::recorded_game::stored_score;
 
 /// Captures are followed this many plies past the full-width depth, as in the games
 /// (`min_depth 6`, `max_depth 12`).
@@ -155,7 +155,7 @@ mod tests {
     use super::*;
     use crate::fit::pattern_samples::pattern_samples;
     use crate::fit::positions::{quiet_leaves, Extraction};
-    use crate::fit::records::{RecordedGame, NO_SCORE};
+    use crate::fit::recorded_game::{RecordedGame, NO_SCORE};
     use checkers_engine::eval::{
         ExtraPair, PatternTables, RegionLayout, WeightPair, DEFAULT_ENDGAME_PIECES,
     };

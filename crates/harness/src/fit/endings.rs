@@ -13,7 +13,7 @@ use std::fmt;
 use checkers_engine::board::Position;
 use checkers_engine::egdb::{DbValue, EndgameDb};
 
-use super::records::{RecordedGame, NO_SCORE, SCORE_WIN};
+use super::recorded_game::{RecordedGame, NO_SCORE, SCORE_WIN};
 
 /// The endings a fit adds: each game that stopped in the database is played on by the
 /// database for up to `plies` plies, and each quiet position on the way is learnt with its

@@ -13,7 +13,7 @@ mod lbfgs;
 mod pattern_fit;
 mod pattern_samples;
 mod positions;
-mod records;
+mod recorded_game;
 mod report;
 mod samples;
 mod settings;
@@ -37,7 +37,7 @@ pub use inputs::{
 pub use pattern_fit::fit_pattern_data;
 pub use pattern_samples::{pattern_samples, PatternData};
 pub use positions::{extract_split, Extraction};
-pub use records::RecordedGame;
+pub use recorded_game::RecordedGame;
 pub use report::{FitReport, Losses};
 pub use samples::Samples;
 pub use settings::{FitSettings, MAX_EPOCHS};

@@ -13,7 +13,7 @@ use checkers_engine::eval::{
 use super::deep_labels::DeepLabels;
 use super::endings::DatabaseEndings;
 use super::positions::{quiet_leaves, result_label, Extraction, GAME_BATCH};
-use super::records::{RecordedGame, NO_SCORE};
+use super::recorded_game::{RecordedGame, NO_SCORE};
 
 /// The dense inputs of a sample: the ten features and the extended evaluator's terms.
 pub(super) const DENSE: usize = FEATURE_COUNT + TERM_COUNT;

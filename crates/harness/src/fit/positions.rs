@@ -20,7 +20,7 @@ use checkers_engine::game::Player;
 
 use super::endings::DatabaseEndings;
 use super::inputs::Games;
-use super::records::RecordedGame;
+use super::recorded_game::RecordedGame;
 use super::samples::{SampleList, Samples};
 
 /// The longest capture sequence followed (plies); a longer one is left out of the data.

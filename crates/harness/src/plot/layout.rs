@@ -9,10 +9,10 @@ use super::climb::panel_climb;
 use super::data::RunData;
 use super::draws::panel_draws;
 use super::grouping::{Grouping, MAX_GROUPS};
+use super::heat_maps::panel_tables;
 use super::learning::panel_learning;
 use super::outcomes::panel_outcomes;
 use super::style::{rgb, FAMILY};
-use super::tables::panel_tables;
 use super::weights::panel_weights;
 
 pub(super) const WIDTH: u32 = 1600;

@@ -9,12 +9,12 @@ mod climb;
 mod data;
 mod draws;
 mod grouping;
+mod heat_maps;
 mod layout;
 mod learning;
 mod outcomes;
 mod picture;
 mod style;
-mod tables;
 mod weights;
 
 use std::path::Path;

@@ -9,13 +9,12 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::Config;
-use super::files::{
-    write_atomically, FileLengths, FileProof, SpecimenColumns, BEST_FILE, CHECKPOINT_FILE,
-    PLAYOFF_FILE,
+use crate::run_folder::{
+    check_champions, check_recorded, FileLengths, FileProof, GatedChampion, BEST_FILE,
+    CHECKPOINT_FILE, PLAYOFF_FILE,
 };
-use super::gate::GatedChampion;
-use super::recorded;
 use crate::tournament::{Specimen, Standing};
+use checkers_engine::atomic_file::write_atomically;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::OpeningsSource;
 use checkers_engine::input_file::{self, Links, DECK_CAP};
@@ -143,7 +142,7 @@ impl Checkpoint {
     ///
     /// - `completed_rounds` is between 1 and the config's rounds, and a playoff is recorded
     ///   only after the last round;
-    /// - the recorded file lengths fit the files (see [`recorded::check_recorded`]);
+    /// - the recorded file lengths fit the files (see [`check_recorded`]);
     /// - the population has the config's size (after the last round: the last round's
     ///   survivors), ids strictly increasing and below `next_id`, weights (and search genes)
     ///   within the config's ranges, and lineage no later than the rounds played;
@@ -186,15 +185,15 @@ impl Checkpoint {
                 config.tournament.openings
             )));
         }
-        let recorded = recorded::check_recorded(
+        let recorded = check_recorded(
             dir,
             &self.files,
             done,
             config.tournament.games_pdn,
-            SpecimenColumns::of(config),
+            config.specimen_columns(),
         )?;
         if config.gate.is_on() && island.is_none() {
-            super::gate::check_champions(
+            check_champions(
                 dir,
                 &config.name,
                 done,

@@ -4,14 +4,15 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::files::{
-    self, append, timings_record, write_atomically, BEST_FILE, PLAYOFF_FILE, TIMINGS_FILE,
-};
 use super::process::Run;
 use super::state::{source_round, State};
 use super::summary::RunSummary;
 use crate::export::{export_to_file, ExportFormat};
+use crate::run_folder::{
+    append, playoff_header, timings_record, BEST_FILE, PLAYOFF_FILE, TIMINGS_FILE,
+};
 use crate::tournament::{play_playoff, playoff_games, Specimen, Standing};
+use checkers_engine::atomic_file::write_atomically;
 use checkers_engine::error::Result;
 use checkers_engine::game::Opening;
 use checkers_engine::rng::{stream, tag};
@@ -92,7 +93,7 @@ impl Run<'_> {
         finalists: &[(Specimen, u32)],
         standings: &[Standing],
     ) -> Result<()> {
-        let mut text = csv_line(&files::playoff_header());
+        let mut text = csv_line(&playoff_header());
         for s in standings {
             text.push_str(&csv_line(&[
                 s.rank.to_string(),

@@ -11,8 +11,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use super::files::{self, LOCK_FILE};
-use super::island_files;
+use crate::run_folder::{clear_run, foreign_entry, holds_run, LOCK_FILE, RUN_FILES};
 use checkers_engine::atomic_file::remove_stale_temporaries;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::input_file::{self, no_links};
@@ -78,14 +77,14 @@ impl RunLock {
             .and_then(|_| file.write_all(format!("{pid}\n").as_bytes()))
             .map_err(|e| Error::io("write", &path, &e))?;
         // Under the lock no other process of this run writes here: every dead one's file goes.
-        remove_stale_temporaries(dir, &files::RUN_FILES, Duration::ZERO)?;
+        remove_stale_temporaries(dir, &RUN_FILES, Duration::ZERO)?;
         Ok(RunLock { _file: file })
     }
 
     /// Prepares `out` for a new run and locks it: creates it if needed; a folder that holds a
     /// run is refused unless `force` is set, in which case its run files are deleted; a folder
     /// holding anything else is refused whatever `force` says, so that a user's files are never
-    /// used or deleted. (A run folder is defined by [`files::holds_run`].)
+    /// used or deleted. (A run folder is defined by [`holds_run`].)
     pub fn for_new_run(out: &Path, force: bool) -> Result<RunLock> {
         refuse_file(out)?;
         // Checked before the lock file is created: nothing is written into a foreign folder.
@@ -95,7 +94,7 @@ impl RunLock {
         std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
         let lock = RunLock::acquire(out)?;
         refuse_foreign(out)?;
-        if files::holds_run(out) {
+        if holds_run(out) {
             if !force {
                 return Err(Error::input(format!(
                     "{} already holds a run: continue it with `checkers-tuner resume {}`, or \
@@ -104,7 +103,7 @@ impl RunLock {
                     out.display()
                 )));
             }
-            island_files::clear_run(out)?;
+            clear_run(out)?;
         }
         Ok(lock)
     }
@@ -123,10 +122,10 @@ pub fn refuse_file(out: &Path) -> Result<()> {
 
 /// Refuses a folder with entries that are not a run's, unless it is a run folder.
 fn refuse_foreign(dir: &Path) -> Result<()> {
-    if files::holds_run(dir) {
+    if holds_run(dir) {
         return Ok(());
     }
-    match files::foreign_entry(dir)? {
+    match foreign_entry(dir)? {
         None => Ok(()),
         Some(name) => Err(Error::input(format!(
             "{} is not empty and is not a run folder (it holds {name}, and no checkpoint.json \
@@ -140,6 +139,9 @@ fn refuse_foreign(dir: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run_folder::CONFIG_FILE;
+    use checkers_engine::atomic_file::write_atomically;
+    use std::fs;
 
     #[test]
     fn a_second_lock_is_refused_naming_the_holder_and_freed_on_drop() {
@@ -201,5 +203,26 @@ mod tests {
         let pid = child.id();
         child.wait().unwrap();
         pid
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_clear_removes_only_run_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CONFIG_FILE);
+        write_atomically(&path, b"one").unwrap();
+        // A config.toml that this program did not write does not make a run folder.
+        assert!(!holds_run(dir.path()));
+        let ours = crate::run::Config::new("x").to_toml();
+        write_atomically(&path, ours.as_bytes()).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), ours);
+        fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+        assert!(holds_run(dir.path()));
+        clear_run(dir.path()).unwrap();
+        assert!(!holds_run(dir.path()));
+        let left: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["notes.txt"]);
     }
 }

@@ -1,43 +1,29 @@
-//! A tuning run: config, the round loop, output files, checkpoints and progress.
+//! A tuning run: its config, the round loop, checkpoints and progress, in rooms: `config/` (the
+//! config file), `gate/` (the gated champion), `chain/` (a night of runs and its morning fit),
+//! `islands/` (the island model) and `fits/` (the fitted specimens and the games they learn
+//! from). What the run writes into its folder, and reads back on resume, is
+//! `crate::run_folder`'s.
 
 mod chain;
 mod checkpoint;
 mod config;
-mod config_messages;
-mod config_sections;
-mod edits;
-mod estimate;
-mod exchange;
-mod files;
 mod finish;
-mod fit_sources;
-mod fitted;
+mod fits;
 mod gate;
-mod gating;
-mod island_files;
 mod islands;
-mod key_docs;
 mod lock;
 mod observer;
 mod options;
-mod pool;
 mod process;
-mod recorded;
-mod reference;
 mod rounds;
 mod runner;
 mod state;
 mod summary;
-mod tables;
 
-pub use chain::link_dir;
-pub(crate) use config::MAX_ISLANDS;
-pub use config::{ChainConfig, Config};
-pub use files::BEST_FILE;
+pub use config::{commented_defaults, ChainConfig, Config};
 pub use gate::{GateCandidates, GateConfig};
 pub use islands::{Island, IslandChoice};
 pub use observer::{ObserverFactory, RunObserver, RunView};
 pub use options::{CrashHooks, EndgameDbLoader, RunOptions};
-pub use reference::commented_defaults;
 pub use runner::{resume, tune, tune_island};
 pub use summary::{RunOutcome, RunSummary};

@@ -11,15 +11,14 @@ use std::time::{Duration, Instant};
 
 use super::checkpoint::{openings_fingerprint, Checkpoint, Member, CHECKPOINT_FORMAT};
 use super::config::Config;
-use super::files::FileProof;
-use super::fitted::PatternCache;
+use super::fits::PatternCache;
 use super::islands::Island;
 use super::observer::{RunObserver, RunView, Silent};
 use super::options::RunOptions;
 use super::state::State;
 use crate::elo::MatchTally;
 use crate::matchplay::{play_match_from, MatchPlayer};
-use crate::run_folder::CHAMPIONS_FILE;
+use crate::run_folder::{read_champions_file, FileProof, CHAMPIONS_FILE};
 use crate::tournament::{GameJob, GameReport, Specimen, Standing};
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::{
@@ -257,7 +256,7 @@ impl Run<'_> {
             return Ok(None);
         }
         let path = self.dir.join(CHAMPIONS_FILE);
-        Ok(Some(FileProof::of(&crate::champions::read_file(&path)?)))
+        Ok(Some(FileProof::of(&read_champions_file(&path)?)))
     }
 }
 

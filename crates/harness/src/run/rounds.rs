@@ -8,18 +8,16 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::checkpoint::{Champion, Member};
-use super::files::{
-    append, append_counted, learning_record, specimen_record, timings_record, SpecimenColumns,
-    GAMES_FILE, GAMES_PDN_FILE, LEARNING_FILE, POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE,
-    TIMINGS_FILE,
-};
-use super::fitted::{self, Earlier};
-use super::gate::{CandidateKind, GateCandidates, GatedChampion, CHAMPIONS_FILE};
-use super::pool::{Pool, RoundGames};
+use super::fits::{self, Earlier, Pool, RoundGames};
+use super::gate::GateCandidates;
 use super::process::{merit, Run, VALIDATION_OPPONENT};
 use super::state::State;
-use super::tables::write_tables;
 use crate::fit::{append_round, RecordedGame};
+use crate::run_folder::{
+    append, append_counted, learning_record, specimen_record, timings_record, write_tables,
+    CandidateKind, GatedChampion, CHAMPIONS_FILE, GAMES_FILE, GAMES_PDN_FILE, LEARNING_FILE,
+    POSITIONS_FILE, ROUNDS_FILE, SPECIMENS_FILE, TIMINGS_FILE,
+};
 use crate::tournament::{
     breed, breed_genes_into, play_round, BracketGame, FreshSource, GameJob, RoundResult, Specimen,
 };
@@ -226,7 +224,7 @@ impl Run<'_> {
                 let tally = result.tallies.get(&member.specimen.id);
                 let tally = tally.copied().unwrap_or_default();
                 let record = specimen_record(
-                    SpecimenColumns::of(config),
+                    config.specimen_columns(),
                     round,
                     &member.specimen,
                     member.rounds_survived,
@@ -256,7 +254,7 @@ impl Run<'_> {
             let games: Vec<RecordedGame> = result
                 .games
                 .iter()
-                .map(fitted::recorded)
+                .map(fits::recorded)
                 .collect::<Result<_>>()?;
             append_round(&self.dir, round, &games)?;
             // Recorded so that `resume` refuses a run whose store has gone: its fits would
@@ -373,7 +371,7 @@ impl Run<'_> {
             pooled,
             read: &read,
         };
-        let Some(report) = fitted::fit_after_round(
+        let Some(report) = fits::fit_after_round(
             &self.dir,
             self.config,
             self.settings.database,
@@ -385,7 +383,7 @@ impl Run<'_> {
         else {
             return Ok(Some(()));
         };
-        fitted::enter(newcomers, &report, &top.specimen, round, next_id);
+        fits::enter(newcomers, &report, &top.specimen, round, next_id);
         let entered = newcomers.last().expect("just entered");
         if entered.patterns.is_some() {
             // At the top of an island run's folder: migrants carry them to other islands.

@@ -10,7 +10,7 @@
 //! rows again) or the new one.
 //!
 //! Islands (`[islands] count > 1`): each island is this same run in its own folder `island-I/`
-//! with its own seed and ids, plus the exchanges of `islands.rs` between its rounds. A round is
+//! with its own seed and ids, plus the exchanges of `islands/` between its rounds. A round is
 //! split in two for them: the play (bracket, validation) and, once the neighbour's migrants are
 //! in, the finish (newcomers, rows, checkpoint). One process runs every island in step, or one
 //! process runs one island; both do the same steps on the same files, so the files agree.
@@ -19,18 +19,19 @@ use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
-use super::config::Config;
-use super::edits;
-use super::exchange::islands_playoff;
-use super::files::{self, write_atomically, CONFIG_FILE};
-use super::island_files;
-use super::islands::{Island, DEFAULT_WAIT};
-use super::lock::{refuse_file, RunLock};
+use super::config::{refused_config, Config};
+use super::fits::check_sources;
+use super::islands::{islands_playoff, prepare_island_folder, Island, DEFAULT_WAIT};
+use super::lock::RunLock;
 use super::options::RunOptions;
 use super::process::{IslandPart, Run};
 use super::rounds::{behind, play_rounds};
 use super::state::{Opened, State};
 use super::summary::RunOutcome;
+use crate::run_folder::{
+    holds_run, island_dir, refuse_irregular_files, remove_island_temporaries, CONFIG_FILE,
+};
+use checkers_engine::atomic_file::write_atomically;
 use checkers_engine::error::{Error, Result};
 
 /// Starts the run `config` in folder `out`.
@@ -99,7 +100,7 @@ pub fn tune_island(
 /// killed process wrote after its checkpoint. A run that never completed a round starts over
 /// from round 1; a finished run is reported as such. A `config.toml` that fails the check, or
 /// that changed since the checkpoint in a key that may not change, is refused with what to do
-/// (see `edits.rs`).
+/// (see `config/edits.rs`).
 pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
     if !dir.is_dir() {
         return Err(Error::input(format!(
@@ -108,7 +109,7 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
         )));
     }
     let config_path = dir.join(CONFIG_FILE);
-    if !config_path.is_file() || !files::holds_run(dir) {
+    if !config_path.is_file() || !holds_run(dir) {
         return Err(Error::input(format!(
             "{} is not a run folder: it has no {CONFIG_FILE} written by a run (start a run \
              with `checkers-tuner tune CONFIG --out {}`)",
@@ -117,10 +118,10 @@ pub fn resume(dir: &Path, options: &RunOptions) -> Result<RunOutcome> {
         )));
     }
     // Before its config is read: an island run's top folder is not one `State::open` checks.
-    files::refuse_irregular_files(dir)?;
+    refuse_irregular_files(dir)?;
     // Held until the run returns: no other `tune` or `resume` meanwhile.
     let _lock = RunLock::acquire(dir)?;
-    let config = Config::load_keyed(&config_path).map_err(|e| edits::refused_config(dir, &e))?;
+    let config = Config::load_keyed(&config_path).map_err(|e| refused_config(dir, &e))?;
     start_or_continue(dir, &config, &config.to_toml(), options)
 }
 
@@ -133,7 +134,7 @@ fn start_or_continue(
     options: &RunOptions,
 ) -> Result<RunOutcome> {
     // Before any game: a store the fits learn from that has gone would stop the first fit.
-    super::fit_sources::check_sources(&config.evolution.fit_with)?;
+    check_sources(&config.evolution.fit_with)?;
     if !config.chain.is_single() {
         let runs = super::chain::Runs {
             start: tune,
@@ -150,88 +151,6 @@ fn start_or_continue(
             let run = Run::new(dir, config, text, options, &state, None)?;
             play_to_the_end(vec![(run, *state)], options)
         }
-    }
-}
-
-/// Makes `out` the run folder of the island-model run whose resolved config is `text`, for one
-/// island's process: a new or empty folder gets the config; a folder with this config is
-/// joined (another island, or a restart, made it); anything else is refused before anything is
-/// written. Islands start at the same time, so this must not fail when another island is
-/// preparing the same folder.
-fn prepare_island_folder(out: &Path, text: &str) -> Result<()> {
-    refuse_file(out)?;
-    let config_path = out.join(CONFIG_FILE);
-    if out.is_dir() && !config_path.exists() {
-        // Another island may put the config in place between the two looks: it is checked
-        // below like one found at once, never taken for a foreign file.
-        if let Some(name) = files::foreign_entry(out)?
-            .filter(|name| !island_files::is_island_entry(name) && name != CONFIG_FILE)
-        {
-            return Err(Error::input(format!(
-                "{} is not empty and is not a run folder (it holds {name}); give `--out` a \
-                 new or empty folder, or the folder of this island-model run",
-                out.display()
-            )));
-        }
-    }
-    std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, &e))?;
-    let read = || std::fs::read_to_string(&config_path);
-    let found = match read() {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            // Islands starting together race for the folder: exactly one claim puts its config
-            // in place, and every other island compares its own with the winner's.
-            let claimed = claim_config(&config_path, text);
-            match read() {
-                Ok(found) => found,
-                Err(_) => return claimed,
-            }
-        }
-        found => found.map_err(|e| Error::io("read", &config_path, &e))?,
-    };
-    if found != text {
-        return Err(Error::input(format!(
-            "{} holds another run (its {CONFIG_FILE} differs from this config); every island \
-             of a run must be started with the same config, and a new run needs a new folder",
-            out.display()
-        )));
-    }
-    Ok(())
-}
-
-/// Puts `text` at `config_path` unless a file is there already, atomically: the whole text is
-/// written to a temporary file of this process (`.config.toml.tmp-PID`, which a starting
-/// island does not take for a foreign file), then hard-linked into place, which fails when
-/// another island's claim won. A rename would replace the winner's config, so that two
-/// islands of different configs could both see their own and go on in one folder. A file
-/// system without hard links falls back to creating the file exclusively.
-fn claim_config(config_path: &Path, text: &str) -> Result<()> {
-    let dir = checkers_engine::atomic_file::parent_dir(config_path);
-    let tmp = dir.join(format!(".{CONFIG_FILE}.tmp-{}", std::process::id()));
-    let write = |path: &Path, options: &mut std::fs::OpenOptions| -> std::io::Result<()> {
-        use std::io::Write;
-        let mut file = options.write(true).open(path)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()
-    };
-    write(
-        &tmp,
-        std::fs::OpenOptions::new().create(true).truncate(true),
-    )
-    .map_err(|e| Error::io("write", &tmp, &e))?;
-    let linked = std::fs::hard_link(&tmp, config_path);
-    let _ = std::fs::remove_file(&tmp);
-    match linked {
-        Ok(()) => {
-            checkers_engine::atomic_file::sync_dir(&dir);
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(_) => match write(config_path, std::fs::OpenOptions::new().create_new(true)) {
-            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-                Err(Error::io("write", config_path, &e))
-            }
-            _ => Ok(()),
-        },
     }
 }
 
@@ -253,14 +172,10 @@ fn run_islands(
     let in_step = one.is_none();
     let all = Island::all(config.islands.count);
     for island in one.map_or_else(|| all.collect(), |island| vec![island]) {
-        let dir = island_files::island_dir(top, island.index);
+        let dir = island_dir(top, island.index);
         std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, &e))?;
         let lock = RunLock::acquire(&dir)?;
-        island_files::remove_island_temporaries(
-            top,
-            island.index,
-            config.island_ids(island.index),
-        )?;
+        remove_island_temporaries(top, island.index, config.island_ids(island.index))?;
         let state = match State::open(top, &dir, config, text, Some(island))? {
             Opened::Ready(state) => *state,
             Opened::Finished(summary) => {
@@ -316,7 +231,7 @@ fn play_to_the_end(mut live: Vec<(Run, State)>, options: &RunOptions) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run_folder::GAMES_FILE;
+    use crate::run_folder::{CHECKPOINT_FILE, GAMES_FILE};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
@@ -346,7 +261,7 @@ mod tests {
                 completed_rounds: 0
             }
         );
-        assert!(!out.join(files::CHECKPOINT_FILE).exists());
+        assert!(!out.join(CHECKPOINT_FILE).exists());
         // Only the header: the stopped round wrote nothing.
         let games = std::fs::read_to_string(out.join(GAMES_FILE)).unwrap();
         assert_eq!(games.lines().count(), 1);

@@ -4,15 +4,16 @@
 use std::path::Path;
 
 use super::checkpoint::{Champion, Checkpoint, Member};
-use super::config::Config;
-use super::edits;
-use super::files::{self, FileLengths, CONFIG_FILE};
-use super::gate::{self, GatedChampion};
+use super::config::{accept_edits, playoff_started, Config};
+use super::fits::{check_store, cut_store};
 use super::islands::Island;
-use super::recorded;
 use super::summary::RunSummary;
-use super::tables::{attach_tables, load_start_copy, write_tables};
 use crate::fit::{start_store, StoreIdentity};
+use crate::run_folder::{
+    attach_tables, cut_champions, cut_recorded, load_start_copy, refuse_irregular_files,
+    start_champions, start_files, write_tables, FileLengths, GatedChampion, CHECKPOINT_FILE,
+    CONFIG_FILE,
+};
 use crate::tournament::{draw_fresh_genes, initial_population, FreshSource, Specimen};
 use checkers_engine::error::{Error, Result};
 use checkers_engine::weights_file::WeightsFile;
@@ -30,7 +31,7 @@ pub(super) struct State {
     /// The gated champion (`[gate]`), once a gate crowned one.
     pub(super) gated: Option<GatedChampion>,
     /// What the process is told when it takes the run on: the keys of `config.toml` changed
-    /// since the checkpoint (see `edits.rs`).
+    /// since the checkpoint (see `config/edits.rs`).
     pub(super) notes: Vec<String>,
     /// The specimen fresh specimens are drawn around (`population.start`), if any.
     pub(super) start: Option<Specimen>,
@@ -83,7 +84,7 @@ impl State {
     /// The state of the run (or island) whose files are in `dir` and whose run folder is
     /// `top`: from its checkpoint, after cutting what a killed process wrote after it, or the
     /// initial one when it has none. A checkpoint of another config than `text` is refused,
-    /// unless only keys that may still change differ (see `edits.rs`).
+    /// unless only keys that may still change differ (see `config/edits.rs`).
     pub(super) fn open(
         top: &Path,
         dir: &Path,
@@ -92,12 +93,12 @@ impl State {
         island: Option<Island>,
     ) -> Result<Opened> {
         let games_pdn = config.tournament.games_pdn;
-        files::refuse_irregular_files(dir)?;
+        refuse_irregular_files(dir)?;
         let Some(checkpoint) = Checkpoint::load(dir)? else {
-            let lengths = files::start_files(dir, games_pdn, files::SpecimenColumns::of(config))?;
+            let lengths = start_files(dir, games_pdn, config.specimen_columns())?;
             start_store(dir, StoreIdentity::new(text, island.map(|i| i.index)))?;
             if config.gate.is_on() {
-                gate::start_champions(dir)?;
+                start_champions(dir)?;
             }
             let start = start_specimen(top, config, island, Begin::Fresh)?;
             return Ok(Opened::Ready(Box::new(State::initial(
@@ -106,9 +107,9 @@ impl State {
         };
         let mut notes = Vec::new();
         if checkpoint.config != text {
-            let started = edits::playoff_started(&checkpoint, top, config.islands.count);
-            let place = dir.join(files::CHECKPOINT_FILE);
-            notes = edits::accept(&checkpoint.config, text, started, &place).map_err(|e| {
+            let started = playoff_started(checkpoint.playoff.is_some(), top, config.islands.count);
+            let place = dir.join(CHECKPOINT_FILE);
+            notes = accept_edits(&checkpoint.config, text, started, &place).map_err(|e| {
                 Error::input(match island {
                     None => format!("{}: {e}", dir.join(CONFIG_FILE).display()),
                     Some(island) => format!(
@@ -130,7 +131,7 @@ impl State {
         // Everything is read and checked before anything is cut: a refusal leaves the folder
         // as it was.
         let identity = StoreIdentity::new(text, island.map(|i| i.index));
-        let store = recorded::check_store(dir, identity, completed, &checkpoint.files)?;
+        let store = check_store(dir, identity, completed, &checkpoint.files)?;
         let mut population = checkpoint.population;
         let mut champion = checkpoint.champion;
         let mut gated = checkpoint.gated;
@@ -144,16 +145,16 @@ impl State {
                 .chain(champion.iter_mut().map(|c| &mut c.specimen))
                 .chain(gated.iter_mut().map(|c| &mut c.specimen)),
         )?;
-        recorded::cut_to(
+        cut_recorded(
             dir,
             &checkpoint.files,
             completed,
             games_pdn,
-            files::SpecimenColumns::of(config),
+            config.specimen_columns(),
         )?;
-        recorded::cut_store(dir, store)?;
+        cut_store(dir, store)?;
         if config.gate.is_on() {
-            gate::cut_to(
+            cut_champions(
                 dir,
                 completed,
                 gated.as_ref(),

@@ -3,8 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use super::config::Config;
-use super::files;
-use super::gate::GatedChampion;
+use crate::run_folder::{
+    GatedChampion, CHAMPIONS_DIR, CHECKPOINT_FILE, CONFIG_FILE, INTERIM_DIR, RUN_FILES,
+};
 use crate::tournament::Standing;
 
 /// A finished run: where its files are and its playoff ranking.
@@ -54,18 +55,15 @@ impl RunSummary {
     /// The result files in the run folder, in the order docs/run-folder.md lists them (the config and
     /// the checkpoint left out).
     pub fn result_files(&self) -> Vec<&'static str> {
-        files::RUN_FILES
+        RUN_FILES
             .into_iter()
-            .filter(|&name| name != files::CONFIG_FILE && name != files::CHECKPOINT_FILE)
+            .filter(|&name| name != CONFIG_FILE && name != CHECKPOINT_FILE)
             .filter(|name| self.dir.join(name).exists())
             .chain(
-                [
-                    (files::CHAMPIONS_DIR, "champions/"),
-                    (crate::run_folder::INTERIM_DIR, "interim/"),
-                ]
-                .into_iter()
-                .filter(|(folder, _)| self.dir.join(folder).is_dir())
-                .map(|(_, shown)| shown),
+                [(CHAMPIONS_DIR, "champions/"), (INTERIM_DIR, "interim/")]
+                    .into_iter()
+                    .filter(|(folder, _)| self.dir.join(folder).is_dir())
+                    .map(|(_, shown)| shown),
             )
             .collect()
     }

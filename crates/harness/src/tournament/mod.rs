@@ -2,7 +2,7 @@
 
 mod bracket;
 mod evolution;
-mod fit_source;
+mod fit_with;
 mod playoff;
 mod search_genes;
 mod settings;
@@ -15,7 +15,7 @@ pub use evolution::{
     breed, initial_population, EvolutionParams, FreshSource, DEFAULT_FIT_SCORE_WEIGHT,
     DEFAULT_L2_TABLES, MAX_ENDING_PLIES, MAX_L2_TABLES,
 };
-pub use fit_source::{FitSource, Fixed, FixedPdn, FixedSource, PdnFile};
+pub use fit_with::{FitSource, Fixed, FixedPdn, FixedSource, PdnFile};
 pub use playoff::{
     play_playoff, play_playoff_share, playoff_games, playoff_standings, PlayoffShare, Standing,
 };

@@ -1,6 +1,6 @@
 //! Where a fit's games come from, and their batches.
 
-use crate::fit::records::RecordedGame;
+use crate::fit::recorded_game::RecordedGame;
 use checkers_engine::error::Result;
 
 use super::stream::GameStream;

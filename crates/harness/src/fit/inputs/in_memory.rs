@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::fit::records::RecordedGame;
+use crate::fit::recorded_game::RecordedGame;
 use checkers_engine::error::Result;
 
 use super::reading::Damaged;

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use crate::fit::records::RecordedGame;
+use crate::fit::recorded_game::RecordedGame;
 use crate::fit::store::StoreReader;
 use crate::run_folder::{line_of, Column, CsvRows};
 use checkers_engine::error::{Error, Result};

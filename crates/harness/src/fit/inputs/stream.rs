@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::fit::records::RecordedGame;
+use crate::fit::recorded_game::RecordedGame;
 use crate::run_folder::POSITIONS_FILE;
 use checkers_engine::error::{Error, Result};
 

@@ -13,7 +13,7 @@ use crate::fit::adam::{adam, AdamOptions};
 use crate::fit::inputs::Games;
 use crate::fit::pattern_samples::{pattern_samples, PatternData, PatternSlice};
 use crate::fit::positions::GAME_BATCH;
-use crate::fit::records::{NO_SCORE, SCORE_WIN};
+use crate::fit::recorded_game::{NO_SCORE, SCORE_WIN};
 use crate::fit::report::{FitReport, Losses};
 use crate::fit::settings::FitSettings;
 use crate::fit::texel::{golden_section_k, sigmoid};

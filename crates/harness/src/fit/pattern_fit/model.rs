@@ -208,7 +208,7 @@ impl PatternModel {
 mod tests {
     use super::*;
     use crate::fit::pattern_samples::PatternData;
-    use crate::fit::records::NO_SCORE;
+    use crate::fit::recorded_game::NO_SCORE;
     use checkers_engine::board::Position;
     use checkers_engine::eval::{evaluate_patterns, RegionLayout};
 

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use crate::fit::pattern_samples::{PatternSample, PatternSlice};
-use crate::fit::records::{NO_SCORE, SCORE_WIN};
+use crate::fit::recorded_game::{NO_SCORE, SCORE_WIN};
 use crate::fit::texel::sigmoid;
 
 use super::model::PatternModel;

@@ -1,6 +1,6 @@
 //! The store's bytes: its magic and header, and a round's block with its checksum.
 
-use crate::fit::records::{RecordedGame, NO_SCORE};
+use crate::fit::recorded_game::{RecordedGame, NO_SCORE};
 use checkers_engine::board::Color;
 use checkers_engine::game::GameResult;
 

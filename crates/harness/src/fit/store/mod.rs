@@ -9,8 +9,8 @@
 //! `G`, the start position (Black's, White's and the kings' squares as `u32` bitboards, the side
 //! to move as a byte), the result (a byte: 0 Black won, 1 White won, 2 drawn), the number of
 //! moves as `u16`, and per move its index (a byte) and its score (`i16`: the mover's search
-//! score clamped to ±[`SCORE_WIN`](super::records::SCORE_WIN), wins and losses at the bounds;
-//! [`NO_SCORE`](super::records::NO_SCORE) for a move no search chose, such as an opening's);
+//! score clamped to ±[`SCORE_WIN`](super::recorded_game::SCORE_WIN), wins and losses at the bounds;
+//! [`NO_SCORE`](super::recorded_game::NO_SCORE) for a move no search chose, such as an opening's);
 //! then the block's checksum (`u64`, FNV-1a of the block from its `R`). Numbers are
 //! little-endian. A round is appended whole and reaches the disk before the checkpoint that
 //! counts it; a resumed run cuts the store back to its checkpoint's rounds.

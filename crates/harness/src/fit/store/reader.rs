@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
-use crate::fit::records::RecordedGame;
+use crate::fit::recorded_game::RecordedGame;
 use checkers_engine::board::{Color, Position};
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::GameResult;

@@ -1,6 +1,6 @@
 //! The store's tests: what is written is read back, and damage is found where it is.
 
-use crate::fit::records::{RecordedGame, NO_SCORE, SCORE_WIN};
+use crate::fit::recorded_game::{RecordedGame, NO_SCORE, SCORE_WIN};
 use crate::run_folder::POSITIONS_FILE;
 use checkers_engine::board::{Move, Position};
 use checkers_engine::error::Result;

@@ -5,7 +5,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::Path;
 
-use crate::fit::records::RecordedGame;
+use crate::fit::recorded_game::RecordedGame;
 use crate::run_folder::POSITIONS_FILE;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::input_file;

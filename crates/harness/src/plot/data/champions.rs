@@ -51,9 +51,9 @@ pub(crate) struct Climb {
 pub(super) fn read_champions(path: &Path, clamped: &mut Clamped) -> Result<Climb, Error> {
     // The one check of the file's rows (a running run's last row may be half written: the
     // whole rows are checked and drawn).
-    let bytes = crate::champions::read_file(path)?;
+    let bytes = crate::run_folder::read_champions_file(path)?;
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    crate::champions::ChampionsIndex::from_bytes(path, &bytes[..whole])?;
+    crate::run_folder::ChampionsIndex::from_bytes(path, &bytes[..whole])?;
     let cols = CsvTable::from_bytes(path, &bytes[..whole])?;
     let (round, elo) = (cols.column("round")?, cols.column("cumulative_elo")?);
     let (kind, accepted) = (cols.column("kind")?, cols.column("accepted")?);

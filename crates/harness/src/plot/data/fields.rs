@@ -1,7 +1,7 @@
 //! Reading the run's fields: each value checked against what a run writes, and values beyond
 //! a panel's scale clamped with a note saying so.
 
-use crate::run::MAX_ISLANDS;
+use crate::run_folder::MAX_ISLANDS;
 use crate::run_folder::{Column, CsvTable};
 use crate::tournament::MAX_ROUNDS;
 use checkers_engine::error::Error;

@@ -57,7 +57,7 @@ pub(crate) struct RunData {
     pub(crate) champions: Vec<Best>,
     /// An extended run's tables: the last champion's in a gated run, otherwise the last
     /// round's best survivor's.
-    pub(crate) tables: Option<super::tables::Tables>,
+    pub(crate) tables: Option<super::heat_maps::Tables>,
     /// What the picture shows otherwise than the files say: values drawn at the edge of
     /// their scale (see [`Clamped`]).
     pub(crate) notes: Vec<String>,
@@ -87,7 +87,7 @@ pub(crate) fn read_run(run_dir: &Path) -> Result<RunData, Error> {
         None => best.last().map(|b| (b, false)),
     }
     .filter(|(b, _)| !b.extra[0].is_empty())
-    .map(|(b, champion)| super::tables::Tables {
+    .map(|(b, champion)| super::heat_maps::Tables {
         round: b.round,
         id: b.id,
         champion,

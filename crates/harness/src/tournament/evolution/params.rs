@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use checkers_engine::bounded::{fraction, int_in, is_zero, number_in};
 use checkers_engine::eval::MAX_ABS_WEIGHT;
 
-use crate::tournament::fit_source::FitSource;
+use crate::tournament::fit_with::FitSource;
 use crate::tournament::settings::MAX_ROUNDS;
 /// The strongest pull of a pattern fit's table entries toward zero, in positions (`fit
 /// --l2-tables`, `[evolution] fit_l2_tables`): far beyond any data set, every entry at zero.

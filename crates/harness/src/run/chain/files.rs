@@ -1,0 +1,142 @@
+//! A chain's own files, written once at the end: the morning fit, `best.json`, `chain.csv`
+//! and, last, `morning.csv`, which marks a finished chain; and the chain's summary read back
+//! from them.
+
+use std::path::Path;
+
+use super::morning::Morning;
+use crate::export::{export_to_file, ExportFormat};
+use crate::run::config::Config;
+use crate::run::summary::RunSummary;
+use crate::run_folder::{BEST_FILE, CHAIN_FILE, MORNING_FILE, MORNING_RESULT_FILE};
+use checkers_engine::atomic_file::write_atomically;
+use checkers_engine::error::{Error, Result};
+use checkers_engine::text::csv_line;
+
+/// The chain's summary: its folder and name, the last link's playoff, and the morning's result.
+pub(super) fn chain_summary(
+    top: &Path,
+    config: &Config,
+    last: Option<RunSummary>,
+) -> Result<RunSummary> {
+    let last = last.ok_or_else(|| {
+        Error::input(format!(
+            "{}: the chain's last link has not finished, but {MORNING_RESULT_FILE} says the \
+             chain has (was a link folder replaced?)",
+            top.display()
+        ))
+    })?;
+    let morning = std::fs::read_to_string(top.join(MORNING_RESULT_FILE))
+        .map_err(|e| Error::io("read", &top.join(MORNING_RESULT_FILE), &e))?;
+    Ok(RunSummary {
+        dir: top.to_path_buf(),
+        name: config.name.clone(),
+        morning: morning_line(&morning),
+        ..last
+    })
+}
+
+/// What `morning.csv` says, in a line: the fit's games and the gate's result.
+fn morning_line(text: &str) -> Option<String> {
+    let header: Vec<&str> = text.lines().next()?.split(',').collect();
+    let row: Vec<&str> = text.lines().nth(1)?.split(',').collect();
+    let get = |name: &str| {
+        let at = header.iter().position(|h| *h == name)?;
+        row.get(at).copied()
+    };
+    let fit = format!(
+        "the morning fit of {} links ({} games)",
+        get("links")?,
+        get("games")?
+    );
+    Some(match get("gate_games")? {
+        "0" => format!("{fit} is best.json (no gate)"),
+        games => format!(
+            "{fit} vs the last link's best: +{} ={} -{} in {games} games, Elo {} ± {}: {}",
+            get("wins")?,
+            get("draws")?,
+            get("losses")?,
+            get("elo")?,
+            get("elo_95")?,
+            match get("accepted")? {
+                "true" => "accepted, best.json is the morning fit",
+                _ => "refused, best.json is the last link's best",
+            }
+        ),
+    })
+}
+
+/// The header of `chain.csv`: one row per link.
+pub fn chain_header() -> Vec<&'static str> {
+    vec!["link", "seed", "folder", "rounds", "best_id", "best_points"]
+}
+
+/// The header of `morning.csv`: the one row of the morning fit and its gate.
+pub fn morning_header() -> Vec<&'static str> {
+    vec![
+        "links",
+        "games",
+        "positions",
+        "gate_games",
+        "wins",
+        "draws",
+        "losses",
+        "elo",
+        "elo_95",
+        "accepted",
+        "label_depth",
+    ]
+}
+
+/// Writes the morning fit, `best.json`, `chain.csv` and, last, `morning.csv` (each whole or
+/// not at all): a chain folder with `morning.csv` has finished.
+pub(super) fn write_chain_files(
+    top: &Path,
+    config: &Config,
+    links: &[RunSummary],
+    morning: &Morning,
+) -> Result<()> {
+    export_to_file(&morning.fit, ExportFormat::Json, &top.join(MORNING_FILE))?;
+    export_to_file(&morning.champion, ExportFormat::Json, &top.join(BEST_FILE))?;
+    let mut chain = csv_line(&chain_header());
+    for (index, summary) in links.iter().enumerate() {
+        let link = index as u32 + 1;
+        let best = summary.best();
+        let folder = format!("link-{link}");
+        chain.push_str(&csv_line(&[
+            link.to_string(),
+            (config.seed + u64::from(link - 1)).to_string(),
+            folder,
+            summary.rounds.to_string(),
+            summary
+                .champion
+                .map_or(best.id, |(id, _, _)| id)
+                .to_string(),
+            format!("{:.1}", best.half_points as f64 / 2.0),
+        ]));
+    }
+    write_atomically(&top.join(CHAIN_FILE), chain.as_bytes())?;
+    let mut row = vec![
+        links.len().to_string(),
+        morning.games.to_string(),
+        morning.positions.to_string(),
+    ];
+    match &morning.gate {
+        Some(gate) => {
+            let t = &gate.tally.results;
+            row.extend([
+                (t.wins + t.draws + t.losses).to_string(),
+                t.wins.to_string(),
+                t.draws.to_string(),
+                t.losses.to_string(),
+                format!("{:.1}", gate.estimate.elo),
+                format!("{:.1}", (gate.estimate.upper - gate.estimate.lower) / 2.0),
+            ]);
+        }
+        None => row.extend(["0", "0", "0", "0", "", ""].map(String::from)),
+    }
+    row.push(morning.accepted.to_string());
+    row.push(config.chain.label_depth.to_string());
+    let text = csv_line(&morning_header()) + &csv_line(&row);
+    write_atomically(&top.join(MORNING_RESULT_FILE), text.as_bytes())
+}
