@@ -5,8 +5,7 @@ use checkers_engine::board::Color;
 use checkers_engine::game::GameResult;
 
 use super::identity::StoreIdentity;
-#[cfg(doc)]
-use super::writer::start_store;
+
 /// The first bytes of a store.
 pub(super) const MAGIC: &[u8; 8] = b"CTPOS002";
 
@@ -79,7 +78,7 @@ pub fn round_block(identity: StoreIdentity, round: u32, games: &[RecordedGame]) 
     out
 }
 
-/// The header of a store of `identity`: what [`start_store`] writes.
+/// The header of a store of `identity`: what the writer's `start_store` writes.
 pub(super) fn header(identity: StoreIdentity) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     out.extend_from_slice(&identity.bytes());
