@@ -11,6 +11,7 @@ use checkers_harness::matchplay::{
 };
 
 use super::summary::{in_progress, IN_PROGRESS};
+
 /// A file written as the match goes, one pair's text at a time (in opening order), so a
 /// stopped match keeps its games.
 pub(super) struct Appender {

@@ -33,12 +33,14 @@ pub use play::{play_match, play_match_from};
 pub use report::{MatchReport, PairReport, SprtOutcome, Thinking};
 pub use rows::{read_match_rows, MatchRows};
 pub use side::{MatchPlayer, MatchSide};
+
 /// Checks before a match starts that `out` can be written: its folder exists and it is not a
 /// folder, a symbolic link or a device itself. A match can take hours; finding this out
 /// afterwards would lose them.
 pub fn check_output_path(out: &Path, what: &str) -> Result<()> {
     checkers_engine::atomic_file::check_output_path(out, what)
 }
+
 /// Writes `bytes` to a temporary file next to `out`, syncs it and renames it over `out`, so
 /// that `out` is either the old file or the whole new one. `out` must be a new or regular file
 /// in an existing folder ([`check_output_path`]).

@@ -7,6 +7,7 @@ use checkers_engine::game::GameResult;
 use super::identity::StoreIdentity;
 #[cfg(doc)]
 use super::writer::start_store;
+
 /// The first bytes of a store.
 pub(super) const MAGIC: &[u8; 8] = b"CTPOS002";
 
