@@ -10,6 +10,7 @@ use clap::Args;
 
 use crate::commands::egdb::DatabaseArg;
 use crate::commands::search_args::{search_mode, SearchArgs};
+
 /// Arguments of `match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
@@ -136,6 +137,7 @@ pub struct MatchArgs {
     #[arg(short, long)]
     pub(super) quiet: bool,
 }
+
 /// The search settings from the arguments, checked, without the endgame database.
 pub(super) fn settings(args: &MatchArgs) -> Result<GameSettings> {
     args.search
@@ -171,6 +173,7 @@ pub(super) fn settings(args: &MatchArgs) -> Result<GameSettings> {
         database_adjudication: !args.no_database_adjudication,
     })
 }
+
 /// A side's own depths from `--depth-a`/`--depth-b` (`flag`): `MIN..MAX`, or `MIN` with the
 /// shared capture extension. `None` when not given or equal to the shared depths, so that such
 /// a match keeps the key (and files) of one without the flag.

@@ -10,6 +10,7 @@ use checkers_engine::game::Opening;
 use checkers_harness::matchplay::{read_match_file, read_match_rows, summary_path, MatchGame};
 
 use super::summary::{in_progress, IN_PROGRESS};
+
 /// A file written as the match goes, one pair's text at a time (in opening order), so a
 /// stopped match keeps its games.
 pub(super) struct Appender {

@@ -5,6 +5,7 @@ use checkers_engine::game::{GameSettings, TimeControl};
 use checkers_engine::search::SearchLimits;
 use checkers_engine::weights_file::WeightsFile;
 use checkers_harness::players::Engine;
+
 /// `n` and `noun`, plural unless `n` is 1.
 pub(super) fn count(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -13,6 +14,7 @@ pub(super) fn count(n: usize, noun: &str) -> String {
         format!("{n} {noun}s")
     }
 }
+
 /// How the players search, for the header: both depths when a side has its own.
 pub(super) fn search_label(settings: &GameSettings, own: [Option<SearchLimits>; 2]) -> String {
     let captures = settings.search.max_depth - settings.search.min_depth;
@@ -38,6 +40,7 @@ pub(super) fn search_label(settings: &GameSettings, own: [Option<SearchLimits>; 
         ),
     }
 }
+
 /// `depth MIN..MAX`.
 fn depth(l: SearchLimits) -> String {
     format!("depth {}..{}", l.min_depth(), l.max_depth())
@@ -51,6 +54,7 @@ pub(super) fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
         None => arg.to_string(),
     }
 }
+
 /// Another program's line in the header: the argument, its own name and what it is.
 pub(super) fn engine_label(arg: &str, name: &str, engine: &Option<Engine>) -> String {
     let kind = match engine {
@@ -59,6 +63,7 @@ pub(super) fn engine_label(arg: &str, name: &str, engine: &Option<Engine>) -> St
     };
     format!("{arg} ({name}, {kind})")
 }
+
 /// `material` or the file name, how its evaluator moves from the opening to the endgame, and
 /// where the weights came from.
 pub(super) fn player_label(arg: &str, file: &WeightsFile) -> String {

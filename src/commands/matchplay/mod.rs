@@ -34,6 +34,7 @@ use sides::{engines, side_search};
 use summary::{forfeit_lines, in_progress, thinking_line};
 
 pub use args::MatchArgs;
+
 /// Runs the command.
 pub fn run(args: MatchArgs) -> Result<()> {
     let mut settings = settings(&args)?;

@@ -9,6 +9,7 @@ use checkers_engine::game::{
 };
 
 use super::args::MatchArgs;
+
 /// Most repeats of the deck `--repeat` accepts.
 const MAX_REPEAT: usize = 1000;
 

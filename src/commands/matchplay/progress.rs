@@ -7,6 +7,7 @@ use checkers_harness::matchplay::PairReport;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::commands::output::note;
+
 /// Plain progress lines (stderr not a terminal) come every this many pairs, and after the last.
 const PROGRESS_EVERY: usize = 10;
 

@@ -6,6 +6,7 @@ use checkers_engine::search::{SearchLimits, SelectiveParams};
 use checkers_harness::players::Engine;
 
 use super::args::MatchArgs;
+
 /// A side's selective search: `mode` from the command line, else the weights file's `search`
 /// table (its selective keys apply either way); `None` for the exact search.
 pub(super) fn side_search(
@@ -18,6 +19,7 @@ pub(super) fn side_search(
         None => own.selective(),
     }
 }
+
 /// The programs among the players (`cb:`, `hub:`), with their options; refuses what such a
 /// player cannot do (a depth or search of its own; a CheckerBoard engine without a time) and
 /// options for a weights file.

@@ -6,6 +6,7 @@ use checkers_harness::matchplay::{MatchGame, Thinking};
 use super::header::count;
 #[cfg(doc)]
 use checkers_harness::matchplay::match_key;
+
 /// First line of `FILE.summary.txt` while the match writing `FILE.csv` is not finished; the
 /// second is `key: ` and the match's key ([`match_key`]).
 pub(super) const IN_PROGRESS: &str =
@@ -14,6 +15,7 @@ pub(super) const IN_PROGRESS: &str =
 pub(super) fn in_progress(key: &str, text: &str) -> String {
     format!("{IN_PROGRESS}\nkey: {key}\n{text}")
 }
+
 /// Each side's mean time a move over the games this command played, so that "equal time" can
 /// be checked; nothing when it played none.
 pub(super) fn thinking_line(thinking: &[Thinking; 2], games: usize) -> Option<String> {

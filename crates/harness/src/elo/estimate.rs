@@ -1,6 +1,7 @@
 //! An Elo estimate with its 95% interval and LOS, and the lines that print it.
 
 use std::fmt;
+
 /// Fewest pairs for which [`EloEstimate::summary_line`] shows the 95% interval and LOS: below
 /// it the normal approximation behind them is poor, and a handful of identical pairs would show
 /// a collapsed `± 0.0`.

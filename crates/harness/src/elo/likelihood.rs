@@ -2,6 +2,7 @@
 //! GSPRT's log-likelihood ratio is built on.
 
 use super::pentanomial::{Pentanomial, PAIR_SCORE};
+
 /// Pseudo-count standing in for an empty pentanomial cell in the SPRT (fishtest's `regularize`):
 /// keeps the MLE defined and the variance positive while weighing less than any real pair.
 const EMPTY_CELL: f64 = 1e-3;

@@ -19,6 +19,7 @@ pub fn logistic_score(elo: f64) -> f64 {
 mod tests {
     use super::super::testing::close;
     use super::*;
+
     #[test]
     fn logistic_elo_and_score_are_inverse() {
         // 400·log10(3) = 190.848502; a score of 0.75 is that many Elo.

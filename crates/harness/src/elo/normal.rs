@@ -74,6 +74,7 @@ fn erfc_continued_fraction(x: f64) -> f64 {
 mod tests {
     use super::super::testing::close;
     use super::*;
+
     #[test]
     fn erf_and_normal_cdf_match_reference_values() {
         // 40-digit values from mpmath, rounded to the nearest double.

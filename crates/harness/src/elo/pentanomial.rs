@@ -8,6 +8,7 @@ use checkers_engine::game::GameScore;
 use super::estimate::EloEstimate;
 use super::logistic::logistic_elo;
 use super::normal::{normal_cdf, Z_95};
+
 /// The per-game score of a pair worth `k` half-points, `x_k = k / 4`.
 pub(super) const PAIR_SCORE: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 /// Counts of game pairs by A's points: `counts[k]` pairs scored `k / 2` points
@@ -119,6 +120,7 @@ mod tests {
     use super::super::testing::{close, penta};
     use super::*;
     use checkers_engine::game::GameResult;
+
     fn no_nan(e: &EloEstimate) {
         for (name, x) in [
             ("score", e.score),
@@ -359,6 +361,7 @@ mod tests {
     fn a_pair_cannot_score_more_than_two_points() {
         Pentanomial::default().add(5);
     }
+
     #[test]
     fn too_few_pairs_show_the_estimate_without_an_interval() {
         let few = Pentanomial::from_counts([0, 1, 3, 2, 0]).estimate();

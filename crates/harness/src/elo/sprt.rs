@@ -9,6 +9,7 @@ use checkers_engine::error::{Error, Result};
 use super::likelihood::{mle_multiplier, regularized};
 use super::logistic::logistic_score;
 use super::pentanomial::{Pentanomial, PAIR_SCORE};
+
 /// SPRT hypotheses must lie within this many Elo of 0: beyond it the logistic score rounds
 /// towards 0 or 1 and a sequential test between two such hypotheses means nothing.
 const MAX_SPRT_ELO: f64 = 1000.0;
@@ -235,6 +236,7 @@ mod tests {
     use super::super::testing::{close, penta};
     use super::*;
     use rand::Rng;
+
     fn sprt(elo0: f64, elo1: f64) -> Sprt {
         Sprt::new(elo0, elo1).unwrap()
     }

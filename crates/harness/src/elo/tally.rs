@@ -4,6 +4,7 @@ use checkers_engine::game::{GameScore, Tally};
 
 use super::estimate::EloEstimate;
 use super::pentanomial::Pentanomial;
+
 /// A match's results from A's side: game totals and the pentanomial of pairs.
 ///
 /// Both are kept because neither follows from the other: a pair worth 1 point is DD or WL.
@@ -32,6 +33,7 @@ impl MatchTally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     #[test]
     fn tally_keeps_games_and_pairs() {
         use GameScore::*;

@@ -6,6 +6,7 @@ use checkers_engine::text::csv_line;
 
 #[cfg(doc)]
 use super::MatchReport;
+
 /// One game of a match, seen from A's side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchGame {
@@ -95,6 +96,7 @@ impl MatchGame {
         csv_line(&names)
     }
 }
+
 /// A's colour in game `game` (1 or 2) of a pair.
 pub(super) fn a_color(game: u8) -> Color {
     if game == 1 {

@@ -8,6 +8,7 @@ use checkers_engine::text::fingerprint;
 use checkers_engine::weights_file::WeightsFile;
 
 use super::side::MatchSide;
+
 /// A fingerprint of everything that decides a match's games: both weight files (weights,
 /// endgame thresholds, sources) and any depths of their own, the openings, the settings (the
 /// endgame database included), the seed and the SPRT. Two commands with the same key play the

@@ -31,6 +31,7 @@ impl MatchGame {
         game
     }
 }
+
 /// `games` as PDN text, one game after another in their order (see [`MatchGame::pdn_game`]);
 /// `openings` is the match's deck, which each game's `pair` indexes.
 ///

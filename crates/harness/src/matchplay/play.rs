@@ -18,6 +18,7 @@ use super::side::MatchSide;
 use super::{read_match_rows, MatchPlayer};
 #[cfg(doc)]
 use checkers_engine::game::GameRecord;
+
 /// Plays the pair for opening `index`: A Black in game 1, then A White from the same position.
 /// Each game has its own stream `[tag::MATCH, index, game]`, used only by random tie-breaks.
 /// Returns the games and A's and B's thinking in them.

@@ -6,6 +6,7 @@ use crate::elo::{EloEstimate, MatchTally, Sprt, SprtVerdict};
 use checkers_engine::error::Result;
 
 use super::game::MatchGame;
+
 /// What `on_pair` sees after each pair is applied, in opening order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairReport {

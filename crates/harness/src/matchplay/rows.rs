@@ -78,6 +78,7 @@ impl MatchGame {
         Ok(())
     }
 }
+
 /// The games of the complete pairs at the start of a per-game CSV, as an interrupted match
 /// left it.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,6 +6,7 @@ use checkers_engine::error::Result;
 use checkers_engine::game::{GameSettings, Mover, Searching};
 
 use super::side::{MatchPlayer, MatchSide};
+
 /// A side as a worker holds it: our weights (a new search for each game), or another
 /// program's instance, started at its first game and kept for the worker's next ones.
 pub(super) enum Seat<'a> {

@@ -5,6 +5,7 @@ use crate::players::Engine;
 use checkers_engine::game::Player;
 use checkers_engine::search::{SearchLimits, SelectiveParams};
 use checkers_engine::weights_file::WeightsFile;
+
 /// One side of a match: its weights file and, when it has depths of its own, those (in place
 /// of the settings' `min_depth`/`max_depth`; fixed-depth matches only).
 #[derive(Clone, Copy, Debug, PartialEq)]

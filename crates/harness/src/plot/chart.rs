@@ -10,6 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::grouping::Grouping;
 use super::style::{rgb, FAMILY};
+
 pub(super) type DrawResult<DB> =
     Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 

@@ -9,6 +9,7 @@ use super::chart::{
 };
 use super::data::{RoundStats, RunData};
 use super::style::{rgb, FAMILY};
+
 const DRAW_RATE_COLOUR: RGBColor = rgb(0x1f5fa8);
 const DOUBLE_DRAW_COLOUR: RGBColor = rgb(0xff7f0e);
 const PLIES_COLOUR: RGBColor = rgb(0x2ca02c);

@@ -64,6 +64,7 @@ fn lower_panels(data: &RunData) -> Vec<Lower> {
 pub(super) fn height(data: &RunData) -> u32 {
     HEIGHT + lower_panels(data).iter().map(|p| p.height()).sum::<u32>()
 }
+
 /// The longest run name drawn in the title, in characters.
 const TITLE_NAME_CHARS: usize = 60;
 

@@ -12,6 +12,7 @@ use super::chart::{
 use super::data::OUTCOME_COLUMNS;
 use super::data::{RoundStats, RunData};
 use super::style::rgb;
+
 /// The legend label and colour of each pair outcome, in the stacking order (bottom first) of
 /// [`OUTCOME_COLUMNS`]. Black/white decisive games are dark/light grey, the draw-then-win
 /// outcomes dark/light blue, so the colour of the side that won is visible at a glance.

@@ -10,6 +10,7 @@ use checkers_engine::error::Error;
 use super::data::RunData;
 use super::layout::{draw, height, WIDTH};
 use super::style::FAMILY;
+
 /// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
 /// quotes) keeps the binary small; characters outside it are laid out as blanks.
 static FONT: &[u8] = include_bytes!("../../../../assets/DejaVuSans-subset.ttf");

@@ -1,6 +1,7 @@
 //! The picture's font family and the colours its panels share.
 
 use plotters::style::RGBColor;
+
 /// The family name our drawing code asks for, and plotters' own default for legends and labels.
 pub(super) const FAMILY: &str = "sans-serif";
 

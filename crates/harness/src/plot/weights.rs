@@ -11,6 +11,7 @@ use super::chart::{
 };
 use super::data::{Best, RunData};
 use super::style::rgb;
+
 /// One colour per feature (matplotlib's "tab10"), in [`FEATURE_NAMES`] order.
 const FEATURE_COLOURS: [u32; 10] = [
     0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22,

@@ -4,6 +4,7 @@ use crate::fit::recorded_game::RecordedGame;
 use checkers_engine::error::Result;
 
 use super::stream::GameStream;
+
 /// Where a fit's games come from: held in memory, or read from the inputs as the fit goes.
 pub enum Games<'a> {
     /// Games already held (a run's, for its fitted specimens).

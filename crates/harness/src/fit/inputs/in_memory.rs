@@ -9,6 +9,7 @@ use super::reading::Damaged;
 use super::report::ReadReport;
 use super::sources::Kind;
 use super::stream::GameStream;
+
 /// Games held in memory, with what reading their files met: the games of the inputs
 /// ([`GameRecords::read`]), or of a run's files and rounds gathered by a caller.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

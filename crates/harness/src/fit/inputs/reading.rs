@@ -13,6 +13,7 @@ use checkers_engine::input_file::{self, Links};
 
 use super::report::{PdnCounts, ReadNote, ReadReport, LISTED_PER_FILE};
 use super::sources::{store_identity_at, Kind};
+
 /// How damaged games of a PDN file are taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Damaged {

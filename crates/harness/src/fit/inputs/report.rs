@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use checkers_engine::game::PdnError;
+
 /// The most damaged games of one file listed in [`ReadReport::skipped`] and told one by one.
 pub const LISTED_PER_FILE: usize = 20;
 

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::fit::store::StoreIdentity;
 use crate::run_folder::{run_identity_of, CONFIG_FILE, GAMES_FILE, POSITIONS_FILE};
 use checkers_engine::error::{Error, Result};
+
 /// What a file of the inputs is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {

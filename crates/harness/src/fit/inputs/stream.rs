@@ -11,6 +11,7 @@ use checkers_engine::error::{Error, Result};
 use super::reading::{Damaged, Reading};
 use super::report::{PdnCounts, ReadNote, ReadReport};
 use super::sources::{run_folder_games, Kind};
+
 /// Where each note goes.
 type NoteSink = Box<dyn FnMut(ReadNote<'_>) + Send>;
 

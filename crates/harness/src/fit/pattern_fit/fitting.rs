@@ -20,6 +20,7 @@ use crate::fit::texel::{golden_section_k, sigmoid};
 
 use super::model::{PatternModel, TABLES_AT};
 use super::objective::{PatternObjective, ScoreBlend, MIN_CHUNK};
+
 /// The fit of the pattern evaluator on `games` (see [`fit_games`](crate::fit::fit_games)), read
 /// and extracted a batch at a time: the start's tables give the regions (else
 /// `settings.patterns.regions`), with `settings.patterns.kings`' king regions added when the

@@ -7,6 +7,7 @@ use checkers_engine::eval::{
 };
 
 use crate::fit::pattern_samples::{PatternSample, DENSE};
+
 /// Where the men's piece-square inputs start.
 const MEN_AT: usize = DENSE;
 /// Where the kings' piece-square inputs start.

@@ -8,6 +8,7 @@ use crate::fit::recorded_game::{NO_SCORE, SCORE_WIN};
 use crate::fit::texel::sigmoid;
 
 use super::model::PatternModel;
+
 /// The most samples a task sums: few enough tasks that their gradients (one full parameter
 /// vector each) are cheap to add up.
 pub(super) const MIN_CHUNK: usize = 8192;

@@ -12,6 +12,7 @@ use checkers_engine::input_file;
 
 use super::format::{Checksum, ENDS_INSIDE, HEADER, MAGIC, MAGIC_V1};
 use super::identity::StoreIdentity;
+
 /// One game of the store: the game and the round it was played in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {

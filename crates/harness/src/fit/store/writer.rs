@@ -12,6 +12,7 @@ use checkers_engine::input_file;
 
 use super::format::{header, round_block, HEADER, MAGIC, MAGIC_V1};
 use super::identity::StoreIdentity;
+
 /// Creates the store of `dir` for `identity`, empty: written anew and renamed into place, so
 /// that a `positions.bin` that is a link to another run's store is replaced, never written
 /// through.

@@ -3,6 +3,7 @@
 use checkers_engine::game::GameRecord;
 
 use super::job::{GameJob, GameReport};
+
 /// One bracket game: where it stood in the round, who played it, and the game. One row of
 /// `games.csv` and one game of `games.pdn`.
 #[derive(Clone, Debug, PartialEq, Eq)]

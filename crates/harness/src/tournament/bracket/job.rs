@@ -4,6 +4,7 @@ use checkers_engine::game::GameRecord;
 use checkers_engine::rng::tag;
 
 use crate::tournament::specimen::Specimen;
+
 /// One game to play, handed to the game function.
 ///
 /// To give the colour-switched game 2 the same opening as game 1 (docs/tournament.md), draw the

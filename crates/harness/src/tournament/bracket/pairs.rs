@@ -11,6 +11,7 @@ use crate::tournament::stats::PairOutcome;
 
 use super::game::BracketGame;
 use super::job::{GameJob, GameReport};
+
 /// The games of one pair and who goes on.
 pub(super) struct PairPlay<'a> {
     pub(super) outcome: PairOutcome,

@@ -16,6 +16,7 @@ use crate::tournament::stats::{diversity, OutcomeCounts, RoundStats};
 use super::game::BracketGame;
 use super::job::{GameJob, GameReport};
 use super::pairs::{play_knockout_pair, play_mini_match, PairPlay};
+
 /// What one bracket level did; also what the progress callback of [`play_round`] receives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LevelSummary {

@@ -23,6 +23,7 @@ fn round<G: Fn(&GameJob) -> GameReport + Sync>(
 ) -> RoundResult {
     play_round(pop, number, seed, params, None, game, on_level).expect("not cancelled")
 }
+
 use checkers_engine::eval::{WeightPair, Weights};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};

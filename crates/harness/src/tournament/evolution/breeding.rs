@@ -11,6 +11,7 @@ use crate::tournament::weight_space::standard_normal;
 
 use super::fresh::{Fresh, FreshSource};
 use super::params::{Crossover, EvolutionMode, EvolutionParams};
+
 /// `count` newcomers bred after round `round` from its `survivors`, drawn from the
 /// `[BREEDING, round]` stream of `seed`.
 ///

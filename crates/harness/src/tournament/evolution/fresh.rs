@@ -10,6 +10,7 @@ use checkers_engine::rng::{stream, tag};
 
 use crate::tournament::specimen::Specimen;
 use crate::tournament::weight_space::WeightSpace;
+
 /// The round-0 population: `n` fresh specimens of `space` with ids `0..n`, drawn from the
 /// `[INITIAL]` stream of `seed`.
 ///

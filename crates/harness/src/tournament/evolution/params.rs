@@ -8,6 +8,7 @@ use checkers_engine::eval::MAX_ABS_WEIGHT;
 
 use crate::tournament::fit_with::FitSource;
 use crate::tournament::settings::MAX_ROUNDS;
+
 /// The strongest pull of a pattern fit's table entries toward zero, in positions (`fit
 /// --l2-tables`, `[evolution] fit_l2_tables`): far beyond any data set, every entry at zero.
 pub const MAX_L2_TABLES: f64 = 1e9;
