@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Counts the lines of Rust code at a git revision: src code, src unit tests, tests/.
+"""Counts the lines of Rust code at a git revision: the sources (src/, crates/*/src, checkerboard/src),
+their unit tests, tests/.
 
 A line counts when it is not blank and does not start with `//` (comments and doc comments
 are left out). In a src file, everything from the line `#[cfg(test)]` followed by `mod tests`
@@ -30,9 +31,12 @@ def counted(lines):
 def main():
     rev = sys.argv[1] if len(sys.argv) > 1 else "HEAD"
     code = unit = 0
-    for path in files(rev, "src"):
+    sources = [p for folder in ("src", "crates", "checkerboard") for p in files(rev, folder)]
+    for path in sources:
         body = text(rev, path)
         cut = body.find("#[cfg(test)]\nmod tests")
+        if path.endswith("/tests.rs") or "/tests/" in path:
+            cut = 0
         code += counted(body if cut < 0 else body[:cut])
         unit += 0 if cut < 0 else counted(body[cut:])
     tests = sum(counted(text(rev, path)) for path in files(rev, "tests"))
