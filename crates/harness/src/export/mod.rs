@@ -1,6 +1,6 @@
 //! Weights for other engines: one small exporter per format, each saying what its format can
 //! carry and handing the writing to the format's writer in the engine crate (`weights_file/`,
-//! beside the readers); the choice of a specimen from a finished run folder is in `ranked.rs`.
+//! beside the readers); the choice of a specimen from a finished run folder is in `run_folder/weights.rs`.
 
 mod c;
 mod csv;
