@@ -1,6 +1,6 @@
 //! The record of one game as a fit learns from it: where it started, its moves with the
-//! searches' scores when known, and its result. The inputs (`inputs.rs`) and the positions
-//! store (`store.rs`) give games in this form; a run makes them from its bracket games.
+//! searches' scores when known, and its result. The inputs (`inputs/`) and the positions
+//! store (`store/`) give games in this form; a run makes them from its bracket games.
 
 use checkers_engine::board::{Move, Position};
 use checkers_engine::game::{GameResult, Opening};
