@@ -217,25 +217,9 @@ fn quiet_leaf(pos: &Position, how: Extraction<'_>, plies: u32) -> Option<Leaf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use checkers_engine::board::Move;
 
     fn game(fen: &str, moves: &[&str], result: GameResult) -> RecordedGame {
-        let start = Position::from_fen(fen).unwrap();
-        let mut pos = start;
-        let moves: Vec<Move> = moves
-            .iter()
-            .map(|m| {
-                let mv = pos.parse_move(m).unwrap();
-                pos = pos.play(&mv);
-                mv
-            })
-            .collect();
-        RecordedGame {
-            start,
-            moves,
-            scores: Vec::new(),
-            result,
-        }
+        RecordedGame::parsed(fen, moves, &[], result)
     }
 
     fn how(weights: &WeightPair) -> Extraction<'_> {

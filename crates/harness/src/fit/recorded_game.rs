@@ -42,6 +42,28 @@ pub struct RecordedGame {
 }
 
 impl RecordedGame {
+    /// For tests: the game from `fen` with `moves` in notation, its searches' `scores` and
+    /// `result`.
+    #[cfg(test)]
+    pub(crate) fn parsed(fen: &str, moves: &[&str], scores: &[i16], result: GameResult) -> Self {
+        let start = Position::from_fen(fen).unwrap();
+        let mut pos = start;
+        let moves: Vec<Move> = moves
+            .iter()
+            .map(|m| {
+                let mv = pos.parse_move(m).unwrap();
+                pos = pos.play(&mv);
+                mv
+            })
+            .collect();
+        RecordedGame {
+            start,
+            moves,
+            scores: scores.to_vec(),
+            result,
+        }
+    }
+
     /// A game played from `opening`: from the standard position with the opening's moves first
     /// when they replay to it (so that plies count from the start, as in PDN), else from the
     /// opening's position. `scores` are the searches' scores of `moves` (none for the

@@ -2,7 +2,6 @@
 
 use crate::fit::recorded_game::{RecordedGame, NO_SCORE, SCORE_WIN};
 use crate::run_folder::POSITIONS_FILE;
-use checkers_engine::board::{Move, Position};
 use checkers_engine::error::Result;
 use checkers_engine::game::GameResult;
 
@@ -11,22 +10,7 @@ use super::reader::StoredGame;
 use super::*;
 
 fn game(fen: &str, moves: &[&str], scores: &[i16], result: GameResult) -> RecordedGame {
-    let start = Position::from_fen(fen).unwrap();
-    let mut pos = start;
-    let moves: Vec<Move> = moves
-        .iter()
-        .map(|m| {
-            let mv = pos.parse_move(m).unwrap();
-            pos = pos.play(&mv);
-            mv
-        })
-        .collect();
-    RecordedGame {
-        start,
-        moves,
-        scores: scores.to_vec(),
-        result,
-    }
+    RecordedGame::parsed(fen, moves, scores, result)
 }
 
 const ID: StoreIdentity = StoreIdentity {
