@@ -14,7 +14,7 @@ use arrayvec::ArrayVec;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::{HashedPosition, Move, MoveList, Position};
+use crate::board::{HashedPosition, Move, MoveList, Position, MAX_MOVES};
 use crate::eval::Evaluator;
 
 use super::budget::SearchBudget;
@@ -255,8 +255,9 @@ impl Searcher {
         }
         // Search order: table move, killers, then generation order.
         let use_killers = !self.plain && !list[0].is_capture();
-        let (order, _) = self.order_moves::<false>(&list, tt_best, p, use_killers);
-        let order = &order[..list.len()];
+        let mut order = [0u8; MAX_MOVES];
+        let order = &mut order[..list.len()];
+        self.order_moves::<false>(&list, order, tt_best, p, use_killers);
         let Some((best, best_index)) = self.search_moves(
             &mut ExactMoves::<TIMED>,
             &node,

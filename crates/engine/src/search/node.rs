@@ -7,7 +7,7 @@
 //! move that refutes a node: that is [`MoveSearch`]. The loop is compiled for each search on
 //! its own, with everything inlined, so neither pays for the other's features.
 
-use crate::board::{HashedPosition, Move, MoveList, Position, MAX_MOVES};
+use crate::board::{HashedPosition, Move, MoveList, Position};
 
 use super::score::{db_score, from_tt, lost, to_tt, WIN};
 use super::searcher::Searcher;
@@ -93,24 +93,26 @@ impl Searcher {
         at_limit.then(|| self.weights.evaluate(pos))
     }
 
-    /// The order to search `list` in: the table's move `tt_best` first (if it names one), then
-    /// (with `use_killers`) the killer moves of ply `p`, then generation order; and how many
-    /// moves were brought to the front. With `STABLE` a move brought forward shifts the ones
-    /// it passes back by one, keeping their order; without, it swaps places with the first.
+    /// Fills `order` (one slot per move of `list`) with the order to search `list` in: the
+    /// table's move `tt_best` first (if it names one), then (with `use_killers`) the killer
+    /// moves of ply `p`, then generation order; returns how many moves were brought to the
+    /// front. With `STABLE` a move brought forward shifts the ones it passes back by one,
+    /// keeping their order; without, it swaps places with the first. The caller owns the
+    /// buffer: returning a `MAX_MOVES` array by value cost a copy at every interior node.
     #[inline(always)]
     pub(super) fn order_moves<const STABLE: bool>(
         &self,
         list: &MoveList,
+        order: &mut [u8],
         tt_best: u8,
         p: usize,
         use_killers: bool,
-    ) -> ([u8; MAX_MOVES], usize) {
+    ) -> usize {
         let n = list.len();
-        let mut indices = [0u8; MAX_MOVES];
-        for (i, slot) in indices[..n].iter_mut().enumerate() {
+        debug_assert_eq!(order.len(), n);
+        for (i, slot) in order.iter_mut().enumerate() {
             *slot = i as u8;
         }
-        let order = &mut indices[..n];
         let mut front = 0;
         if (tt_best as usize) < n {
             bring_forward::<STABLE>(order, 0, tt_best as usize);
@@ -127,7 +129,7 @@ impl Searcher {
                 }
             }
         }
-        (indices, front)
+        front
     }
 
     /// The move loop of the node `node`, `ply` plies below the root: searches `list` in

@@ -333,8 +333,9 @@ impl Searcher {
         // Order: the table move, the killers, then by history (ties in generation order).
         let n = list.len();
         let ordered = quiet && depth > 0;
-        let (mut order, front) = self.order_moves::<true>(&list, tt_best, p, ordered);
+        let mut order = [0u8; MAX_MOVES];
         let order = &mut order[..n];
+        let front = self.order_moves::<true>(&list, order, tt_best, p, ordered);
         if ordered && st.params.history {
             let table = &st.history[pos.side as usize];
             // Insertion sort, stable: equal scores keep generation order.
