@@ -24,6 +24,8 @@ enum Command {
     /// Fits weights to recorded games (run folders, PDN files): the Texel method.
     // Boxed: the fit has the most options, and the other commands need not carry their room.
     Fit(Box<commands::fit::FitArgs>),
+    /// Plays games at node budgets into a data set for `fit` (a shard of it with --shard K/N).
+    Datagen(commands::datagen::DatagenArgs),
     /// Tunes the selective search's keys of a weights file by SPSA at a node budget.
     Spsa(commands::spsa::SpsaArgs),
     /// Plays A against B over paired openings and reports the score and Elo.
@@ -88,6 +90,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Export(args) => commands::export::run(args),
         Command::Fit(args) => commands::fit::run(*args),
         Command::Spsa(args) => commands::spsa::run(args),
+        Command::Datagen(args) => commands::datagen::run(args),
         Command::Match(args) => commands::matchplay::run(*args),
         Command::Plot(args) => commands::plot::run(args),
         Command::Perft(args) => commands::engine::perft(args),

@@ -124,6 +124,11 @@ pub struct FitArgs {
     /// lack it; a start that has it always learns it.
     #[arg(long)]
     exchange: bool,
+    /// Learn each quiet position once in all the inputs (the first game to reach it gives its
+    /// label), not once per game: for `datagen` data sets, whose games meet the same positions
+    /// again and again.
+    #[arg(long)]
+    unique: bool,
     /// Most optimiser iterations.
     #[arg(long, value_name = "N", default_value_t = FitSettings::default().max_iterations)]
     iterations: u32,
@@ -194,6 +199,7 @@ pub fn run(args: FitArgs) -> Result<()> {
         learning_rate: args.learning_rate,
         max_iterations: args.iterations,
         exchange: args.exchange,
+        unique: args.unique,
         endgame_pieces: start.endgame_pieces,
         evaluator: start.evaluator(),
         ..FitSettings::default()
@@ -433,8 +439,15 @@ fn report_text(
     };
     let _ = writeln!(
         out,
-        "positions: {} training, {} validation (quiet, from ply {}, each once per game{endings})",
-        report.training_positions, report.validation_positions, settings.first_ply
+        "positions: {} training, {} validation (quiet, from ply {}, each once {}{endings})",
+        report.training_positions,
+        report.validation_positions,
+        settings.first_ply,
+        if settings.unique {
+            "in all the inputs"
+        } else {
+            "per game"
+        }
     );
     let _ = writeln!(
         out,

@@ -1,5 +1,6 @@
 //! One module per command: its arguments and what it does with the library.
 
+pub mod datagen;
 pub mod egdb;
 pub mod engine;
 pub mod export;

@@ -5,6 +5,7 @@ mod bounds;
 mod chain;
 mod cli_engine;
 mod consistency;
+mod datagen;
 mod docs_links;
 mod egdb;
 mod engine_rules;

@@ -42,6 +42,8 @@ pub mod tag {
     pub const GATE_CONFIRM: u64 = 15;
     /// The openings of a chain's morning gate (`[chain]`).
     pub const CHAIN_GATE: u64 = 16;
+    /// One game of `datagen` (its random opening, its tie-breaks), keyed by the game's number.
+    pub const DATAGEN: u64 = 17;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

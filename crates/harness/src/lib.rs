@@ -11,6 +11,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod datagen;
 pub mod elo;
 pub mod export;
 pub mod fit;

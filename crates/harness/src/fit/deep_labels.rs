@@ -296,7 +296,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| pattern_samples(&games, 4, &tables, 0, None, with))
+                .install(|| pattern_samples(&games, 4, &tables, 0, None, with, None))
         };
         let plain = sampled(2, None);
         let relabelled = sampled(1, Some((deep, evaluator)));

@@ -19,6 +19,7 @@ mod samples;
 mod settings;
 mod store;
 mod texel;
+mod unique;
 
 use std::sync::Arc;
 
@@ -36,7 +37,7 @@ pub use inputs::{
 };
 pub use pattern_fit::fit_pattern_data;
 pub use pattern_samples::{pattern_samples, PatternData};
-pub use positions::{extract_split, Extraction};
+pub use positions::{extract_split, quiet_positions, Extraction};
 pub use recorded_game::RecordedGame;
 pub use report::{FitReport, Losses};
 pub use samples::Samples;
@@ -45,6 +46,7 @@ pub use store::{
     append_round, cut_store_to, length_through_round, start_store, StoreIdentity, StoreReader,
 };
 pub use texel::{fit_k, Model, Objective};
+pub use unique::UniquePositions;
 
 /// Fits weights to the games of `records` (see [`fit_games`]).
 pub fn fit(
@@ -104,6 +106,7 @@ pub fn fit_games(
         |game| settings.holds_out(game),
         &mut training,
         &mut validation,
+        settings.unique.then_some(&mut UniquePositions::default()),
     )?;
     if training.is_empty() {
         return Err(settings.nothing_to_learn(split.games));

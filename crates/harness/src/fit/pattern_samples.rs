@@ -14,6 +14,7 @@ use super::deep_labels::DeepLabels;
 use super::endings::DatabaseEndings;
 use super::positions::{quiet_leaves, result_label, Extraction, GAME_BATCH};
 use super::recorded_game::{RecordedGame, NO_SCORE};
+use super::unique::UniquePositions;
 
 /// The dense inputs of a sample: the ten features and the extended evaluator's terms.
 pub(super) const DENSE: usize = FEATURE_COUNT + TERM_COUNT;
@@ -197,7 +198,9 @@ impl<'a> PatternSlice<'a> {
 /// games alone, and a run extracts each game once), with its result and its search score;
 /// then, with `endings`, the game's ending as the endgame database plays it on, each position
 /// with its exact value. With `deep`, each of the game's own positions is scored by that
-/// deeper search with that evaluator instead of by the game's search.
+/// deeper search with that evaluator instead of by the game's search. With `unique`, a game's
+/// position already in it (from an earlier game, of this call or an earlier one) is left out
+/// and each new one added: every position once in the whole data set.
 pub fn pattern_samples(
     games: &[RecordedGame],
     first_ply: u32,
@@ -205,6 +208,7 @@ pub fn pattern_samples(
     first_game: usize,
     endings: Option<DatabaseEndings>,
     deep: Option<(DeepLabels, Evaluator<'_>)>,
+    mut unique: Option<&mut UniquePositions>,
 ) -> PatternData {
     let material = WeightPair::material();
     let how = Extraction {
@@ -218,16 +222,27 @@ pub fn pattern_samples(
     let regions = tables.regions().len();
     let mut data = PatternData::new(regions);
     for (b, batch) in games.chunks(GAME_BATCH).enumerate() {
+        let mut leaves: Vec<Vec<(Position, usize)>> = batch
+            .par_iter()
+            .map(|game| quiet_leaves(game, how))
+            .collect();
+        // In input order, so that which game keeps a position does not depend on the threads.
+        if let Some(seen) = unique.as_deref_mut() {
+            for list in &mut leaves {
+                list.retain(|(leaf, _)| seen.insert(leaf));
+            }
+        }
         let parts: Vec<PatternData> = batch
             .par_iter()
+            .zip(leaves)
             .enumerate()
             .map_init(
                 // Each worker's own searcher for the deeper labels.
                 || deep.map(|(labels, evaluator)| (labels, evaluator, labels.searcher())),
-                |labeller, (j, game)| {
+                |labeller, (j, (game, leaves))| {
                     let index = (first_game + b * GAME_BATCH + j) as u32;
                     let mut part = PatternData::new(regions);
-                    for (leaf, ply) in quiet_leaves(game, how) {
+                    for (leaf, ply) in leaves {
                         let label = result_label(game.result, leaf.side_to_move());
                         let score = match labeller {
                             Some((labels, evaluator, searcher)) => {

@@ -22,6 +22,7 @@ use super::endings::DatabaseEndings;
 use super::inputs::Games;
 use super::recorded_game::RecordedGame;
 use super::samples::{SampleList, Samples};
+use super::unique::UniquePositions;
 
 /// The longest capture sequence followed (plies); a longer one is left out of the data.
 const MAX_CAPTURE_PLIES: u32 = 24;
@@ -78,23 +79,36 @@ pub struct Split {
 /// `held_out(game)` (its index in input order) says so, else in `training`; further inputs
 /// kept as the stores keep them. A position that comes back in the same game counts once.
 /// Games are resolved in parallel a batch at a time and gathered in order, so the result does
-/// not depend on the thread count.
+/// not depend on the thread count. With `unique`, a position already in it is left out and each
+/// new one added (see [`pattern_samples`](super::pattern_samples)).
 pub fn extract_split(
     games: Games<'_>,
     how: Extraction<'_>,
     held_out: impl Fn(usize) -> bool + Sync,
     training: &mut Samples,
     validation: &mut Samples,
+    mut unique: Option<&mut UniquePositions>,
 ) -> Result<Split> {
     let with_extras = training.with_extras();
     let mut validation_games = 0;
     let games = games.for_each_batch(GAME_BATCH, |batch, first| {
+        let mut leaves: Vec<Vec<(Position, usize)>> = batch
+            .par_iter()
+            .map(|game| quiet_leaves(game, how))
+            .collect();
+        // In input order, so that which game keeps a position does not depend on the threads.
+        if let Some(seen) = unique.as_deref_mut() {
+            for list in &mut leaves {
+                list.retain(|(leaf, _)| seen.insert(leaf));
+            }
+        }
         let lists: Vec<(bool, SampleList)> = batch
             .par_iter()
+            .zip(leaves)
             .enumerate()
-            .map(|(j, game)| {
+            .map(|(j, (game, leaves))| {
                 let out = held_out(first + j);
-                (out, game_samples(game, how, with_extras))
+                (out, game_samples(game, &leaves, how, with_extras))
             })
             .collect();
         for (out, list) in lists {
@@ -117,18 +131,30 @@ pub fn extract_split(
 pub(super) fn extract(games: &[RecordedGame], how: Extraction<'_>, with_extras: bool) -> Samples {
     let mut all = Samples::new(with_extras);
     let mut none = Samples::new(with_extras);
-    extract_split(Games::Memory(games), how, |_| false, &mut all, &mut none)
-        .expect("games in memory are read without error");
+    extract_split(
+        Games::Memory(games),
+        how,
+        |_| false,
+        &mut all,
+        &mut none,
+        None,
+    )
+    .expect("games in memory are read without error");
     all
 }
 
-/// The samples of one game.
-fn game_samples(game: &RecordedGame, how: Extraction<'_>, with_extras: bool) -> SampleList {
+/// The samples of one game whose quiet positions are `leaves`.
+fn game_samples(
+    game: &RecordedGame,
+    leaves: &[(Position, usize)],
+    how: Extraction<'_>,
+    with_extras: bool,
+) -> SampleList {
     let mut list = SampleList::new(with_extras);
-    for (leaf, _) in quiet_leaves(game, how) {
+    for (leaf, _) in leaves {
         let label = result_label(game.result, leaf.side_to_move());
         list.push(
-            &extended_inputs(&leaf),
+            &extended_inputs(leaf),
             leaf.piece_count() as u8,
             f64::from(label),
         );
@@ -163,6 +189,25 @@ pub(super) fn quiet_leaves(game: &RecordedGame, how: Extraction<'_>) -> Vec<(Pos
         }
     }
     leaves
+}
+
+/// The quiet positions a fit learns from in `game` from ply `first_ply` on, as
+/// [`quiet_leaves`] resolves them with `material` (what the pattern fit does): what `datagen`
+/// counts, so that its count of unique positions is the fit's.
+pub fn quiet_positions(game: &RecordedGame, first_ply: u32) -> Vec<Position> {
+    let material = WeightPair::material();
+    let how = Extraction {
+        first_ply,
+        weights: &material,
+        extra: None,
+        patterns: None,
+        endgame_pieces: checkers_engine::eval::DEFAULT_ENDGAME_PIECES,
+        endings: None,
+    };
+    quiet_leaves(game, how)
+        .into_iter()
+        .map(|(leaf, _)| leaf)
+        .collect()
 }
 
 /// The label of a position whose side to move is `us`, in a game that ended in `result`: 1
@@ -323,6 +368,7 @@ mod tests {
                 held_out,
                 &mut training,
                 &mut validation,
+                None,
             )
             .unwrap();
             let inputs = |s: &Samples| -> Vec<_> {
@@ -366,6 +412,7 @@ mod tests {
             held,
             &mut training,
             &mut validation,
+            None,
         )
         .unwrap();
         assert_eq!(split.games, games.len());

@@ -64,6 +64,10 @@ pub struct FitSettings {
     /// Whether the pattern evaluator's optional `exchange` term is learnt when the start
     /// weights lack it (a start that has it always learns it).
     pub exchange: bool,
+    /// Whether each quiet position is learnt once in the whole data set (the first game to
+    /// reach it gives its label), not once per game: a `datagen` data set's games meet the
+    /// same positions again and again.
+    pub unique: bool,
 }
 
 /// The most passes a pattern fit makes over its positions (`fit --epochs`): a fit of the
@@ -94,6 +98,7 @@ impl Default for FitSettings {
             endings: None,
             deep_labels: None,
             exchange: false,
+            unique: false,
         }
     }
 }

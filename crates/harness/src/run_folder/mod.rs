@@ -20,6 +20,7 @@ mod champions;
 mod config_file;
 mod csv_table;
 mod cut_back;
+mod data_set;
 mod entries;
 mod fitted_tables;
 mod islands;
@@ -41,6 +42,10 @@ pub use config_file::{database_pieces_of, holds_run, read_config_table, run_data
 pub(crate) use config_file::{run_identity, run_identity_of, EDITABLE_KEYS};
 pub use csv_table::{line_of, Column, CsvRows, CsvTable};
 pub(crate) use cut_back::{check_recorded, cut_recorded};
+pub use data_set::{
+    data_set_stores, parse_shard_dir_name, shard_dir_name, DATAGEN_CONFIG_FILE,
+    DATAGEN_WEIGHTS_FILE,
+};
 pub(crate) use entries::{clear_run, foreign_entry, refuse_irregular_files};
 pub(crate) use fitted_tables::{attach_tables, load_start_copy, tables_path, write_tables};
 pub(crate) use islands::{

@@ -1,5 +1,5 @@
 //! What the inputs' files are: a run folder's positions store or `games.csv` (or its islands'),
-//! and whose store a store must be.
+//! a data set's shards' stores, and whose store a store must be.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -45,6 +45,10 @@ pub(super) fn store_identity_at(path: &Path) -> Option<StoreIdentity> {
 /// file is not written yet, every island's in island order; a positions store in place of
 /// each `games.csv` beside one.
 pub(super) fn run_folder_games(dir: &Path) -> Result<Vec<PathBuf>> {
+    // A `datagen` data set: its shards' stores in order, one data set.
+    if let Some(stores) = crate::run_folder::data_set_stores(dir)? {
+        return Ok(stores);
+    }
     // The positions store holds the same games as `games.csv`, with the searches' scores, and
     // reads without parsing text.
     let store = dir.join(POSITIONS_FILE);

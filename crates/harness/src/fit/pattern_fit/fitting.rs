@@ -17,6 +17,7 @@ use crate::fit::recorded_game::{NO_SCORE, SCORE_WIN};
 use crate::fit::report::{FitReport, Losses};
 use crate::fit::settings::FitSettings;
 use crate::fit::texel::{golden_section_k, sigmoid};
+use crate::fit::unique::UniquePositions;
 
 use super::model::{PatternModel, TABLES_AT};
 use super::objective::{PatternObjective, ScoreBlend, MIN_CHUNK};
@@ -48,6 +49,7 @@ pub(in crate::fit) fn fit_patterns(
         };
         (labels, evaluator)
     });
+    let mut unique = settings.unique.then(UniquePositions::default);
     let games = games.for_each_batch(GAME_BATCH, |batch, first| {
         let data = pattern_samples(
             batch,
@@ -56,6 +58,7 @@ pub(in crate::fit) fn fit_patterns(
             first,
             settings.endings,
             deep,
+            unique.as_mut(),
         );
         let (held, kept) = data.split(|s| settings.holds_out(s.game as usize));
         validation.append(held);

@@ -331,10 +331,13 @@ pub fn length_through_round(path: &Path, identity: StoreIdentity, last_round: u3
     let mut reached = 0;
     loop {
         if reader.games_left == 0 {
-            match reader.next_round()? {
-                Some(round) if round > last_round => break,
-                Some(round) => reached = round,
-                None => break,
+            match reader.next_round() {
+                Ok(Some(round)) if round > last_round => break,
+                Ok(Some(round)) => reached = round,
+                Ok(None) => break,
+                // A kill inside the next block's header: the rounds wanted end before it.
+                Err(Error::Input(message)) if message.ends_with(ENDS_INSIDE) => break,
+                Err(e) => return Err(e),
             }
             if reader.games_left == 0 {
                 length = reader.offset();

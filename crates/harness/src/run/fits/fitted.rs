@@ -156,6 +156,7 @@ impl PatternCache {
             first_game,
             settings.endings,
             None,
+            None,
         ));
     }
 
@@ -176,6 +177,7 @@ impl PatternCache {
                 shape,
                 self.sources.1,
                 settings.endings,
+                None,
                 None,
             ));
             self.sources.1 += block.games.len();
