@@ -190,7 +190,14 @@ fn bad_input_is_one_error_naming_the_file_and_the_key() {
 
     // A folder of another data set, or of other files, is refused.
     run(&good, &out, &[]);
-    let other = config(dir.path(), 5, "");
+    let other = dir.path().join("other.toml");
+    std::fs::write(
+        &other,
+        std::fs::read_to_string(&good)
+            .unwrap()
+            .replace("games = 4", "games = 5"),
+    )
+    .unwrap();
     bin()
         .args(["datagen", "-q", "--out"])
         .arg(&out)
@@ -200,6 +207,17 @@ fn bad_input_is_one_error_naming_the_file_and_the_key() {
         .stderr(
             predicate::str::contains("another config").or(predicate::str::contains("other config")),
         );
+    bin()
+        .args(["datagen", "-q", "--shard", "1/2", "--out"])
+        .arg(&out)
+        .arg(&good)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--shard 1/2")
+                .and(predicate::str::contains("cut into 1 shards")),
+        );
+    assert!(!out.join("shard-1-of-2").exists());
     let busy = dir.path().join("busy");
     std::fs::create_dir(&busy).unwrap();
     std::fs::write(busy.join("notes.txt"), "mine").unwrap();

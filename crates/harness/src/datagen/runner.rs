@@ -20,7 +20,9 @@ use crate::fit::{
     append_round, cut_store_to, length_through_round, start_store, RecordedGame, StoreIdentity,
     StoreReader, UniquePositions,
 };
-use crate::run_folder::{DATAGEN_CONFIG_FILE, DATAGEN_WEIGHTS_FILE, POSITIONS_FILE};
+use crate::run_folder::{
+    parse_shard_dir_name, DATAGEN_CONFIG_FILE, DATAGEN_WEIGHTS_FILE, POSITIONS_FILE,
+};
 
 use super::settings::{DatagenConfig, Shard};
 
@@ -155,6 +157,7 @@ impl<'a> DatagenRun<'a> {
         on_block: &mut dyn FnMut(&DatagenProgress),
     ) -> Result<DatagenOutcome> {
         let config_text = self.open_folder(folder)?;
+        refuse_other_shard_counts(folder, shard)?;
         let identity = self.identity(&config_text, shard);
         let shard_dir = folder.join(shard.folder_name());
         std::fs::create_dir_all(&shard_dir).map_err(|e| Error::io("create", &shard_dir, &e))?;
@@ -302,6 +305,29 @@ impl<'a> DatagenRun<'a> {
         }
         Ok(config_text)
     }
+}
+
+/// Refuses to add shard `shard` to a data set cut into another number of shards: `fit` could
+/// not read the two cuts as one data set.
+fn refuse_other_shard_counts(folder: &Path, shard: Shard) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some((_, count)) = parse_shard_dir_name(&name.to_string_lossy()) else {
+            continue;
+        };
+        if count != shard.count {
+            return Err(Error::input(format!(
+                "--shard {shard}: {} is cut into {count} shards ({} is there); play its shards \
+                 with --shard K/{count}, or choose another folder with --out",
+                folder.display(),
+                name.to_string_lossy()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The file of opponent `i` (0-based) in the data set's folder.
