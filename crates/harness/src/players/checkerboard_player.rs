@@ -18,11 +18,14 @@ use checkers_engine::checkerboard::{
 };
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::{Choice, EndReason, Forfeit, Mover, Turn};
+use checkers_engine::text::one_line;
 
 /// How long a library may take to load and answer its first questions.
 const START_LIMIT: Duration = Duration::from_secs(60);
 /// How long `enginecommand` may take.
 const COMMAND_LIMIT: Duration = Duration::from_secs(30);
+/// The most characters of an engine's name kept.
+const NAME_CHARS: usize = 60;
 
 /// A CheckerBoard engine as a match names it: the library, the options sent to it (each an
 /// `enginecommand` text, e.g. `set hashsize 64`) and the program that hosts it.
@@ -69,13 +72,14 @@ impl CheckerBoardEngine {
                 .map_err(|e| Error::input(format!("{origin}: `{text}`: {e}")))
         };
         let (handled, name) = ask(&mut player, "name")?;
-        player.name = if handled != 0 && !name.trim().is_empty() {
+        let name = if handled != 0 && !name.trim().is_empty() {
             name.trim().to_string()
         } else {
             self.library
                 .file_stem()
                 .map_or("engine".into(), |s| s.to_string_lossy().into_owned())
         };
+        player.name = one_line(&name, NAME_CHARS);
         let (handled, gametype) = ask(&mut player, "get gametype")?;
         // An engine that does not answer is an old English one: the API added game types for
         // the other variants.
@@ -141,11 +145,25 @@ impl Mover for CheckerBoardPlayer {
         super::start_again(self, gone, || engine.start(), start)
     }
 
+    /// The engine's move; after any forfeit its host is stopped (an engine that answered
+    /// wrongly is in a state nobody knows), and the next game starts a new one, as
+    /// docs/engines.md says.
     fn choose(
         &mut self,
         turn: &Turn<'_>,
         _rng: &mut ChaCha8Rng,
     ) -> std::result::Result<Choice, Forfeit> {
+        let answer = self.answer(turn);
+        if answer.is_err() {
+            self.child.kill();
+        }
+        answer
+    }
+}
+
+impl CheckerBoardPlayer {
+    /// The move for `turn` ([`Mover::choose`]), the host kept whatever the engine answered.
+    fn answer(&mut self, turn: &Turn<'_>) -> std::result::Result<Choice, Forfeit> {
         let pos = turn.position;
         let forfeit =
             |reason, answer: Option<&str>, why: &str| Forfeit::new(reason, pos, answer, why);
