@@ -311,3 +311,42 @@ fn an_engines_text_is_one_line_of_plain_text_in_the_pdn_the_csv_and_the_terminal
             .success();
     }
 }
+
+#[test]
+fn our_library_makes_its_table_before_the_clock_and_only_as_large_as_the_host_holds() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("m.csv");
+    let ours = format!("cb:{}", library("checkers_tuner_cb").display());
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("checkers-tuner"));
+    cmd.env("CHECKERS_TUNER_CACHE", dir.path().join("cache"))
+        .args([
+            "match",
+            &ours,
+            "material",
+            "--option-a",
+            "set hashsize 4096",
+        ])
+        .args(["--movetime", "0.05", "--pairs", "1", "--threads", "1"])
+        .args(["--database-pieces", "0", "--out"])
+        .arg(&csv);
+    // SAFETY: only setrlimit between fork and exec. A 32-bit CheckerBoard's address space: the
+    // 4 GiB table asked for cannot be had, and the host (which inherits the limit) must not
+    // abort for it.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 2 << 30,
+                rlim_max: 2 << 30,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+            Ok(())
+        });
+    }
+    let output = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    for g in games(&csv, 1) {
+        assert!(!g.record.reason.is_forfeit(), "{g:?}");
+    }
+}
