@@ -24,7 +24,9 @@ pub(super) fn check_finished_chain(top: &Path, config: &Config) -> Result<()> {
     let links = config.chain.links;
     let damaged = |file: &str, problem: &str| {
         Error::input(format!(
-            "{}: {problem}; the chain's files are written at its end ({MORNING_RESULT_FILE}              last, which marks it finished): put the file back, or run the chain again into a              new folder",
+            "{}: {problem}; the chain's files are written at its end ({MORNING_RESULT_FILE} \
+             last, which marks it finished): put the file back, or run the chain again into a \
+             new folder",
             top.join(file).display()
         ))
     };
@@ -42,7 +44,8 @@ pub(super) fn check_finished_chain(top: &Path, config: &Config) -> Result<()> {
             return Err(damaged(
                 MORNING_RESULT_FILE,
                 &format!(
-                    "says the chain finished, but link {link} of {links} ({}) holds no finished                      run",
+                    "says the chain finished, but link {link} of {links} ({}) holds no finished \
+                     run",
                     dir.display()
                 ),
             ));

@@ -174,7 +174,8 @@ impl Config {
                 layout.get(key),
                 key,
                 &format!(
-                    "{items} hold the same PDN games twice ({} and {}: one file by two names,                      or a copy): name each file once",
+                    "{items} hold the same PDN games twice ({} and {}: one file by two names, \
+                     or a copy): name each file once",
                     a.display(),
                     b.display()
                 ),
