@@ -62,6 +62,7 @@ impl CheckerBoardEngine {
             Ok(line) if line == "ready" => {}
             Ok(line) => {
                 let message = line.strip_prefix("error ").map_or(line.clone(), unescape);
+                let message = one_line(&message, 300);
                 return Err(Error::input(format!("{origin}: {message}")));
             }
             Err(silence) => return Err(Error::input(format!("{origin}: {}", silence))),

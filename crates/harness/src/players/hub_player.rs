@@ -98,7 +98,8 @@ impl HubEngine {
             match parse_line(&line) {
                 Ok(Some(parsed)) if parsed.command == "ready" => break,
                 Ok(Some(parsed)) if parsed.command == "error" => {
-                    let message = parsed.get("message").unwrap_or(&line).to_string();
+                    // The program's own words, as one line of plain text.
+                    let message = one_line(parsed.get("message").unwrap_or(&line), 200);
                     return Err(fail(&format!("refused its options: {message}")));
                 }
                 _ => {}
