@@ -124,6 +124,11 @@ fn misbehaving_libraries_lose_their_games_and_the_match_goes_on() {
     for (behaviour, reason, says) in [
         ("crash:3", "crash", "SIGSEGV"),
         ("hang", "hang", "killed"),
+        (
+            "hang-gamehist",
+            "hang",
+            "`set gamehist`: no move within 2.1 s (killed)",
+        ),
         ("illegal", "illegal_move", "no legal move leaves that board"),
         ("unchanged", "illegal_move", "answered the board"),
     ] {

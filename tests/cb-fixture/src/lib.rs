@@ -14,7 +14,8 @@
 //! - `spin`: never returns from `getmove`, ignoring `playnow`, busy;
 //! - `fork`: starts `sleep 300` at its first `getmove` (a process of its own that must not
 //!   outlive the match), then plays on;
-//! - `name`: answers `name` with line breaks, a carriage return, an escape sequence and a tab.
+//! - `name`: answers `name` with line breaks, a carriage return, an escape sequence and a tab;
+//! - `hang-gamehist`: never returns from `enginecommand("set gamehist …")`.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -38,6 +39,11 @@ fn behaviour() -> String {
 #[no_mangle]
 pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut c_char) -> c_int {
     let command = CStr::from_ptr(command).to_string_lossy();
+    if behaviour() == "hang-gamehist" && command.starts_with("set gamehist") {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
     if behaviour() == "print" {
         println!("a line on standard output from enginecommand");
     }
