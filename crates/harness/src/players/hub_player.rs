@@ -200,11 +200,22 @@ impl Mover for HubPlayer {
         super::start_again(self, gone, || engine.start(), start)?;
         self.send("new-game")
             .and_then(|()| self.ping())
-            .map_err(|silence| {
-                let forfeit = super::silent(silence, start, PING_LIMIT, EndReason::Hang);
-                Forfeit {
-                    detail: format!("after new-game, ping: {}", forfeit.detail),
-                    ..forfeit
+            .map_err(|silence| match silence {
+                Silence::Timeout => Forfeit::new(
+                    EndReason::Hang,
+                    start,
+                    None,
+                    &format!(
+                        "no `pong` to the `ping` after `new-game` within {} s (killed)",
+                        PING_LIMIT.as_secs()
+                    ),
+                ),
+                other => {
+                    let forfeit = super::silent(other, start, PING_LIMIT, EndReason::Hang);
+                    Forfeit {
+                        detail: format!("after `new-game`: {}", forfeit.detail),
+                        ..forfeit
+                    }
                 }
             })
     }
