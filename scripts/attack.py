@@ -322,6 +322,7 @@ def main():
            '[FEN "B:W19,21,22,23,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12"]' in played)
     issue_30()
     issue_35()
+    issue_61()
 
     held_all = True
     for cls in sorted(results):
@@ -334,6 +335,246 @@ def main():
                 print(f"    FAILED {attack_text[:80]}: {detail}")
     shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(0 if held_all else 1)
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HUB_FIXTURE = os.path.join(HERE, "..", "tests", "hub-fixture", "hub-fixture.sh")
+
+
+def built_library(stem):
+    """A library `cargo build`/`cargo test` left beside the binary (or in its deps/), or None."""
+    name = f"lib{stem}.so"
+    for folder in (os.path.dirname(BIN), os.path.join(os.path.dirname(BIN), "deps")):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def leftovers(mark):
+    """The processes still running (not zombies) whose environment holds RING_MARK=mark, after
+    waiting up to 5 s for killed ones to go."""
+    needle = f"RING_MARK={mark}".encode()
+    deadline = time.monotonic() + 5
+    while True:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                environ = open(f"/proc/{pid}/environ", "rb").read()
+                state = open(f"/proc/{pid}/stat").read().rsplit(") ", 1)[1][0]
+            except (OSError, IndexError):
+                continue
+            if state != "Z" and needle in environ.split(b"\0"):
+                found.append(pid)
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+def ring_run(args, env=(), signals=(), cwd=None, address_space=4 << 30):
+    """Runs `args` with `env` added and a mark of its own; sends `signals` (each 0.3 s apart,
+    the first 1.5 s in). Its exit status, stdout, stderr, peak memory in MB, seconds, and the
+    marked processes left running."""
+    mark = f"{os.getpid()}-{time.monotonic()}"
+    full = dict(os.environ, RING_MARK=mark, **dict(env))
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+    started = time.monotonic()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([BIN] + args, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                             env=full, cwd=cwd, preexec_fn=limit)
+        pending = list(signals)
+        next_signal = started + 1.5
+        status = None
+        while status is None:
+            pid, wait_status, usage = os.wait4(p.pid, os.WNOHANG)
+            now = time.monotonic()
+            if pid:
+                status = os.waitstatus_to_exitcode(wait_status)
+                break
+            if now - started > 90:
+                p.kill()
+                _, _, usage = os.wait4(p.pid, 0)
+                status = "hang"
+                break
+            if pending and now >= next_signal:
+                p.send_signal(pending.pop(0))
+                next_signal = now + 0.3
+            time.sleep(0.02)
+        p.returncode = 0
+        took = time.monotonic() - started
+        out.seek(0)
+        err.seek(0)
+        text = out.read(200_000).decode(errors="replace")
+        errs = err.read(200_000).decode(errors="replace")
+    return status, text, errs, usage.ru_maxrss / 1024, took, leftovers(mark)
+
+
+def ring_attack(cls, label, args, expect=0, check=lambda out, err: True, **how):
+    """An attack of issue 61: the exit status `expect`, memory under 1 GB, nothing left
+    running, and `check` of stdout and stderr."""
+    code, out, err, peak, took, left = ring_run(args, **how)
+    held = peak < 1024 and not left and check(out, err)
+    record(cls, f"{label} ({peak:.0f} MB, {took:.1f} s{', left running' if left else ''})",
+           code, err, expect, held)
+
+
+def forfeits(csv):
+    """The forfeit reasons of a match's --out, in order (the games that were not forfeits
+    left out)."""
+    try:
+        rows = open(csv).read().splitlines()[1:]
+    except OSError:
+        return None
+    reasons = ("crash", "hang", "time", "illegal_move", "bad_reply")
+    return [r for row in rows for r in reasons if f",{r}," in row]
+
+
+def issue_61():
+    """Issue 61, "A ring that hostile engines cannot break": programs that die between moves,
+    leave stray lines, flood, spin, fork, give names that are not text; our library's table;
+    fit_with's duplicates and damaged games; a finished chain's files."""
+    fixture = built_library("cb_fixture")
+    ours = built_library("checkers_tuner_cb")
+    hub = f"hub:sh {os.path.abspath(HUB_FIXTURE)} {BIN}"
+    match = ["--movetime", "0.01", "--pairs", "1", "--threads", "1", "--database-pieces", "0"]
+    cb = [f"cb:{fixture}"] if fixture else []
+    if not fixture:
+        print("issue 61: no libcb_fixture.so beside the binary (build it with `cargo test`): "
+              "its CheckerBoard attacks are left out")
+
+    def lost(reason, games=2, at_most=None):
+        def check(out, err):
+            got = forfeits("r.csv")
+            if got is None:
+                return False
+            if at_most is not None:
+                return len(got) <= at_most and all(r == reason for r in got)
+            return got == [reason] * games
+        return check
+
+    # 61.1: a program that dies between moves loses by crash; the match ends with its results.
+    for program, env in [(hub, {"HUB_FIXTURE": "exit-after-move"}),
+                         (hub, {"HUB_FIXTURE": "close-input"})] + \
+            [(c, {"CB_FIXTURE": "exit-after:3"}) for c in cb]:
+        ring_attack("61.1: dies between moves", f"match {program[:14]}… {env}",
+                    ["match", program, "material", "--out", "r.csv"] + match, 0,
+                    lost("crash"), env=env.items())
+    # 61.2: a stray line costs at most its game.
+    once = os.path.abspath("done-once")
+    for program, env, most in [(hub, {"HUB_FIXTURE": "done-twice", "HUB_FIXTURE_ONCE": once}, 1),
+                               (hub, {"HUB_FIXTURE": "error-new-game"}, 0)] + \
+            [(c, {"CB_FIXTURE": m}, 0) for c in cb for m in ("print", "close-stdio")]:
+        ring_attack("61.2: stray lines", f"match {program[:14]}… {env.get('HUB_FIXTURE') or env.get('CB_FIXTURE')}",
+                    ["match", program, "material", "--out", "r.csv"] + match[:2] +
+                    ["--pairs", "2"] + match[4:], 0,
+                    lost("illegal_move", at_most=most), env=env.items())
+    # 61.3: a flood is stopped: bad_reply in little memory; at the handshake, refused.
+    ring_attack("61.3: floods", "match hub flood-move",
+                ["match", hub, "material", "--out", "r.csv"] + match, 0, lost("bad_reply"),
+                env={"HUB_FIXTURE": "flood-move"}.items())
+    ring_attack("61.3: floods", "match hub flood-start",
+                ["match", hub, "material"] + match, 2,
+                lambda out, err: "without an answer" in err, env={"HUB_FIXTURE": "flood-start"}.items())
+    # 61.4: nothing left running, whatever ends the match.
+    for c in cb:
+        for signals, status in (((signal.SIGTERM,), 143), ((signal.SIGHUP,), 129),
+                                ((signal.SIGINT, signal.SIGINT), 130)):
+            ring_attack("61.4: left running", f"match cb spin + {signals}",
+                        ["match", c, "material", "--movetime", "1", "--pairs", "1",
+                         "--threads", "1", "--database-pieces", "0"], status,
+                        env={"CB_FIXTURE": "spin"}.items(), signals=signals)
+        ring_attack("61.4: left running", "match cb fork",
+                    ["match", c, "material", "--out", "r.csv"] + match, 0, lost("", games=0),
+                    env={"CB_FIXTURE": "fork"}.items())
+    ring_attack("61.4: left running", "match hub fork-exit (crash, not hang)",
+                ["match", hub, "material", "--out", "r.csv"] + match, 0, lost("crash"),
+                env={"HUB_FIXTURE": "fork-exit"}.items())
+    # 61.5: a bare library name is the file in the current folder.
+    if fixture:
+        os.makedirs("bare", exist_ok=True)
+        shutil.copy(fixture, "bare/libm.so.6")
+        ring_attack("61.5: bare library names", "match cb:libm.so.6 beside a file of that name",
+                    ["match", "cb:libm.so.6", "material"] + match, 0,
+                    lambda out, err: "(fixture, CheckerBoard engine)" in out, cwd="bare")
+    # 61.6: an engine's text is one line of plain text in the summary, the PDN and the CSV.
+    def plain(out, err):
+        text = out + open("n.pdn", errors="replace").read()
+        return "evil" in out and not any(ord(c) < 32 and c != "\n" for c in text)
+    for program, env in [(hub, {"HUB_FIXTURE": "name"})] + [(c, {"CB_FIXTURE": "name"}) for c in cb]:
+        ring_attack("61.6: engine text", f"match {program[:14]}… name",
+                    ["match", program, "material", "--pdn", "n.pdn"] + match, 0, plain,
+                    env=env.items())
+        code, err = run(["fit", "n.pdn", "--strict", "-o", "n.json", "-q", "--first-ply", "0",
+                         "--validation", "0"])
+        record("61.6: engine text", f"fit --strict of the PDN of {program[:14]}…", code, err, 0)
+    # 61.7: our library's table under a 2 GiB address space: made outside the clock, smaller.
+    if ours:
+        ring_attack("61.7: hashsize", "match cb:ours --option-a 'set hashsize 4096' (2 GiB)",
+                    ["match", f"cb:{ours}", "material", "--option-a", "set hashsize 4096",
+                     "--movetime", "0.05", "--pairs", "1", "--threads", "1",
+                     "--database-pieces", "0", "--max-plies", "20", "--out", "r.csv"], 0,
+                    lost("", games=0), address_space=2 << 30)
+    # 61.8 and 61.9: fit_with's PDN files, named twice or damaged.
+    game = '[Event "good"]\n[Result "1-0"]\n\n1. 11-15 23-19 2. 8-11 22-17 1-0\n\n'
+    bad = '[Event "bad"]\n[Result "0-1"]\n\n1. 9-18 22-17 0-1\n\n'
+    open("spar.pdn", "w").write(game)
+    os.makedirs("links", exist_ok=True)
+    if not os.path.lexists("links/spar.pdn"):
+        os.symlink("../spar.pdn", "links/spar.pdn")
+    os.makedirs("copies", exist_ok=True)
+    open("copies/again.pdn", "w").write(game)
+    open("damaged.pdn", "w").write(bad + game + bad)
+    fitting = TINY.replace("rounds = 2", "rounds = 1") + "[evolution]\nfit_every = 1\n"
+    for sources in ('["spar.pdn", "links"]', '["copies", "spar.pdn"]'):
+        open("twice.toml", "w").write(fitting + f"fit_with = {sources}\n")
+        shutil.rmtree("twice", ignore_errors=True)
+        code, err = run(["tune", "twice.toml", "--out", "twice", "-q"])
+        record("61.8: fit_with twice", f"fit_with = {sources}", code, err, 2,
+               "evolution.fit_with" in err and "same PDN games twice" in err
+               and not os.path.exists("twice"))
+    open("damaged.toml", "w").write(fitting + 'fit_with = ["damaged.pdn"]\n')
+    shutil.rmtree("damaged-run", ignore_errors=True)
+    code, err = run(["tune", "damaged.toml", "--out", "damaged-run"])
+    told = [l for l in err.splitlines() if "evolution.fit_with" in l and "game skipped" in l]
+    record("61.9: fit_with skipped games", "fit_with = [\"damaged.pdn\"] (2 of 3 damaged)",
+           code, err, 0, len(told) == 2)
+    # 61.10: a finished chain's files checked on resume.
+    chain = TINY.replace("[search]", "[weights]\nevaluator = \"patterns\"\n[search]") + \
+        "[evolution]\nfit_every = 1\n[chain]\nlinks = 2\ngate_openings = 0\n"
+    open("chain.toml", "w").write(chain)
+    shutil.rmtree("night", ignore_errors=True)
+    if run(["tune", "chain.toml", "--out", "night", "-q"])[0] != 0:
+        record("61.10: finished chains", "tune chain.toml", "failed", "", 0)
+        return
+
+    def unfinish_link(d):
+        path = os.path.join(d, "link-2", "checkpoint.json")
+        checkpoint = json.load(open(path))
+        checkpoint["playoff"] = None
+        json.dump(checkpoint, open(path, "w"))
+
+    damages = [
+        ("best.json", lambda d: os.remove(f"{d}/best.json")),
+        ("morning.json", lambda d: os.remove(f"{d}/morning.json")),
+        ("morning.json", lambda d: open(f"{d}/morning.json", "w").write("garbage")),
+        ("morning.csv", lambda d: open(f"{d}/morning.csv", "w").write("")),
+        ("morning.csv", lambda d: open(f"{d}/morning.csv", "w").write("x,y\n1,2\n")),
+        ("chain.csv", lambda d: os.remove(f"{d}/chain.csv")),
+        ("chain.csv", lambda d: open(f"{d}/chain.csv", "w").write("garbage\n")),
+        ("morning.csv", lambda d: shutil.rmtree(f"{d}/link-2")),
+        ("morning.csv", unfinish_link),
+    ]
+    for k, (name, damage) in enumerate(damages):
+        copy = f"night-{k}"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree("night", copy)
+        damage(copy)
+        code, err = run(["resume", copy])
+        record("61.10: finished chains", f"resume with {name} damaged ({k})", code, err, 2,
+               f"{copy}/{name}" in err)
 
 
 def measured(args):

@@ -78,27 +78,35 @@ impl Engine {
         }
     }
 
-    /// The searcher, made for the current weights and table size.
+    /// The searcher, made for the current weights and table size if it is not yet (it is made
+    /// by `enginecommand`, so that the first timed `getmove` does not pay for the table).
     fn searcher(&mut self) -> &mut Searcher {
-        let weights = &self.weights;
-        let database = self.database;
-        let bits = (self.hash_mib.max(1) as f64 * 1024.0 * 1024.0 / 16.0)
-            .log2()
-            .floor()
-            .clamp(10.0, 30.0) as u32;
-        self.searcher.get_or_insert_with(|| {
-            let mut searcher = Searcher::new(bits);
-            searcher.set_endgame_db(database);
-            let table = weights.search.unwrap_or_default();
-            searcher.set_selective(
-                SearchParams {
-                    mode: SearchMode::Selective,
-                    ..table
-                }
-                .selective(),
-            );
-            searcher
-        })
+        if self.searcher.is_none() {
+            self.make_searcher();
+        }
+        self.searcher.as_mut().expect("made")
+    }
+
+    /// Makes the searcher, with the largest table up to `hash_mib` that this host can hold
+    /// (`hash_mib` is then what it holds), the old one dropped first.
+    fn make_searcher(&mut self) {
+        self.searcher = None;
+        let bits = affordable_bits(table_bits(self.hash_mib), affordable_bytes());
+        self.hash_mib = ((TABLE_ENTRY_BYTES << bits) >> 20).max(1) as u32;
+        let mut searcher = Searcher::new(bits);
+        searcher.set_endgame_db(self.database);
+        searcher.set_selective(self.selective());
+        self.searcher = Some(searcher);
+    }
+
+    /// The selective search of the current weights' `search` table.
+    fn selective(&self) -> Option<checkers_engine::search::SelectiveParams> {
+        let table = self.weights.search.unwrap_or_default();
+        SearchParams {
+            mode: SearchMode::Selective,
+            ..table
+        }
+        .selective()
     }
 
     /// The positions before `pos` since the last irreversible move, from `set gamehist` when
@@ -140,9 +148,17 @@ impl Engine {
                 let Some(mib) = value.parse().ok().filter(|m: &u32| (1..=4096).contains(m)) else {
                     return Some(Err(format!("hashsize {value:?}: expected 1 to 4096 (MiB)")));
                 };
+                // Made now, outside any timed call, and only as large as the host can hold.
                 self.hash_mib = mib;
-                self.searcher = None;
-                ok(format!("hashsize {mib}"))
+                self.make_searcher();
+                if self.hash_mib < mib {
+                    ok(format!(
+                        "hashsize {} ({mib} MiB do not fit in this host's memory)",
+                        self.hash_mib
+                    ))
+                } else {
+                    ok(format!("hashsize {mib}"))
+                }
             }
             ("get", "book") => ok("0".into()),
             ("set", "book") => ok("no book: checkers-tuner plays without one".into()),
@@ -151,7 +167,12 @@ impl Engine {
                 Ok(file) => {
                     self.weights = file;
                     self.weights_origin = value.to_string();
-                    self.searcher = None;
+                    let selective = self.selective();
+                    // The same table, emptied: its values were the old weights'.
+                    if let Some(searcher) = &mut self.searcher {
+                        searcher.clear();
+                        searcher.set_selective(selective);
+                    }
                     Ok(format!("weights {value}"))
                 }
                 Err(e) => Err(format!("weights: {e}")),
@@ -169,6 +190,61 @@ impl Engine {
             _ => None,
         }
     }
+}
+
+/// The bytes of one transposition-table entry.
+const TABLE_ENTRY_BYTES: u64 = 16;
+/// The smallest table, in bits of entries (16 KiB).
+const MIN_TABLE_BITS: u32 = 10;
+
+/// The table's size in bits of entries for `mib` MiB (the largest power of two within it).
+fn table_bits(mib: u32) -> u32 {
+    let entries = (u64::from(mib.max(1)) << 20) / TABLE_ENTRY_BYTES;
+    (63 - entries.leading_zeros()).clamp(MIN_TABLE_BITS, 30)
+}
+
+/// `bits`, or fewer, so that the table takes at most `affordable` bytes and its allocation
+/// succeeds (tried first, with room to spare, and given back: a table that cannot be had is
+/// a smaller table, never an abort of CheckerBoard's process).
+fn affordable_bits(mut bits: u32, affordable: u64) -> u32 {
+    while bits > MIN_TABLE_BITS && TABLE_ENTRY_BYTES << bits > affordable {
+        bits -= 1;
+    }
+    while bits > MIN_TABLE_BITS {
+        let bytes = (TABLE_ENTRY_BYTES << bits) + (64 << 20);
+        let mut probe: Vec<u8> = Vec::new();
+        if usize::try_from(bytes).is_ok_and(|b| probe.try_reserve_exact(b).is_ok()) {
+            break;
+        }
+        bits -= 1;
+    }
+    bits
+}
+
+/// What a table may take of this host: half of the memory available, and of the address
+/// space left under the process's limit (a 32-bit CheckerBoard has 2 GiB in all).
+fn affordable_bytes() -> u64 {
+    let mut bytes = if cfg!(target_pointer_width = "32") {
+        1 << 30
+    } else {
+        u64::MAX
+    };
+    #[cfg(target_os = "linux")]
+    {
+        let field = |file: &str, key: &str| -> Option<u64> {
+            let text = std::fs::read_to_string(file).ok()?;
+            let line = text.lines().find(|l| l.starts_with(key))?;
+            line[key.len()..].split_whitespace().next()?.parse().ok()
+        };
+        if let Some(kib) = field("/proc/meminfo", "MemAvailable:") {
+            bytes = bytes.min(kib * 1024 / 2);
+        }
+        if let Some(limit) = field("/proc/self/limits", "Max address space") {
+            let used = field("/proc/self/status", "VmSize:").unwrap_or(0) * 1024;
+            bytes = bytes.min(limit.saturating_sub(used) / 2);
+        }
+    }
+    bytes
 }
 
 /// The weights used until `set weights`: [`DEFAULT_WEIGHTS_FILE`] beside the library when it
@@ -240,7 +316,14 @@ pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut 
         return 0;
     }
     let text = CStr::from_ptr(command).to_string_lossy().into_owned();
-    let answer = std::panic::catch_unwind(|| with_engine(|engine| engine.command(&text)));
+    let answer = std::panic::catch_unwind(|| {
+        with_engine(|engine| {
+            let answer = engine.command(&text);
+            // The table is made before the first getmove, whose time it would take.
+            engine.searcher();
+            answer
+        })
+    });
     match answer {
         Ok(Some(Ok(answer))) => {
             write_c_string(reply, REPLY_SIZE, &answer);
@@ -379,3 +462,19 @@ pub unsafe extern "system" fn getmove(
 /// `struct CBmove`, which English engines leave alone: only its address is passed.
 #[allow(non_camel_case_types)]
 pub type c_void_move = std::ffi::c_void;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_the_largest_that_fits() {
+        assert_eq!(table_bits(16), 20);
+        assert_eq!(table_bits(4096), 28);
+        assert_eq!(table_bits(1), 16);
+        // 4 GiB asked of a host that can give 1 GiB: 1 GiB (2^26 entries of 16 bytes).
+        assert_eq!(affordable_bits(28, 1 << 30), 26);
+        assert_eq!(affordable_bits(28, 0), MIN_TABLE_BITS);
+        assert_eq!(affordable_bits(12, u64::MAX), 12);
+    }
+}

@@ -3,9 +3,10 @@
 //! One thread waits for the signals. A command that can stop cleanly (`tune`, `resume`,
 //! `match`) asks for a [`stop_flag`]: the first Ctrl-C sets it and the command finishes the
 //! games in progress, saves and ends with [`INTERRUPTED_STATUS`]. Any other signal, a second
-//! Ctrl-C, or a Ctrl-C in a command without a flag ends the process at once, after removing the
-//! temporary files of the atomic writes in progress, so every output is left either as it was
-//! or whole, and nothing hidden beside it.
+//! Ctrl-C, or a Ctrl-C in a command without a flag ends the process at once, after killing the
+//! other programs a match started (with what they forked) and removing the temporary files of
+//! the atomic writes in progress, so every output is left either as it was or whole, nothing
+//! hidden beside it and nothing left running.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -38,6 +39,9 @@ pub fn install() {
                 if first_stop {
                     note!("\nStopping after the games in progress (Ctrl-C again to quit at once)…");
                 } else {
+                    // A program or host of a match spinning in its move would outlive the
+                    // match (its process group is its own): its whole group goes first.
+                    checkers_harness::players::kill_children();
                     checkers_engine::atomic_file::exit_removing_temporaries(128 + signal);
                 }
             }

@@ -447,3 +447,97 @@ fn a_chain_with_the_exchange_term_learns_it_in_its_morning_and_interim_fits_as_f
         &[(two.as_path(), "2 threads"), (stopped.as_path(), "resumed")],
     );
 }
+
+/// A copy of folder `from` at `to`.
+fn copy_folder(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_finished_chains_files_are_checked_on_resume_each_missing_or_damaged_one_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_file(tmp.path(), "night.toml", &apart_without_gate(2));
+    let chain = tmp.path().join("night");
+    tune(&config, &chain, 2);
+    let unfinish = |dir: &Path| {
+        let path = dir.join("link-2/checkpoint.json");
+        let mut checkpoint: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+        checkpoint["playoff"] = serde_json::Value::Null;
+        fs::write(&path, checkpoint.to_string()).unwrap();
+    };
+    type Damage = Box<dyn Fn(&Path)>;
+    let damages: Vec<(&str, Damage, &str)> = vec![
+        (
+            "best.json",
+            Box::new(|d| fs::remove_file(d.join("best.json")).unwrap()),
+            "is gone",
+        ),
+        (
+            "morning.json",
+            Box::new(|d| fs::remove_file(d.join("morning.json")).unwrap()),
+            "is gone",
+        ),
+        (
+            "morning.json",
+            Box::new(|d| fs::write(d.join("morning.json"), "{").unwrap()),
+            "not a weights file",
+        ),
+        (
+            "morning.csv",
+            Box::new(|d| fs::write(d.join("morning.csv"), "").unwrap()),
+            "header",
+        ),
+        (
+            "morning.csv",
+            Box::new(|d| fs::write(d.join("morning.csv"), "garbage\n1,2\n").unwrap()),
+            "header",
+        ),
+        (
+            "chain.csv",
+            Box::new(|d| fs::remove_file(d.join("chain.csv")).unwrap()),
+            "is gone",
+        ),
+        (
+            "chain.csv",
+            Box::new(|d| fs::write(d.join("chain.csv"), "x\n").unwrap()),
+            "header",
+        ),
+        (
+            "morning.csv",
+            Box::new(|d| fs::remove_dir_all(d.join("link-2")).unwrap()),
+            "link 2 of 2",
+        ),
+        ("morning.csv", Box::new(unfinish), "link 2 of 2"),
+    ];
+    for (k, (file, damage, says)) in damages.iter().enumerate() {
+        let copy = tmp.path().join(format!("copy-{k}"));
+        copy_folder(&chain, &copy);
+        damage(&copy);
+        let before = fs::read(copy.join("morning.csv")).ok();
+        let out = bin().arg("resume").arg(&copy).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("Error:")).collect();
+        assert_eq!(errors.len(), 1, "{file}: {stderr}");
+        assert!(
+            errors[0].contains(&copy.join(file).display().to_string()) && errors[0].contains(says),
+            "{file} ({says}): {stderr}"
+        );
+        assert_eq!(
+            fs::read(copy.join("morning.csv")).ok(),
+            before,
+            "{file}: left as it was"
+        );
+        assert!(!copy.join("link-3").exists());
+    }
+    // Whole, it is reported finished.
+    let again = bin().arg("resume").arg(&chain).assert().success();
+    assert!(String::from_utf8_lossy(&again.get_output().stdout).contains("already finished"));
+}

@@ -14,7 +14,7 @@ use checkers_harness::matchplay::read_match_rows;
 use crate::support::bin;
 
 /// A library `cargo test` built beside the test binary (target/<profile>/deps/).
-fn library(stem: &str) -> PathBuf {
+pub(crate) fn library(stem: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let deps = exe.parent().unwrap();
     let name = format!(
@@ -33,13 +33,13 @@ fn ours() -> String {
     format!("cb:{}", library("checkers_tuner_cb").display())
 }
 
-fn fixture() -> String {
+pub(crate) fn fixture() -> String {
     format!("cb:{}", library("cb_fixture").display())
 }
 
 /// The games of a match's CSV over the first `pairs` of the 3-move deck, checked move by move
 /// by our move generator (read_match_rows replays every move).
-fn games(csv: &Path, pairs: usize) -> Vec<checkers_harness::matchplay::MatchGame> {
+pub(crate) fn games(csv: &Path, pairs: usize) -> Vec<checkers_harness::matchplay::MatchGame> {
     let deck: Vec<_> = three_move_deck().into_iter().take(pairs).collect();
     let bytes = std::fs::read(csv).unwrap();
     let rows = read_match_rows(&bytes, "csv", &deck).unwrap();
@@ -124,6 +124,11 @@ fn misbehaving_libraries_lose_their_games_and_the_match_goes_on() {
     for (behaviour, reason, says) in [
         ("crash:3", "crash", "SIGSEGV"),
         ("hang", "hang", "killed"),
+        (
+            "hang-gamehist",
+            "hang",
+            "`set gamehist`: no move within 2.1 s (killed)",
+        ),
         ("illegal", "illegal_move", "no legal move leaves that board"),
         ("unchanged", "illegal_move", "answered the board"),
     ] {
@@ -308,6 +313,7 @@ fn misbehaving_hub_programs_lose_their_games_and_the_match_goes_on() {
             "while read line; do case \"$line\" in \
              hub) echo 'id name=bad version=1'; echo wait;; \
              init) echo ready;; \
+             ping) echo pong;; \
              go*) {on_go};; \
              esac; done\n"
         );

@@ -375,3 +375,64 @@ fn the_shipped_next_run_reads_results_hour_gated_and_is_refused_without_it() {
     let hours = real.expected_cpu_seconds(0) / 2.0 / 3600.0;
     assert!((0.3..=0.75).contains(&hours), "{hours} h");
 }
+
+#[test]
+fn the_same_pdn_games_are_never_learnt_twice_however_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = "[Event \"x\"]\n[Result \"1-0\"]\n\n1. 11-15 23-19 2. 8-11 22-17 1-0\n\n";
+    fs::write(tmp.path().join("spar.pdn"), game).unwrap();
+    fs::create_dir_all(tmp.path().join("links")).unwrap();
+    std::os::unix::fs::symlink("../spar.pdn", tmp.path().join("links/spar.pdn")).unwrap();
+    fs::create_dir_all(tmp.path().join("copies")).unwrap();
+    fs::write(tmp.path().join("copies/again.pdn"), game).unwrap();
+    for (fit_with, says) in [
+        ("[\"spar.pdn\", \"links\"]", "the same PDN games twice"),
+        ("[\"links/spar.pdn\", \"spar.pdn\"]", "the same store"),
+        ("[\"copies\", \"spar.pdn\"]", "the same PDN games twice"),
+    ] {
+        let config = write_file(tmp.path(), "twice.toml", &later(fit_with));
+        let output = bin()
+            .args(["tune", "--quiet"])
+            .arg(&config)
+            .arg("--out")
+            .arg(tmp.path().join("out"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{fit_with}: {stderr}");
+        assert!(
+            stderr.contains("evolution.fit_with")
+                && stderr.contains("items 1 and 2")
+                && stderr.contains(says),
+            "{stderr}"
+        );
+        assert!(!tmp.path().join("out").exists());
+    }
+}
+
+#[test]
+fn every_damaged_game_of_a_pdn_source_is_told_as_fit_tells_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = "[Event \"good\"]\n[Result \"1-0\"]\n\n1. 11-15 23-19 2. 8-11 22-17 1-0\n\n";
+    let bad = "[Event \"bad\"]\n[Result \"0-1\"]\n\n1. 9-18 22-17 0-1\n\n";
+    let pdn = write_file(tmp.path(), "spar.pdn", &format!("{bad}{good}{bad}"));
+    let fit = bin()
+        .args(["fit", "--first-ply", "0", "--validation", "0", "-o"])
+        .arg(tmp.path().join("w.json"))
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    let fit_told = String::from_utf8_lossy(&fit.stderr)
+        .matches("game skipped")
+        .count();
+    let text = later("[\"spar.pdn\"]").replace("rounds = 3", "rounds = 1");
+    let config = write_file(tmp.path(), "later.toml", &text);
+    let stderr = tune(&config, &tmp.path().join("run"), 1);
+    let told: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("evolution.fit_with") && l.contains("game skipped"))
+        .collect();
+    assert_eq!(told.len(), 2, "{stderr}");
+    assert_eq!(fit_told, 2, "fit tells each too");
+    assert!(told.iter().all(|l| l.contains("spar.pdn")), "{told:?}");
+}

@@ -30,6 +30,7 @@ mod perft;
 mod plot;
 mod rank_regions;
 mod records;
+mod ring;
 mod run_folder;
 mod search;
 mod selective;

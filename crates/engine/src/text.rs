@@ -18,6 +18,14 @@ const EXCERPT_CHARS: usize = 60;
 /// by `…` when it was cut: whatever a file holds, a quote of it is short and sends nothing to
 /// the terminal but text.
 pub fn excerpt(text: &str) -> String {
+    one_line(text, EXCERPT_CHARS)
+}
+
+/// At most `max` characters of `text` on one line, as [`excerpt`] makes them: the one form of
+/// another program's text (an engine's name, its answers) wherever it is written — a PDN tag,
+/// a CSV field, the terminal —, so that no line break splits a tag or a row and no escape
+/// sequence reaches a terminal.
+pub fn one_line(text: &str, max: usize) -> String {
     let text = text.trim_end_matches(['\n', '\r']);
     let mut cut = String::new();
     let mut shown = 0;
@@ -26,7 +34,7 @@ pub fn excerpt(text: &str) -> String {
         one.clear();
         push_printable(&mut one, c);
         let width = one.chars().count();
-        if shown + width > EXCERPT_CHARS {
+        if shown + width > max {
             cut.push('…');
             return cut;
         }
@@ -109,6 +117,15 @@ mod tests {
         assert_eq!(excerpt(&long[..60]), "x".repeat(60));
         assert_eq!(excerpt("a\nb"), "a b");
         assert_eq!(excerpt(&"é".repeat(100)).chars().count(), 61);
+    }
+
+    #[test]
+    fn another_programs_text_is_one_line_of_plain_text() {
+        let hostile = "evil\r\nname\u{1b}[2J\0\u{202e}";
+        let clean = one_line(hostile, 100);
+        assert!(!clean.chars().any(|c| c.is_control()), "{clean:?}");
+        assert!(clean.starts_with("evil  name\\u{1b}[2J\\u{0}"), "{clean:?}");
+        assert_eq!(one_line(&"y".repeat(300), 200).chars().count(), 201);
     }
 
     #[test]

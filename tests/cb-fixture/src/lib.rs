@@ -5,7 +5,17 @@
 //! - `hang`: never returns from `getmove`;
 //! - `illegal`: answers with a board no legal move reaches (a piece added);
 //! - `italian`: answers `get gametype` with 22;
-//! - `unchanged`: returns the board as it was given.
+//! - `unchanged`: returns the board as it was given;
+//! - `exit-after:N`: its host exits a moment after its N-th `getmove` has answered (the match's
+//!   next request then finds it gone);
+//! - `close-stdio`: closes standard input and output at its first `getmove`, then plays on;
+//! - `print`: prints a line to standard output at every call (the host's conversation is
+//!   elsewhere);
+//! - `spin`: never returns from `getmove`, ignoring `playnow`, busy;
+//! - `fork`: starts `sleep 300` at its first `getmove` (a process of its own that must not
+//!   outlive the match), then plays on;
+//! - `name`: answers `name` with line breaks, a carriage return, an escape sequence and a tab;
+//! - `hang-gamehist`: never returns from `enginecommand("set gamehist …")`.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -29,7 +39,16 @@ fn behaviour() -> String {
 #[no_mangle]
 pub unsafe extern "system" fn enginecommand(command: *const c_char, reply: *mut c_char) -> c_int {
     let command = CStr::from_ptr(command).to_string_lossy();
+    if behaviour() == "hang-gamehist" && command.starts_with("set gamehist") {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
+    if behaviour() == "print" {
+        println!("a line on standard output from enginecommand");
+    }
     let answer = match command.as_ref() {
+        "name" if behaviour() == "name" => "evil\nname\r\u{1b}[2J\u{1b}]0;title\u{7}\tend".into(),
         "name" => format!("fixture {}", behaviour()),
         "get gametype" if behaviour() == "italian" => "22".into(),
         "get gametype" => "21".into(),
@@ -64,10 +83,32 @@ pub unsafe extern "system" fn getmove(
             std::ptr::write_volatile(null, 1);
         }
     }
+    if let Some(n) = behaviour.strip_prefix("exit-after:") {
+        if n.parse() == Ok(call) {
+            std::thread::spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                std::process::exit(0);
+            });
+        }
+    }
     match behaviour.as_str() {
         "hang" => loop {
             std::thread::sleep(std::time::Duration::from_secs(1));
         },
+        "spin" => {
+            let mut x = 0u64;
+            loop {
+                x = std::hint::black_box(x.wrapping_add(1));
+            }
+        }
+        "print" => println!("a line on standard output from getmove"),
+        "close-stdio" if call == 1 => {
+            libc::close(0);
+            libc::close(1);
+        }
+        "fork" if call == 1 => {
+            let _ = std::process::Command::new("sleep").arg("300").spawn();
+        }
         "unchanged" => return CB_UNKNOWN,
         _ => {}
     }

@@ -9,6 +9,10 @@ use rand_chacha::ChaCha8Rng;
 use super::record::{EndReason, GameRecord};
 use super::settings::GameSettings;
 use crate::board::{Move, Position};
+use crate::text::one_line;
+
+/// The most characters of a forfeit's reason, and of the answer it quotes, kept in its detail.
+const DETAIL_CHARS: usize = 200;
 
 /// What a side is told when it is its turn.
 #[derive(Clone, Copy, Debug)]
@@ -59,9 +63,14 @@ pub struct Forfeit {
 
 impl Forfeit {
     /// A forfeit in `position` for `reason`: `answer` is what the side answered (if it did),
-    /// `why` what was wrong.
+    /// `why` what was wrong. Both may hold another program's text: each is made one line of
+    /// plain text ([`one_line`]), so the detail is written as it stands into a PDN tag, a CSV
+    /// field and the terminal.
     pub fn new(reason: EndReason, position: &Position, answer: Option<&str>, why: &str) -> Forfeit {
-        let answer = answer.map_or(String::new(), |a| format!("; answered {a}"));
+        let why = one_line(why, DETAIL_CHARS);
+        let answer = answer.map_or(String::new(), |a| {
+            format!("; answered {}", one_line(a, DETAIL_CHARS))
+        });
         Forfeit {
             reason,
             detail: format!("{why}; position {}{answer}", position.to_fen()),

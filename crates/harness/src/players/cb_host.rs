@@ -17,7 +17,7 @@
 //! CheckerBoard), asking the engine to answer at once.
 
 use std::ffi::{c_char, c_int, CStr, CString};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc;
@@ -77,8 +77,12 @@ pub(super) fn board_from_line(text: &str) -> Option<Board8x8> {
 /// end of input. A library that cannot be loaded, or lacks `getmove` or `enginecommand`, is
 /// reported on standard output (`error …`) and as the error returned.
 pub fn serve_checkerboard_library(library: &Path) -> Result<()> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let (input, output) = private_conversation()
+        .map_err(|e| Error::io("keep", Path::new("the conversation's pipes"), &e))?;
+    let mut out = std::io::LineWriter::new(output);
+    // A bare file name is the file of that name in the current folder, as a user means it;
+    // given to the loader as it stands, it would be looked for in the system's library path.
+    let library = &loadable(library);
     // SAFETY: loading a library runs its initialisers; this process exists to take that risk.
     let loaded = unsafe { libloading::Library::new(library) };
     let functions = loaded.map_err(|e| e.to_string()).and_then(|lib| {
@@ -102,14 +106,14 @@ pub fn serve_checkerboard_library(library: &Path) -> Result<()> {
             return Err(Error::input(message));
         }
     };
-    let say = |out: &mut std::io::StdoutLock, line: &str| -> Result<()> {
+    let say = |out: &mut std::io::LineWriter<Box<dyn Write>>, line: &str| -> Result<()> {
         writeln!(out, "{line}")
             .and_then(|()| out.flush())
             .map_err(|e| Error::io("write", Path::new("standard output"), &e))
     };
     say(&mut out, "ready")?;
     let playnow = Arc::new(AtomicI32::new(0));
-    for line in std::io::stdin().lock().lines() {
+    for line in std::io::BufReader::new(input).lines() {
         let Ok(line) = line else { break };
         let (verb, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
         match verb {
@@ -169,6 +173,52 @@ pub fn serve_checkerboard_library(library: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `library` as the loader is to find it: a path without a folder is taken in the current
+/// folder (`./NAME`), as every other file a command names is.
+fn loadable(library: &Path) -> std::path::PathBuf {
+    if library.components().count() == 1 && library.is_relative() {
+        Path::new(".").join(library)
+    } else {
+        library.to_path_buf()
+    }
+}
+
+/// The conversation's pipes, moved to descriptors of their own before the library is loaded:
+/// standard input then reads nothing (`/dev/null`) and standard output goes where standard
+/// error goes, so a library that prints, or closes either, cannot touch the conversation.
+/// The new descriptors are closed on exec: a program the library starts does not hold them.
+#[cfg(unix)]
+fn private_conversation() -> std::io::Result<(Box<dyn Read>, Box<dyn Write>)> {
+    use std::os::fd::FromRawFd;
+    let check = |fd: i32| {
+        if fd < 0 {
+            Err(std::io::Error::last_os_error())
+        } else {
+            Ok(fd)
+        }
+    };
+    // SAFETY: descriptor calls on this process's own standard descriptors; each new one is
+    // owned by the File made of it and nothing else.
+    unsafe {
+        let input = check(libc::fcntl(0, libc::F_DUPFD_CLOEXEC, 3))?;
+        let output = check(libc::fcntl(1, libc::F_DUPFD_CLOEXEC, 3))?;
+        let null = check(libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY))?;
+        check(libc::dup2(null, 0))?;
+        libc::close(null);
+        check(libc::dup2(2, 1))?;
+        Ok((
+            Box::new(std::fs::File::from_raw_fd(input)),
+            Box::new(std::fs::File::from_raw_fd(output)),
+        ))
+    }
+}
+
+/// The conversation's pipes: elsewhere than on Unix, standard input and output as they are.
+#[cfg(not(unix))]
+fn private_conversation() -> std::io::Result<(Box<dyn Read>, Box<dyn Write>)> {
+    Ok((Box::new(std::io::stdin()), Box::new(std::io::stdout())))
 }
 
 /// A `getmove` request's arguments.

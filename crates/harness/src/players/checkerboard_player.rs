@@ -4,12 +4,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
 use super::cb_host::{board_from_line, board_to_line};
-use super::child::{escape, unescape, LineChild};
+use super::child::{escape, unescape, LineChild, Silence};
 use super::time::{answer_limit, cb_time};
 use checkers_engine::board::Position;
 use checkers_engine::checkerboard::{
@@ -18,11 +18,14 @@ use checkers_engine::checkerboard::{
 };
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::{Choice, EndReason, Forfeit, Mover, Turn};
+use checkers_engine::text::one_line;
 
 /// How long a library may take to load and answer its first questions.
 const START_LIMIT: Duration = Duration::from_secs(60);
 /// How long `enginecommand` may take.
 const COMMAND_LIMIT: Duration = Duration::from_secs(30);
+/// The most characters of an engine's name kept.
+const NAME_CHARS: usize = 60;
 
 /// A CheckerBoard engine as a match names it: the library, the options sent to it (each an
 /// `enginecommand` text, e.g. `set hashsize 64`) and the program that hosts it.
@@ -59,6 +62,7 @@ impl CheckerBoardEngine {
             Ok(line) if line == "ready" => {}
             Ok(line) => {
                 let message = line.strip_prefix("error ").map_or(line.clone(), unescape);
+                let message = one_line(&message, 300);
                 return Err(Error::input(format!("{origin}: {message}")));
             }
             Err(silence) => return Err(Error::input(format!("{origin}: {}", silence))),
@@ -69,13 +73,14 @@ impl CheckerBoardEngine {
                 .map_err(|e| Error::input(format!("{origin}: `{text}`: {e}")))
         };
         let (handled, name) = ask(&mut player, "name")?;
-        player.name = if handled != 0 && !name.trim().is_empty() {
+        let name = if handled != 0 && !name.trim().is_empty() {
             name.trim().to_string()
         } else {
             self.library
                 .file_stem()
                 .map_or("engine".into(), |s| s.to_string_lossy().into_owned())
         };
+        player.name = one_line(&name, NAME_CHARS);
         let (handled, gametype) = ask(&mut player, "get gametype")?;
         // An engine that does not answer is an old English one: the API added game types for
         // the other variants.
@@ -116,20 +121,32 @@ impl CheckerBoardPlayer {
 
     /// Sends `enginecommand(text)`: its value (0: not handled) and reply.
     pub fn command(&mut self, text: &str) -> std::result::Result<(i32, String), String> {
+        self.exchange(text, Instant::now() + COMMAND_LIMIT)
+            .map_err(|failure| match failure {
+                Ok(silence) => silence.to_string(),
+                Err(answer) => answer,
+            })
+    }
+
+    /// [`CheckerBoardPlayer::command`] by `deadline`: a failure is the host's silence (`Ok`),
+    /// or an answer that is not a reply (`Err`, in words).
+    fn exchange(
+        &mut self,
+        text: &str,
+        deadline: Instant,
+    ) -> std::result::Result<(i32, String), std::result::Result<Silence, String>> {
         self.child
             .send(&format!("command {}", escape(text)))
-            .map_err(|s| s.to_string())?;
-        let line = self
-            .child
-            .receive(COMMAND_LIMIT)
-            .map_err(|s| s.to_string())?;
-        let rest = line
-            .strip_prefix("reply ")
-            .ok_or_else(|| format!("the host answered {line:?}"))?;
+            .map_err(Ok)?;
+        let line = self.child.receive_until(deadline).map_err(Ok)?;
+        let not_a_reply = || Err(format!("the host answered {line:?}"));
+        let Some(rest) = line.strip_prefix("reply ") else {
+            return Err(not_a_reply());
+        };
         let (value, reply) = rest.split_once(' ').unwrap_or((rest, ""));
-        let value = value
-            .parse()
-            .map_err(|_| format!("the host answered {line:?}"))?;
+        let Ok(value) = value.parse() else {
+            return Err(not_a_reply());
+        };
         Ok((value, unescape(reply)))
     }
 }
@@ -141,21 +158,49 @@ impl Mover for CheckerBoardPlayer {
         super::start_again(self, gone, || engine.start(), start)
     }
 
+    /// The engine's move; after any forfeit its host is stopped (an engine that answered
+    /// wrongly is in a state nobody knows), and the next game starts a new one, as
+    /// docs/engines.md says.
     fn choose(
         &mut self,
         turn: &Turn<'_>,
         _rng: &mut ChaCha8Rng,
     ) -> std::result::Result<Choice, Forfeit> {
+        let answer = self.answer(turn);
+        if answer.is_err() {
+            self.child.kill();
+        }
+        answer
+    }
+}
+
+impl CheckerBoardPlayer {
+    /// The move for `turn` ([`Mover::choose`]), the host kept whatever the engine answered.
+    fn answer(&mut self, turn: &Turn<'_>) -> std::result::Result<Choice, Forfeit> {
         let pos = turn.position;
         let forfeit =
             |reason, answer: Option<&str>, why: &str| Forfeit::new(reason, pos, answer, why);
         let history = gamehist_command(turn.since(), turn.quiet_moves);
-        if let Err(e) = self.command(&history) {
-            return Err(forfeit(
-                EndReason::Crash,
-                None,
-                &format!("`set gamehist`: {e}"),
-            ));
+        // One deadline for the history and the move, from the turn's start: an engine that
+        // hangs or floods in either loses as it would in getmove.
+        let (limit, late) = answer_limit(turn);
+        let deadline = turn.started + limit;
+        match self.exchange(&history, deadline) {
+            Ok(_) => {}
+            Err(Ok(silence)) => {
+                let lost = super::silent(silence, pos, limit, late);
+                return Err(Forfeit {
+                    detail: format!("`set gamehist`: {}", lost.detail),
+                    ..lost
+                });
+            }
+            Err(Err(answer)) => {
+                return Err(forfeit(
+                    EndReason::BadReply,
+                    None,
+                    &format!("`set gamehist`: {answer}"),
+                ))
+            }
         }
         let time = cb_time(turn);
         let mut info = time.info;
@@ -171,11 +216,10 @@ impl Mover for CheckerBoardPlayer {
             time.playnow_after.as_secs_f64(),
             board_to_line(&board)
         );
-        let (limit, late) = answer_limit(turn);
         let line = self
             .child
             .send(&request)
-            .and_then(|()| self.child.receive(limit))
+            .and_then(|()| self.child.receive_until(deadline))
             .map_err(|silence| super::silent(silence, pos, limit, late))?;
         let mut words = line.splitn(4, ' ');
         let (verb, _value, answer) = (words.next(), words.next(), words.next());

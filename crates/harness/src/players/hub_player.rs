@@ -13,9 +13,14 @@ use checkers_engine::board::Position;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::{Choice, EndReason, Forfeit, Mover, Turn};
 use checkers_engine::hub::{move_from_hub, move_to_hub, parse_line, position_to_hub, quote};
+use checkers_engine::text::one_line;
 
 /// How long a program may take to start and answer `hub` and `init`.
 const START_LIMIT: Duration = Duration::from_secs(60);
+/// How long a program may take to answer the `ping` after `new-game`.
+const PING_LIMIT: Duration = Duration::from_secs(10);
+/// The most characters of a program's name kept.
+const NAME_CHARS: usize = 60;
 
 /// A Hub program as a match names it: the command line (split at spaces) and the lines sent
 /// after `hub` (e.g. `set-param name=hash value=64`).
@@ -71,7 +76,8 @@ impl HubEngine {
                 "id" => {
                     if let Some(name) = parsed.get("name") {
                         let version = parsed.get("version").unwrap_or("");
-                        player.name = format!("{name} {version}").trim().to_string();
+                        let name = format!("{name} {version}");
+                        player.name = one_line(name.trim(), NAME_CHARS);
                     }
                 }
                 "wait" => break,
@@ -79,7 +85,7 @@ impl HubEngine {
             }
         }
         if player.name.is_empty() {
-            player.name = self.command[0].clone();
+            player.name = one_line(&self.command[0], NAME_CHARS);
         }
         for option in &self.options {
             player.send(option).map_err(|s| fail(&s.to_string()))?;
@@ -92,7 +98,8 @@ impl HubEngine {
             match parse_line(&line) {
                 Ok(Some(parsed)) if parsed.command == "ready" => break,
                 Ok(Some(parsed)) if parsed.command == "error" => {
-                    let message = parsed.get("message").unwrap_or(&line).to_string();
+                    // The program's own words, as one line of plain text.
+                    let message = one_line(parsed.get("message").unwrap_or(&line), 200);
                     return Err(fail(&format!("refused its options: {message}")));
                 }
                 _ => {}
@@ -120,24 +127,25 @@ impl HubPlayer {
     }
 
     fn receive_until(&mut self, deadline: Instant) -> std::result::Result<String, Silence> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        self.child.receive(left)
-    }
-}
-
-impl Mover for HubPlayer {
-    fn new_game(&mut self, start: &Position) -> std::result::Result<(), Forfeit> {
-        let (gone, engine) = (self.child.is_gone(), self.engine.clone());
-        super::start_again(self, gone, || engine.start(), start)?;
-        let _ = self.send("new-game");
-        Ok(())
+        self.child.receive_until(deadline)
     }
 
-    fn choose(
-        &mut self,
-        turn: &Turn<'_>,
-        _rng: &mut ChaCha8Rng,
-    ) -> std::result::Result<Choice, Forfeit> {
+    /// `ping`, and every line up to its `pong` read and dropped: whatever the program wrote
+    /// before (an `error` to `new-game`, a second `done`) is not taken for the next answer.
+    fn ping(&mut self) -> std::result::Result<(), Silence> {
+        self.send("ping")?;
+        let deadline = Instant::now() + PING_LIMIT;
+        loop {
+            if let Ok(Some(parsed)) = parse_line(&self.receive_until(deadline)?) {
+                if parsed.command == "pong" {
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// The move for `turn` ([`Mover::choose`]), the instance kept whatever it answered.
+    fn answer(&mut self, turn: &Turn<'_>) -> std::result::Result<Choice, Forfeit> {
         let pos = turn.position;
         let forfeit =
             |reason, answer: Option<&str>, why: &str| Forfeit::new(reason, pos, answer, why);
@@ -181,5 +189,49 @@ impl Mover for HubPlayer {
                 _ => {}
             }
         }
+    }
+}
+
+impl Mover for HubPlayer {
+    /// Starts the program again if its last game left it gone, then `new-game` and a `ping`
+    /// answered, so the game starts from a known conversation.
+    fn new_game(&mut self, start: &Position) -> std::result::Result<(), Forfeit> {
+        let (gone, engine) = (self.child.is_gone(), self.engine.clone());
+        super::start_again(self, gone, || engine.start(), start)?;
+        self.send("new-game")
+            .and_then(|()| self.ping())
+            .map_err(|silence| match silence {
+                Silence::Timeout => Forfeit::new(
+                    EndReason::Hang,
+                    start,
+                    None,
+                    &format!(
+                        "no `pong` to the `ping` after `new-game` within {} s (killed)",
+                        PING_LIMIT.as_secs()
+                    ),
+                ),
+                other => {
+                    let forfeit = super::silent(other, start, PING_LIMIT, EndReason::Hang);
+                    Forfeit {
+                        detail: format!("after `new-game`: {}", forfeit.detail),
+                        ..forfeit
+                    }
+                }
+            })
+    }
+
+    /// The program's move; after any forfeit the instance is stopped (a program that answered
+    /// wrongly may answer the next request with what it meant for this one), and the next game
+    /// starts a new one, as docs/engines.md says.
+    fn choose(
+        &mut self,
+        turn: &Turn<'_>,
+        _rng: &mut ChaCha8Rng,
+    ) -> std::result::Result<Choice, Forfeit> {
+        let answer = self.answer(turn);
+        if answer.is_err() {
+            self.child.kill();
+        }
+        answer
     }
 }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 pub use cb_host::serve_checkerboard_library;
 pub use checkerboard_player::{CheckerBoardEngine, CheckerBoardPlayer};
+pub use child::kill_children;
 pub use hub_player::{HubEngine, HubPlayer};
 
 use std::time::Duration;
@@ -124,6 +125,12 @@ fn silent(silence: Silence, position: &Position, limit: Duration, late: EndReaso
         Silence::Closed(how) => {
             Forfeit::new(EndReason::Crash, position, None, &format!("crashed: {how}"))
         }
+        flood @ Silence::Flood(_) => Forfeit::new(
+            EndReason::BadReply,
+            position,
+            None,
+            &format!("no move: {flood}"),
+        ),
     }
 }
 

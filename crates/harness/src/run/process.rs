@@ -145,6 +145,10 @@ impl<'a> Run<'a> {
             for note in &state.notes {
                 run.progress.note(note);
             }
+            // The damaged games of its PDN sources, skipped at every fit, are told once.
+            for note in super::fits::skipped_pdn_games(&config.evolution.fit_with) {
+                run.progress.note(&note);
+            }
         }
         Ok(run)
     }

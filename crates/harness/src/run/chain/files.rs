@@ -6,12 +6,124 @@ use std::path::Path;
 
 use super::morning::Morning;
 use crate::export::{export_to_file, ExportFormat};
+use crate::run::checkpoint::Checkpoint;
 use crate::run::config::Config;
 use crate::run::summary::RunSummary;
-use crate::run_folder::{BEST_FILE, CHAIN_FILE, MORNING_FILE, MORNING_RESULT_FILE};
+use crate::run_folder::{link_dir, BEST_FILE, CHAIN_FILE, MORNING_FILE, MORNING_RESULT_FILE};
 use checkers_engine::atomic_file::write_atomically;
 use checkers_engine::error::{Error, Result};
+use checkers_engine::input_file::{self, Links};
 use checkers_engine::text::csv_line;
+use checkers_engine::weights_file::WeightsFile;
+
+/// Checks what a finished chain is made of before `resume` reports it finished: every link a
+/// finished run, `chain.csv` with a row a link, `morning.csv` one row of the morning's
+/// figures, and `morning.json` and `best.json` weights files. A file missing or damaged is
+/// one error naming it (exit status 2): nothing is reported of a chain that is not whole.
+pub(super) fn check_finished_chain(top: &Path, config: &Config) -> Result<()> {
+    let links = config.chain.links;
+    let damaged = |file: &str, problem: &str| {
+        Error::input(format!(
+            "{}: {problem}; the chain's files are written at its end ({MORNING_RESULT_FILE} \
+             last, which marks it finished): put the file back, or run the chain again into a \
+             new folder",
+            top.join(file).display()
+        ))
+    };
+    for link in 1..=links {
+        let dir = link_dir(top, link);
+        let finished = Checkpoint::load(&dir)
+            .map_err(|e| {
+                damaged(
+                    MORNING_RESULT_FILE,
+                    &format!("says the chain finished, but {e}"),
+                )
+            })?
+            .is_some_and(|c| c.playoff.is_some());
+        if !finished {
+            return Err(damaged(
+                MORNING_RESULT_FILE,
+                &format!(
+                    "says the chain finished, but link {link} of {links} ({}) holds no finished \
+                     run",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    let read = |file: &str| -> Result<String> {
+        let path = top.join(file);
+        let bytes = input_file::read_existing(&path, Links::Refuse, Some(input_file::CONFIG_CAP))
+            .map_err(|e| damaged(file, &e.to_string()))?
+            .ok_or_else(|| damaged(file, "is gone"))?;
+        String::from_utf8(bytes).map_err(|_| damaged(file, "is not UTF-8 text"))
+    };
+    let morning = read(MORNING_RESULT_FILE)?;
+    let row = table_rows(&morning, &morning_header())
+        .map_err(|problem| damaged(MORNING_RESULT_FILE, &problem))?;
+    let [row] = &row[..] else {
+        return Err(damaged(
+            MORNING_RESULT_FILE,
+            &format!("holds {} rows, not the one of the morning fit", row.len()),
+        ));
+    };
+    if row[0] != links.to_string() || morning_line(&morning).is_none() {
+        return Err(damaged(
+            MORNING_RESULT_FILE,
+            &format!("is not the morning of this chain's {links} links"),
+        ));
+    }
+    let chain = read(CHAIN_FILE)?;
+    let rows =
+        table_rows(&chain, &chain_header()).map_err(|problem| damaged(CHAIN_FILE, &problem))?;
+    let numbered = rows
+        .iter()
+        .enumerate()
+        .all(|(k, row)| row[0] == (k + 1).to_string());
+    if rows.len() != links as usize || !numbered {
+        return Err(damaged(
+            CHAIN_FILE,
+            &format!("does not hold the rows of links 1 to {links}"),
+        ));
+    }
+    for file in [MORNING_FILE, BEST_FILE] {
+        let path = top.join(file);
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Err(damaged(file, "is gone"));
+        }
+        WeightsFile::load(&path).map_err(|e| damaged(file, &format!("not a weights file: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The rows of a CSV `text` of our writing under `header`, each with its fields; a problem in
+/// words.
+fn table_rows<'t>(
+    text: &'t str,
+    header: &[&str],
+) -> std::result::Result<Vec<Vec<&'t str>>, String> {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("");
+    if first.split(',').ne(header.iter().copied()) {
+        return Err(format!("its header is not `{}`", header.join(",")));
+    }
+    lines
+        .enumerate()
+        .map(|(k, line)| {
+            let fields: Vec<&str> = line.split(',').collect();
+            if fields.len() == header.len() {
+                Ok(fields)
+            } else {
+                Err(format!(
+                    "line {} has {} fields, not {}",
+                    k + 2,
+                    fields.len(),
+                    header.len()
+                ))
+            }
+        })
+        .collect()
+}
 
 /// The chain's summary: its folder and name, the last link's playoff, and the morning's result.
 pub(super) fn chain_summary(

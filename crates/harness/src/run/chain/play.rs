@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::files::{chain_summary, write_chain_files};
+use super::files::{chain_summary, check_finished_chain, write_chain_files};
 use super::links::{last_summary, link_outcome, Runs};
 use super::morning::{interim_fit, morning, observer};
 use crate::run::config::Config;
@@ -21,7 +21,8 @@ pub(crate) fn run_chain(
     options: &RunOptions,
     runs: &Runs,
 ) -> Result<RunOutcome> {
-    if top.join(MORNING_RESULT_FILE).is_file() {
+    if std::fs::symlink_metadata(top.join(MORNING_RESULT_FILE)).is_ok() {
+        check_finished_chain(top, config)?;
         let last = link_outcome(top, config, config.chain.links, options, runs)?;
         let summary = last_summary(&last).cloned();
         return Ok(RunOutcome::AlreadyFinished(chain_summary(

@@ -4,7 +4,7 @@
 
 use super::messages::{ConfigError, Layout, Reporter};
 use super::run_config::Config;
-use crate::run::fits::resolve_source;
+use crate::run::fits::{duplicate_pdn_files, resolve_source};
 use crate::run_folder::{load_start_copy, tables_path, CONFIG_FILE};
 use crate::tournament::InitMode;
 use checkers_engine::game::{load_openings_file, OpeningsSource, DECK_NAMES};
@@ -140,6 +140,8 @@ impl Config {
     ) -> Result<(), ConfigError> {
         let folder = report.folder();
         let key = "evolution.fit_with";
+        // A run's own config.toml has every source fixed already, checked when it started.
+        let new_sources = self.evolution.fit_with.iter().any(|s| s.fixed.is_none());
         for source in &mut self.evolution.fit_with {
             *source = resolve_source(source, folder)
                 .map_err(|problem| report.at(layout.get(key), key, &problem))?;
@@ -160,6 +162,24 @@ impl Config {
                     ),
                 ));
             }
+        }
+        // So would a PDN file named twice, through a link, a folder holding it, or a copy.
+        if let (true, Some((first, second, a, b))) = (new_sources, duplicate_pdn_files(sources)) {
+            let items = if first == second {
+                format!("item {first}")
+            } else {
+                format!("items {first} and {second}")
+            };
+            return Err(report.at(
+                layout.get(key),
+                key,
+                &format!(
+                    "{items} hold the same PDN games twice ({} and {}: one file by two names, \
+                     or a copy): name each file once",
+                    a.display(),
+                    b.display()
+                ),
+            ));
         }
         Ok(())
     }

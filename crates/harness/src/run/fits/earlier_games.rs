@@ -17,7 +17,8 @@ fn is_pdn_file(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
 }
 
-/// The `.pdn` files directly in `folder`, by name.
+/// The `.pdn` files directly in `folder`, by name (a link is named as the user named it; what
+/// it is a link to is caught by [`duplicate_pdn_files`]).
 fn pdn_files_in(folder: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder)?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -141,6 +142,62 @@ fn whole_rounds(path: &Path) -> Result<FixedSource> {
         run: identity.run,
         island: (identity.island != u32::MAX).then_some(identity.island),
     })
+}
+
+/// The first PDN file fixed twice among `sources` — the same file by two names (a link, a
+/// folder and a file in it) or a copy: the same size and checksum are the same games, which a
+/// fit would learn twice —, as the items (from 1) and the two paths.
+pub(crate) fn duplicate_pdn_files(
+    sources: &[FitSource],
+) -> Option<(usize, usize, PathBuf, PathBuf)> {
+    let mut seen: std::collections::HashMap<(u64, &str), (usize, &Path)> =
+        std::collections::HashMap::new();
+    for (item, source) in sources.iter().enumerate() {
+        let Some(Fixed::Pdn(pdn)) = &source.fixed else {
+            continue;
+        };
+        for file in &pdn.files {
+            let key = (file.bytes, file.checksum.as_str());
+            if let Some(&(first, path)) = seen.get(&key) {
+                return Some((first + 1, item + 1, path.to_path_buf(), file.path.clone()));
+            }
+            seen.insert(key, (item, &file.path));
+        }
+    }
+    None
+}
+
+/// What a run tells when it starts of its PDN sources, as `fit` tells it: each damaged game
+/// skipped (the first ones of each file) and how many more. A source that cannot be read says
+/// nothing here: [`check_sources`] refuses it.
+pub(crate) fn skipped_pdn_games(sources: &[FitSource]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for source in sources {
+        let Some(Fixed::Pdn(pdn)) = &source.fixed else {
+            continue;
+        };
+        for file in &pdn.files {
+            let mut records = GameRecords::default();
+            if records.add_pdn(&file.path, Damaged::Skip).is_err() {
+                continue;
+            }
+            for (path, error) in &records.report.skipped {
+                notes.push(format!(
+                    "evolution.fit_with: {}: {error}; game skipped",
+                    path.display()
+                ));
+            }
+            let skipped: usize = records.report.pdn_files.iter().map(|c| c.skipped).sum();
+            let more = skipped.saturating_sub(records.report.skipped.len());
+            if more > 0 {
+                notes.push(format!(
+                    "evolution.fit_with: {}: {more} more damaged games skipped",
+                    file.path.display()
+                ));
+            }
+        }
+    }
+    notes
 }
 
 /// Checks, before a run (or its resumption) plays, that every store it learns from is still

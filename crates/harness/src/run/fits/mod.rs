@@ -8,7 +8,9 @@ mod fitted;
 mod own_store;
 mod pool;
 
-pub(super) use earlier_games::{check_sources, resolve_source};
+pub(super) use earlier_games::{
+    check_sources, duplicate_pdn_files, resolve_source, skipped_pdn_games,
+};
 pub(super) use fitted::{enter, fit_after_round, recorded, Earlier, PatternCache};
 pub(super) use own_store::{check_store, cut_store};
 pub(super) use pool::{Pool, RoundGames};
