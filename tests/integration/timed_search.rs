@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use checkers_engine::board::Position;
 use checkers_engine::eval::{WeightPair, Weights};
-use checkers_engine::search::{GameHistory, SearchBudget, SearchLimits, Searcher};
+use checkers_engine::search::{GameHistory, SearchBudget, SearchLimits, Searcher, SelectiveParams};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -177,4 +177,31 @@ fn a_proven_win_ends_the_deepening_and_no_move_means_no_answer() {
         |_| panic!("no iteration to report"),
     );
     assert_eq!(none.best_move, None);
+}
+
+#[test]
+fn under_a_time_target_the_only_legal_move_is_played_after_one_iteration() {
+    // Black must take 14x23 (and on); White keeps five pieces, so nothing is decided.
+    let pos = Position::from_fen("B:W18,21,22,25,29,30:B1,2,14").unwrap();
+    assert_eq!(pos.legal_moves().len(), 1);
+    for selective in [None, Some(SelectiveParams::default())] {
+        let mut searcher = Searcher::default();
+        searcher.set_selective(selective);
+        let budget = SearchBudget::average_time(Duration::from_secs(600), 6, Instant::now());
+        let mut depths = Vec::new();
+        let found = searcher.search_timed(&pos, &GameHistory::NONE, &BENCH_LIKE, &budget, |r| {
+            depths.push(r.depth)
+        });
+        assert_eq!(found.best_move, Some(pos.legal_moves()[0]));
+        assert_eq!(depths, [1], "{selective:?}");
+        // Without a time target, the same position deepens to the cap.
+        let deep = searcher.search_timed(
+            &pos,
+            &GameHistory::NONE,
+            &BENCH_LIKE,
+            &SearchBudget::depth(4, 6),
+            |_| {},
+        );
+        assert_eq!(deep.depth, 4);
+    }
 }

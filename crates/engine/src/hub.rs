@@ -28,9 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::{move_text_squares, Bitboard, Color, Move, Position};
-use crate::search::{
-    SearchBudget, SearchResult, AVERAGE_HARD_SHARE, AVERAGE_SOFT_SHARE, MAX_SEARCH_DEPTH,
-};
+use crate::search::{SearchBudget, SearchResult, TimeTarget, AVERAGE_HARD_SHARE, MAX_SEARCH_DEPTH};
 
 /// The bit of square `n` (1–32).
 const fn sq(n: u8) -> Bitboard {
@@ -344,14 +342,18 @@ impl HubLevel {
     /// `extension` plies beyond the full-width depth, ended early by `stop`.
     ///
     /// Time controls: with `time=T inc=I [moves=M]` a move is planned to take
-    /// `T / M + I` (M = 30 without `moves`); no new iteration starts after 60% of that, and the
-    /// iteration under way is abandoned at three times the plan, never later than half of
-    /// `T + I`. `move-time=S` is an average, as engines spend it: no iteration starts after 60% of
-    /// S and the one under way is abandoned at twice S. A margin of up
-    /// to 20 ms is kept for the answer to reach the GUI.
+    /// `T / M + I` (M = 30 without `moves`), the time manager's target, and the iteration under
+    /// way is abandoned at three times the plan, never later than half of `T + I`.
+    /// `move-time=S` is an average, as engines spend it: S is the target and the iteration under
+    /// way is abandoned at twice S. A margin of up to 20 ms is kept for the answer to reach the
+    /// GUI.
     pub fn budget(&self, extension: u32, started: Instant, stop: Arc<AtomicBool>) -> SearchBudget {
         let at = |seconds: f64| started + Duration::from_secs_f64(seconds.max(0.001));
         let margin = |seconds: f64| seconds - (seconds * 0.1).min(0.02);
+        let target = |seconds: f64| TimeTarget {
+            started,
+            target: Duration::from_secs_f64(seconds.max(0.001)),
+        };
         let mut budget = SearchBudget {
             stop: Some(stop),
             ..SearchBudget::depth(MAX_HUB_DEPTH, extension)
@@ -361,13 +363,13 @@ impl HubLevel {
             HubLevel::Nodes(n) => budget.nodes = Some(n),
             HubLevel::MoveTime(s) => {
                 // An average, as engines spend a time a move: hard moves may take more.
-                budget.soft_deadline = Some(at(s * AVERAGE_SOFT_SHARE));
+                budget.time = Some(target(s));
                 budget.deadline = Some(at(margin(s * AVERAGE_HARD_SHARE)));
             }
             HubLevel::Time { time, inc, moves } => {
                 let planned = time / f64::from(moves.unwrap_or(30).max(1)) + inc;
                 let hard = (planned * 3.0).min((time + inc) * 0.5);
-                budget.soft_deadline = Some(at(planned * 0.6));
+                budget.time = Some(target(planned));
                 budget.deadline = Some(at(margin(hard)));
             }
             HubLevel::Infinite => {}
@@ -464,10 +466,14 @@ mod tests {
         let now = Instant::now();
         let stop = Arc::new(AtomicBool::new(false));
         let b = HubLevel::MoveTime(1.0).budget(6, now, Arc::clone(&stop));
-        // An average: no depth started after 60% of it, the one under way abandoned at twice
+        // An average: the time manager's target, the iteration under way abandoned at twice
         // it (less the answer's 20 ms).
         assert_eq!(b.deadline, Some(now + Duration::from_secs_f64(1.98)));
-        assert_eq!(b.soft_deadline, Some(now + Duration::from_secs_f64(0.6)));
+        let target = b.time.unwrap();
+        assert_eq!(
+            (target.started, target.target),
+            (now, Duration::from_secs(1))
+        );
         let b = HubLevel::Depth(7).budget(6, now, stop);
         assert_eq!((b.depth, b.extension, b.deadline), (7, 6, None));
     }

@@ -17,11 +17,17 @@ pub(super) fn in_progress(key: &str, text: &str) -> String {
 }
 
 /// Each side's mean time a move over the games this command played, so that "equal time" can
-/// be checked; nothing when it played none.
+/// be checked, and its longest move (a side that overruns its time shows there); nothing when
+/// it played none.
 pub(super) fn thinking_line(thinking: &[Thinking; 2], games: usize) -> Option<String> {
     let mean = |t: &Thinking| {
-        t.mean()
-            .map_or("-".to_string(), |d| format!("{:.3} s", d.as_secs_f64()))
+        t.mean().map_or("-".to_string(), |d| {
+            format!(
+                "{:.3} s (longest {:.3} s)",
+                d.as_secs_f64(),
+                t.longest.as_secs_f64()
+            )
+        })
     };
     (games > 0 && thinking.iter().any(|t| t.moves > 0)).then(|| {
         format!(

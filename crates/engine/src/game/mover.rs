@@ -100,4 +100,6 @@ pub struct PlayedGame {
     pub record: GameRecord,
     /// Black's and White's time on their moves, in all.
     pub spent: [Duration; 2],
+    /// Each side's longest move.
+    pub longest: [Duration; 2],
 }

@@ -11,7 +11,7 @@ use super::settings::{GameSettings, TieBreak, TimeControl};
 use crate::board::{Color, HashedPosition, Position};
 use crate::egdb::DbValue;
 use crate::eval::{Evaluator, ExtraPair, PatternWeights, WeightPair, Weights};
-use crate::search::{GameHistory, SearchLimits, Searcher, SelectiveParams};
+use crate::search::{GameHistory, SearchLimits, Searcher, SelectiveParams, TimeBank};
 
 /// One side of a game: its weights and the piece count at which it switches to its endgame set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,8 @@ impl<'a> Player<'a> {
 pub struct Searching<'a> {
     player: Player<'a>,
     searcher: Searcher,
+    /// The game's time account at a fixed time a move.
+    bank: TimeBank,
 }
 
 impl<'a> Searching<'a> {
@@ -74,7 +76,11 @@ impl<'a> Searching<'a> {
         let mut searcher = Searcher::default();
         searcher.set_endgame_db(settings.database);
         searcher.set_selective(search);
-        Searching { player, searcher }
+        Searching {
+            player,
+            searcher,
+            bank: TimeBank::default(),
+        }
     }
 }
 
@@ -98,9 +104,14 @@ impl Mover for Searching<'_> {
                 .search_in_game(pos, &history, weights, limits, tie_rng),
             Some(control) => {
                 let extension = limits.max_depth() - limits.min_depth();
-                let budget = control.budget(turn.clock, extension, turn.started);
-                self.searcher
-                    .search_timed(pos, &history, weights, &budget, |_| {})
+                let budget = control.budget(turn.clock, &self.bank, extension, turn.started);
+                let found = self
+                    .searcher
+                    .search_timed(pos, &history, weights, &budget, |_| {});
+                if let TimeControl::MoveTime(given) = control {
+                    self.bank.spent(given, turn.started.elapsed());
+                }
+                found
             }
         };
         let mv = found.best_move.expect("a side with moves gets a move");
@@ -190,6 +201,7 @@ pub fn play_game_with(
     let mut scores = Vec::new();
     let mut quiet_plies = 0;
     let mut spent = [Duration::ZERO; 2];
+    let mut longest = [Duration::ZERO; 2];
     let mut forfeit = None;
     // Time left on Black's and White's clocks (unused without a clock).
     let mut clocks = match settings.time {
@@ -225,6 +237,7 @@ pub fn play_game_with(
         let chosen = sides[side as usize].choose(&turn, rng);
         let took = started.elapsed();
         spent[side as usize] += took;
+        longest[side as usize] = longest[side as usize].max(took);
         let choice = match chosen {
             Ok(choice) => choice,
             Err(f) => {
@@ -275,5 +288,6 @@ pub fn play_game_with(
             forfeit: forfeit.map(|f| f.detail),
         },
         spent,
+        longest,
     }
 }

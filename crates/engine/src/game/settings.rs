@@ -8,8 +8,8 @@ use crate::bounded::int_in;
 use crate::egdb::{EndgameDb, MAX_DATABASE_PIECES};
 use crate::eval::DEFAULT_ENDGAME_PIECES;
 use crate::search::{
-    LimitsError, SearchBudget, SearchGenes, SearchLimits, SelectiveParams, AVERAGE_HARD_SHARE,
-    MAX_SEARCH_DEPTH,
+    LimitsError, SearchBudget, SearchGenes, SearchLimits, SelectiveParams, TimeBank,
+    AVERAGE_HARD_SHARE, MAX_SEARCH_DEPTH,
 };
 
 /// How a search breaks ties between moves of equal value.
@@ -406,9 +406,15 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
-    /// The search budget for a move with `left` on the mover's clock: deepen until the soft
-    /// deadline, abandon an iteration at the hard one.
-    pub(super) fn budget(&self, left: Duration, extension: u32, now: Instant) -> SearchBudget {
+    /// The search budget for a move with `left` on the mover's clock and `bank` the mover's
+    /// account at a fixed time a move: the time manager's target and the hard deadline.
+    pub(super) fn budget(
+        &self,
+        left: Duration,
+        bank: &TimeBank,
+        extension: u32,
+        now: Instant,
+    ) -> SearchBudget {
         match *self {
             TimeControl::Nodes(n) => SearchBudget {
                 depth: MAX_SEARCH_DEPTH,
@@ -416,8 +422,16 @@ impl TimeControl {
                 nodes: Some(n),
                 ..SearchBudget::default()
             },
-            // The time a move is an average, as engines spend it: a hard move may take more.
-            TimeControl::MoveTime(t) => SearchBudget::average_time(t, extension, now),
+            // The time a move is an average, as engines spend it: a hard move may take more,
+            // and what a forced or easy one saved goes to the next ones. The hard deadline
+            // stays at the time given's multiple.
+            TimeControl::MoveTime(t) => {
+                let mut budget = SearchBudget::average_time(t, extension, now);
+                if let Some(time) = &mut budget.time {
+                    time.target = bank.target(t);
+                }
+                budget
+            }
             TimeControl::Clock { increment, .. } => {
                 // About a 25th of what is left plus most of the increment on average, never
                 // more than a third of the clock on one move, so a long game cannot run it

@@ -2,8 +2,9 @@
 //!
 //! [`Searcher::search_timed`](crate::Searcher::search_timed) deepens one full-width ply at a
 //! time (captures followed a fixed number of plies further at every depth) until a depth cap,
-//! a deadline, a node budget or a stop flag ends it, and answers with the last iteration that
-//! finished. The budget is checked every [`BUDGET_CHECK_NODES`] nodes inside that search only:
+//! the time manager (a time target, see the `time_manager` module), a deadline, a node budget
+//! or a stop flag ends it, and answers with the last iteration that finished (or, with a time
+//! target, the safe part of the one under way). The budget is checked every [`BUDGET_CHECK_NODES`] nodes inside that search only:
 //! the fixed-depth [`Searcher::search`](crate::Searcher::search) is a separate instantiation
 //! of the same code without the checks, so it is exactly as fast and finds exactly what it
 //! found before.
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::limits::MAX_SEARCH_DEPTH;
+use super::time_manager::TimeTarget;
 
 /// When [`Searcher::search_timed`](crate::Searcher::search_timed) stops deepening. Every limit
 /// is optional except the depth cap; the first one reached ends the search.
@@ -25,34 +27,36 @@ pub struct SearchBudget {
     pub extension: u32,
     /// Abandon the iteration under way at this instant.
     pub deadline: Option<Instant>,
-    /// Start no new iteration after this instant (an iteration takes longer than the ones
-    /// before it, so one started late would rarely finish before the deadline).
-    pub soft_deadline: Option<Instant>,
+    /// How long the move should take: the time manager's target, stretched or shrunk as the
+    /// iterations go (`None`: no target, the search goes on until another limit ends it).
+    /// Only a budget with a target stops an iteration part-way with its safe answer, so node
+    /// and depth budgets search exactly as they did without a time manager.
+    pub time: Option<TimeTarget>,
     /// Abandon the iteration under way once this many nodes have been searched.
     pub nodes: Option<u64>,
     /// Abandon the iteration under way once another thread sets this flag.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
-/// With a time a move that is an average ([`SearchBudget::average_time`]): no iteration
-/// starts after this share of it...
-pub const AVERAGE_SOFT_SHARE: f64 = 0.6;
-/// ...and the one under way is abandoned at this multiple of it, so a hard move may take up to
-/// twice the average (CheckerBoard's engines may not take three times it).
+/// With a time a move that is an average ([`SearchBudget::average_time`]), the iteration under
+/// way is abandoned at this multiple of it, so a hard move may take up to twice the average
+/// (CheckerBoard's engines may not take three times it).
 pub const AVERAGE_HARD_SHARE: f64 = 2.0;
 
 impl SearchBudget {
     /// A budget for a move that should take `average` on average, as engines spend a time a
-    /// move (CheckerBoard's `maxtime`, `match --movetime`, Hub's `move-time`): deepening while
-    /// less than [`AVERAGE_SOFT_SHARE`] of it has passed, the iteration under way abandoned at
-    /// [`AVERAGE_HARD_SHARE`] times it. An iteration takes two to three times the one before,
-    /// so the last one started mostly finishes, and the time spent averages near `average`.
+    /// move (CheckerBoard's `maxtime`, `match --movetime`, Hub's `move-time`): `average` is the
+    /// time manager's target, and the iteration under way is abandoned at
+    /// [`AVERAGE_HARD_SHARE`] times it.
     pub fn average_time(average: Duration, extension: u32, started: Instant) -> SearchBudget {
         SearchBudget {
             depth: MAX_SEARCH_DEPTH,
             extension,
             deadline: Some(started + average.mul_f64(AVERAGE_HARD_SHARE)),
-            soft_deadline: Some(started + average.mul_f64(AVERAGE_SOFT_SHARE)),
+            time: Some(TimeTarget {
+                started,
+                target: average,
+            }),
             ..SearchBudget::default()
         }
     }

@@ -109,12 +109,15 @@ impl Searcher {
         if list.is_empty() {
             return SearchResult::no_move(0);
         }
-        self.budget = budget.clone();
-        self.aborted = false;
-        self.next_check = 0;
+        self.start_budget(budget);
         let mut best: Option<SearchResult> = None;
         for depth in 1..=depth_cap {
-            if best.as_ref().is_some_and(|done| self.deepening_done(done)) {
+            // The root moves go in generation order, so an iteration cut short has no safe
+            // answer: only whole iterations count.
+            if best
+                .as_ref()
+                .is_some_and(|done| self.deepening_done(done, false))
+            {
                 break;
             }
             self.min_depth = depth;
@@ -126,6 +129,7 @@ impl Searcher {
             }
             let result = self.iteration_result(list[index], score, depth);
             report(&result);
+            self.iteration_timed(&result, list.len());
             best = Some(result);
         }
         self.finish(best, list[0])

@@ -13,9 +13,10 @@ mod score;
 mod searcher;
 mod selective;
 mod selective_params;
+mod time_manager;
 mod tt;
 
-pub use budget::{SearchBudget, AVERAGE_HARD_SHARE, AVERAGE_SOFT_SHARE, BUDGET_CHECK_NODES};
+pub use budget::{SearchBudget, AVERAGE_HARD_SHARE, BUDGET_CHECK_NODES};
 pub use draws::GameHistory;
 pub use genes::{Gene, SearchGenes, GENE_KEYS};
 pub use limits::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
@@ -23,3 +24,4 @@ pub use result::SearchResult;
 pub use score::WIN;
 pub use searcher::Searcher;
 pub use selective_params::SelectiveParams;
+pub use time_manager::{TimeBank, TimeManager, TimeTarget};

@@ -16,6 +16,7 @@ use super::limits::SearchLimits;
 use super::result::SearchResult;
 use super::score::MAX_PLY;
 use super::selective_params::{SelectiveParams, SelectiveState};
+use super::time_manager::TimeManager;
 use super::tt::TranspositionTable;
 
 /// A reusable searcher: owns its transposition table and killer moves.
@@ -40,6 +41,13 @@ pub struct Searcher {
     pub(super) draws: DrawWindow,
     /// The budget of the [`Searcher::search_timed`] call under way.
     pub(super) budget: SearchBudget,
+    /// The time manager of the [`Searcher::search_timed`] call under way, when its budget has
+    /// a time target.
+    pub(super) time: Option<TimeManager>,
+    /// The selective root pass under way has a safe answer: a move searched to the new depth
+    /// that is the last iteration's best or proved better (not a fail-low bound). Past the
+    /// time manager's soft limit the iteration stops there.
+    pub(super) root_safe: bool,
     /// The node count at which the budget is looked at next.
     pub(super) next_check: u64,
     /// The current iteration may be abandoned (not the first: it gives the fallback move).
@@ -79,6 +87,8 @@ impl Searcher {
             pv_len: [0; MAX_PLY],
             draws: DrawWindow::new(),
             budget: SearchBudget::default(),
+            time: None,
+            root_safe: false,
             next_check: u64::MAX,
             can_abort: false,
             aborted: false,
@@ -195,17 +205,35 @@ impl Searcher {
         self.exact_timed(pos, history, weights.into(), budget, &mut report)
     }
 
+    /// Starts the budget of a [`Searcher::search_timed`] call: its limits, and its time
+    /// manager when it has a time target.
+    pub(super) fn start_budget(&mut self, budget: &SearchBudget) {
+        self.budget = budget.clone();
+        self.time = budget.time.map(|t| TimeManager::new(t, budget.deadline));
+        self.root_safe = false;
+        self.aborted = false;
+        self.next_check = 0;
+    }
+
+    /// Tells the time manager, if any, of the iteration that found `done` at a root with
+    /// `root_moves` moves.
+    pub(super) fn iteration_timed(&mut self, done: &SearchResult, root_moves: usize) {
+        if let (Some(time), Some(best)) = (&mut self.time, done.best_move) {
+            time.iteration_done(Instant::now(), best, done.score, root_moves);
+        }
+    }
+
     /// Whether iterative deepening should start no iteration after the one that found `done`:
-    /// it proved a win or loss within its depth (a deeper one cannot change it), the soft
-    /// deadline has passed, or the budget is spent.
-    pub(super) fn deepening_done(&self, done: &SearchResult) -> bool {
+    /// it proved a win or loss within its depth (a deeper one cannot change it), the time
+    /// manager says so (`partial`: the search can stop an iteration part-way with a safe
+    /// answer), or the budget is spent.
+    pub(super) fn deepening_done(&self, done: &SearchResult, partial: bool) -> bool {
         let decided = done
             .mate_distance()
             .is_some_and(|plies| plies.unsigned_abs() <= done.depth);
         let late = self
-            .budget
-            .soft_deadline
-            .is_some_and(|t| Instant::now() >= t);
+            .time
+            .is_some_and(|t| !t.should_deepen(Instant::now(), partial));
         decided || late || self.budget_spent()
     }
 
@@ -227,6 +255,8 @@ impl Searcher {
     /// iteration's result with every node counted (or, should none have finished, `first`).
     pub(super) fn finish(&mut self, best: Option<SearchResult>, first: Move) -> SearchResult {
         self.budget = SearchBudget::default();
+        self.time = None;
+        self.root_safe = false;
         self.can_abort = false;
         self.aborted = false;
         self.next_check = u64::MAX;
@@ -260,7 +290,8 @@ impl Searcher {
     }
 
     /// The budget check of a budgeted search, every [`BUDGET_CHECK_NODES`] nodes (and exactly
-    /// at the node budget): marks the search aborted once the budget is spent.
+    /// at the node budget): marks the search aborted once the budget is spent, or once the
+    /// time manager's soft limit has passed and the iteration under way has a safe answer.
     #[cold]
     #[inline(never)]
     pub(super) fn check_budget(&mut self) {
@@ -268,7 +299,9 @@ impl Searcher {
         if let Some(limit) = self.budget.nodes.filter(|&n| n > self.nodes) {
             self.next_check = self.next_check.min(limit);
         }
-        if self.can_abort && self.budget_spent() {
+        let soft_stop =
+            || self.root_safe && self.time.is_some_and(|t| t.soft_passed(Instant::now()));
+        if self.can_abort && (self.budget_spent() || soft_stop()) {
             self.aborted = true;
         }
     }

@@ -95,9 +95,7 @@ impl Searcher {
         }
         self.selective_history(st, history, &root);
         st.extension = extension as i32;
-        self.budget = budget.clone();
-        self.aborted = false;
-        self.next_check = 0;
+        self.start_budget(budget);
         let mut order = [0u8; MAX_MOVES];
         for (i, slot) in order[..list.len()].iter_mut().enumerate() {
             *slot = i as u8;
@@ -105,7 +103,10 @@ impl Searcher {
         let order = &mut order[..list.len()];
         let mut best: Option<SearchResult> = None;
         for depth in 1..=depth_cap {
-            if best.as_ref().is_some_and(|done| self.deepening_done(done)) {
+            if best
+                .as_ref()
+                .is_some_and(|done| self.deepening_done(done, true))
+            {
                 break;
             }
             st.root_depth = depth as i32;
@@ -115,6 +116,13 @@ impl Searcher {
             let previous = best.as_ref().map(|b| b.score);
             let (index, score) = self.selective_aspiration(st, &root, &list, order, previous, rng);
             if self.aborted {
+                // With a time target, the iteration's safe answer beats the last one's: the
+                // last best move searched deeper, or a move that proved better.
+                if self.time.is_some() && self.root_safe {
+                    let result = self.iteration_result(list[index], score, depth);
+                    report(&result);
+                    best = Some(result);
+                }
                 break;
             }
             // The best move leads the next iteration; the others keep their order.
@@ -122,6 +130,7 @@ impl Searcher {
             order[..=at].rotate_right(1);
             let result = self.iteration_result(list[index], score, depth);
             report(&result);
+            self.iteration_timed(&result, list.len());
             best = Some(result);
         }
         self.finish(best, list[0])
@@ -187,7 +196,9 @@ impl Searcher {
 
     /// One pass over the root moves in `order` within `(alpha, beta)`: the first with the
     /// window, the others with a null window first (re-searched if they beat the best). With
-    /// `tie_rng`, moves that equal the best are found too and one of them is drawn.
+    /// `tie_rng`, moves that equal the best are found too and one of them is drawn. A pass cut
+    /// short answers the best move it finished, with its line, and `root_safe` says whether
+    /// that is a move to play.
     #[allow(clippy::too_many_arguments)]
     fn selective_root(
         &mut self,
@@ -200,6 +211,8 @@ impl Searcher {
         tie_rng: Option<&mut ChaCha8Rng>,
     ) -> (usize, i32) {
         self.nodes += 1;
+        self.root_safe = false;
+        let window_alpha = alpha;
         let collect_ties = tie_rng.is_some();
         let depth = st.root_depth;
         let mut best = -WIN - 1;
@@ -225,11 +238,14 @@ impl Searcher {
                 v
             };
             if self.aborted {
+                self.set_root_line(&line);
                 return (best_index, best);
             }
             if value > best {
                 best = value;
                 best_index = i as usize;
+                // Above the window's floor: not a fail-low bound, a move to play.
+                self.root_safe |= value > window_alpha;
                 ties.clear();
                 ties.push(i);
                 line.clear();

@@ -56,10 +56,12 @@ fn play_pair(
         thinking[0].add(Thinking {
             time: played.spent[a_color as usize],
             moves: moves(a_color),
+            longest: played.longest[a_color as usize],
         });
         thinking[1].add(Thinking {
             time: played.spent[b_color as usize],
             moves: moves(b_color),
+            longest: played.longest[b_color as usize],
         });
         MatchGame {
             pair: index,

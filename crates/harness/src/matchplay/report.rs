@@ -31,6 +31,8 @@ pub struct Thinking {
     pub time: Duration,
     /// Moves chosen.
     pub moves: u32,
+    /// The longest of them.
+    pub longest: Duration,
 }
 
 impl Thinking {
@@ -43,6 +45,7 @@ impl Thinking {
     pub fn add(&mut self, other: Thinking) {
         self.time += other.time;
         self.moves += other.moves;
+        self.longest = self.longest.max(other.longest);
     }
 }
 
