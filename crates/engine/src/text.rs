@@ -105,6 +105,31 @@ pub fn csv_line<S: AsRef<[u8]>>(fields: &[S]) -> String {
     String::from_utf8(bytes).expect("fields are UTF-8")
 }
 
+/// Where and what a TOML parse error of config `text` is, as the small configs (`spsa`,
+/// `datagen`) report it: `line N: KEY: message`. A key left out is no place in the file: its
+/// name is the message. serde names a key left out or unknown, not one whose value is wrong:
+/// the line's key says which.
+pub fn toml_error_message(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim_end();
+    match error.span() {
+        Some(span) if span.start > 0 || !message.starts_with("missing field") => {
+            let before = text.as_bytes().get(..span.start).unwrap_or(text.as_bytes());
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let key = text
+                .lines()
+                .nth(line - 1)
+                .and_then(|l| l.split_once('='))
+                .map(|(key, _)| key.trim())
+                .filter(|key| !key.is_empty() && !message.contains(key));
+            match key {
+                Some(key) => format!("line {line}: {key}: {message}"),
+                None => format!("line {line}: {message}"),
+            }
+        }
+        _ => message.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -218,28 +218,26 @@ impl<'a> DatagenRun<'a> {
                 store.display()
             ))
         })?;
-        let mut pending: Vec<(u32, RecordedGame)> = Vec::new();
+        // A block's games count once its checksum is read: those of the block before are
+        // whole when the next one begins, the last block's when the reader says so.
+        let (mut block, mut pending) = (0, Vec::new());
         let mut games = 0;
-        while let Some(stored) = reader.next_game()? {
-            // A block's games count once its checksum is read: those of the block before are
-            // whole when the next one begins.
-            if pending
-                .first()
-                .is_some_and(|(round, _)| *round != stored.round)
-            {
-                for (_, game) in pending.drain(..) {
-                    unique.add_game(&game, self.config.book_plies);
-                    games += 1;
-                }
-            }
-            pending.push((stored.round, stored.game));
-        }
-        let whole = reader.last_whole_round().unwrap_or(0);
-        if pending.first().is_some_and(|(round, _)| *round == whole) {
-            for (_, game) in pending.drain(..) {
+        let mut count = |pending: &mut Vec<RecordedGame>| {
+            for game in pending.drain(..) {
                 unique.add_game(&game, self.config.book_plies);
                 games += 1;
             }
+        };
+        while let Some(stored) = reader.next_game()? {
+            if stored.round != block {
+                count(&mut pending);
+                block = stored.round;
+            }
+            pending.push(stored.game);
+        }
+        let whole = reader.last_whole_round().unwrap_or(0);
+        if block == whole {
+            count(&mut pending);
         }
         if reader.cut_short() {
             let length = length_through_round(store, identity, whole)?;

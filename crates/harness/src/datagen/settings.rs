@@ -100,28 +100,12 @@ impl DatagenConfig {
     /// Parses and checks config `text`; `origin` names the file in messages and is the folder
     /// relative paths start from.
     pub fn parse(text: &str, origin: &Path) -> Result<DatagenConfig> {
-        let mut config: DatagenConfig = toml::from_str(text).map_err(|e: toml::de::Error| {
-            let message = e.message().trim_end();
-            let place = match e.span() {
-                Some(span) if span.start > 0 || !message.starts_with("missing field") => {
-                    let before = text.as_bytes().get(..span.start).unwrap_or(text.as_bytes());
-                    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-                    // serde names a key left out or unknown, not one whose value is wrong: the
-                    // line's key says which.
-                    let key = text
-                        .lines()
-                        .nth(line - 1)
-                        .and_then(|l| l.split_once('='))
-                        .map(|(key, _)| key.trim())
-                        .filter(|key| !key.is_empty() && !message.contains(key));
-                    match key {
-                        Some(key) => format!("line {line}: {key}: "),
-                        None => format!("line {line}: "),
-                    }
-                }
-                _ => String::new(),
-            };
-            Error::input(format!("config {}: {place}{message}", origin.display()))
+        let mut config: DatagenConfig = toml::from_str(text).map_err(|e| {
+            Error::input(format!(
+                "config {}: {}",
+                origin.display(),
+                checkers_engine::text::toml_error_message(text, &e)
+            ))
         })?;
         let folder = origin.parent().unwrap_or(Path::new(""));
         let resolve = |arg: &mut String| {

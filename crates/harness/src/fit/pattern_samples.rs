@@ -7,12 +7,12 @@ use rayon::prelude::*;
 use checkers_engine::board::Position;
 use checkers_engine::eval::{
     classic_counts, extended_inputs, kings_in_views, men_in_views, Evaluator, PatternTables,
-    WeightPair, CLASSIC_COUNT, DEFAULT_ENDGAME_PIECES, FEATURE_COUNT, TERM_COUNT,
+    WeightPair, CLASSIC_COUNT, FEATURE_COUNT, TERM_COUNT,
 };
 
 use super::deep_labels::DeepLabels;
 use super::endings::DatabaseEndings;
-use super::positions::{quiet_leaves, result_label, Extraction, GAME_BATCH};
+use super::positions::{batch_leaves, result_label, Extraction, GAME_BATCH};
 use super::recorded_game::{RecordedGame, NO_SCORE};
 use super::unique::UniquePositions;
 
@@ -211,27 +211,11 @@ pub fn pattern_samples(
     mut unique: Option<&mut UniquePositions>,
 ) -> PatternData {
     let material = WeightPair::material();
-    let how = Extraction {
-        first_ply,
-        weights: &material,
-        extra: None,
-        patterns: None,
-        endgame_pieces: DEFAULT_ENDGAME_PIECES,
-        endings: None,
-    };
+    let how = Extraction::by_material(first_ply, &material);
     let regions = tables.regions().len();
     let mut data = PatternData::new(regions);
     for (b, batch) in games.chunks(GAME_BATCH).enumerate() {
-        let mut leaves: Vec<Vec<(Position, usize)>> = batch
-            .par_iter()
-            .map(|game| quiet_leaves(game, how))
-            .collect();
-        // In input order, so that which game keeps a position does not depend on the threads.
-        if let Some(seen) = unique.as_deref_mut() {
-            for list in &mut leaves {
-                list.retain(|(leaf, _)| seen.insert(leaf));
-            }
-        }
+        let leaves = batch_leaves(batch, how, unique.as_deref_mut());
         let parts: Vec<PatternData> = batch
             .par_iter()
             .zip(leaves)

@@ -46,7 +46,20 @@ pub struct Extraction<'a> {
     pub endings: Option<DatabaseEndings>,
 }
 
-impl Extraction<'_> {
+impl<'a> Extraction<'a> {
+    /// Positions from `first_ply` on, their captures chosen by `material` (what the pattern
+    /// fit does, so that its samples are a function of the games alone), no endings.
+    pub(super) fn by_material(first_ply: u32, material: &'a WeightPair) -> Extraction<'a> {
+        Extraction {
+            first_ply,
+            weights: material,
+            extra: None,
+            patterns: None,
+            endgame_pieces: checkers_engine::eval::DEFAULT_ENDGAME_PIECES,
+            endings: None,
+        }
+    }
+
     /// What the capture search evaluates `pos` with.
     fn evaluator(&self, pos: &Position) -> Evaluator<'_> {
         Player {
@@ -92,16 +105,7 @@ pub fn extract_split(
     let with_extras = training.with_extras();
     let mut validation_games = 0;
     let games = games.for_each_batch(GAME_BATCH, |batch, first| {
-        let mut leaves: Vec<Vec<(Position, usize)>> = batch
-            .par_iter()
-            .map(|game| quiet_leaves(game, how))
-            .collect();
-        // In input order, so that which game keeps a position does not depend on the threads.
-        if let Some(seen) = unique.as_deref_mut() {
-            for list in &mut leaves {
-                list.retain(|(leaf, _)| seen.insert(leaf));
-            }
-        }
+        let leaves = batch_leaves(batch, how, unique.as_deref_mut());
         let lists: Vec<(bool, SampleList)> = batch
             .par_iter()
             .zip(leaves)
@@ -196,18 +200,30 @@ pub(super) fn quiet_leaves(game: &RecordedGame, how: Extraction<'_>) -> Vec<(Pos
 /// counts, so that its count of unique positions is the fit's.
 pub fn quiet_positions(game: &RecordedGame, first_ply: u32) -> Vec<Position> {
     let material = WeightPair::material();
-    let how = Extraction {
-        first_ply,
-        weights: &material,
-        extra: None,
-        patterns: None,
-        endgame_pieces: checkers_engine::eval::DEFAULT_ENDGAME_PIECES,
-        endings: None,
-    };
-    quiet_leaves(game, how)
+    quiet_leaves(game, Extraction::by_material(first_ply, &material))
         .into_iter()
         .map(|(leaf, _)| leaf)
         .collect()
+}
+
+/// The quiet positions of each game of `batch` ([`quiet_leaves`], in parallel); with `unique`,
+/// those already in it left out and the others added, in input order, so that which game keeps
+/// a position does not depend on the threads.
+pub(super) fn batch_leaves(
+    batch: &[RecordedGame],
+    how: Extraction<'_>,
+    unique: Option<&mut UniquePositions>,
+) -> Vec<Vec<(Position, usize)>> {
+    let mut leaves: Vec<Vec<(Position, usize)>> = batch
+        .par_iter()
+        .map(|game| quiet_leaves(game, how))
+        .collect();
+    if let Some(seen) = unique {
+        for list in &mut leaves {
+            list.retain(|(leaf, _)| seen.insert(leaf));
+        }
+    }
+    leaves
 }
 
 /// The label of a position whose side to move is `us`, in a game that ended in `result`: 1

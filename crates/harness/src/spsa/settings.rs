@@ -157,19 +157,12 @@ impl SpsaConfig {
     /// Parses and checks config `text`; `origin` names the file in messages and is the folder
     /// relative paths start from.
     pub fn parse(text: &str, origin: &Path) -> Result<SpsaConfig> {
-        let mut config: SpsaConfig = toml::from_str(text).map_err(|e: toml::de::Error| {
-            // A key left out is no place in the file: its name is the message. Elsewhere, the
-            // line of the key at fault.
-            let message = e.message().trim_end();
-            let place = match e.span() {
-                Some(span) if span.start > 0 || !message.starts_with("missing field") => {
-                    let before = text.as_bytes().get(..span.start).unwrap_or(text.as_bytes());
-                    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-                    format!("line {line}: ")
-                }
-                _ => String::new(),
-            };
-            Error::input(format!("config {}: {place}{message}", origin.display()))
+        let mut config: SpsaConfig = toml::from_str(text).map_err(|e| {
+            Error::input(format!(
+                "config {}: {}",
+                origin.display(),
+                checkers_engine::text::toml_error_message(text, &e)
+            ))
         })?;
         let folder = origin.parent().unwrap_or(Path::new(""));
         if config.weights != "material" && Path::new(&config.weights).is_relative() {
