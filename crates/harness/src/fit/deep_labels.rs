@@ -307,7 +307,7 @@ mod tests {
             sampled(4, Some((selective, evaluator)))
         );
         assert_eq!(plain.len(), relabelled.len());
-        assert_eq!(plain.entries, relabelled.entries);
+        assert_eq!(plain.tables, relabelled.tables);
         let material_weights = WeightPair::material();
         let how = Extraction {
             first_ply: 4,
@@ -325,7 +325,10 @@ mod tests {
         let mut searcher = deep.searcher();
         let mut differ = 0;
         for ((p, d), leaf) in plain.samples.iter().zip(&relabelled.samples).zip(&leaves) {
-            assert_eq!((p.dense, p.label, p.game), (d.dense, d.label, d.game));
+            assert_eq!(
+                (p.dense, p.label_halves, p.game),
+                (d.dense, d.label_halves, d.game)
+            );
             assert_ne!(d.score, NO_SCORE);
             assert_eq!(d.score, deep.score(&mut searcher, leaf, evaluator));
             differ += usize::from(p.score != d.score);

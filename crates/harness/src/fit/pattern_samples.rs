@@ -2,6 +2,8 @@
 //! dense inputs, its men and kings in each side's view, its label and search score) and its
 //! table entries, one per region and side, kept apart so that a sample stays small.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use checkers_engine::board::Position;
@@ -33,8 +35,10 @@ pub struct PatternSample {
     pub kings: [u32; 2],
     /// Pieces on the board.
     pub pieces: u8,
-    /// The game's result for the side to move: 1 won, ½ drawn, 0 lost.
-    pub label: f32,
+    /// The game's result for the side to move in halves (a byte, not a float, so that a
+    /// sample stays small at a hundred million): 2 won, 1 drawn, 0 lost; [`label`](Self::label)
+    /// reads it.
+    pub label_halves: u8,
     /// The search score of the position (before its captures) for the side to move, as the
     /// positions store keeps it; [`NO_SCORE`] when no search scored it.
     pub score: i16,
@@ -42,54 +46,25 @@ pub struct PatternSample {
     pub game: u32,
 }
 
-/// Samples and their table entries: for sample `i`, region `r`'s entry of the side to move at
-/// `entries[2 R i + 2 r]` and the opponent's at `entries[2 R i + 2 r + 1]`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PatternData {
-    /// The samples.
-    pub samples: Vec<PatternSample>,
-    /// Their entries (within each region's table).
-    pub entries: Vec<u16>,
-    /// Regions per sample.
-    pub regions: usize,
-}
-
-impl PatternData {
-    /// Empty data for `regions` regions.
-    pub fn new(regions: usize) -> PatternData {
-        PatternData {
-            samples: Vec::new(),
-            entries: Vec::new(),
-            regions,
-        }
+impl PatternSample {
+    /// The game's result for the side to move: 1 won, ½ drawn, 0 lost.
+    #[inline(always)]
+    pub fn label(&self) -> f64 {
+        f64::from(self.label_halves) * 0.5
     }
 
-    /// Adds the sample of a quiet position with `label` and `score`, from game `game`.
-    pub fn push(
-        &mut self,
-        pos: &Position,
-        tables: &PatternTables,
-        label: f32,
-        score: i16,
-        game: u32,
-    ) {
-        let inputs = extended_inputs(pos);
-        let ((us_own, us_enemy), (them_own, them_enemy)) = men_in_views(pos);
-        let ((us_kings, us_enemy_kings), (them_kings, them_enemy_kings)) = kings_in_views(pos);
-        let classic = classic_counts(pos).map(|c| c as i8);
-        self.samples.push(PatternSample {
-            dense: std::array::from_fn(|i| inputs[i]),
-            classic,
-            men: [us_own, them_own],
-            kings: [us_kings, them_kings],
-            pieces: pos.piece_count() as u8,
-            label,
-            score,
-            game,
-        });
-        let first = self.entries.len();
-        self.entries.resize(first + 2 * self.regions, 0);
-        let entries = &mut self.entries[first..];
+    /// Writes the sample's table entries into `entries`: region `r`'s entry of the side to
+    /// move at `2 r` and the opponent's at `2 r + 1`. They are computed from the men and kings
+    /// each time rather than kept: at two bytes a region and side they would be most of a
+    /// sample's memory, and computing them is a small part of what the fit does with them.
+    #[inline(always)]
+    pub fn write_entries(&self, tables: &PatternTables, entries: &mut [u16]) {
+        // Each side's view is the other's turned round: the enemy of one is the other's own.
+        let [us_own, them_own] = self.men;
+        let [us_kings, them_kings] = self.kings;
+        let (us_enemy, them_enemy) = (them_own.reverse_bits(), us_own.reverse_bits());
+        let (us_enemy_kings, them_enemy_kings) =
+            (them_kings.reverse_bits(), us_kings.reverse_bits());
         tables.for_each_index(us_own, us_enemy, |r, index| entries[2 * r] = index as u16);
         tables.for_each_index(them_own, them_enemy, |r, index| {
             entries[2 * r + 1] = index as u16
@@ -104,11 +79,64 @@ impl PatternData {
         tables.for_each_rank_index(us_own, |r, index| entries[2 * r] = index as u16);
         tables.for_each_rank_index(them_own, |r, index| entries[2 * r + 1] = index as u16);
     }
+}
+
+/// Samples and the tables whose entries they read ([`PatternSample::write_entries`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternData {
+    /// The samples.
+    pub samples: Vec<PatternSample>,
+    /// The regions of the fitted tables (shared by the parts a fit is built from).
+    pub tables: Arc<PatternTables>,
+}
+
+impl PatternData {
+    /// Empty data for the regions of `tables`.
+    pub fn new(tables: &PatternTables) -> PatternData {
+        PatternData::sharing(Arc::new(PatternTables::zero(tables.regions().to_vec())))
+    }
+
+    /// Empty data for the regions of `tables`, shared with other data.
+    pub fn sharing(tables: Arc<PatternTables>) -> PatternData {
+        PatternData {
+            samples: Vec::new(),
+            tables,
+        }
+    }
+
+    /// Entries a sample has: two a region.
+    pub fn entries_per_sample(&self) -> usize {
+        2 * self.tables.regions().len()
+    }
+
+    /// Sample `i`'s table entries.
+    pub fn entries_of(&self, i: usize) -> Vec<u16> {
+        let mut entries = vec![0; self.entries_per_sample()];
+        self.samples[i].write_entries(&self.tables, &mut entries);
+        entries
+    }
+
+    /// Adds the sample of a quiet position with `label` and `score`, from game `game`.
+    pub fn push(&mut self, pos: &Position, label: f32, score: i16, game: u32) {
+        let inputs = extended_inputs(pos);
+        let ((us_own, _), (them_own, _)) = men_in_views(pos);
+        let ((us_kings, _), (them_kings, _)) = kings_in_views(pos);
+        let classic = classic_counts(pos).map(|c| c as i8);
+        self.samples.push(PatternSample {
+            dense: std::array::from_fn(|i| inputs[i]),
+            classic,
+            men: [us_own, them_own],
+            kings: [us_kings, them_kings],
+            pieces: pos.piece_count() as u8,
+            label_halves: halves(label),
+            score,
+            game,
+        });
+    }
 
     /// Appends `other`'s samples.
     pub fn append(&mut self, other: PatternData) {
         self.samples.extend(other.samples);
-        self.entries.extend(other.entries);
     }
 
     /// Number of samples.
@@ -131,8 +159,7 @@ impl PatternData {
         let first = first.min(self.samples.len());
         PatternSlice {
             samples: &self.samples[first..],
-            entries: &self.entries[2 * self.regions * first..],
-            regions: self.regions,
+            tables: &self.tables,
         }
     }
 
@@ -141,22 +168,17 @@ impl PatternData {
         let end = range.end.min(self.samples.len());
         let start = range.start.min(end);
         self.samples.drain(start..end);
-        self.entries
-            .drain(2 * self.regions * start..2 * self.regions * end);
     }
 
     /// The samples for which `keep` holds, and the others.
     pub fn split(self, keep: impl Fn(&PatternSample) -> bool) -> (PatternData, PatternData) {
-        let stride = 2 * self.regions;
         let (mut yes, mut no) = (
-            PatternData::new(self.regions),
-            PatternData::new(self.regions),
+            PatternData::sharing(self.tables.clone()),
+            PatternData::sharing(self.tables.clone()),
         );
-        for (i, s) in self.samples.iter().enumerate() {
+        for s in &self.samples {
             let out = if keep(s) { &mut yes } else { &mut no };
             out.samples.push(*s);
-            out.entries
-                .extend_from_slice(&self.entries[stride * i..stride * (i + 1)]);
         }
         (yes, no)
     }
@@ -166,8 +188,7 @@ impl PatternData {
 #[derive(Clone, Copy, Debug)]
 pub struct PatternSlice<'a> {
     pub(super) samples: &'a [PatternSample],
-    pub(super) entries: &'a [u16],
-    pub(super) regions: usize,
+    pub(super) tables: &'a PatternTables,
 }
 
 impl<'a> PatternSlice<'a> {
@@ -181,14 +202,17 @@ impl<'a> PatternSlice<'a> {
         self.samples.is_empty()
     }
 
-    /// Sample `i` and its entries.
+    /// Entries a sample has: two a region.
+    pub fn entries_per_sample(&self) -> usize {
+        2 * self.tables.regions().len()
+    }
+
+    /// Sample `i`, its entries written into `entries` (of [`entries_per_sample`](Self::entries_per_sample)).
     #[inline(always)]
-    pub(super) fn get(&self, i: usize) -> (&'a PatternSample, &'a [u16]) {
-        let stride = 2 * self.regions;
-        (
-            &self.samples[i],
-            &self.entries[stride * i..stride * (i + 1)],
-        )
+    pub(super) fn get(&self, i: usize, entries: &mut [u16]) -> &'a PatternSample {
+        let sample = &self.samples[i];
+        sample.write_entries(self.tables, entries);
+        sample
     }
 }
 
@@ -212,8 +236,7 @@ pub fn pattern_samples(
 ) -> PatternData {
     let material = WeightPair::material();
     let how = Extraction::by_material(first_ply, &material);
-    let regions = tables.regions().len();
-    let mut data = PatternData::new(regions);
+    let mut data = PatternData::new(tables);
     for (b, batch) in games.chunks(GAME_BATCH).enumerate() {
         let leaves = batch_leaves(batch, how, unique.as_deref_mut());
         let parts: Vec<PatternData> = batch
@@ -225,7 +248,7 @@ pub fn pattern_samples(
                 || deep.map(|(labels, evaluator)| (labels, evaluator, labels.searcher())),
                 |labeller, (j, (game, leaves))| {
                     let index = (first_game + b * GAME_BATCH + j) as u32;
-                    let mut part = PatternData::new(regions);
+                    let mut part = PatternData::sharing(data.tables.clone());
                     for (leaf, ply) in leaves {
                         let label = result_label(game.result, leaf.side_to_move());
                         let score = match labeller {
@@ -234,10 +257,10 @@ pub fn pattern_samples(
                             }
                             None => leaf_score(game, ply, &leaf),
                         };
-                        part.push(&leaf, tables, label, score, index);
+                        part.push(&leaf, label, score, index);
                     }
                     for e in endings.iter().flat_map(|endings| endings.ending(game)) {
-                        part.push(&e.position, tables, e.label, e.score, index);
+                        part.push(&e.position, e.label, e.score, index);
                     }
                     part
                 },
@@ -248,6 +271,12 @@ pub fn pattern_samples(
         }
     }
     data
+}
+
+/// A label of 0, ½ or 1 in halves: every label a game's result or the endgame database gives.
+fn halves(label: f32) -> u8 {
+    debug_assert!(matches!(label, 0.0 | 0.5 | 1.0), "label {label}");
+    (label * 2.0) as u8
 }
 
 /// The search score of `game`'s position at `ply` for the side to move in its quiet `leaf` (the
@@ -267,5 +296,34 @@ fn leaf_score(game: &RecordedGame, ply: usize, leaf: &Position) -> i16 {
         score
     } else {
         -score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hundred million samples must fit the fit's memory goal (8 GB with their entries and
+    /// the shuffle's order): the sample itself may take 40 bytes, no more.
+    #[test]
+    fn a_sample_stays_within_forty_bytes() {
+        assert!(std::mem::size_of::<PatternSample>() <= 40);
+    }
+
+    #[test]
+    fn labels_round_trip_through_halves() {
+        for label in [0.0f32, 0.5, 1.0] {
+            let sample = PatternSample {
+                dense: [0; DENSE],
+                classic: [0; CLASSIC_COUNT],
+                men: [0; 2],
+                kings: [0; 2],
+                pieces: 0,
+                label_halves: halves(label),
+                score: NO_SCORE,
+                game: 0,
+            };
+            assert_eq!(sample.label(), f64::from(label));
+        }
     }
 }

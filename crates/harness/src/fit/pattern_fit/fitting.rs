@@ -35,8 +35,7 @@ pub(in crate::fit) fn fit_patterns(
     on_iteration: impl FnMut(u32, f64),
 ) -> Result<FitReport> {
     let shape = settings.table_shape(start_patterns);
-    let regions = shape.regions().len();
-    let (mut training, mut validation) = (PatternData::new(regions), PatternData::new(regions));
+    let (mut training, mut validation) = (PatternData::new(&shape), PatternData::new(&shape));
     let mut validation_games = 0;
     // The deeper labels are searched with the start weights, as the pattern evaluator plays
     // them (a start without tables as the extended evaluator, its tables empty).
@@ -67,6 +66,9 @@ pub(in crate::fit) fn fit_patterns(
             .filter(|&g| settings.holds_out(g))
             .count();
     })?;
+    // The keys of every position seen are not needed by the fit itself: at a hundred million
+    // positions they hold more than a gigabyte.
+    drop(unique);
     let mut report = fit_pattern_data(
         training.as_slice(),
         (!validation.is_empty()).then(|| validation.as_slice()),
@@ -195,7 +197,7 @@ fn material_k(data: PatternSlice<'_>, fewer_left_out: u32) -> f64 {
                     .filter(|s| u32::from(s.pieces) > fewer_left_out)
                     .map(|s| {
                         let eval = 100.0 * f64::from(s.dense[0]) + 150.0 * f64::from(s.dense[1]);
-                        (sigmoid(k * eval / 100.0) - f64::from(s.label)).powi(2)
+                        (sigmoid(k * eval / 100.0) - s.label()).powi(2)
                     })
                     .sum::<f64>()
             })
@@ -211,7 +213,7 @@ fn score_k(data: PatternSlice<'_>) -> f64 {
         .samples
         .iter()
         .filter(|s| s.score != NO_SCORE && s.score.abs() != SCORE_WIN)
-        .map(|s| (f64::from(s.score), f64::from(s.label)))
+        .map(|s| (f64::from(s.score), s.label()))
         .collect();
     if scored.is_empty() {
         return 1.0;

@@ -254,7 +254,7 @@ mod tests {
         }
         assert_eq!(patterns.has_exchange(), exchange);
         let x = model.parameters_of(&ten, &extra, Some(&patterns));
-        let mut data = PatternData::new(t.regions().len());
+        let mut data = PatternData::new(&t);
         let fens = [
             "B:W21-32:B1-12",
             "W:W9,K14,22,25,30:B6,13,17,K26,28",
@@ -262,17 +262,12 @@ mod tests {
             "W:WK32:B23,24,27,28,25",
         ];
         for fen in fens {
-            data.push(&Position::from_fen(fen).unwrap(), &t, 1.0, NO_SCORE, 0);
+            data.push(&Position::from_fen(fen).unwrap(), 1.0, NO_SCORE, 0);
         }
-        let stride = 2 * data.regions;
         for (i, fen) in fens.iter().enumerate() {
             let pos = Position::from_fen(fen).unwrap();
             let engine = evaluate_patterns(&pos, &ten, &extra, &patterns);
-            let (value, _) = model.evaluate(
-                &x,
-                &data.samples[i],
-                &data.entries[stride * i..stride * (i + 1)],
-            );
+            let (value, _) = model.evaluate(&x, &data.samples[i], &data.entries_of(i));
             // The engine truncates the exchange term and the taper: at most a unit each.
             assert!(
                 (value - f64::from(engine)).abs() < 2.0,

@@ -54,7 +54,7 @@ impl ScoreBlend {
     /// The label of a sample.
     #[inline(always)]
     pub fn target(&self, s: &PatternSample) -> f64 {
-        let result = f64::from(s.label);
+        let result = s.label();
         match s.score {
             NO_SCORE => result,
             SCORE_WIN => (1.0 - self.weight) * result + self.weight,
@@ -72,7 +72,7 @@ impl PatternObjective<'_> {
     #[inline(always)]
     fn target(&self, s: &PatternSample) -> f64 {
         match &self.blend {
-            None => f64::from(s.label),
+            None => s.label(),
             Some(blend) => blend.target(s),
         }
     }
@@ -96,8 +96,10 @@ impl PatternObjective<'_> {
                 let range = c * chunk..n.min((c + 1) * chunk);
                 let mut sum = 0.0;
                 let mut grad = vec![0.0; if want_gradient { parameters } else { 0 }];
+                let mut entries = vec![0; self.data.entries_per_sample()];
                 for i in range {
-                    sum += self.add_sample(x, scale, i, want_gradient.then_some(&mut grad));
+                    let grad = want_gradient.then_some(&mut grad);
+                    sum += self.add_sample(x, scale, i, grad, &mut entries);
                 }
                 (sum, grad)
             })
@@ -131,8 +133,16 @@ impl PatternObjective<'_> {
     /// Sample `i`'s squared error at `x` (evaluations times `scale` inside the sigmoid), its
     /// gradient added to `grad` when given.
     #[inline(always)]
-    fn add_sample(&self, x: &[f64], scale: f64, i: usize, grad: Option<&mut Vec<f64>>) -> f64 {
-        let (s, entries) = self.data.get(i);
+    fn add_sample(
+        &self,
+        x: &[f64],
+        scale: f64,
+        i: usize,
+        grad: Option<&mut Vec<f64>>,
+        entries: &mut [u16],
+    ) -> f64 {
+        let s = self.data.get(i, entries);
+        let entries = &*entries;
         let (eval, share) = self.model.evaluate(x, s, entries);
         let p = sigmoid(scale * eval);
         let error = p - self.target(s);
@@ -157,8 +167,9 @@ impl PatternObjective<'_> {
             .map(|part| {
                 let mut sum = 0.0;
                 let mut grad = vec![0.0; gradient.len()];
+                let mut entries = vec![0; self.data.entries_per_sample()];
                 for &i in part {
-                    sum += self.add_sample(x, scale, i as usize, Some(&mut grad));
+                    sum += self.add_sample(x, scale, i as usize, Some(&mut grad), &mut entries);
                 }
                 (sum, grad)
             })
@@ -214,13 +225,13 @@ mod tests {
 
     fn the_gradient_matches_finite_differences_with(t: PatternTables) {
         let model = PatternModel::new(&t).with_exchange(true);
-        let mut data = PatternData::new(t.regions().len());
+        let mut data = PatternData::new(&t);
         for (fen, label) in [
             ("B:W21-32:B1-12", 0.5),
             ("W:W9,K14,22,25,30:B6,13,17,K26,28", 1.0),
             ("B:W22,30,K4:B1,3,14,K29", 0.0),
         ] {
-            data.push(&Position::from_fen(fen).unwrap(), &t, label, NO_SCORE, 0);
+            data.push(&Position::from_fen(fen).unwrap(), label, NO_SCORE, 0);
         }
         let anchor = model.parameters_of(&WeightPair::material(), &ExtraPair::default(), None);
         let objective = PatternObjective {
@@ -238,21 +249,21 @@ mod tests {
         }
         let mut g = vec![0.0; model.parameter_count()];
         objective.loss(&x, Some(&mut g));
-        let stride = 2 * data.regions;
+        let (first_entries, second_entries) = (data.entries_of(0), data.entries_of(1));
         let touched: Vec<usize> = {
             let mut v = vec![0, 1, 2 * 5, 2 * CLASSIC_AT, 2 * CLASSIC_AT + 1];
             // The third sample is three pieces against four: the exchange term is read.
             v.extend([2 * EXCHANGE_AT, 2 * EXCHANGE_AT + 1]);
-            let first = TABLES_AT + usize::from(data.entries[0]);
+            let first = TABLES_AT + usize::from(first_entries[0]);
             v.push(2 * first);
-            v.push(2 * (TABLES_AT + usize::from(data.entries[stride + 3])) + 1);
+            v.push(2 * (TABLES_AT + usize::from(second_entries[3])) + 1);
             v.push(2 * (TABLES_AT + 17));
             if t.has_rank_regions() {
                 // The home ranks' entry of the first sample's side to move, and the entry of
                 // 16 own men, which no position has: the table pull alone.
                 let rank = t.regions().len() - 1;
                 let first = TABLES_AT + t.offset(rank);
-                v.push(2 * (first + usize::from(data.entries[2 * rank])));
+                v.push(2 * (first + usize::from(first_entries[2 * rank])));
                 let pull_only = 2 * (first + 0xFFFF) + 1;
                 assert!(g[pull_only] != 0.0, "the table pull reaches the home ranks");
                 v.push(pull_only);

@@ -145,9 +145,7 @@ impl PatternCache {
         shape: &PatternTables,
     ) {
         let first_game = self.games();
-        let data = self
-            .data
-            .get_or_insert_with(|| PatternData::new(shape.regions().len()));
+        let data = self.data.get_or_insert_with(|| PatternData::new(shape));
         self.blocks.push((round, data.len(), games.len()));
         data.append(pattern_samples(
             games,
@@ -167,9 +165,7 @@ impl PatternCache {
         settings: &FitSettings,
         shape: &PatternTables,
     ) {
-        let data = self
-            .data
-            .get_or_insert_with(|| PatternData::new(shape.regions().len()));
+        let data = self.data.get_or_insert_with(|| PatternData::new(shape));
         for block in sources {
             data.append(pattern_samples(
                 &block.games,
@@ -223,7 +219,6 @@ impl PatternCache {
             return;
         };
         data.samples.truncate(start);
-        data.entries.truncate(2 * data.regions * start);
     }
 }
 
