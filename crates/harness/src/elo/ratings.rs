@@ -181,8 +181,9 @@ fn solve(h: &[Vec<f64>], g: &[f64]) -> Option<Vec<f64>> {
         for r in 0..n {
             if r != c {
                 let f = a[r][c] / a[c][c];
-                for k in c..=n {
-                    a[r][k] -= f * a[c][k];
+                let pivot = a[c].clone();
+                for (x, p) in a[r].iter_mut().zip(&pivot).skip(c) {
+                    *x -= f * p;
                 }
             }
         }
