@@ -92,6 +92,7 @@ mod likelihood;
 mod logistic;
 mod normal;
 mod pentanomial;
+mod ratings;
 mod sprt;
 mod tally;
 #[cfg(test)]
@@ -101,5 +102,6 @@ pub use estimate::{EloEstimate, MIN_PAIRS_FOR_INTERVAL};
 pub use logistic::{logistic_elo, logistic_score};
 pub use normal::normal_cdf;
 pub use pentanomial::Pentanomial;
+pub use ratings::{rating_list, RatedGame, Rating, RatingList};
 pub use sprt::{Sprt, SprtVerdict};
 pub use tally::MatchTally;

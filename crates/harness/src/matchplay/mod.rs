@@ -18,6 +18,7 @@ mod pdn;
 mod play;
 mod report;
 mod rows;
+mod schedule;
 mod seat;
 mod side;
 
@@ -28,4 +29,5 @@ pub use pdn::match_pdn;
 pub use play::{play_match, play_match_from};
 pub use report::{MatchReport, PairReport, SprtOutcome, Thinking};
 pub use rows::{read_match_rows, MatchRows};
+pub use schedule::{schedule, TournamentKind};
 pub use side::{MatchPlayer, MatchSide};
