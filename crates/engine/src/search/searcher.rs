@@ -145,7 +145,7 @@ impl Searcher {
     /// Keeps the pattern evaluator's region indices and piece-square values move by move
     /// (`on`) instead of computing them at every evaluation: the same values, nodes and moves.
     /// Off by default: measured on `bench --weights` it costs more instructions a node than it
-    /// saves (docs/engines.md).
+    /// saves (docs/engine.md).
     pub fn set_incremental_eval(&mut self, on: bool) {
         self.incremental_eval = on;
     }
