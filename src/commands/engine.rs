@@ -128,10 +128,6 @@ pub struct BenchArgs {
     /// weights that exercise every feature), to measure what an evaluator costs.
     #[arg(long, value_name = "FILE")]
     weights: Option<String>,
-    /// Keep the pattern evaluator's region indices and piece-square values move by move
-    /// instead of computing them at each evaluation (the same nodes; measured slower today).
-    #[arg(long)]
-    incremental_eval: bool,
 }
 
 /// Checks a `--min-depth`/`--max-depth` pair by [`SearchLimits::try_new`].
@@ -289,7 +285,6 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         let limits = search_limits(min, max)?;
         let mut searcher = Searcher::default();
         searcher.set_plain(args.plain);
-        searcher.set_incremental_eval(args.incremental_eval);
         searcher.set_endgame_db(database);
         let started = Instant::now();
         let result = searcher.search(&pos, player.evaluator(&pos), limits, None);

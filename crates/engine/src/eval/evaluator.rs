@@ -8,10 +8,7 @@ use crate::board::Position;
 
 use super::extended::{evaluate_extended, evaluate_extended_quiet, ExtraPair};
 use super::features::{evaluate, evaluate_quiet};
-use super::pattern_evaluator::{
-    evaluate_patterns, evaluate_patterns_at, evaluate_patterns_quiet, PatternWeights,
-};
-use super::pattern_state::PatternState;
+use super::pattern_evaluator::{evaluate_patterns, evaluate_patterns_quiet, PatternWeights};
 use super::weight_sets::{WeightPair, Weights};
 
 /// Which evaluator a run, a fit or a weights file uses.
@@ -165,53 +162,6 @@ impl OwnedEvaluator {
             OwnedEvaluator::Patterns(ten, extra, patterns) => {
                 evaluate_patterns_quiet(pos, ten, extra, patterns)
             }
-        }
-    }
-
-    /// The state a search keeps move by move for `pos`'s evaluation, when these weights have
-    /// one (the pattern evaluator's).
-    pub(crate) fn state_of(&self, pos: &Position) -> Option<PatternState> {
-        match self {
-            OwnedEvaluator::Patterns(_, extra, patterns) => {
-                Some(PatternState::new(pos, extra, patterns))
-            }
-            _ => None,
-        }
-    }
-
-    /// `state` (of `parent`) brought to `child`, one move later; unchanged for evaluators
-    /// without a state.
-    #[inline(always)]
-    pub(crate) fn state_after(
-        &self,
-        state: &PatternState,
-        parent: &Position,
-        child: &Position,
-    ) -> PatternState {
-        match self {
-            OwnedEvaluator::Patterns(_, extra, patterns) => {
-                state.after(parent, child, extra, patterns)
-            }
-            _ => *state,
-        }
-    }
-
-    /// [`OwnedEvaluator::evaluate`] (with `quiet`: [`OwnedEvaluator::evaluate_quiet`]) of
-    /// `pos`, whose state (from [`OwnedEvaluator::state_of`] and
-    /// [`OwnedEvaluator::state_after`]) is `state`: the same value.
-    #[inline(always)]
-    pub(crate) fn evaluate_at(
-        &self,
-        pos: &Position,
-        state: &PatternState,
-        quiet: bool,
-    ) -> Option<i32> {
-        match self {
-            OwnedEvaluator::Patterns(ten, extra, patterns) => {
-                evaluate_patterns_at(pos, ten, extra, patterns, state, quiet)
-            }
-            _ if quiet => self.evaluate_quiet(pos),
-            _ => Some(self.evaluate(pos)),
         }
     }
 

@@ -200,24 +200,17 @@ fn table_sums(men: Bitboard, kings: Bitboard, extra: &ExtraPair) -> (i32, i32) {
     (opening, endgame)
 }
 
-/// The opening and endgame tables' values of `color`'s men and kings in `pos`.
-pub(super) fn table_values(pos: &Position, color: Color, extra: &ExtraPair) -> (i32, i32) {
-    let (own, kings, _) = view(pos, color);
-    table_sums(own & !kings, kings, extra)
-}
-
 /// A side's classic terms and its tables' values for both phases.
 #[inline(always)]
 fn side_terms_and_tables(
     pos: &Position,
     color: Color,
     extra: &ExtraPair,
-    tables: Option<(i32, i32)>,
 ) -> (TermCounts, (i32, i32)) {
     let (own, kings, enemy) = view(pos, color);
     (
         terms_as_black(own, kings, enemy, pos.kings() != 0),
-        tables.unwrap_or_else(|| table_sums(own & !kings, kings, extra)),
+        table_sums(own & !kings, kings, extra),
     )
 }
 
@@ -258,19 +251,6 @@ pub(super) fn phase_values(
     extra: &ExtraPair,
     quiet: bool,
 ) -> Option<(i32, i32)> {
-    phase_values_with(pos, ten, extra, quiet, None)
-}
-
-/// [`phase_values`] with the tables' values of each colour (`[Black's, White's]`, as
-/// [`table_values`] gives them) already known when `tables` holds them.
-#[inline(always)]
-pub(super) fn phase_values_with(
-    pos: &Position,
-    ten: &WeightPair,
-    extra: &ExtraPair,
-    quiet: bool,
-    tables: Option<[(i32, i32); 2]>,
-) -> Option<(i32, i32)> {
     let us = pos.side_to_move();
     let them = us.opponent();
     let ours = features(pos, us);
@@ -279,10 +259,8 @@ pub(super) fn phase_values_with(
     }
     let theirs = features(pos, them);
     let features: FeatureCounts = std::array::from_fn(|i| ours[i] - theirs[i]);
-    let known = |color: Color| tables.map(|t| t[color as usize]);
-    let (our_terms, (our_opening, our_endgame)) = side_terms_and_tables(pos, us, extra, known(us));
-    let (their_terms, (their_opening, their_endgame)) =
-        side_terms_and_tables(pos, them, extra, known(them));
+    let (our_terms, (our_opening, our_endgame)) = side_terms_and_tables(pos, us, extra);
+    let (their_terms, (their_opening, their_endgame)) = side_terms_and_tables(pos, them, extra);
     let term_counts: TermCounts = std::array::from_fn(|i| our_terms[i] - their_terms[i]);
     let opening = phase_value(
         &ten.opening.0,

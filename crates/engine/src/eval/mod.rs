@@ -7,15 +7,13 @@ mod evaluator;
 mod extended;
 mod features;
 mod pattern_evaluator;
-mod pattern_state;
 mod patterns;
 mod weight_range;
 mod weight_sets;
 
 pub use classic::{classic_counts, ClassicCounts, CLASSIC_COUNT, CLASSIC_NAMES, EXCHANGE_SCALE};
-pub use pattern_evaluator::{evaluate_patterns, evaluate_patterns_at, PatternWeights};
+pub use pattern_evaluator::{evaluate_patterns, PatternWeights};
 pub use pattern_evaluator::{kings_in_views, men_in_views};
-pub use pattern_state::PatternState;
 pub use patterns::{
     KingLayout, PatternTables, RankLayout, Region, RegionError, RegionKind, RegionLayout,
     ValuesError, MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES,

@@ -4,8 +4,7 @@
 use crate::board::{Color, Position};
 
 use super::classic::{classic_counts, classic_value, exchange_input, CLASSIC_COUNT};
-use super::extended::{phase_values_with, tapered, ExtraPair};
-use super::pattern_state::PatternState;
+use super::extended::{phase_values, tapered, ExtraPair};
 use super::patterns::PatternTables;
 use super::weight_sets::WeightPair;
 
@@ -92,10 +91,8 @@ fn evaluate_with(
     extra: &ExtraPair,
     patterns: &PatternWeights,
     quiet: bool,
-    state: Option<&PatternState>,
 ) -> Option<i32> {
-    let tables = state.map(|s| s.table_values());
-    let (mut opening, mut endgame) = phase_values_with(pos, ten, extra, quiet, tables)?;
+    let (mut opening, mut endgame) = phase_values(pos, ten, extra, quiet)?;
     let pieces = pos.piece_count();
     let counts = classic_counts(pos);
     opening += classic_value(&patterns.classic_opening, &counts);
@@ -108,37 +105,15 @@ fn evaluate_with(
             endgame += patterns.exchange[1] * lead / all;
         }
     }
+    let (our_men, their_men) = men_in_views(pos);
     // Without king regions the kings are not read: the sums ignore them.
     let (our_kings, their_kings) = if patterns.tables.has_king_regions() {
         kings_in_views(pos)
     } else {
         ((0, 0), (0, 0))
     };
-    let kept = state.filter(|_| patterns.tables.incremental());
-    let ((our_opening, our_endgame), (their_opening, their_endgame)) = match kept {
-        Some(state) => {
-            let us = pos.side_to_move();
-            let (our_men, their_men) = state.men_indices(us);
-            // Rank regions read the side's own men in its view.
-            let (own, enemy) = if patterns.tables.has_rank_regions() {
-                let ((own, _), (enemy, _)) = men_in_views(pos);
-                (own, enemy)
-            } else {
-                (0, 0)
-            };
-            (
-                patterns.tables.side_sums_at(our_men, own, our_kings),
-                patterns.tables.side_sums_at(their_men, enemy, their_kings),
-            )
-        }
-        None => {
-            let (our_men, their_men) = men_in_views(pos);
-            (
-                patterns.tables.side_sums(our_men, our_kings),
-                patterns.tables.side_sums(their_men, their_kings),
-            )
-        }
-    };
+    let (our_opening, our_endgame) = patterns.tables.side_sums(our_men, our_kings);
+    let (their_opening, their_endgame) = patterns.tables.side_sums(their_men, their_kings);
     opening += our_opening - their_opening;
     endgame += our_endgame - their_endgame;
     Some(tapered(opening, endgame, pieces))
@@ -152,7 +127,7 @@ pub fn evaluate_patterns(
     extra: &ExtraPair,
     patterns: &PatternWeights,
 ) -> i32 {
-    evaluate_with(pos, ten, extra, patterns, false, None).expect("not asked to detect a loss")
+    evaluate_with(pos, ten, extra, patterns, false).expect("not asked to detect a loss")
 }
 
 /// [`evaluate_patterns`] of a position known to have no capture for the side to move, or
@@ -164,22 +139,7 @@ pub fn evaluate_patterns_quiet(
     extra: &ExtraPair,
     patterns: &PatternWeights,
 ) -> Option<i32> {
-    evaluate_with(pos, ten, extra, patterns, true, None)
-}
-
-/// [`evaluate_patterns`] (with `quiet`: [`evaluate_patterns_quiet`]) reading the region
-/// indices and the piece-square values from `state`, which must be `pos`'s
-/// ([`PatternState::new`] or [`PatternState::after`]): the same value, fewer computations.
-#[inline]
-pub fn evaluate_patterns_at(
-    pos: &Position,
-    ten: &WeightPair,
-    extra: &ExtraPair,
-    patterns: &PatternWeights,
-    state: &PatternState,
-    quiet: bool,
-) -> Option<i32> {
-    evaluate_with(pos, ten, extra, patterns, quiet, Some(state))
+    evaluate_with(pos, ten, extra, patterns, true)
 }
 
 #[cfg(test)]

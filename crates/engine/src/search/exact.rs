@@ -217,7 +217,6 @@ impl Searcher {
         if let Some(value) = self.probe_db(pos, ply) {
             return value;
         }
-        self.track_move(p, &parent.position, pos);
         if ply >= self.min_depth {
             let at_limit = ply >= self.max_depth;
             if let Some(value) = self.frontier_value(pos, ply, pos.jumpers() == 0, at_limit) {

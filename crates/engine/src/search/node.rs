@@ -88,48 +88,9 @@ impl Searcher {
         at_limit: bool,
     ) -> Option<i32> {
         if quiet {
-            return Some(self.evaluate_node(pos, ply, true).unwrap_or(lost(ply)));
+            return Some(self.weights.evaluate_quiet(pos).unwrap_or(lost(ply)));
         }
-        at_limit.then(|| {
-            self.evaluate_node(pos, ply, false)
-                .expect("not asked to detect a loss")
-        })
-    }
-
-    /// The evaluation of `pos`, the node `ply` plies below the root (with `quiet`, known to
-    /// have no capture: `None` if its side to move has no move), read from the node's state
-    /// when the weights keep one.
-    #[inline(always)]
-    pub(super) fn evaluate_node(&self, pos: &Position, ply: u32, quiet: bool) -> Option<i32> {
-        if !self.incremental {
-            return if quiet {
-                self.weights.evaluate_quiet(pos)
-            } else {
-                Some(self.weights.evaluate(pos))
-            };
-        }
-        let value = self
-            .weights
-            .evaluate_at(pos, &self.states[ply as usize], quiet);
-        debug_assert_eq!(
-            value,
-            if quiet {
-                self.weights.evaluate_quiet(pos)
-            } else {
-                Some(self.weights.evaluate(pos))
-            },
-            "the kept state of {pos}"
-        );
-        value
-    }
-
-    /// Brings the evaluation's state (when the weights keep one) from `parent`, the node at
-    /// ply `p - 1`, to `child`, the node at ply `p` one move later.
-    #[inline(always)]
-    pub(super) fn track_move(&mut self, p: usize, parent: &Position, child: &Position) {
-        if self.incremental {
-            self.states[p] = self.weights.state_after(&self.states[p - 1], parent, child);
-        }
+        at_limit.then(|| self.weights.evaluate(pos))
     }
 
     /// Fills `order` (one slot per move of `list`) with the order to search `list` in: the
@@ -286,70 +247,5 @@ fn bring_forward<const STABLE: bool>(order: &mut [u8], to: usize, from: usize) {
         order[to..=from].rotate_right(1);
     } else {
         order.swap(to, from);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use crate::board::Position;
-    use crate::eval::{
-        Evaluator, ExtraPair, KingLayout, PatternTables, PatternWeights, RegionLayout, WeightPair,
-    };
-    use crate::search::{SearchLimits, Searcher, SelectiveParams};
-
-    /// Pattern weights with every entry and piece-square value some value of its own.
-    fn weights() -> (WeightPair, ExtraPair, Arc<PatternWeights>) {
-        let mut regions = RegionLayout::BandsAndStrips.regions();
-        regions.extend(KingLayout::Quadrants.regions());
-        let mut tables = PatternTables::zero(regions);
-        let values = (0..tables.len() as i64)
-            .map(|i| [(i * 7919 % 23 - 11) as i32, (i * 104_729 % 31 - 15) as i32])
-            .collect();
-        tables.set_values(values).unwrap();
-        let mut extra = ExtraPair::default();
-        for (i, v) in extra.opening.men.iter_mut().enumerate() {
-            *v = (i as i32 * 13) % 17 - 8;
-        }
-        for (i, v) in extra.endgame.kings.iter_mut().enumerate() {
-            *v = (i as i32 * 3) % 13 - 6;
-        }
-        let patterns = PatternWeights {
-            classic_opening: [20, 3],
-            classic_endgame: [-7, 5],
-            exchange: [11, 17],
-            tables,
-        };
-        (WeightPair::material(), extra, Arc::new(patterns))
-    }
-
-    /// The kept state gives the search the same nodes, values, moves and lines as the full
-    /// evaluation, exact and selective (in a debug build every evaluation is also checked
-    /// against the full one).
-    #[test]
-    fn the_incremental_evaluation_searches_the_same_tree() {
-        let (ten, extra, patterns) = weights();
-        for selective in [false, true] {
-            for fen in [
-                "B:W21-32:B1-12",
-                "B:W17,19,21,22,24,25,26,27,28,30,31:B1,2,3,5,6,7,8,10,11,14,15",
-                "W:WK10,K19,27,29:BK14,K23,3,6",
-            ] {
-                let pos = Position::from_fen(fen).unwrap();
-                let found: Vec<_> = [false, true]
-                    .map(|on| {
-                        let mut searcher = Searcher::default();
-                        searcher.set_incremental_eval(on);
-                        searcher.set_selective(selective.then(SelectiveParams::default));
-                        let weights = Evaluator::Patterns(&ten, &extra, &patterns);
-                        let r = searcher.search(&pos, weights, SearchLimits::new(6, 10), None);
-                        (r.best_move, r.score, r.nodes, r.pv)
-                    })
-                    .into();
-                assert_eq!(found[0], found[1], "{fen}");
-                assert!(found[0].2 > 10, "{fen}");
-            }
-        }
     }
 }

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::board::{HashedPosition, Move, MoveList, Position};
 use crate::egdb::EndgameDb;
-use crate::eval::{Evaluator, OwnedEvaluator, PatternState};
+use crate::eval::{Evaluator, OwnedEvaluator};
 
 use super::budget::{SearchBudget, BUDGET_CHECK_NODES};
 use super::draws::{DrawWindow, GameHistory};
@@ -59,15 +59,6 @@ pub struct Searcher {
     /// The selective search's settings and state when that mode is on (see
     /// [`Searcher::set_selective`]); `None`: the exact search.
     pub(super) selective: Option<Box<SelectiveState>>,
-    /// The weights keep a state move by move (the pattern evaluator's): `states[p]` is the
-    /// node's at ply `p` on the path being searched.
-    pub(super) incremental: bool,
-    /// Whether the pattern evaluator's state is kept move by move at all (see
-    /// [`Searcher::set_incremental_eval`]).
-    pub(super) incremental_eval: bool,
-    /// The evaluation's state of each ply's node on the path (see `incremental`): a fixed
-    /// stack, written as moves are made, so that nothing is allocated per node.
-    pub(super) states: Box<[PatternState; MAX_PLY]>,
 }
 
 /// Default table size for games: 2^16 entries (1 MiB).
@@ -103,9 +94,6 @@ impl Searcher {
             aborted: false,
             egdb: None,
             selective: None,
-            incremental: false,
-            incremental_eval: false,
-            states: Box::new([PatternState::default(); MAX_PLY]),
         }
     }
 
@@ -140,14 +128,6 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.killers = [[Move::NULL; 2]; MAX_PLY];
-    }
-
-    /// Keeps the pattern evaluator's region indices and piece-square values move by move
-    /// (`on`) instead of computing them at every evaluation: the same values, nodes and moves.
-    /// Off by default: measured on `bench --weights` it costs more instructions a node than it
-    /// saves (docs/engine.md).
-    pub fn set_incremental_eval(&mut self, on: bool) {
-        self.incremental_eval = on;
     }
 
     /// Switches the transposition table on or off.
@@ -335,9 +315,6 @@ impl Searcher {
         weights: Evaluator<'_>,
     ) -> (HashedPosition, MoveList) {
         self.weights = weights.to_owned();
-        let state = self.weights.state_of(pos).filter(|_| self.incremental_eval);
-        self.incremental = state.is_some();
-        self.states[0] = state.unwrap_or_default();
         self.nodes = 0;
         self.killers = [[Move::NULL; 2]; MAX_PLY];
         let root = HashedPosition::new(*pos);

@@ -316,7 +316,6 @@ impl Searcher {
         if let Some(value) = self.probe_db(pos, ply) {
             return value;
         }
-        self.track_move(p, &parent.position, pos);
         let jumpers = pos.jumpers();
         if depth <= 0 || ply >= LAST_PLY {
             let at_limit = depth <= -st.extension || ply >= LAST_PLY;
@@ -338,7 +337,7 @@ impl Searcher {
         }
         let quiet = jumpers == 0;
         if quiet && !pv_node && depth > 0 {
-            if let Some(value) = self.truncated(st, pos, ply, depth, alpha, beta) {
+            if let Some(value) = self.truncated(st, pos, depth, alpha, beta) {
                 return value;
             }
         }
@@ -399,7 +398,6 @@ impl Searcher {
         &self,
         st: &SelectiveState,
         pos: &Position,
-        ply: u32,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -419,7 +417,7 @@ impl Searcher {
         if flipped.jumpers() != 0 {
             return None;
         }
-        let eval = self.evaluate_node(pos, ply, true)?;
+        let eval = self.weights.evaluate_quiet(pos)?;
         let m = margin * depth;
         if eval - m >= beta {
             Some(eval - m)

@@ -16,13 +16,11 @@
 //! men alone, a binary digit a square (`Σ 2^k` over the squares holding an own man), up to 16
 //! squares: the home ranks, squares 1–16 of the own view, are the low 16 bits of the own men.
 
-mod incremental;
 mod index;
 mod layouts;
 mod region;
 mod tables;
 
-pub use incremental::{MenIndices, MAX_INCREMENTAL_REGIONS};
 pub use layouts::{KingLayout, RankLayout, RegionLayout};
 pub use region::{Region, RegionError, RegionKind, MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES};
 pub use tables::{PatternTables, ValuesError};

@@ -4,7 +4,6 @@ use std::fmt;
 
 use crate::board::Bitboard;
 
-use super::incremental::{MenDeltas, MenIndices};
 use super::index::{band_index, byte_parts, quadrant_index, run_of, strip_indices, Shape};
 use super::region::{Region, RegionKind};
 
@@ -77,8 +76,6 @@ pub struct PatternTables {
     shapes: Option<Vec<Shape>>,
     /// `[opening, endgame]` of every entry of every region, region after region.
     values: Vec<[i16; 2]>,
-    /// What each man adds to the men regions' indices, to keep them move by move.
-    deltas: MenDeltas,
 }
 
 impl PatternTables {
@@ -122,9 +119,7 @@ impl PatternTables {
         let total = *offsets.last().unwrap();
         let shapes = regions[..men_regions].iter().map(Shape::of).collect();
         let rank_runs = regions[ranks_from..].iter().map(run_of).collect();
-        let deltas = MenDeltas::new(&regions[..men_regions]);
         PatternTables {
-            deltas,
             regions,
             men_regions,
             ranks_from,
@@ -305,59 +300,6 @@ impl PatternTables {
                 index = 0;
             }
         }
-    }
-
-    /// Whether the men regions' indices can be kept move by move ([`PatternTables::men_indices`],
-    /// [`PatternTables::update_men_indices`]) and read by [`PatternTables::side_sums_at`].
-    pub fn incremental(&self) -> bool {
-        self.deltas.enabled()
-    }
-
-    /// Every men region's index in both colours' views with Black's men `black` and White's
-    /// men `white` (board bits); meaningful when [`PatternTables::incremental`].
-    pub fn men_indices(&self, black: Bitboard, white: Bitboard) -> MenIndices {
-        self.deltas.full(black, white)
-    }
-
-    /// Brings `indices` of the men `before` (`[Black's, White's]`, board bits) to the men
-    /// `after`: only the squares that changed are read.
-    #[inline(always)]
-    pub fn update_men_indices(
-        &self,
-        indices: &mut MenIndices,
-        before: [Bitboard; 2],
-        after: [Bitboard; 2],
-    ) {
-        self.deltas.update(indices, before, after);
-    }
-
-    /// [`PatternTables::side_sums`] with the men regions' indices read from `men_indices` (the
-    /// side's view's of [`PatternTables::men_indices`]) rather than computed.
-    #[inline(always)]
-    pub fn side_sums_at(
-        &self,
-        men_indices: &[u16],
-        own: Bitboard,
-        (own_kings, enemy_kings): (Bitboard, Bitboard),
-    ) -> (i32, i32) {
-        let (mut opening, mut endgame) = (0, 0);
-        let mut add = |region: usize, index: usize| {
-            let [o, e] = self.values[self.offsets[region] + index];
-            opening += i32::from(o);
-            endgame += i32::from(e);
-        };
-        for (region, &index) in men_indices[..self.men_regions].iter().enumerate() {
-            add(region, usize::from(index));
-        }
-        if self.men_regions < self.regions.len() {
-            if self.has_king_regions() {
-                self.for_each_king_index(own_kings, enemy_kings, &mut add);
-            }
-            if self.has_rank_regions() {
-                self.for_each_rank_index(own, &mut add);
-            }
-        }
-        (opening, endgame)
     }
 
     /// The opening and endgame sums of a side's entries, its men `own` and kings `own_kings`
