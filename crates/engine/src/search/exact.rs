@@ -219,7 +219,13 @@ impl Searcher {
         }
         if ply >= self.min_depth {
             let at_limit = ply >= self.max_depth;
-            if let Some(value) = self.frontier_value(pos, ply, pos.jumpers() == 0, at_limit) {
+            if let Some(value) = self.frontier_value(
+                pos,
+                || parent.position.zobrist_after(parent.hash, mv),
+                ply,
+                pos.jumpers() == 0,
+                at_limit,
+            ) {
                 return value;
             }
         }

@@ -4,6 +4,7 @@
 
 mod budget;
 mod draws;
+mod eval_cache;
 mod exact;
 mod genes;
 mod limits;

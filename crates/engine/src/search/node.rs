@@ -79,18 +79,41 @@ impl Searcher {
     /// The value of a node at or beyond the search's nominal depth: a `quiet` one (no capture
     /// for the side to move) is evaluated (a side without a move has lost), and so is any node
     /// `at_limit`, where captures are followed no further. `None`: the captures go on.
+    /// `key` gives the position's Zobrist key, asked for only when the evaluation is cached.
     #[inline(always)]
     pub(super) fn frontier_value(
-        &self,
+        &mut self,
         pos: &Position,
+        key: impl FnOnce() -> u64,
         ply: u32,
         quiet: bool,
         at_limit: bool,
     ) -> Option<i32> {
         if quiet {
-            return Some(self.weights.evaluate_quiet(pos).unwrap_or(lost(ply)));
+            return Some(self.evaluate_quiet(pos, key).unwrap_or(lost(ply)));
         }
         at_limit.then(|| self.weights.evaluate(pos))
+    }
+
+    /// The evaluation of `pos`, which has no capture for the side to move (`None`: no move at
+    /// all), from the evaluation cache when the evaluator keeps one; `key` gives the
+    /// position's Zobrist key.
+    #[inline(always)]
+    pub(super) fn evaluate_quiet(
+        &mut self,
+        pos: &Position,
+        key: impl FnOnce() -> u64,
+    ) -> Option<i32> {
+        let Some(cache) = self.eval_cache.as_mut() else {
+            return self.weights.evaluate_quiet(pos);
+        };
+        let key = key();
+        if let Some(value) = cache.probe(key) {
+            return value;
+        }
+        let value = self.weights.evaluate_quiet(pos);
+        cache.store(key, value);
+        value
     }
 
     /// Fills `order` (one slot per move of `list`) with the order to search `list` in: the

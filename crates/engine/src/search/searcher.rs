@@ -12,6 +12,7 @@ use crate::eval::{Evaluator, OwnedEvaluator};
 
 use super::budget::{SearchBudget, BUDGET_CHECK_NODES};
 use super::draws::{DrawWindow, GameHistory};
+use super::eval_cache::{EvalCache, EVAL_CACHE_BITS};
 use super::limits::SearchLimits;
 use super::result::SearchResult;
 use super::score::MAX_PLY;
@@ -59,6 +60,9 @@ pub struct Searcher {
     /// The selective search's settings and state when that mode is on (see
     /// [`Searcher::set_selective`]); `None`: the exact search.
     pub(super) selective: Option<Box<SelectiveState>>,
+    /// The frontier's evaluations, for the evaluators that cost more than the ten features
+    /// (allocated at the first search with one), valid for `weights`.
+    pub(super) eval_cache: Option<EvalCache>,
 }
 
 /// Default table size for games: 2^16 entries (1 MiB).
@@ -94,6 +98,7 @@ impl Searcher {
             aborted: false,
             egdb: None,
             selective: None,
+            eval_cache: None,
         }
     }
 
@@ -314,7 +319,15 @@ impl Searcher {
         history: &GameHistory<'_>,
         weights: Evaluator<'_>,
     ) -> (HashedPosition, MoveList) {
-        self.weights = weights.to_owned();
+        if !self.weights.is(weights) {
+            self.weights = weights.to_owned();
+            // The ten features cost less than a look-up that misses the processor's cache.
+            match (&mut self.eval_cache, weights) {
+                (_, Evaluator::Ten(_)) => self.eval_cache = None,
+                (Some(cache), _) => cache.clear(),
+                (None, _) => self.eval_cache = Some(EvalCache::new(EVAL_CACHE_BITS)),
+            }
+        }
         self.nodes = 0;
         self.killers = [[Move::NULL; 2]; MAX_PLY];
         let root = HashedPosition::new(*pos);

@@ -319,7 +319,8 @@ impl Searcher {
         let jumpers = pos.jumpers();
         if depth <= 0 || ply >= LAST_PLY {
             let at_limit = depth <= -st.extension || ply >= LAST_PLY;
-            if let Some(value) = self.frontier_value(pos, ply, jumpers == 0, at_limit) {
+            if let Some(value) = self.frontier_value(pos, || node.hash, ply, jumpers == 0, at_limit)
+            {
                 return value;
             }
         }
@@ -337,7 +338,7 @@ impl Searcher {
         }
         let quiet = jumpers == 0;
         if quiet && !pv_node && depth > 0 {
-            if let Some(value) = self.truncated(st, pos, depth, alpha, beta) {
+            if let Some(value) = self.truncated(st, &node, depth, alpha, beta) {
                 return value;
             }
         }
@@ -395,13 +396,14 @@ impl Searcher {
     /// tactic the evaluation cannot see); `None` to search it.
     #[inline(always)]
     fn truncated(
-        &self,
+        &mut self,
         st: &SelectiveState,
-        pos: &Position,
+        node: &HashedPosition,
         depth: i32,
         alpha: i32,
         beta: i32,
     ) -> Option<i32> {
+        let pos = &node.position;
         let margin = st.params.futility_margin as i32;
         if depth > st.params.futility_depth as i32
             || margin <= 0
@@ -417,7 +419,7 @@ impl Searcher {
         if flipped.jumpers() != 0 {
             return None;
         }
-        let eval = self.weights.evaluate_quiet(pos)?;
+        let eval = self.evaluate_quiet(pos, || node.hash)?;
         let m = margin * depth;
         if eval - m >= beta {
             Some(eval - m)
