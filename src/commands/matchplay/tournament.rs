@@ -17,12 +17,14 @@ use checkers_engine::atomic_file::{
     check_output_path, refuse_overwriting, same_file, write_output_atomically,
 };
 use checkers_engine::error::{Error, Result};
+use checkers_engine::game::TimeControl;
 use checkers_engine::text::fingerprint;
 use checkers_engine::weights_file::WeightsFile;
 use checkers_harness::elo::RatedGame;
 use checkers_harness::matchplay::{
     match_key, match_pdn, play_match_from, read_tournament_rows, schedule, summary_path,
-    tournament_csv_line, tournament_header_line, MatchGame, MatchPlayer, MatchSide, TournamentKind,
+    tournament_csv_line, tournament_header_line, MatchGame, MatchPlayer, MatchSide, Thinking,
+    TournamentKind,
 };
 use checkers_harness::players::Engine;
 use checkers_harness::run_folder::refuse_writing_runs;
@@ -35,7 +37,7 @@ use super::progress::Progress;
 use super::sides::OwnFlags;
 use super::sides::{best_search, host, player_engine, player_options, search_name, side_search};
 use super::standings::{points_line, rated_games, rating_lines, ratings, ratings_csv};
-use super::summary::{forfeit_lines, in_progress};
+use super::summary::{forfeit_lines, in_progress, thinking_line_of};
 use crate::commands::output::{note, outln};
 use crate::commands::{thread_pool, INTERRUPTED_STATUS};
 
@@ -306,6 +308,7 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     let mut results: Vec<String> = Vec::new();
     let mut interrupted = false;
     let mut played_now = 0;
+    let mut thinking = vec![Thinking::default(); n];
     let mut play = || -> Result<()> {
         for (p, &(i, j)) in pairings.iter().enumerate() {
             let before = previous.get(p).map_or(&[][..], Vec::as_slice);
@@ -332,6 +335,8 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
                 Some(&stop),
                 |r| {
                     progress.pair(r);
+                    thinking[i].add(r.thinking[0]);
+                    thinking[j].add(r.thinking[1]);
                     let mut saved = true;
                     if let Some(o) = out.as_mut() {
                         let rows: String = (r.games.iter())
@@ -391,6 +396,13 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     if let Some(err) = failed.or_else(|| pdn.as_mut().and_then(|f| f.error.take())) {
         return Err(err);
     }
+    // As in a match: a timed tournament's result, a note beside one at a depth or a budget.
+    let numbers: Vec<String> = (1..=n).map(|k| k.to_string()).collect();
+    let thinking = thinking_line_of(&numbers, &thinking, played_now);
+    let timed = matches!(
+        settings.time,
+        Some(TimeControl::MoveTime(_) | TimeControl::Clock { .. })
+    );
     let list = ratings(&labels, anchor, &rated);
     results.push(String::new());
     if interrupted {
@@ -404,10 +416,16 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     results.push(String::new());
     results.push("pairings (results for the first player):".to_string());
     results.extend(pairwise.iter().map(|l| format!("  {l}")));
+    if timed {
+        results.extend(thinking.clone());
+    }
     for line in &results {
         outln!("{line}")?;
     }
     lines.extend(results);
+    if let (false, false, Some(line)) = (timed, args.quiet, thinking) {
+        note!("{line}");
+    }
     if !args.quiet {
         note!(
             "played {} in {:.1} s",
