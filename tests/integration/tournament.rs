@@ -417,3 +417,89 @@ fn weights_sides_play_the_selective_search_with_a_budget_and_say_which() {
     let told = header(&[&both[..], &["--search-mode", "selective"]].concat());
     assert_eq!(told.matches(", search selective").count(), 2, "{told}");
 }
+
+#[test]
+fn tournament_rows_read_back_pairing_by_pairing_to_whole_pairs() {
+    use checkers_engine::game::{parse_openings, GameSettings, SearchParams};
+    use checkers_harness::matchplay::{
+        play_match, read_tournament_rows, tournament_csv_line, tournament_header_line, MatchGame,
+    };
+    let openings = parse_openings(FOUR_OPENINGS, "four.txt").unwrap();
+    let settings = GameSettings {
+        search: SearchParams {
+            min_depth: 2,
+            max_depth: 4,
+            ..SearchParams::default()
+        },
+        ..GameSettings::default()
+    };
+    let (m, mobile) = (WeightsFile::material(), mobile_weights());
+    let pairings = [(0, 1), (0, 2), (1, 2)];
+    let games: Vec<_> = pairings
+        .iter()
+        .map(|_| play_match(&m, &mobile, &openings, &settings, 1, None, |_| {}).games)
+        .collect();
+    let mut text = tournament_header_line(false);
+    let mut ends = Vec::new();
+    for (p, (&pairing, games)) in pairings.iter().zip(&games).enumerate() {
+        for g in games {
+            text.push_str(&tournament_csv_line(p, pairing, g, false));
+            ends.push(text.len());
+        }
+    }
+    let read = |t: &str| read_tournament_rows(t.as_bytes(), "t.csv", &pairings, &openings, false);
+    // The CSV keeps no search scores: compare the rows the games give.
+    let rows_of = |games: &[Vec<MatchGame>]| -> Vec<Vec<String>> {
+        (games.iter())
+            .map(|g| g.iter().map(MatchGame::csv_line).collect())
+            .collect()
+    };
+    let whole = read(&text).unwrap();
+    assert_eq!(rows_of(&whole.games), rows_of(&games));
+    assert_eq!(whole.complete_len, text.len());
+    // Cut inside pairing 2's third game: pairing 1 whole, pairing 2's first pair, the rest
+    // dropped.
+    let cut = &text[..ends[8 + 2] - 5];
+    let rows = read(cut).unwrap();
+    let expected = [games[0].clone(), games[1][..2].to_vec()];
+    assert_eq!(rows_of(&rows.games), rows_of(&expected));
+    assert_eq!(rows.complete_len, ends[8 + 1]);
+    // A pairing's first game alone at the start of its rows: nothing of it kept.
+    let rows = read(&text[..ends[8]]).unwrap();
+    assert_eq!(rows.games.len(), 2);
+    assert_eq!(rows.complete_len, ends[7]);
+    // Pairings out of order, or one begun before the last is whole: refused, naming the line.
+    let skipped: String = text
+        .lines()
+        .take(1 + 8)
+        .chain(text.lines().skip(1 + 16))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let msg = read(&skipped).unwrap_err().to_string();
+    assert!(
+        msg.contains("t.csv line 10: expected a row of pairing 1 or 2"),
+        "{msg}"
+    );
+    let early: String = text
+        .lines()
+        .take(1 + 6)
+        .chain(text.lines().skip(1 + 8))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let msg = read(&early).unwrap_err().to_string();
+    assert!(
+        msg.contains("t.csv line 8: pairing 2 starts before pairing 1 has all its 8 games"),
+        "{msg}"
+    );
+    let swapped = text.replacen("\n2,1,3,", "\n2,2,3,", 1);
+    let msg = read(&swapped).unwrap_err().to_string();
+    assert!(
+        msg.contains("pairing 2 is player 1 against player 3"),
+        "{msg}"
+    );
+    let msg = read("pair,game\n").unwrap_err().to_string();
+    assert!(
+        msg.contains("t.csv line 1: not the header of a tournament's games CSV"),
+        "{msg}"
+    );
+}
