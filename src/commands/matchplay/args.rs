@@ -88,6 +88,8 @@ pub struct MatchArgs {
     /// Write one row per game to FILE.csv as the games finish and the printed summary to
     /// FILE.summary.txt. A match stopped before its end (Ctrl-C, a kill) is continued by the
     /// same command with the same --out: the games in FILE.csv are kept and the rest played.
+    /// A tournament's rows have `pairing,a,b` (the pairing's number and its players') in
+    /// front, and its rating list goes to FILE.ratings.csv.
     #[arg(long, value_name = "FILE.csv")]
     pub(super) out: Option<PathBuf>,
     /// Write every game as PDN to FILE as the games finish, in deck order (from the standard

@@ -301,7 +301,7 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
         outln!("{line}")?;
     }
 
-    let stop = super::super::interrupt::stop_flag();
+    let stop = crate::commands::interrupt::stop_flag();
     let started = Instant::now();
     let mut rated: Vec<RatedGame> = Vec::new();
     let mut pairwise: Vec<String> = Vec::new();
