@@ -1,4 +1,5 @@
-//! The `match` command: A against B over paired openings, with Elo and an optional SPRT.
+//! The `match` command: A against B over paired openings, with Elo and an optional SPRT; with
+//! `--tournament`, N players pairing by pairing ([`tournament`]).
 
 mod args;
 mod files;
