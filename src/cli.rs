@@ -28,7 +28,8 @@ enum Command {
     Datagen(commands::datagen::DatagenArgs),
     /// Tunes the selective search's keys of a weights file by SPSA at a node budget.
     Spsa(commands::spsa::SpsaArgs),
-    /// Plays A against B over paired openings and reports the score and Elo.
+    /// Plays A against B over paired openings and reports the score and Elo, or a tournament
+    /// of N players (--tournament) with a rating list.
     // Boxed: its many options would make every variant as large.
     Match(Box<commands::matchplay::MatchArgs>),
     /// Draws a run's round statistics as an SVG (or PNG) picture.

@@ -38,5 +38,6 @@ mod spsa;
 mod start;
 mod support;
 mod timed_search;
+mod tournament;
 mod trust;
 mod tune;

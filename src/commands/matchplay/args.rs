@@ -19,6 +19,20 @@ pub struct MatchArgs {
     pub(super) a: String,
     /// Player B, as A.
     pub(super) b: String,
+    /// More players, as A, for a tournament (`--tournament`): players are numbered from 1 in
+    /// the order given (A is 1, B is 2).
+    #[arg(value_name = "PLAYER")]
+    pub(super) more: Vec<String>,
+    /// Play a tournament of all the players given: `round-robin` (every player against every
+    /// other) or `gauntlet` (player 1 against each of the others). Each pairing is a match of
+    /// its own over the same openings, both colours, played in that order; the end prints a
+    /// rating list of every player (anchored with --anchor) and each pairing's result.
+    #[arg(long, value_name = "round-robin|gauntlet")]
+    pub(super) tournament: Option<String>,
+    /// The tournament's rating list gives player K (numbered from 1 in the order given) Elo 0.
+    /// Default 1.
+    #[arg(long, value_name = "K")]
+    pub(super) anchor: Option<usize>,
     /// An option for A when it is another program, sent as it stands after it starts
     /// (repeatable): an `enginecommand` text for a CheckerBoard engine (`set hashsize 64`), a
     /// protocol line for a Hub program (`set-param name=hash value=64`).
@@ -27,6 +41,11 @@ pub struct MatchArgs {
     /// An option for B, as --option-a.
     #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub(super) option_b: Vec<String>,
+    /// An option for player K (numbered from 1 in the order given: A is 1, B is 2), as
+    /// --option-a (repeatable): `--option 3='set hashsize 64'`. Options of one player are sent
+    /// in the order given, --option-a's and --option-b's first.
+    #[arg(long, value_name = "K=TEXT", allow_hyphen_values = true)]
+    pub(super) option: Vec<String>,
     /// Openings: `start`, `3-move` (the 156-opening ACF deck), `tough` (50 of them),
     /// `random:N` (--pairs openings of N random plies, default 156, drawn from --seed) or a file:
     /// one move sequence (`9-13 22-18 10-14`) or FEN per line, or PDN games (one position per
@@ -69,6 +88,8 @@ pub struct MatchArgs {
     /// Write one row per game to FILE.csv as the games finish and the printed summary to
     /// FILE.summary.txt. A match stopped before its end (Ctrl-C, a kill) is continued by the
     /// same command with the same --out: the games in FILE.csv are kept and the rest played.
+    /// A tournament's rows have `pairing,a,b` (the pairing's number and its players') in
+    /// front, and its rating list goes to FILE.ratings.csv.
     #[arg(long, value_name = "FILE.csv")]
     pub(super) out: Option<PathBuf>,
     /// Write every game as PDN to FILE as the games finish, in deck order (from the standard
@@ -93,7 +114,10 @@ pub struct MatchArgs {
     pub(super) nodes: Option<u64>,
     /// Both sides' search: `exact` (plain minimax's value) or `selective` (deeper, with the
     /// `[search]` selective keys' defaults unless the weights file has a `search` table).
-    /// Without it each side searches as its weights file says (exact if it says nothing).
+    /// Without it, against a `cb:` or `hub:` player or with a time or a node budget, a weights
+    /// side plays its best: the selective search (its file's `search` keys, else their
+    /// defaults); in a fixed-depth match of weights files each side searches as its file says
+    /// (exact if it says nothing). The header names each side's search.
     #[arg(
         long,
         value_parser = search_mode(),

@@ -58,12 +58,13 @@ impl Appender {
 }
 
 /// `--out FILE.csv` and its summary: the header, then the rows of each pair as soon as it is
-/// applied.
-pub(super) struct GamesFile {
+/// applied. `T` is what an interrupted file's rows give back: a match's games, or a
+/// tournament's games by pairing.
+pub(super) struct GamesFile<T = Vec<MatchGame>> {
     pub(super) csv: Appender,
     pub(super) summary: PathBuf,
     /// The games read back from an interrupted match's file, to continue after them.
-    pub(super) previous: Vec<MatchGame>,
+    pub(super) previous: T,
 }
 
 impl GamesFile {
@@ -77,6 +78,26 @@ impl GamesFile {
         header: &[String],
         detail: bool,
     ) -> Result<GamesFile> {
+        let first = MatchGame::csv_header_line_for(detail);
+        GamesFile::open_with(path, key, header, "match", &first, |bytes| {
+            let rows = read_match_rows(bytes, &path.display().to_string(), openings)?;
+            Ok((rows.complete_len, rows.games))
+        })
+    }
+}
+
+impl<T: Default> GamesFile<T> {
+    /// [`GamesFile::open`] for a file whose first line is `first` and whose rows `read` reads
+    /// back (to what they hold and the length of their whole pairs); `what` (`match`,
+    /// `tournament`) names it in messages.
+    pub(super) fn open_with(
+        path: &Path,
+        key: &str,
+        header: &[String],
+        what: &str,
+        first: &str,
+        read: impl FnOnce(&[u8]) -> Result<(usize, T)>,
+    ) -> Result<GamesFile<T>> {
         let summary = summary_path(path);
         let marked = read_match_file(&summary)?
             .filter(|text| text.starts_with(format!("{IN_PROGRESS}\n").as_bytes()));
@@ -89,21 +110,18 @@ impl GamesFile {
                 let text = String::from_utf8_lossy(&text);
                 if text.lines().nth(1) != Some(&format!("key: {key}")) {
                     return Err(Error::input(format!(
-                        "--out {}: it holds an unfinished match with other players, openings or \
-                         settings (see {}); run that match's command again to finish it, or \
-                         give another --out",
+                        "--out {}: it holds an unfinished match or tournament with other \
+                         players, openings or settings (see {}); run that {what}'s command \
+                         again to finish it, or give another --out",
                         path.display(),
                         summary.display()
                     )));
                 }
-                let rows = read_match_rows(&bytes, &path.display().to_string(), openings)?;
+                let (complete_len, previous) = read(&bytes)?;
                 // Drop what a killed process left after the last whole pair.
-                (Appender::continue_at(path, rows.complete_len)?, rows.games)
+                (Appender::continue_at(path, complete_len)?, previous)
             }
-            _ => (
-                Appender::create(path, MatchGame::csv_header_line_for(detail).as_bytes())?,
-                Vec::new(),
-            ),
+            _ => (Appender::create(path, first.as_bytes())?, T::default()),
         };
         let games_file = GamesFile {
             csv,

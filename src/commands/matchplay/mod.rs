@@ -1,4 +1,5 @@
-//! The `match` command: A against B over paired openings, with Elo and an optional SPRT.
+//! The `match` command: A against B over paired openings, with Elo and an optional SPRT; with
+//! `--tournament`, N players pairing by pairing ([`tournament`]).
 
 mod args;
 mod files;
@@ -6,7 +7,9 @@ mod header;
 mod openings;
 mod progress;
 mod sides;
+mod standings;
 mod summary;
+mod tournament;
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -30,13 +33,22 @@ use files::{Appender, GamesFile};
 use header::{count, engine_label, pdn_label, player_label, search_label};
 use openings::{openings, select_pairs};
 use progress::Progress;
-use sides::{engines, side_search};
+use sides::{best_search, engines, search_name, side_search};
 use summary::{forfeit_lines, in_progress, thinking_line};
 
 pub use args::MatchArgs;
 
 /// Runs the command.
 pub fn run(args: MatchArgs) -> Result<()> {
+    if args.tournament.is_some() || !args.more.is_empty() {
+        return tournament::run(args);
+    }
+    if let Some(k) = args.anchor {
+        return Err(Error::input(format!(
+            "--anchor {k}: the anchor of a tournament's rating list; add --tournament \
+             round-robin (or gauntlet) to rate the players"
+        )));
+    }
     let mut settings = settings(&args)?;
     let own_limits = [
         own_limits(&args, &settings, "--depth-a", args.depth_a.as_deref())?,
@@ -98,11 +110,12 @@ pub fn run(args: MatchArgs) -> Result<()> {
         }
     }
     let modes = [args.search_a, args.search_b].map(|m| m.or(args.search_mode));
+    let best = best_search(&settings, &engines);
     let [a, b] = [0, 1].map(|i| match (&files[i], &engines[i]) {
         (Some(file), _) => MatchSide::Ours(MatchPlayer {
             file,
             limits: own_limits[i],
-            selective: side_search(file.search, modes[i]),
+            selective: side_search(file.search, modes[i], best),
         }),
         (None, Some(engine)) => MatchSide::Engine(engine, &identities[i]),
         (None, None) => unreachable!("a side is a weights file or a program"),
@@ -121,13 +134,20 @@ pub fn run(args: MatchArgs) -> Result<()> {
     settings.search.database_pieces = choice.pieces;
     let key = match_key(a, b, &openings, &settings, args.seed, sprt.as_ref());
 
-    let side_label = |i: usize, arg: &str| match (&files[i], &names[i]) {
-        (Some(file), _) => player_label(arg, file),
+    let side_label = |i: usize, arg: &str, side: MatchSide<'_>| match (&files[i], &names[i]) {
+        (Some(file), _) => {
+            let search = side.ours().map(|p| p.selective);
+            format!(
+                "{}, search {}",
+                player_label(arg, file),
+                search_name(search.flatten())
+            )
+        }
         (None, name) => engine_label(arg, name.as_deref().unwrap_or(""), &engines[i]),
     };
     let mut lines = vec![
-        format!("A: {}", side_label(0, &args.a)),
-        format!("B: {}", side_label(1, &args.b)),
+        format!("A: {}", side_label(0, &args.a, a)),
+        format!("B: {}", side_label(1, &args.b, b)),
         format!(
             "openings: {openings_label}, {} = {} (A plays each opening with Black, then White)",
             count(openings.len(), "pair"),

@@ -20,6 +20,15 @@ pub(super) fn in_progress(key: &str, text: &str) -> String {
 /// be checked, and its longest move (a side that overruns its time shows there); nothing when
 /// it played none.
 pub(super) fn thinking_line(thinking: &[Thinking; 2], games: usize) -> Option<String> {
+    thinking_line_of(&["A", "B"], thinking, games)
+}
+
+/// [`thinking_line`] for players named by `labels` (`A` and `B`, or a tournament's numbers).
+pub(super) fn thinking_line_of<S: AsRef<str>>(
+    labels: &[S],
+    thinking: &[Thinking],
+    games: usize,
+) -> Option<String> {
     let mean = |t: &Thinking| {
         t.mean().map_or("-".to_string(), |d| {
             format!(
@@ -30,10 +39,12 @@ pub(super) fn thinking_line(thinking: &[Thinking; 2], games: usize) -> Option<St
         })
     };
     (games > 0 && thinking.iter().any(|t| t.moves > 0)).then(|| {
+        let sides: Vec<String> = (labels.iter().zip(thinking))
+            .map(|(label, t)| format!("{} {}", label.as_ref(), mean(t)))
+            .collect();
         format!(
-            "time a move: A {}, B {} (over the {} played by this command)",
-            mean(&thinking[0]),
-            mean(&thinking[1]),
+            "time a move: {} (over the {} played by this command)",
+            sides.join(", "),
             count(games, "game")
         )
     })

@@ -21,6 +21,7 @@ mod rows;
 mod schedule;
 mod seat;
 mod side;
+mod tournament_rows;
 
 pub use files::{read_match_file, summary_path};
 pub use game::MatchGame;
@@ -31,3 +32,6 @@ pub use report::{MatchReport, PairReport, SprtOutcome, Thinking};
 pub use rows::{read_match_rows, MatchRows};
 pub use schedule::{schedule, TournamentKind};
 pub use side::{MatchPlayer, MatchSide};
+pub use tournament_rows::{
+    read_tournament_rows, tournament_csv_line, tournament_header_line, TournamentRows,
+};

@@ -69,7 +69,7 @@ impl<'a> MatchSide<'a> {
     }
 
     /// Our weights' side; `None` for another program.
-    pub(super) fn ours(&self) -> Option<MatchPlayer<'a>> {
+    pub fn ours(&self) -> Option<MatchPlayer<'a>> {
         match self {
             MatchSide::Ours(p) => Some(*p),
             MatchSide::Engine(..) => None,
