@@ -5,7 +5,8 @@
 //!
 //! It plays with the selective search of the weights it has: a weights file written by
 //! checkers-tuner (`set weights PATH`, with the file's `search` table), by default the file
-//! `checkers-tuner.json` beside the library, else the material weights built in. It searches
+//! `checkers-tuner.json` beside the library, else the champion built in (`weights/champion.json`
+//! of the repository). It searches
 //! with the 5-piece endgame database when checkers-tuner's cache already holds it (it never
 //! builds one), knows the game's repetitions from `set gamehist`, and spends `maxtime` as
 //! CheckerBoard means it: an average, a hard move taking up to twice it.
@@ -41,7 +42,7 @@ const CAPTURE_EXTENSION: u32 = 6;
 /// The engine between calls.
 struct Engine {
     weights: WeightsFile,
-    /// Where the weights came from (`built in` for material).
+    /// Where the weights came from (`built in` for the champion).
     weights_origin: String,
     hash_mib: u32,
     searcher: Option<Searcher>,
@@ -248,7 +249,8 @@ fn affordable_bytes() -> u64 {
 }
 
 /// The weights used until `set weights`: [`DEFAULT_WEIGHTS_FILE`] beside the library when it
-/// is there and readable, else the material weights.
+/// is there and readable, else the champion built in, so that a user who installs the library
+/// alone plays the strongest weights measured.
 fn default_weights() -> (WeightsFile, String) {
     if let Some(path) = library_folder().map(|dir| dir.join(DEFAULT_WEIGHTS_FILE)) {
         if path.is_file() {
@@ -257,7 +259,10 @@ fn default_weights() -> (WeightsFile, String) {
             }
         }
     }
-    (WeightsFile::material(), "material (built in)".to_string())
+    (
+        WeightsFile::champion(),
+        "the champion (built in: weights/champion.json)".to_string(),
+    )
 }
 
 /// The folder of this library's file.

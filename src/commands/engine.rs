@@ -47,7 +47,8 @@ pub struct AnalyseArgs {
     /// The position as PDN FEN.
     #[arg(long)]
     fen: String,
-    /// A weights file (JSON, TOML or CSV), or `material`.
+    /// A weights file (JSON, TOML or CSV), `material`, or `champion` (the shipped champion,
+    /// weights/champion.json, built in).
     #[arg(long, default_value = "material")]
     weights: String,
     /// Full-width search depth in plies.

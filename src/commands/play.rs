@@ -12,6 +12,7 @@ use checkers_engine::error::{Error, Result};
 use checkers_engine::game::{GameResult, PdnGame, Player};
 use checkers_engine::search::{SearchLimits, Searcher};
 use checkers_engine::weights_file::WeightsFile;
+use checkers_engine::CHAMPION;
 use checkers_harness::run_folder::refuse_writing_runs;
 use clap::{Args, ValueEnum};
 
@@ -32,7 +33,8 @@ enum Side {
 /// Arguments of `play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The engine's weights: a weights file or `material`.
+    /// The engine's weights: a weights file, `material`, or `champion` (the shipped champion,
+    /// weights/champion.json, built in).
     #[arg(long, default_value = "material")]
     weights: String,
     /// The colour you play.
@@ -70,7 +72,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if let Some(path) = &args.pdn {
         check_output_path(path, "--pdn file")?;
         let mut inputs = Vec::new();
-        if args.weights != "material" {
+        if args.weights != "material" && args.weights != CHAMPION {
             let weights = Path::new(&args.weights);
             refuse_overwriting(path, "--pdn", &[("--weights", weights)])?;
             inputs.push(weights);

@@ -116,6 +116,39 @@ fn analyse_prints_bestmove_then_the_principal_variation() {
     assert!(lines.next().unwrap().starts_with("pv 17-22 25x18 14x23x32"));
 }
 
+/// `champion` names the shipped champion (weights/champion.json, built in): the pattern
+/// evaluator, searched without the database it records when told so, and scoring a position
+/// otherwise than `material` does.
+#[test]
+fn the_shipped_champion_is_a_weights_argument() {
+    let score = |weights: &str| {
+        let out = cmd()
+            .args([
+                "analyse",
+                "--fen",
+                "B:W18,22,23,25,26,27,30,31:B3,5,6,9,10,11,14",
+            ])
+            .args([
+                "--min-depth",
+                "2",
+                "--max-depth",
+                "4",
+                "--database-pieces",
+                "0",
+            ])
+            .args(["--weights", weights])
+            .assert()
+            .success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let first: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        assert_eq!(first[0], "bestmove", "{text}");
+        first[3].clone()
+    };
+    assert_ne!(score("champion"), score("material"));
+    let weights = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/champion.json");
+    assert_eq!(score("champion"), score(weights.to_str().unwrap()));
+}
+
 #[test]
 fn bench_prints_one_line_per_position_and_a_total() {
     let out = cmd().args(["bench", "--depth", "4"]).assert().success();

@@ -39,4 +39,4 @@ pub use error::{Error, Result};
 pub use eval::{Evaluator, WeightPair};
 pub use game::{play_game, GameRecord, SearchParams};
 pub use search::{SearchLimits, Searcher};
-pub use weights_file::WeightsFile;
+pub use weights_file::{WeightsFile, CHAMPION};

@@ -14,8 +14,9 @@ use crate::commands::search_args::{search_mode, SearchArgs};
 /// Arguments of `match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Player A: a weights file (json, toml or csv), `material`, `cb:LIBRARY` (a CheckerBoard
-    /// engine: .so, .dylib or .dll) or `hub:COMMAND` (a Hub program, e.g. `hub:scan hub`).
+    /// Player A: a weights file (json, toml or csv), `material`, `champion` (the shipped
+    /// champion, built in), `cb:LIBRARY` (a CheckerBoard engine: .so, .dylib or .dll) or
+    /// `hub:COMMAND` (a Hub program, e.g. `hub:scan hub`).
     pub(super) a: String,
     /// Player B, as A.
     pub(super) b: String,

@@ -19,6 +19,7 @@ use checkers_engine::atomic_file::{check_output_path, refuse_overwriting, same_f
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::TimeControl;
 use checkers_engine::weights_file::WeightsFile;
+use checkers_engine::CHAMPION;
 use checkers_harness::elo::Sprt;
 use checkers_harness::matchplay::{
     match_key, match_pdn, play_match_from, summary_path, MatchPlayer, MatchSide, Thinking,
@@ -75,7 +76,9 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let inputs: Vec<(&str, &Path)> = [("A", args.a.as_str()), ("B", args.b.as_str())]
         .into_iter()
         .zip(&engines)
-        .filter(|((_, arg), engine)| *arg != "material" && !matches!(engine, Some(Engine::Hub(_))))
+        .filter(|((_, arg), engine)| {
+            *arg != "material" && *arg != CHAMPION && !matches!(engine, Some(Engine::Hub(_)))
+        })
         .map(|((name, arg), _)| (name, arg.strip_prefix("cb:").unwrap_or(arg)))
         .chain([("--openings", args.openings.as_str())])
         .map(|(name, arg)| (name, Path::new(arg)))

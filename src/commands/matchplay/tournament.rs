@@ -20,6 +20,7 @@ use checkers_engine::error::{Error, Result};
 use checkers_engine::game::TimeControl;
 use checkers_engine::text::fingerprint;
 use checkers_engine::weights_file::WeightsFile;
+use checkers_engine::CHAMPION;
 use checkers_harness::elo::RatedGame;
 use checkers_harness::matchplay::{
     match_key, match_pdn, play_match_from, read_tournament_rows, schedule, summary_path,
@@ -128,7 +129,9 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
         engines.push(engine);
     }
     let inputs: Vec<(String, &Path)> = (players.iter().enumerate())
-        .filter(|(k, arg)| **arg != "material" && !matches!(engines[*k], Some(Engine::Hub(_))))
+        .filter(|(k, arg)| {
+            **arg != "material" && **arg != CHAMPION && !matches!(engines[*k], Some(Engine::Hub(_)))
+        })
         .map(|(k, arg)| {
             let path = arg.strip_prefix("cb:").unwrap_or(arg);
             (format!("player {}", k + 1), Path::new(path))

@@ -2,10 +2,11 @@
 //! form, each with its reader and its writer — JSON (`json.rs`), TOML (`toml.rs`) and CSV
 //! (`csv.rs`) are read and written, OpenBench's lines (`openbench.rs`) and the C header
 //! (`c_header.rs`, its reference evaluation in `c_header/*.c`) only written —, and the checks
-//! of the JSON and TOML forms' values in `validate/`. Every form is a method of [`WeightsFile`]:
-//! there is nothing else to re-export.
+//! of the JSON and TOML forms' values in `validate/`. Every form is a method of [`WeightsFile`],
+//! and so is the built-in champion (`champion.rs`): only its name is re-exported.
 
 mod c_header;
+mod champion;
 mod csv;
 mod json;
 mod key_lines;
@@ -24,6 +25,7 @@ use crate::eval::{
 use crate::game::{Player, SearchParams};
 use crate::input_file::{self, Links, WEIGHTS_CAP};
 
+pub use champion::CHAMPION;
 use validate::Ctx;
 
 /// Where a weights file's weights came from.
@@ -140,12 +142,15 @@ impl WeightsFile {
     }
 
     /// A weights argument for playing: the literal `material` is the built-in baseline,
-    /// anything else a path read by [`WeightsFile::load_any`]; the weights must pass
+    /// [`CHAMPION`] the built-in champion ([`WeightsFile::champion`]), anything else a path
+    /// read by [`WeightsFile::load_any`]; the weights must pass
     /// [`WeightsFile::check_playable`]. (A run folder as well: `weights_from_arg`, above
     /// this layer.)
     pub fn load_arg(arg: &str) -> Result<WeightsFile, Error> {
         if arg == "material" {
             Ok(WeightsFile::material())
+        } else if arg == CHAMPION {
+            Ok(WeightsFile::champion())
         } else {
             let file = WeightsFile::load_any(Path::new(arg))?;
             file.check_playable(arg)?;
