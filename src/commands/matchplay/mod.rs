@@ -16,13 +16,15 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use checkers_engine::atomic_file::{check_output_path, refuse_overwriting, same_file};
+use checkers_engine::board::Position;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::TimeControl;
 use checkers_engine::weights_file::WeightsFile;
 use checkers_engine::CHAMPION;
 use checkers_harness::elo::Sprt;
 use checkers_harness::matchplay::{
-    match_key, match_pdn, play_match_from, summary_path, MatchPlayer, MatchSide, Thinking,
+    match_key, match_pdn, play_match_from, referee_match, summary_path, MatchPlayer, MatchSide,
+    Thinking,
 };
 use checkers_harness::players::Engine;
 use checkers_harness::run_folder::refuse_writing_runs;
@@ -35,7 +37,7 @@ use header::{count, engine_label, pdn_label, player_label, search_label};
 use openings::{openings, select_pairs};
 use progress::Progress;
 use sides::{best_search, engines, search_name, side_search};
-use summary::{forfeit_lines, in_progress, thinking_line};
+use summary::{forfeit_lines, in_progress, referee_line, thinking_line};
 
 pub use args::MatchArgs;
 
@@ -288,6 +290,17 @@ pub fn run(args: MatchArgs) -> Result<()> {
         results.extend(thinking.clone());
     }
     results.extend(forfeit_lines(&report.games));
+    if let Some(db) = settings.database {
+        let starts: Vec<Position> = openings.iter().map(|o| o.position).collect();
+        let counts = referee_match(db, &report.games, &starts);
+        let pieces = settings.search.database_pieces;
+        results.push(referee_line(
+            &["A", "B"],
+            &counts,
+            pieces,
+            settings.database_adjudication,
+        ));
+    }
     for line in results {
         outln!("{line}")?;
         lines.push(line);

@@ -1,7 +1,7 @@
 //! The summary's lines beside the results: the marker of an unfinished match, the time a
 //! move, the forfeits.
 
-use checkers_harness::matchplay::{MatchGame, Thinking};
+use checkers_harness::matchplay::{MatchGame, RefereeCount, Thinking};
 
 use super::header::count;
 #[cfg(doc)]
@@ -71,4 +71,40 @@ pub(super) fn forfeit_lines(games: &[MatchGame]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// The endgame database's judgement of each player's moves (`labels`, with `counts` in the same
+/// order) in a match or tournament played with the `pieces`-piece database; `adjudicated`: its
+/// games ended on reaching the database, so only the capture into it is judged.
+pub(super) fn referee_line<S: AsRef<str>>(
+    labels: &[S],
+    counts: &[RefereeCount],
+    pieces: u32,
+    adjudicated: bool,
+) -> String {
+    let judged: u32 = counts.iter().map(|c| c.judged).sum();
+    let head = format!("database referee ({pieces} pieces)");
+    if judged == 0 {
+        return format!("{head}: no game reached the database");
+    }
+    let sides: Vec<String> = (labels.iter().zip(counts))
+        .map(|(label, c)| {
+            format!(
+                "{} {} of {} moves judged (win to draw {}, draw to loss {}, win to loss {})",
+                label.as_ref(),
+                count(c.errors() as usize, "error"),
+                c.judged,
+                c.win_to_draw,
+                c.draw_to_loss,
+                c.win_to_loss
+            )
+        })
+        .collect();
+    let scope = if adjudicated {
+        "; games end there, so each judged move is a capture into the database \
+         (--no-database-adjudication judges the play within it)"
+    } else {
+        ""
+    };
+    format!("{head}: {}{scope}", sides.join(", "))
 }

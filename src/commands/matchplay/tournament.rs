@@ -16,6 +16,7 @@ use std::time::Instant;
 use checkers_engine::atomic_file::{
     check_output_path, refuse_overwriting, same_file, write_output_atomically,
 };
+use checkers_engine::board::Position;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::TimeControl;
 use checkers_engine::text::fingerprint;
@@ -23,9 +24,9 @@ use checkers_engine::weights_file::WeightsFile;
 use checkers_engine::CHAMPION;
 use checkers_harness::elo::RatedGame;
 use checkers_harness::matchplay::{
-    match_key, match_pdn, play_match_from, read_tournament_rows, schedule, summary_path,
-    tournament_csv_line, tournament_header_line, MatchGame, MatchPlayer, MatchSide, Thinking,
-    TournamentKind,
+    match_key, match_pdn, play_match_from, read_tournament_rows, referee_match, schedule,
+    summary_path, tournament_csv_line, tournament_header_line, MatchGame, MatchPlayer, MatchSide,
+    RefereeCount, Thinking, TournamentKind,
 };
 use checkers_harness::players::Engine;
 use checkers_harness::run_folder::refuse_writing_runs;
@@ -38,7 +39,7 @@ use super::progress::Progress;
 use super::sides::OwnFlags;
 use super::sides::{best_search, host, player_engine, player_options, search_name, side_search};
 use super::standings::{points_line, rated_games, rating_lines, ratings, ratings_csv};
-use super::summary::{forfeit_lines, in_progress, thinking_line_of};
+use super::summary::{forfeit_lines, in_progress, referee_line, thinking_line_of};
 use crate::commands::output::{note, outln};
 use crate::commands::{thread_pool, INTERRUPTED_STATUS};
 
@@ -309,6 +310,9 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     let mut rated: Vec<RatedGame> = Vec::new();
     let mut pairwise: Vec<String> = Vec::new();
     let mut results: Vec<String> = Vec::new();
+    // Each player's moves as the endgame database judged them, over all its pairings.
+    let mut referee = vec![RefereeCount::default(); n];
+    let starts: Vec<Position> = openings.iter().map(|o| o.position).collect();
     let mut interrupted = false;
     let mut played_now = 0;
     let mut thinking = vec![Thinking::default(); n];
@@ -358,6 +362,11 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
             progress.finish();
             played_now += report.games.len() - before.len();
             rated.extend(rated_games((i, j), &report.games));
+            if let Some(db) = settings.database {
+                let [a, b] = referee_match(db, &report.games, &starts);
+                referee[i].add(&a);
+                referee[j].add(&b);
+            }
             let name = |k: usize| format!("{} {}", k + 1, labels[k]);
             results.push(String::new());
             results.push(format!(
@@ -419,6 +428,14 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     results.push(String::new());
     results.push("pairings (results for the first player):".to_string());
     results.extend(pairwise.iter().map(|l| format!("  {l}")));
+    if settings.database.is_some() {
+        results.push(referee_line(
+            &numbers,
+            &referee,
+            settings.search.database_pieces,
+            settings.database_adjudication,
+        ));
+    }
     if timed {
         results.extend(thinking.clone());
     }
