@@ -138,10 +138,12 @@ mod tests {
         );
         let weights = Evaluator::Patterns(&ten, &extra, &patterns);
         let mut searcher = Searcher::new(10);
-        searcher.start(&Position::start(), &GameHistory::NONE, weights);
+        searcher.start(&Position::start(), &GameHistory::NONE, weights, false);
+        assert!(searcher.eval_cache.is_none(), "the exact search keeps none");
+        searcher.start(&Position::start(), &GameHistory::NONE, weights, true);
         assert!(
             searcher.eval_cache.is_some(),
-            "the pattern evaluator keeps a cache"
+            "the selective search keeps one"
         );
         let quiet: Vec<Position> = game_positions(3000, 0x9E37_79B9)
             .into_iter()
@@ -163,7 +165,7 @@ mod tests {
         let mut extra_b = extra;
         extra_b.opening.men[3] = 40;
         let weights_b = Evaluator::Patterns(&ten, &extra_b, &other);
-        searcher.start(&Position::start(), &GameHistory::NONE, weights_b);
+        searcher.start(&Position::start(), &GameHistory::NONE, weights_b, true);
         for p in &quiet {
             let key = HashedPosition::new(*p).hash;
             assert_eq!(
@@ -173,8 +175,16 @@ mod tests {
         }
         // The ten features are cheaper than a look-up: no cache.
         let material = crate::eval::Weights::material();
-        searcher.start(&Position::start(), &GameHistory::NONE, (&material).into());
+        searcher.start(
+            &Position::start(),
+            &GameHistory::NONE,
+            (&material).into(),
+            true,
+        );
         assert!(searcher.eval_cache.is_none());
+        searcher.set_eval_cache(false);
+        searcher.start(&Position::start(), &GameHistory::NONE, weights, true);
+        assert!(searcher.eval_cache.is_none(), "switched off");
     }
 
     #[test]
@@ -195,13 +205,12 @@ mod tests {
             let mut plain = Searcher::new(12);
             cached.set_selective(selective);
             plain.set_selective(selective);
-            // The same weights from now on, so the next searches keep the cache switched off.
-            plain.start(&Position::start(), &GameHistory::NONE, weights);
-            plain.eval_cache = None;
+            plain.set_eval_cache(false);
             for p in &positions {
                 let a = cached.search_timed(p, &GameHistory::NONE, weights, &budget, |_| {});
                 let b = plain.search_timed(p, &GameHistory::NONE, weights, &budget, |_| {});
                 assert!(plain.eval_cache.is_none());
+                assert_eq!(cached.eval_cache.is_some(), selective.is_some());
                 assert_eq!(format!("{a:?}"), format!("{b:?}"), "{selective:?}");
             }
         }

@@ -73,7 +73,7 @@ impl Searcher {
             self.tt.clear();
             self.context = Some((weights.to_owned(), limits));
         }
-        let (root, list) = self.start(pos, history, weights);
+        let (root, list) = self.start(pos, history, weights, false);
         if list.is_empty() {
             return SearchResult::no_move(limits.min_depth());
         }
@@ -105,7 +105,7 @@ impl Searcher {
         self.tt.clear();
         // The table no longer matches what `search_in_game` last left in it.
         self.context = None;
-        let (root, list) = self.start(pos, history, weights);
+        let (root, list) = self.start(pos, history, weights, false);
         if list.is_empty() {
             return SearchResult::no_move(0);
         }

@@ -89,7 +89,7 @@ impl Searcher {
         self.tt.clear();
         self.context = None;
         st.history = [[0; 32 * 32]; 2];
-        let (root, list) = self.start(pos, history, weights);
+        let (root, list) = self.start(pos, history, weights, true);
         if list.is_empty() {
             return SearchResult::no_move(0);
         }
