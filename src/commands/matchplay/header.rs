@@ -6,6 +6,8 @@ use checkers_engine::search::SearchLimits;
 use checkers_engine::weights_file::WeightsFile;
 use checkers_harness::players::Engine;
 
+use crate::commands::egdb::DatabaseChoice;
+
 /// `n` and `noun`, plural unless `n` is 1.
 pub(super) fn count(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -44,6 +46,37 @@ pub(super) fn search_label(settings: &GameSettings, own: [Option<SearchLimits>; 
 /// `depth MIN..MAX`.
 fn depth(l: SearchLimits) -> String {
     format!("depth {}..{}", l.min_depth(), l.max_depth())
+}
+
+/// The header's `search:` line: the search, the draw rules, the tie-break and the seed.
+pub(super) fn search_line(
+    settings: &GameSettings,
+    own: [Option<SearchLimits>; 2],
+    seed: u64,
+) -> String {
+    format!(
+        "search: {}, draw at {} plies or after {} plies without progress, tie-break {}, seed {}",
+        search_label(settings, own),
+        settings.max_plies,
+        settings.no_progress_plies,
+        settings.search.tie_break.name(),
+        seed
+    )
+}
+
+/// The header's `endgame database:` line: which database, and whether games end there.
+pub(super) fn database_line(settings: &GameSettings, choice: &DatabaseChoice) -> String {
+    match settings.database {
+        Some(_) => format!(
+            "endgame database: {choice}, {}",
+            if settings.database_adjudication {
+                "games end there by its value"
+            } else {
+                "in the search only"
+            }
+        ),
+        None => format!("endgame database: {choice}"),
+    }
 }
 
 /// A player's name in the PDN's `Black` and `White` tags: the argument, and its depths when

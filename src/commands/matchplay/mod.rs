@@ -33,7 +33,7 @@ use super::output::{note, outln};
 use super::{thread_pool, INTERRUPTED_STATUS};
 use args::{own_limits, settings};
 use files::{Appender, GamesFile};
-use header::{count, engine_label, pdn_label, player_label, search_label};
+use header::{count, database_line, engine_label, pdn_label, player_label, search_line};
 use openings::{openings, select_pairs};
 use progress::Progress;
 use sides::{best_search, engines, search_name, side_search};
@@ -158,26 +158,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
             count(openings.len(), "pair"),
             count(2 * openings.len(), "game")
         ),
-        format!(
-            "search: {}, draw at {} plies or after {} plies without progress, \
-             tie-break {}, seed {}",
-            search_label(&settings, own_limits),
-            settings.max_plies,
-            settings.no_progress_plies,
-            settings.search.tie_break.name(),
-            args.seed
-        ),
-        match settings.database {
-            Some(_) => format!(
-                "endgame database: {choice}, {}",
-                if settings.database_adjudication {
-                    "games end there by its value"
-                } else {
-                    "in the search only"
-                }
-            ),
-            None => format!("endgame database: {choice}"),
-        },
+        search_line(&settings, own_limits, args.seed),
+        database_line(&settings, &choice),
     ];
     lines.extend(sprt.map(|t| {
         format!(

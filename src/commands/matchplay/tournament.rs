@@ -33,7 +33,7 @@ use checkers_harness::run_folder::refuse_writing_runs;
 
 use super::args::{settings, MatchArgs};
 use super::files::{Appender, GamesFile};
-use super::header::{count, engine_label, pdn_label, player_label, search_label};
+use super::header::{count, database_line, engine_label, pdn_label, player_label, search_line};
 use super::openings::{openings, select_pairs};
 use super::progress::Progress;
 use super::sides::OwnFlags;
@@ -241,26 +241,8 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
             count(openings.len(), "pair"),
             count(2 * openings.len(), "game")
         ),
-        format!(
-            "search: {}, draw at {} plies or after {} plies without progress, tie-break {}, \
-             seed {}",
-            search_label(&settings, [None, None]),
-            settings.max_plies,
-            settings.no_progress_plies,
-            settings.search.tie_break.name(),
-            args.seed
-        ),
-        match settings.database {
-            Some(_) => format!(
-                "endgame database: {choice}, {}",
-                if settings.database_adjudication {
-                    "games end there by its value"
-                } else {
-                    "in the search only"
-                }
-            ),
-            None => format!("endgame database: {choice}"),
-        },
+        search_line(&settings, [None, None], args.seed),
+        database_line(&settings, &choice),
     ]);
     let mut out = match args.out.as_deref() {
         Some(path) => {

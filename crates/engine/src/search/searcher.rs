@@ -334,17 +334,18 @@ impl Searcher {
         weights: Evaluator<'_>,
         cache_evaluations: bool,
     ) -> (HashedPosition, MoveList) {
-        let changed = !self.weights.is(weights);
-        if changed {
-            self.weights = weights.to_owned();
-        }
         let wanted =
             cache_evaluations && self.eval_cache_enabled && !matches!(weights, Evaluator::Ten(_));
-        match (&mut self.eval_cache, wanted) {
-            (None, true) => self.eval_cache = Some(EvalCache::new(EVAL_CACHE_BITS)),
-            (Some(_), false) => self.eval_cache = None,
-            (Some(cache), true) if changed => cache.clear(),
-            _ => {}
+        if !wanted {
+            self.eval_cache = None;
+            self.weights = weights.to_owned();
+        } else if !(self.eval_cache.is_some() && self.weights.is(weights)) {
+            // A cache kept only while the weights it was filled with stay.
+            self.weights = weights.to_owned();
+            match &mut self.eval_cache {
+                Some(cache) => cache.clear(),
+                None => self.eval_cache = Some(EvalCache::new(EVAL_CACHE_BITS)),
+            }
         }
         self.nodes = 0;
         self.killers = [[Move::NULL; 2]; MAX_PLY];
