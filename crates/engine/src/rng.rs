@@ -44,6 +44,11 @@ pub mod tag {
     pub const CHAIN_GATE: u64 = 16;
     /// One game of `datagen` (its random opening, its tie-breaks), keyed by the game's number.
     pub const DATAGEN: u64 = 17;
+    /// The seed of a chain's data night's doubling (`[chain] data_doublings`), keyed by the
+    /// doubling's number: its games' `datagen` seed.
+    pub const DATA_NIGHT: u64 = 18;
+    /// The openings of the gate of a data night's doubling, keyed by the doubling's number.
+    pub const DATA_NIGHT_GATE: u64 = 19;
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

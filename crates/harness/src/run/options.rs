@@ -32,7 +32,7 @@ pub struct RunOptions {
 
 /// Test hooks that stop or abort a run at a chosen round, read from the environment
 /// (`CHECKERS_TUNER_STOP_AFTER_ROUND`, `CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT`,
-/// `CHECKERS_TUNER_CRASH_IN_GATE`) by test builds only: without the cargo feature `crash-hooks`
+/// `CHECKERS_TUNER_CRASH_IN_GATE`, `CHECKERS_TUNER_STOP_IN_DOUBLING`) by test builds only: without the cargo feature `crash-hooks`
 /// it holds nothing and reads nothing, so a shipped binary has no such hooks.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CrashHooks {
@@ -47,6 +47,10 @@ pub struct CrashHooks {
     /// games are played.
     #[cfg(feature = "crash-hooks")]
     pub crash_in_gate: Option<u32>,
+    /// Stop cleanly once a block of this doubling of a chain's data night is played, as if
+    /// interrupted.
+    #[cfg(feature = "crash-hooks")]
+    pub stop_in_doubling: Option<u32>,
 }
 
 impl CrashHooks {
@@ -59,6 +63,7 @@ impl CrashHooks {
                 stop_after_round: hook("CHECKERS_TUNER_STOP_AFTER_ROUND"),
                 crash_before_checkpoint: hook("CHECKERS_TUNER_CRASH_BEFORE_CHECKPOINT"),
                 crash_in_gate: hook("CHECKERS_TUNER_CRASH_IN_GATE"),
+                stop_in_doubling: hook("CHECKERS_TUNER_STOP_IN_DOUBLING"),
             }
         }
         #[cfg(not(feature = "crash-hooks"))]

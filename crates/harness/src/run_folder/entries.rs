@@ -6,7 +6,9 @@ use std::fs;
 use std::path::Path;
 
 use super::islands::is_island_entry;
-use super::names::{is_link_entry, CHAMPIONS_DIR, INTERIM_DIR, LOCK_FILE, RUN_FILES, TABLES_DIR};
+use super::names::{
+    is_link_entry, CHAMPIONS_DIR, DATA_DIR, INTERIM_DIR, LOCK_FILE, RUN_FILES, TABLES_DIR,
+};
 use checkers_engine::atomic_file::sync_dir;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::input_file;
@@ -82,7 +84,7 @@ pub fn clear_run(dir: &Path) -> Result<()> {
             Err(e) => return Err(Error::io("remove", &path, &e)),
         }
     }
-    for folder in [TABLES_DIR, CHAMPIONS_DIR, INTERIM_DIR] {
+    for folder in [TABLES_DIR, CHAMPIONS_DIR, INTERIM_DIR, DATA_DIR] {
         let folder = dir.join(folder);
         if folder.is_dir() && !folder.is_symlink() {
             fs::remove_dir_all(&folder).map_err(|e| Error::io("remove", &folder, &e))?;

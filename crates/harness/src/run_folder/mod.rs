@@ -53,10 +53,11 @@ pub(crate) use islands::{
     remove_island_temporaries, MAX_ISLANDS,
 };
 pub use names::{
-    champion_path, champion_round, interim_path, link_dir, BEST_FILE, CHAIN_FILE, CHAMPIONS_DIR,
-    CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE, GAMES_FILE, GAMES_PDN_FILE, INTERIM_DIR,
-    LEARNING_FILE, LOCK_FILE, MORNING_FILE, MORNING_RESULT_FILE, PLAYOFF_FILE, POSITIONS_FILE,
-    ROUNDS_FILE, RUN_FILES, SPECIMENS_FILE, TABLES_DIR, TIMINGS_FILE,
+    champion_path, champion_round, data_champion_path, data_fit_path, data_set_dir, interim_path,
+    link_dir, BEST_FILE, CHAIN_FILE, CHAMPIONS_DIR, CHAMPIONS_FILE, CHECKPOINT_FILE, CONFIG_FILE,
+    DATA_DIR, DATA_RESULT_FILE, GAMES_FILE, GAMES_PDN_FILE, INTERIM_DIR, LEARNING_FILE, LOCK_FILE,
+    MORNING_FILE, MORNING_RESULT_FILE, PLAYOFF_FILE, POSITIONS_FILE, ROUNDS_FILE, RUN_FILES,
+    SPECIMENS_FILE, TABLES_DIR, TIMINGS_FILE,
 };
 pub(crate) use rows::{
     learning_record, playoff_header, specimen_record, timings_record, SpecimenColumns,

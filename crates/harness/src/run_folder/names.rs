@@ -63,10 +63,32 @@ pub const MORNING_FILE: &str = "morning.json";
 /// A chain's morning fit and its gate, one row; written last, it marks a finished chain.
 pub const MORNING_RESULT_FILE: &str = "morning.csv";
 
+/// A chain's data night (`[chain] data_doublings`): `doubling-K/` (a `datagen` data set),
+/// `fit-K.json` (the fit of doublings 1 to K) and `champion-K.json` (the champion after it;
+/// `champion-0.json` the one it started from).
+pub const DATA_DIR: &str = "data";
+/// A chain's data night, a row per doubling; its last row marks a finished chain.
+pub const DATA_RESULT_FILE: &str = "data.csv";
+
+/// The data set of doubling `doubling` of the data night of the chain in `top`.
+pub fn data_set_dir(top: &Path, doubling: u32) -> PathBuf {
+    top.join(DATA_DIR).join(format!("doubling-{doubling}"))
+}
+
+/// The fit of the data night's doublings 1 to `doubling`.
+pub fn data_fit_path(top: &Path, doubling: u32) -> PathBuf {
+    top.join(DATA_DIR).join(format!("fit-{doubling}.json"))
+}
+
+/// The data night's champion after doubling `doubling` (0: the one it started from).
+pub fn data_champion_path(top: &Path, doubling: u32) -> PathBuf {
+    top.join(DATA_DIR).join(format!("champion-{doubling}.json"))
+}
+
 /// Every file a run writes: what `--force` removes (the lock excepted: see [`LOCK_FILE`]).
 /// The checkpoint comes first so that a half-finished removal never leaves a checkpoint beside
 /// missing files.
-pub const RUN_FILES: [&str; 15] = [
+pub const RUN_FILES: [&str; 16] = [
     CHECKPOINT_FILE,
     CONFIG_FILE,
     ROUNDS_FILE,
@@ -82,6 +104,7 @@ pub const RUN_FILES: [&str; 15] = [
     CHAIN_FILE,
     MORNING_FILE,
     MORNING_RESULT_FILE,
+    DATA_RESULT_FILE,
 ];
 
 /// The run folder's lock file (see `run/lock.rs`): created by the first `tune`, never removed.

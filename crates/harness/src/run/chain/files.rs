@@ -4,12 +4,16 @@
 
 use std::path::Path;
 
+use super::data::{data_rows, data_summary};
 use super::morning::Morning;
 use crate::export::{export_to_file, ExportFormat};
 use crate::run::checkpoint::Checkpoint;
 use crate::run::config::Config;
 use crate::run::summary::RunSummary;
-use crate::run_folder::{link_dir, BEST_FILE, CHAIN_FILE, MORNING_FILE, MORNING_RESULT_FILE};
+use crate::run_folder::{
+    data_champion_path, link_dir, BEST_FILE, CHAIN_FILE, DATA_RESULT_FILE, MORNING_FILE,
+    MORNING_RESULT_FILE,
+};
 use checkers_engine::atomic_file::write_atomically;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::input_file::{self, Links};
@@ -86,6 +90,23 @@ pub(super) fn check_finished_chain(top: &Path, config: &Config) -> Result<()> {
             &format!("does not hold the rows of links 1 to {links}"),
         ));
     }
+    if config.chain.data_doublings > 0 {
+        let rows = data_rows(top)?;
+        let doublings = config.chain.data_doublings;
+        if rows.len() != doublings as usize {
+            return Err(damaged(
+                DATA_RESULT_FILE,
+                &format!("does not hold the rows of doublings 1 to {doublings}"),
+            ));
+        }
+        let last = data_champion_path(top, doublings);
+        WeightsFile::load(&last).map_err(|e| {
+            Error::input(format!(
+                "{e}; the data night's champion after its last doubling is best.json: put the \
+                 file back, or run the chain again into a new folder"
+            ))
+        })?;
+    }
     for file in [MORNING_FILE, BEST_FILE] {
         let path = top.join(file);
         if std::fs::symlink_metadata(&path).is_err() {
@@ -140,10 +161,21 @@ pub(super) fn chain_summary(
     })?;
     let morning = std::fs::read_to_string(top.join(MORNING_RESULT_FILE))
         .map_err(|e| Error::io("read", &top.join(MORNING_RESULT_FILE), &e))?;
+    let mut line = morning_line(&morning);
+    if config.chain.data_doublings > 0 {
+        let night = data_summary(top, config)?;
+        line = line.map(|morning| {
+            format!(
+                "{morning}; then the data night: {} doublings, {} games, {} of their fits \
+                 accepted, best.json is the champion after the last (data.csv has every gate)",
+                config.chain.data_doublings, night.games, night.accepted
+            )
+        });
+    }
     Ok(RunSummary {
         dir: top.to_path_buf(),
         name: config.name.clone(),
-        morning: morning_line(&morning),
+        morning: line,
         ..last
     })
 }

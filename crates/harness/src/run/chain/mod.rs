@@ -11,6 +11,7 @@
 //! Determinism: each link is a run with its own seed (`seed + K - 1`), the morning fit is the
 //! same on any number of threads, and the gate's openings come from the chain's own stream.
 
+mod data;
 mod files;
 mod links;
 mod morning;

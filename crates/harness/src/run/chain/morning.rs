@@ -18,7 +18,7 @@ use crate::run::process::run_settings;
 use crate::run::summary::RunSummary;
 use crate::run_folder::{interim_path, BEST_FILE, INTERIM_DIR};
 use checkers_engine::error::{Error, Result};
-use checkers_engine::game::OpeningBook;
+use checkers_engine::game::{Opening, OpeningBook};
 use checkers_engine::rng::{stream, tag};
 use checkers_engine::weights_file::WeightsFile;
 
@@ -129,34 +129,11 @@ pub(super) fn morning(
             champion: fit,
         }));
     }
-    let test = Sprt::with_error_rates(GATE_ELO.0, GATE_ELO.1, GATE_ERRORS.0, GATE_ERRORS.1)?;
-    let book = OpeningBook::Random {
-        plies: GATE_OPENING_PLIES,
-        balance: config.tournament.random_opening_balance,
-    };
-    let deck = book.distinct(
-        chain.gate_openings as usize,
-        &mut stream(config.seed, &[tag::CHAIN_GATE]),
-    );
-    let stop = options.stop.as_deref();
-    let gate = pool.install(|| {
-        play_match_from(
-            MatchPlayer::from(&fit),
-            MatchPlayer::from(&champion),
-            &deck,
-            &game_settings,
-            config.seed,
-            Some(test),
-            &[],
-            stop,
-            |_| observer.gate_pair(),
-        )
-    });
-    let verdict = gate.sprt.as_ref().map(|s| s.verdict);
-    if gate.pairs_played < gate.pairs_total && !verdict.is_some_and(|v| v.is_final()) {
+    let deck = gate_deck(config, chain.gate_openings, &[tag::CHAIN_GATE]);
+    let Some((gate, accepted)) = gate(&pool, &fit, &champion, &deck, config, options, observer)?
+    else {
         return Ok(None);
-    }
-    let accepted = verdict == Some(SprtVerdict::AcceptH1);
+    };
     observer.note(&format!(
         "morning gate: the fit vs link {}'s best: {}, {} -> {}",
         links.len(),
@@ -174,6 +151,52 @@ pub(super) fn morning(
     }))
 }
 
+/// `count` distinct openings of 8 random plies for a gate, drawn from the chain's seed and
+/// `key` (never the 3-move deck, which stays the judge).
+pub(super) fn gate_deck(config: &Config, count: u32, key: &[u64]) -> Vec<Opening> {
+    let book = OpeningBook::Random {
+        plies: GATE_OPENING_PLIES,
+        balance: config.tournament.random_opening_balance,
+    };
+    book.distinct(count as usize, &mut stream(config.seed, key))
+}
+
+/// Plays `fit` against `champion` over both colours of `deck` at the run's settings until an
+/// SPRT of +0 against +15 Elo decides: the gate's games and whether it accepted `fit` (the
+/// openings running out first refuse it); `None` when a stop came first.
+pub(super) fn gate(
+    pool: &rayon::ThreadPool,
+    fit: &WeightsFile,
+    champion: &WeightsFile,
+    deck: &[Opening],
+    config: &Config,
+    options: &RunOptions,
+    observer: &dyn RunObserver,
+) -> Result<Option<(MatchReport, bool)>> {
+    let test = Sprt::with_error_rates(GATE_ELO.0, GATE_ELO.1, GATE_ERRORS.0, GATE_ERRORS.1)?;
+    let game_settings = run_settings(config, options)?;
+    let stop = options.stop.as_deref();
+    let gate = pool.install(|| {
+        play_match_from(
+            MatchPlayer::from(fit),
+            MatchPlayer::from(champion),
+            deck,
+            &game_settings,
+            config.seed,
+            Some(test),
+            &[],
+            stop,
+            |_| observer.gate_pair(),
+        )
+    });
+    let verdict = gate.sprt.as_ref().map(|s| s.verdict);
+    if gate.pairs_played < gate.pairs_total && !verdict.is_some_and(|v| v.is_final()) {
+        return Ok(None);
+    }
+    let accepted = verdict == Some(SprtVerdict::AcceptH1);
+    Ok(Some((gate, accepted)))
+}
+
 /// The last of `links`' best, which a fit of their games starts from, and their folders.
 fn pooled_links(links: &[RunSummary]) -> Result<(WeightsFile, Vec<PathBuf>)> {
     let last = links.last().expect("a chain has links");
@@ -184,7 +207,7 @@ fn pooled_links(links: &[RunSummary]) -> Result<(WeightsFile, Vec<PathBuf>)> {
 /// The options of the chain's fits of its links' games (the morning's and the interim ones),
 /// from `champion`: the run's own fit options, with the chain's regions, ranks, pull and
 /// exchange term.
-fn morning_settings(config: &Config, champion: &WeightsFile) -> FitSettings {
+pub(super) fn morning_settings(config: &Config, champion: &WeightsFile) -> FitSettings {
     let chain = &config.chain;
     let mut settings = FitSettings {
         score_weight: config.evolution.fit_score_weight,
@@ -208,12 +231,12 @@ fn morning_settings(config: &Config, champion: &WeightsFile) -> FitSettings {
 }
 
 /// Whether a stop has been asked for (Ctrl-C): the chain honours it before a long step starts.
-fn stop_asked(options: &RunOptions) -> bool {
+pub(super) fn stop_asked(options: &RunOptions) -> bool {
     (options.stop.as_deref()).is_some_and(|stop| stop.load(Ordering::Relaxed))
 }
 
 /// The chain's worker threads.
-fn worker_pool(options: &RunOptions) -> Result<rayon::ThreadPool> {
+pub(super) fn worker_pool(options: &RunOptions) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
@@ -262,7 +285,7 @@ pub(super) fn interim_fit(
 }
 
 /// A fit of every link's games (`dirs`) from `start`'s weights, on the chain's threads.
-fn fit_links(
+pub(super) fn fit_links(
     pool: &rayon::ThreadPool,
     dirs: &[PathBuf],
     start: &WeightsFile,
@@ -305,7 +328,7 @@ fn morning_file(
 
 /// A chain's fit of its links' games as a weights file: what it learnt, the search values of
 /// the best it started from, and `data`, where it came from.
-fn chain_fit_file(
+pub(super) fn chain_fit_file(
     champion: &WeightsFile,
     report: &FitReport,
     settings: &FitSettings,

@@ -128,8 +128,9 @@ impl Config {
             if let Some(entry) = written {
                 return at(
                     &entry.path,
-                    "a `[chain]` of one link is a run without a chain, so this key would do \
-                     nothing: set `chain.links` to 2 or more, or leave the section out",
+                    "a `[chain]` of one link and no data night is a run without a chain, so \
+                     this key would do nothing: set `chain.links` to 2 or more or \
+                     `chain.data_doublings` to 1 or more, or leave the section out",
                 );
             }
             return Ok(());
@@ -180,11 +181,67 @@ impl Config {
             }
             after = links;
         }
+        self.check_data_night(report, layout)?;
         if chain.learn_from_earlier && self.evolution.fit_every == 0 {
             return at(
                 "chain.learn_from_earlier",
                 "the earlier links' games are learnt by each link's fits: set \
                  `evolution.fit_every`, or leave this out",
+            );
+        }
+        Ok(())
+    }
+
+    /// The data night's keys (`chain.data_*`): they need doublings, budgets `datagen` takes,
+    /// as `datagen` takes them.
+    fn check_data_night(&self, report: &Reporter, layout: &Layout) -> Result<(), ConfigError> {
+        let at = |key: &str, problem: &str| Err(report.at(layout.get(key), key, problem));
+        let chain = &self.chain;
+        if chain.data_doublings == 0 {
+            let written = (layout.entries.iter()).find(|entry| {
+                entry.path.starts_with("chain.data_") && entry.path != "chain.data_doublings"
+            });
+            if let Some(entry) = written {
+                return at(
+                    &entry.path,
+                    "the data night's keys need doublings: set `chain.data_doublings` to 1 or \
+                     more, or leave this out",
+                );
+            }
+            return Ok(());
+        }
+        let budgets = chain.data_nodes.len();
+        if budgets == 0 || budgets > crate::datagen::MAX_BUDGETS {
+            return at(
+                "chain.data_nodes",
+                &format!(
+                    "{budgets} budgets: expected 1 to {}, e.g. data_nodes = [3000]",
+                    crate::datagen::MAX_BUDGETS
+                ),
+            );
+        }
+        let max_nodes = checkers_engine::game::MAX_NODES;
+        if let Some(bad) = chain
+            .data_nodes
+            .iter()
+            .find(|n| !(1..=max_nodes).contains(*n))
+        {
+            return at(
+                "chain.data_nodes",
+                &format!("{bad}: expected 1 to {max_nodes} nodes a move"),
+            );
+        }
+        let last = chain.data_games_of(chain.data_doublings);
+        if last > crate::datagen::MAX_GAMES {
+            return at(
+                "chain.data_games",
+                &format!(
+                    "{} games in the last of {} doublings: at most {} games a doubling; give \
+                     fewer games or doublings",
+                    last,
+                    chain.data_doublings,
+                    crate::datagen::MAX_GAMES
+                ),
             );
         }
         Ok(())

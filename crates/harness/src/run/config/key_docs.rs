@@ -477,4 +477,30 @@ pub(super) const KEY_DOCS: &[(&str, &str)] = &[
          plays the exported header without a database (+25.4 ± 11.3 head to head against \
          hour.toml's best, 1,000 held-out games in Simple Checkers' search, docs/learning.md).",
     ),
+    (
+        "chain.data_doublings",
+        "The data night (docs/chain.md): after the morning, this many doublings of data, \
+         each `datagen` games of the champion against itself (selective search at \
+         `data_nodes`, random 8-ply openings), then a fit of all the data so far (each \
+         position once) from the champion, gated against it as the morning fit is; the \
+         champion never gets worse, and each doubling's is kept in data/champion-K.json. 0 \
+         (the default): none. 0 to 16; with `links` = 1 the chain is one run, its morning \
+         and the doublings.",
+    ),
+    (
+        "chain.data_games",
+        "Games of the data night's first doubling; each later doubling plays as many as all \
+         before it, so doubling K ends with `data_games` × 2^(K−1). 1 to 100,000,000; \
+         default 20,000 (about five minutes of two cores, 0.75 million positions).",
+    ),
+    (
+        "chain.data_nodes",
+        "Nodes a move of the data night's games, game g at `data_nodes[g % len]`, as \
+         `datagen`'s `nodes`: 1 to 16 budgets; default [2000, 4000].",
+    ),
+    (
+        "chain.data_with_links",
+        "true by default (and then left out of a written config): the data night's fits \
+         learn from the links' games too. false: from the doublings' games alone.",
+    ),
 ];

@@ -139,6 +139,10 @@ fn optional_table(table: &str) -> String {
     config.chain.label_depth = 6;
     config.chain.interim_fits = vec![6, 12, 24];
     config.chain.exchange = true;
+    config.chain.data_doublings = 4;
+    config.chain.data_games += 1;
+    config.chain.data_nodes.push(1);
+    config.chain.data_with_links = false;
     // Unset by default: the example is shown.
     config.chain.regions = Some(checkers_engine::eval::RegionLayout::Wide);
     config.gate.candidates = crate::run::GateCandidates::Fits;
@@ -202,6 +206,17 @@ fn optional_table(table: &str) -> String {
             "interim_fits = []".to_string()
         } else if path == "chain.exchange" {
             "exchange = false".to_string()
+        } else if path == "chain.data_doublings" {
+            "data_doublings = 0".to_string()
+        } else if path == "chain.data_games" {
+            format!("data_games = {}", super::ChainConfig::default().data_games)
+        } else if path == "chain.data_nodes" {
+            format!(
+                "data_nodes = {:?}",
+                super::ChainConfig::default().data_nodes
+            )
+        } else if path == "chain.data_with_links" {
+            "data_with_links = true".to_string()
         } else if path == "gate.candidates" {
             "candidates = \"none\"".to_string()
         } else if path == "gate.confirm" {

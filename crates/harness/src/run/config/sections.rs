@@ -154,6 +154,51 @@ pub struct ChainConfig {
     /// written config when off.
     #[serde(skip_serializing_if = "is_off")]
     pub exchange: bool,
+    /// The data night (docs/chain.md): after the morning, this many doublings of data, each
+    /// `datagen` games of the champion against itself at `data_nodes`, then a fit of all the
+    /// data so far gated against the champion; the first plays `data_games` games and each
+    /// later one as many as all before it. 0 (the default, left out of a written config):
+    /// none, the morning ends the chain.
+    #[serde(
+        deserialize_with = "int_in::<_, u32, 0, { MAX_DATA_DOUBLINGS as i64 }>",
+        skip_serializing_if = "is_zero"
+    )]
+    pub data_doublings: u32,
+    /// Games of the data night's first doubling (left out of a written config at its default).
+    #[serde(
+        deserialize_with = "int_in::<_, u64, 1, { MAX_DATA_GAMES as i64 }>",
+        skip_serializing_if = "is_default_data_games"
+    )]
+    pub data_games: u64,
+    /// Nodes a move of the data night's games, game `g` at `data_nodes[g % len]` (as
+    /// `datagen`'s `nodes`; left out of a written config at its default).
+    #[serde(skip_serializing_if = "is_default_data_nodes")]
+    pub data_nodes: Vec<u64>,
+    /// Whether the data night's fits learn from the links' games too, not only the data's
+    /// (left out of a written config at its default, on).
+    #[serde(skip_serializing_if = "is_on")]
+    pub data_with_links: bool,
+}
+
+/// The most doublings of a data night: 2^15 times the first doubling's games.
+pub const MAX_DATA_DOUBLINGS: u32 = 16;
+/// The most games of a data night's first doubling.
+pub const MAX_DATA_GAMES: u64 = 100_000_000;
+/// The first doubling's games by default: about five minutes of two cores for a pattern
+/// champion at the default budgets (docs/datagen.md), some 0.75 million unique positions.
+const DEFAULT_DATA_GAMES: u64 = 20_000;
+
+/// The data night's node budgets by default: `datagen.toml`'s, measured there.
+fn default_data_nodes() -> Vec<u64> {
+    vec![2000, 4000]
+}
+
+fn is_default_data_games(games: &u64) -> bool {
+    *games == DEFAULT_DATA_GAMES
+}
+
+fn is_default_data_nodes(nodes: &[u64]) -> bool {
+    nodes == default_data_nodes().as_slice()
 }
 
 /// Reads a list of link numbers (each 1 or more; their order and bound are the chain's check).
@@ -177,7 +222,16 @@ fn l2_tables<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D
 impl ChainConfig {
     /// Whether this is a run without a chain.
     pub fn is_single(&self) -> bool {
-        self.links == 1
+        self.links == 1 && self.data_doublings == 0
+    }
+
+    /// The games of doubling `doubling` (from 1) of the data night: the first doubling's
+    /// `data_games`, then as many as all the doublings before it, so the data doubles.
+    pub fn data_games_of(&self, doubling: u32) -> u64 {
+        match doubling {
+            0 | 1 => self.data_games,
+            k => self.data_games << (k - 2),
+        }
     }
 }
 
@@ -196,6 +250,10 @@ impl Default for ChainConfig {
             label_depth: 0,
             interim_fits: Vec::new(),
             exchange: false,
+            data_doublings: 0,
+            data_games: DEFAULT_DATA_GAMES,
+            data_nodes: default_data_nodes(),
+            data_with_links: true,
         }
     }
 }
