@@ -541,3 +541,141 @@ fn a_finished_chains_files_are_checked_on_resume_each_missing_or_damaged_one_nam
     let again = bin().arg("resume").arg(&chain).assert().success();
     assert!(String::from_utf8_lossy(&again.get_output().stdout).contains("already finished"));
 }
+
+/// A chain of one tiny link and a data night of two doublings of tiny datagen games.
+fn data_night_config() -> String {
+    apart_without_gate(1).replace(
+        "gate_openings = 0",
+        "gate_openings = 6\ndata_doublings = 2\ndata_games = 12\ndata_nodes = [200, 400]",
+    )
+}
+
+/// The data night's files that must agree between two chains of one config.
+const DATA_FILES: [&str; 8] = [
+    "data.csv",
+    "best.json",
+    "data/champion-0.json",
+    "data/champion-1.json",
+    "data/champion-2.json",
+    "data/fit-1.json",
+    "data/fit-2.json",
+    "data/doubling-2/shard-1-of-1/positions.bin",
+];
+
+#[test]
+fn a_data_night_doubles_the_champions_data_fits_and_gates_it_the_same_on_any_thread_count_and_through_a_stop(
+) {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = write_file(tmp.path(), "data.toml", &data_night_config());
+    let one = tmp.path().join("one");
+    let (stdout, stderr) = tune_on_one_thread(&config, &one);
+    assert!(
+        stdout.contains("then the data night: 2 doublings, 24 games"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("data night, doubling 2 of 2: 12 games"),
+        "{stderr}"
+    );
+
+    // Each doubling is a datagen data set of the champion before it, as many games as all the
+    // doublings before it; data.csv has a row each, its games adding up.
+    for doubling in 1..=2 {
+        let set = one.join(format!("data/doubling-{doubling}"));
+        let written = read(&set.join("datagen.toml"));
+        assert!(written.contains("games = 12\n"), "{written}");
+        assert!(written.contains("nodes = [200, 400]"), "{written}");
+        assert_eq!(
+            read(&set.join("weights.json")),
+            read(&one.join(format!("data/champion-{}.json", doubling - 1)))
+        );
+    }
+    let data = read(&one.join("data.csv"));
+    let rows: Vec<Vec<&str>> = data.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0].join(","),
+        "doubling,games,data_games,positions,gate_games,wins,draws,losses,elo,elo_95,accepted"
+    );
+    assert_eq!(rows.len(), 3, "{data}");
+    assert_eq!((rows[1][1], rows[1][2]), ("12", "12"));
+    assert_eq!((rows[2][1], rows[2][2]), ("12", "24"));
+    // The night starts from the morning's champion; each champion is the fit when its gate
+    // accepted it, else the champion before; best.json is the last.
+    let morning = match field(&morning_row(&one), "accepted") {
+        "true" => read(&one.join("morning.json")),
+        _ => read(&one.join("link-1/best.json")),
+    };
+    assert_eq!(read(&one.join("data/champion-0.json")), morning);
+    for (doubling, row) in rows.iter().enumerate().skip(1) {
+        let champion = read(&one.join(format!("data/champion-{doubling}.json")));
+        let expected = match row[10] {
+            "true" => read(&one.join(format!("data/fit-{doubling}.json"))),
+            _ => read(&one.join(format!("data/champion-{}.json", doubling - 1))),
+        };
+        assert_eq!(champion, expected, "doubling {doubling}");
+        let played: u64 = row[4].parse().unwrap();
+        assert!(played > 0 && played <= 12, "{data}");
+    }
+    assert_eq!(
+        read(&one.join("best.json")),
+        read(&one.join("data/champion-2.json"))
+    );
+
+    // The fit of doubling 2 is `fit` of the link's games and both data sets, each position
+    // once, from the champion after doubling 1, with the morning fit's options.
+    let by_hand = tmp.path().join("by-hand.json");
+    bin()
+        .args([
+            "fit",
+            "--quiet",
+            "--threads",
+            "2",
+            "--unique",
+            "--first-ply",
+            "8",
+        ])
+        .args(["--ranks", "home", "--l2-tables", "10"])
+        .arg(one.join("link-1"))
+        .arg(one.join("data/doubling-1"))
+        .arg(one.join("data/doubling-2"))
+        .arg("--weights")
+        .arg(one.join("data/champion-1.json"))
+        .arg("--config")
+        .arg(one.join("link-1/config.toml"))
+        .arg("--out")
+        .arg(&by_hand)
+        .assert()
+        .success();
+    assert_eq!(
+        weights_of(&by_hand),
+        weights_of(&one.join("data/fit-2.json"))
+    );
+
+    // Two threads, and a stop after the second doubling's games then `resume`: the same files.
+    let two = tmp.path().join("two");
+    tune(&config, &two, 2);
+    let stopped = tmp.path().join("stopped");
+    bin()
+        .args(["tune", "--quiet"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&stopped)
+        .env("CHECKERS_TUNER_STOP_IN_DOUBLING", "2")
+        .assert()
+        .code(130);
+    assert!(stopped.join("data/champion-1.json").exists());
+    assert!(stopped
+        .join("data/doubling-2/shard-1-of-1/positions.bin")
+        .exists());
+    assert!(!stopped.join("data/fit-2.json").exists());
+    resume(&stopped);
+    let others = [(two.as_path(), "2 threads"), (stopped.as_path(), "resumed")];
+    assert_same_files(&DATA_FILES, &one, &others);
+    assert_same_files(&COMPARED, &one, &others);
+
+    // A finished night is checked on resume: its last champion gone is named.
+    fs::remove_file(one.join("data/champion-2.json")).unwrap();
+    let refused = bin().args(["resume"]).arg(&one).assert().code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(stderr.contains("champion-2.json"), "{stderr}");
+}

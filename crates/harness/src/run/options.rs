@@ -47,8 +47,8 @@ pub struct CrashHooks {
     /// games are played.
     #[cfg(feature = "crash-hooks")]
     pub crash_in_gate: Option<u32>,
-    /// Stop cleanly once a block of this doubling of a chain's data night is played, as if
-    /// interrupted.
+    /// Stop cleanly once this doubling of a chain's data night has played its games, before
+    /// its fit, as if interrupted.
     #[cfg(feature = "crash-hooks")]
     pub stop_in_doubling: Option<u32>,
 }

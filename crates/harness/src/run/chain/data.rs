@@ -146,11 +146,8 @@ pub(super) fn data_night(
         ));
         let run = DatagenRun::new(&data_config, &champion, &[], database);
         let stop = AtomicBool::new(false);
-        let stop_in_doubling = stop_hook(options);
-        let mut on_block = |progress: &crate::datagen::DatagenProgress| {
-            let asked = stop_asked(options)
-                || (stop_in_doubling == Some(doubling) && progress.games > progress.continued_from);
-            if asked {
+        let mut on_block = |_: &crate::datagen::DatagenProgress| {
+            if stop_asked(options) {
                 stop.store(true, Ordering::SeqCst);
             }
         };
@@ -162,7 +159,7 @@ pub(super) fn data_night(
                 &mut on_block,
             )
         })?;
-        if outcome.stopped {
+        if outcome.stopped || stop_hook(options) == Some(doubling) {
             return Ok(None);
         }
         observer.note(&format!(
@@ -326,7 +323,8 @@ fn positions_of(fit: &WeightsFile) -> String {
         .to_string()
 }
 
-/// The test builds' hook that stops the data night once a block of this doubling is played.
+/// The test builds' hook that stops the data night once this doubling's games are played,
+/// before its fit.
 fn stop_hook(options: &RunOptions) -> Option<u32> {
     #[cfg(feature = "crash-hooks")]
     {

@@ -27,6 +27,15 @@ const FIT_SECONDS_PER_SOURCE_GAME: f64 = 0.0028;
 /// searched again in 2,660 s of two cores (2026-11-28).
 const RELABEL_SECONDS_PER_GAME: f64 = 0.065;
 
+/// Processor seconds of one data night game (`chain.data_doublings`) at 3,000 nodes a move:
+/// 20,000 `datagen` games of the `overnight-patterns.toml` best at 2,000 and 4,000 nodes took
+/// 629 s (docs/datagen.md); a budget costs in proportion to its nodes.
+const DATA_SECONDS_PER_GAME_AT_3000: f64 = 0.0315;
+
+/// Processor seconds a data night's fit spends on each game it learns from (the morning fit's
+/// rate above, for want of a measure of datagen games, which are shorter).
+const DATA_FIT_SECONDS_PER_GAME: f64 = FIT_SECONDS_PER_SOURCE_GAME;
+
 /// How much one more ply of full-width depth costs a game (measured: 2.0× from depth 6 to 7,
 /// 5.2× from 6 to 8 on the pattern evaluator).
 const PER_PLY: f64 = 2.25;
@@ -111,7 +120,28 @@ impl Config {
                 games * RELABEL_SECONDS_PER_GAME * PER_PLY.powf(f64::from(depth) - 6.0)
             }
         };
-        run + whole * f64::from(self.chain.links - 1) + gate + relabel
+        run + whole * f64::from(self.chain.links - 1)
+            + gate
+            + relabel
+            + self.data_night_seconds(base)
+    }
+
+    /// The data night's processor seconds: its games, a fit of all the data so far and a gate
+    /// after each doubling (`base`: a gate game's).
+    fn data_night_seconds(&self, base: f64) -> f64 {
+        let chain = &self.chain;
+        let nodes =
+            chain.data_nodes.iter().sum::<u64>() as f64 / chain.data_nodes.len().max(1) as f64;
+        let mut seconds = 0.0;
+        let mut games_so_far = 0.0;
+        for doubling in 1..=chain.data_doublings {
+            let games = chain.data_games_of(doubling) as f64;
+            games_so_far += games;
+            seconds += games * DATA_SECONDS_PER_GAME_AT_3000 * nodes / 3000.0;
+            seconds += games_so_far * DATA_FIT_SECONDS_PER_GAME;
+            seconds += GATE_SHARE * 2.0 * f64::from(chain.gate_openings) * base;
+        }
+        seconds
     }
 
     /// A chain's link from its start.
@@ -191,5 +221,23 @@ mod tests {
         let games = 7.0 * f64::from(config.tournament.rounds) * GAMES_PER_SPECIMEN * 100.0;
         assert!((at_6 - plain - games * RELABEL_SECONDS_PER_GAME).abs() < 1e-6 * plain);
         assert!(((at_7 - plain) / (at_6 - plain) - PER_PLY).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_data_night_is_expected_to_take_its_games_fits_and_gates() {
+        let mut config = Config::new("estimate");
+        config.chain.data_doublings = 1;
+        config.chain.gate_openings = 0;
+        let one = config.expected_cpu_seconds(0);
+        config.chain.data_doublings = 2;
+        let two = config.expected_cpu_seconds(0);
+        // The second doubling plays as many games as the first at the same cost a game, and
+        // its fit learns from twice as many.
+        let games = 20_000.0;
+        let expected =
+            games * DATA_SECONDS_PER_GAME_AT_3000 + 2.0 * games * DATA_FIT_SECONDS_PER_GAME;
+        assert!(((two - one) - expected).abs() < 1e-6 * two, "{two} - {one}");
+        config.chain.data_nodes = vec![6000];
+        assert!(config.expected_cpu_seconds(0) > two);
     }
 }

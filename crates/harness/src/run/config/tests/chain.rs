@@ -161,3 +161,90 @@ fn a_chain_is_checked_against_the_rest_of_the_config() {
     // Without a chain the written config has no `[chain]`: other runs keep their files.
     assert!(!parse(patterns).unwrap().to_toml().contains("[chain]"));
 }
+
+/// The data night's keys (`chain.data_*`): they need doublings, take `datagen`'s budgets, and
+/// make a chain of one link; a night reads and writes back, its defaults left out.
+#[test]
+fn a_data_night_is_checked_and_makes_a_chain_of_one_link() {
+    let patterns = "name = \"c\"\n[weights]\nevaluator = \"patterns\"\n";
+    let refusals = [
+        (
+            "data_games = 5\n",
+            "chain.data_games",
+            5,
+            "would do nothing",
+        ),
+        (
+            "links = 2\ndata_games = 5\n",
+            "chain.data_games",
+            6,
+            "need doublings",
+        ),
+        (
+            "data_nodes = [300]\n",
+            "chain.data_nodes",
+            5,
+            "would do nothing",
+        ),
+        (
+            "data_doublings = 2\ndata_nodes = []\n",
+            "chain.data_nodes",
+            6,
+            "0 budgets",
+        ),
+        (
+            "data_doublings = 2\ndata_nodes = [0]\n",
+            "chain.data_nodes",
+            6,
+            "0: expected 1 to",
+        ),
+        (
+            "data_doublings = 17\n",
+            "chain.data_doublings",
+            5,
+            "at most 16",
+        ),
+        (
+            "data_doublings = 16\ndata_games = 100000000\n",
+            "chain.data_games",
+            6,
+            "in the last of 16 doublings",
+        ),
+        (
+            "data_doublings = 1\ndata_games = 0\n",
+            "chain.data_games",
+            6,
+            "at least 1",
+        ),
+    ];
+    for (chain, key, line, expected) in refusals {
+        let message = rejected_at(&format!("{patterns}[chain]\n{chain}"), key, line);
+        assert!(message.contains(expected), "{chain}: {message}");
+    }
+    // A chain of one link with a data night is a chain; its defaults are left out when written.
+    let config = parse(&format!("{patterns}[chain]\ndata_doublings = 3\n")).unwrap();
+    assert!(!config.chain.is_single());
+    let written = config.to_toml();
+    assert!(written.contains("data_doublings = 3"), "{written}");
+    for default in ["data_games", "data_nodes", "data_with_links"] {
+        assert!(!written.contains(default), "{written}");
+    }
+    assert_eq!(
+        (1..=4)
+            .map(|k| config.chain.data_games_of(k))
+            .collect::<Vec<_>>(),
+        [20_000, 20_000, 40_000, 80_000]
+    );
+    let text = format!(
+        "{patterns}[chain]\ndata_doublings = 2\ndata_games = 30\ndata_nodes = [300, 900]\n\
+         data_with_links = false\n"
+    );
+    let night = parse(&text).unwrap();
+    let again = Config::from_str_named(&night.to_toml(), "configs/x.toml").unwrap();
+    assert_eq!(again, night);
+    assert_eq!(
+        (night.chain.data_games, night.chain.data_nodes.as_slice()),
+        (30, &[300, 900][..])
+    );
+    assert!(!night.chain.data_with_links);
+}
