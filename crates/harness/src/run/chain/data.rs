@@ -146,9 +146,27 @@ pub(super) fn data_night(
         ));
         let run = DatagenRun::new(&data_config, &champion, &[], database);
         let stop = AtomicBool::new(false);
-        let mut on_block = |_: &crate::datagen::DatagenProgress| {
+        let began = std::time::Instant::now();
+        let mut told = 0;
+        let mut on_block = |progress: &crate::datagen::DatagenProgress| {
             if stop_asked(options) {
                 stop.store(true, Ordering::SeqCst);
+            }
+            // A line at each tenth of the doubling's games: its pace and the time left.
+            let tenth = progress.games * 10 / progress.planned.max(1);
+            if tenth > told && progress.games < progress.planned {
+                told = tenth;
+                let played = (progress.games - progress.continued_from) as f64;
+                let rate = played / began.elapsed().as_secs_f64().max(1e-3);
+                let left = (progress.planned - progress.games) as f64 / rate.max(1e-9);
+                observer.note(&format!(
+                    "data night, doubling {doubling}: {} of {} games, {} unique quiet \
+                     positions, {rate:.1} games/s, about {} min left",
+                    progress.games,
+                    progress.planned,
+                    progress.positions,
+                    (left / 60.0).ceil()
+                ));
             }
         };
         let outcome = pool.install(|| {
