@@ -103,6 +103,18 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
         (1, links) => format!(" x a chain of {links} links"),
         (n, _) => format!(" x {n} islands"),
     };
+    let chain = &config.chain;
+    let night = match chain.data_doublings {
+        0 => String::new(),
+        doublings => {
+            let games: u64 = (1..=doublings).map(|k| chain.data_games_of(k)).sum();
+            let nodes: Vec<String> = chain.data_nodes.iter().map(u64::to_string).collect();
+            format!(
+                ", then a data night of {doublings} doublings ({games} games at {} nodes a move)",
+                nodes.join("/")
+            )
+        }
+    };
     let (min, max) = (config.search.min_depth, config.search.max_depth);
     let search = match config.search.nodes {
         None => format!("depth {min}/{max}"),
@@ -124,7 +136,7 @@ fn startup_summary(path: &Path, out: &Path, config: &Config, threads: Option<usi
     let expected = config.expected_cpu_seconds(0) / threads.clamp(1, cores) as f64;
     format!(
         "tune {} -> {}: population {}{islands}, {} rounds, {search}, openings {}, {database}, \
-         {threads} threads, seed {}; expected to take {} (a rough model; the time left is \
+         {threads} threads, seed {}{night}; expected to take {} (a rough model; the time left is \
          shown as rounds finish)",
         path.display(),
         out.display(),
