@@ -154,6 +154,14 @@ fn a_round_robin_of_three_writes_every_game_and_a_rating_list() {
 
     let games = read_pdn(pdn).unwrap();
     assert_eq!(games.len(), 24);
+    // Round is `pairing.pair.game`: each game's own across the tournament.
+    let rounds: Vec<String> = (games.iter())
+        .map(|g| g.tag("Round").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(rounds[..3], ["1.1.1", "1.1.2", "1.2.1"]);
+    assert_eq!(rounds[23], "3.4.2");
+    let distinct: std::collections::HashSet<&String> = rounds.iter().collect();
+    assert_eq!(distinct.len(), 24);
     assert!(pdn.contains("[Black \"material\"]") && pdn.contains(&format!("[White \"{bad}\"]")));
 
     let lines: Vec<&str> = ratings.lines().collect();

@@ -6,7 +6,7 @@
 //! `pairing,a,b,` (the players' numbers, `a` the one with Black in each pair's first game);
 //! `FILE.summary.txt` what was printed; `FILE.ratings.csv` the rating list; `FILE.ballots.csv`
 //! every player's results on each ballot; `--pdn` every game with the players' names in its
-//! `Black` and `White` tags. As for a match, the CSV is the
+//! `Black` and `White` tags and `Round` `pairing.pair.game`. As for a match, the CSV is the
 //! checkpoint: a tournament stopped (Ctrl-C, a kill) is continued by the same command, to the
 //! files an uninterrupted one writes.
 
@@ -25,9 +25,9 @@ use checkers_engine::weights_file::WeightsFile;
 use checkers_engine::CHAMPION;
 use checkers_harness::elo::RatedGame;
 use checkers_harness::matchplay::{
-    ballots_path, match_key, match_pdn, play_match_from, read_tournament_rows, referee_match,
-    schedule, summary_path, tournament_csv_line, tournament_header_line, BallotReport, MatchGame,
-    MatchPlayer, MatchSide, RefereeCount, Thinking, TournamentKind,
+    ballots_path, match_key, play_match_from, read_tournament_rows, referee_match, schedule,
+    summary_path, tournament_csv_line, tournament_header_line, tournament_pdn, BallotReport,
+    MatchGame, MatchPlayer, MatchSide, RefereeCount, Thinking, TournamentKind,
 };
 use checkers_harness::players::Engine;
 use checkers_harness::run_folder::refuse_writing_runs;
@@ -273,8 +273,10 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     // As for a match, a continued tournament's PDN is rebuilt from the CSV's games.
     let mut pdn = (args.pdn.as_deref())
         .map(|path| {
-            let text: String = (previous.iter().zip(&pairings))
-                .map(|(games, &(i, j))| match_pdn(games, &openings, &labels[i], &labels[j]))
+            let text: String = (previous.iter().zip(&pairings).enumerate())
+                .map(|(p, (games, &(i, j)))| {
+                    tournament_pdn(p, games, &openings, &labels[i], &labels[j])
+                })
                 .collect();
             Appender::create(path, text.as_bytes())
         })
@@ -341,7 +343,7 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
                         saved &= o.csv.append(&rows);
                     }
                     if let Some(f) = pdn.as_mut() {
-                        let text = match_pdn(&r.games, &openings, &labels[i], &labels[j]);
+                        let text = tournament_pdn(p, &r.games, &openings, &labels[i], &labels[j]);
                         saved &= f.append(&text);
                     }
                     if !saved {
