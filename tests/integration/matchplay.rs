@@ -322,7 +322,26 @@ fn cli_match_is_deterministic_and_thread_independent() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["four.txt", "one.csv", "one.summary.txt"]);
+    assert_eq!(
+        names,
+        ["four.txt", "one.ballots.csv", "one.csv", "one.summary.txt"]
+    );
+    // A row per ballot played: the first won by White with either player, the second by
+    // Black, the last two drawn; the summary says which are unbalanced.
+    let ballots = std::fs::read_to_string(dir.path().join("one.ballots.csv")).unwrap();
+    assert_eq!(
+        ballots,
+        "ballot,opening,games,a_wins,a_draws,a_losses,b_wins,b_draws,b_losses,\
+         black_wins,draws,white_wins,unbalanced\n\
+         1,10-14 24-19 6-10,2,1,0,1,1,0,1,0,0,2,white\n\
+         2,9-13 21-17 5-9,2,1,0,1,1,0,1,2,0,0,black\n\
+         3,9-13 21-17 6-9,2,0,2,0,0,2,0,0,2,0,\n\
+         4,9-13 22-18 6-9,2,0,2,0,0,2,0,0,2,0,\n"
+    );
+    assert!(
+        stdout.contains("\nballots: 4, unbalanced 2 (black 1, white 1): 1, 2\n"),
+        "{stdout}"
+    );
 
     let out2 = dir.path().join("two.csv");
     let again = match_cli(&[&args[..], &["--threads", "2"]].concat(), &out2);
@@ -641,6 +660,11 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     let whole_stdout = run_ok(deck_match(&whole, &["--pdn", &pdn("whole.pdn")]));
     let whole_csv = std::fs::read(&whole).unwrap();
     let whole_summary = std::fs::read(d.join("whole.summary.txt")).unwrap();
+    let whole_ballots = std::fs::read(d.join("whole.ballots.csv")).unwrap();
+    assert_eq!(
+        whole_ballots.iter().filter(|&&b| b == b'\n').count(),
+        1 + 156
+    );
     let whole_pdn = std::fs::read_to_string(d.join("whole.pdn")).unwrap();
     assert_eq!(read_pdn(&whole_pdn).unwrap().len(), 2 * 156);
 
@@ -695,6 +719,8 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
         part_summary.starts_with("# match in progress"),
         "{part_summary}"
     );
+    // The ballots are counted once every game is in.
+    assert!(!d.join("part.ballots.csv").exists());
 
     // Keep copies of the interrupted state for the checks below.
     for (from, to) in [
@@ -725,6 +751,7 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
         std::fs::read(d.join("part.summary.txt")).unwrap(),
         whole_summary
     );
+    assert!(std::fs::read(d.join("part.ballots.csv")).unwrap() == whole_ballots);
     assert!(
         std::fs::read_to_string(d.join("part.pdn")).unwrap() == whole_pdn,
         "the PDN differs"
@@ -756,6 +783,7 @@ fn cli_ctrl_c_keeps_the_games_and_the_same_command_continues_to_the_same_files()
     run_ok(deck_match(&cut, &["--pdn", &pdn("cut.pdn")]));
     assert!(std::fs::read(&cut).unwrap() == whole_csv);
     assert!(std::fs::read_to_string(d.join("cut.pdn")).unwrap() == whole_pdn);
+    assert!(std::fs::read(d.join("cut.ballots.csv")).unwrap() == whole_ballots);
 }
 
 #[test]

@@ -89,10 +89,11 @@ fn a_round_robin_of_three_writes_every_game_and_a_rating_list() {
         ]);
         let ratings = read(&out.with_extension("ratings.csv"));
         let summary = read(&out.with_extension("summary.txt"));
-        (stdout, read(&out), read(&pdn), ratings, summary)
+        let ballots = read(&out.with_extension("ballots.csv"));
+        (stdout, read(&out), read(&pdn), ratings, summary, ballots)
     };
     let one = run("one", "1");
-    let (stdout, csv, pdn, ratings, summary) = &one;
+    let (stdout, csv, pdn, ratings, summary, ballots) = &one;
     assert!(
         stdout.starts_with("tournament: round-robin of 3 players, 3 pairings\n1: material"),
         "{stdout}"
@@ -120,6 +121,19 @@ fn a_round_robin_of_three_writes_every_game_and_a_rating_list() {
         "{table:?}"
     );
     assert!(table[2].ends_with(&bad), "{table:?}");
+    // Its rating has no finite bound below: `-inf`, an interval `inf`, not ±1.6e18; the one
+    // above it is surely stronger, and the others' intervals are finite.
+    let fields: Vec<&str> = table[2].split_whitespace().collect();
+    assert_eq!(fields[2..5], ["-inf", "inf", "-"], "{table:?}");
+    assert_eq!(
+        table[1].split_whitespace().nth(4),
+        Some("100.0%"),
+        "{table:?}"
+    );
+    for row in &table[..2] {
+        let margin: f64 = row.split_whitespace().nth(3).unwrap().parse().unwrap();
+        assert!(margin.is_finite() && margin < 10_000.0, "{table:?}");
+    }
 
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(
@@ -140,6 +154,14 @@ fn a_round_robin_of_three_writes_every_game_and_a_rating_list() {
 
     let games = read_pdn(pdn).unwrap();
     assert_eq!(games.len(), 24);
+    // Round is `pairing.pair.game`: each game's own across the tournament.
+    let rounds: Vec<String> = (games.iter())
+        .map(|g| g.tag("Round").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(rounds[..3], ["1.1.1", "1.1.2", "1.2.1"]);
+    assert_eq!(rounds[23], "3.4.2");
+    let distinct: std::collections::HashSet<&String> = rounds.iter().collect();
+    assert_eq!(distinct.len(), 24);
     assert!(pdn.contains("[Black \"material\"]") && pdn.contains(&format!("[White \"{bad}\"]")));
 
     let lines: Vec<&str> = ratings.lines().collect();
@@ -149,8 +171,37 @@ fn a_round_robin_of_three_writes_every_game_and_a_rating_list() {
     );
     assert_eq!(lines.len(), 4);
     assert!(
-        lines[3].starts_with("3,3,") && lines[3].ends_with(",16,0"),
+        lines[3].starts_with("3,3,") && lines[3].ends_with(",-inf,inf,,16,0"),
         "{ratings}"
+    );
+
+    // A row per ballot, each player's results on it over its two pairings (4 games), then the
+    // colours'; the summary's line counts them.
+    let rows: Vec<&str> = ballots.lines().collect();
+    assert_eq!(
+        rows[0],
+        "ballot,opening,games,p1_wins,p1_draws,p1_losses,p2_wins,p2_draws,p2_losses,\
+         p3_wins,p3_draws,p3_losses,black_wins,draws,white_wins,unbalanced"
+    );
+    assert_eq!(rows.len(), 1 + 4, "{ballots}");
+    for (k, (row, opening)) in rows[1..].iter().zip(FOUR_OPENINGS.lines()).enumerate() {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[..3], [&(k + 1).to_string(), opening, "6"], "{row}");
+        // The player that gives its pieces away loses its 4 games on every ballot.
+        assert_eq!(fields[9..12], ["0", "0", "4"], "{row}");
+        let colours: u32 = fields[12..15]
+            .iter()
+            .map(|n| n.parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(colours, 6, "{row}");
+    }
+    let line = (stdout.lines())
+        .find(|l| l.starts_with("ballots: 4, unbalanced "))
+        .unwrap_or_else(|| panic!("no ballots line:\n{stdout}"));
+    let unbalanced = (rows[1..].iter()).filter(|r| !r.ends_with(',')).count();
+    assert!(
+        line.starts_with(&format!("ballots: 4, unbalanced {unbalanced}")),
+        "{line}\n{ballots}"
     );
 
     // Any thread count: the same files.
@@ -266,7 +317,7 @@ fn a_tournament_stopped_or_killed_continues_to_the_files_of_an_uninterrupted_one
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let files = |name: &str| {
-        ["csv", "pdn", "summary.txt", "ratings.csv"]
+        ["csv", "pdn", "summary.txt", "ratings.csv", "ballots.csv"]
             .map(|ext| std::fs::read(d.join(format!("{name}.{ext}"))).unwrap())
     };
     let whole_stdout = run_ok(long_tournament(&d.join("whole.csv"), &d.join("whole.pdn")));
@@ -277,6 +328,7 @@ fn a_tournament_stopped_or_killed_continues_to_the_files_of_an_uninterrupted_one
     let summary = std::fs::read_to_string(d.join("killed.summary.txt")).unwrap();
     assert!(summary.starts_with("# match in progress"), "{summary}");
     assert!(!d.join("killed.ratings.csv").exists());
+    assert!(!d.join("killed.ballots.csv").exists());
     let cmd = long_tournament(&d.join("killed.csv"), &d.join("killed.pdn"));
     assert_eq!(run_ok(cmd), whole_stdout);
     assert!(files("killed") == whole, "the files differ");

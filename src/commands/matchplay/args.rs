@@ -86,8 +86,9 @@ pub struct MatchArgs {
     /// Threads playing pairs (default: one per core). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = crate::commands::threads_arg)]
     pub(super) threads: Option<usize>,
-    /// Write one row per game to FILE.csv as the games finish and the printed summary to
-    /// FILE.summary.txt. A match stopped before its end (Ctrl-C, a kill) is continued by the
+    /// Write one row per game to FILE.csv as the games finish, the printed summary to
+    /// FILE.summary.txt and, at the end, each player's results on each ballot to
+    /// FILE.ballots.csv. A match stopped before its end (Ctrl-C, a kill) is continued by the
     /// same command with the same --out: the games in FILE.csv are kept and the rest played.
     /// A tournament's rows have `pairing,a,b` (the pairing's number and its players') in
     /// front, and its rating list goes to FILE.ratings.csv.

@@ -15,7 +15,9 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use checkers_engine::atomic_file::{check_output_path, refuse_overwriting, same_file};
+use checkers_engine::atomic_file::{
+    check_output_path, refuse_overwriting, same_file, write_output_atomically,
+};
 use checkers_engine::board::Position;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::game::TimeControl;
@@ -23,8 +25,8 @@ use checkers_engine::weights_file::WeightsFile;
 use checkers_engine::CHAMPION;
 use checkers_harness::elo::Sprt;
 use checkers_harness::matchplay::{
-    match_key, match_pdn, play_match_from, referee_match, summary_path, MatchPlayer, MatchSide,
-    Thinking,
+    ballots_path, match_key, match_pdn, play_match_from, referee_match, summary_path, BallotReport,
+    MatchPlayer, MatchSide, Thinking,
 };
 use checkers_harness::players::Engine;
 use checkers_harness::run_folder::refuse_writing_runs;
@@ -61,13 +63,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if let Some(out) = &args.out {
         check_output_path(out, "--out")?;
         check_output_path(&summary_path(out), "--out summary")?;
+        check_output_path(&ballots_path(out), "--out ballots")?;
     }
     if let Some(pdn) = &args.pdn {
         check_output_path(pdn, "--pdn")?;
         if let Some(out) = &args.out {
-            if same_file(pdn, out) || same_file(pdn, &summary_path(out)) {
+            let outs = [out.clone(), summary_path(out), ballots_path(out)];
+            if outs.iter().any(|o| same_file(pdn, o)) {
                 return Err(Error::input(format!(
-                    "--pdn {}: the same file as --out or its summary",
+                    "--pdn {}: the same file as --out or its summary or ballots",
                     pdn.display()
                 )));
             }
@@ -86,9 +90,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
         .map(|(name, arg)| (name, Path::new(arg)))
         .collect();
     let summary = args.out.as_deref().map(summary_path);
+    let ballots_file = args.out.as_deref().map(ballots_path);
     for (what, out) in [
         ("--out", args.out.as_deref()),
         ("--out summary", summary.as_deref()),
+        ("--out ballots", ballots_file.as_deref()),
         ("--pdn", args.pdn.as_deref()),
     ] {
         if let Some(out) = out {
@@ -283,6 +289,9 @@ pub fn run(args: MatchArgs) -> Result<()> {
             settings.database_adjudication,
         ));
     }
+    // From every row, those read back included, so a continued match ends with the same files.
+    let ballots = BallotReport::of_match(&report.games);
+    results.push(ballots.summary_line());
     for line in results {
         outln!("{line}")?;
         lines.push(line);
@@ -303,8 +312,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
             o.write_summary(&in_progress(&key, &summary))?;
         } else {
             o.write_summary(&summary)?;
+            let path = ballots_file.as_deref().expect("--out has its ballots file");
+            write_output_atomically(path, ballots.csv_text(&["a", "b"]).as_bytes())?;
             if !args.quiet {
-                note!("wrote {} and {}", o.csv.path.display(), o.summary.display());
+                note!(
+                    "wrote {}, {} and {}",
+                    o.csv.path.display(),
+                    o.summary.display(),
+                    path.display()
+                );
             }
         }
     }

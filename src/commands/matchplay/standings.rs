@@ -35,13 +35,15 @@ pub(super) fn ratings(names: &[String], anchor: usize, games: &[RatedGame]) -> R
     rating_list(names.len(), anchor, games)
 }
 
-/// `+12.3`, `-4.0`, `inf` for a rating with no finite bound.
+/// `+12.3`, `-4.0`; `+inf` or `-inf` for a rating unbounded on that side (a perfect or a
+/// null score).
 fn elo(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.1}")
-    } else {
-        "inf".to_string()
-    }
+    format!("{x:+.1}")
+}
+
+/// Half a 95% interval, `88.5`; `inf` for an unbounded one.
+fn margin(x: f64) -> String {
+    format!("{x:.1}")
 }
 
 /// A player's points in per cent of its games; `-` without any.
@@ -71,17 +73,12 @@ pub(super) fn rating_lines(list: &RatingList, names: &[String], anchor: usize) -
         let los = r
             .los_next
             .map_or("-".to_string(), |l| format!("{:.1}%", 100.0 * l));
-        let margin = if r.margin.is_finite() {
-            format!("{:.1}", r.margin)
-        } else {
-            "inf".to_string()
-        };
         lines.push(format!(
             "{:>4} {:>6} {:>8} {:>7} {:>8} {:>6} {:>7}  {}",
             rank + 1,
             r.player + 1,
             elo(r.elo),
-            margin,
+            margin(r.margin),
             los,
             r.games,
             score(r.points, r.games),
@@ -89,14 +86,15 @@ pub(super) fn rating_lines(list: &RatingList, names: &[String], anchor: usize) -
         ));
     }
     lines.push(format!(
-        "colour advantage: Black {} ± {:.1} Elo",
+        "colour advantage: Black {} ± {} Elo",
         elo(list.advantage),
-        list.advantage_margin
+        margin(list.advantage_margin)
     ));
     lines
 }
 
-/// The rating list as `FILE.ratings.csv`: a row per player, best first.
+/// The rating list as `FILE.ratings.csv`: a row per player, best first; an unbounded rating
+/// has `elo` `inf` or `-inf` and `margin` `inf` (as Rust and Python read them back).
 pub(super) fn ratings_csv(list: &RatingList, names: &[String]) -> String {
     let mut text = csv_line(&[
         "rank", "player", "name", "elo", "margin", "los_next", "games", "points",
@@ -107,7 +105,7 @@ pub(super) fn ratings_csv(list: &RatingList, names: &[String]) -> String {
             (r.player + 1).to_string(),
             names[r.player].clone(),
             format!("{:.1}", r.elo),
-            format!("{:.1}", r.margin),
+            margin(r.margin),
             r.los_next.map_or(String::new(), |l| format!("{l:.4}")),
             r.games.to_string(),
             r.points.to_string(),
@@ -129,4 +127,46 @@ pub(super) fn points_line(names: &[String], games: &[RatedGame]) -> String {
         .map(|(i, (name, (points, games)))| format!("{} {name} {points}/{games}", i + 1))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` games of `black` against `white`, Black scoring `points` in each.
+    fn games(black: usize, white: usize, points: f64, n: usize) -> Vec<RatedGame> {
+        let game = RatedGame {
+            black,
+            white,
+            black_points: points,
+        };
+        vec![game; n]
+    }
+
+    #[test]
+    fn a_player_that_lost_every_game_prints_an_unbounded_interval() {
+        // Players 1 and 2 draw their games; player 3 loses all of its 8.
+        let names: Vec<String> = ["one", "two", "three"].map(String::from).to_vec();
+        let mut all = [games(0, 1, 0.5, 2), games(1, 0, 0.5, 2)].concat();
+        for x in [0, 1] {
+            all.extend([games(x, 2, 1.0, 2), games(2, x, 0.0, 2)].concat());
+        }
+        let list = ratings(&names, 0, &all);
+        let lines = rating_lines(&list, &names, 0);
+        let last: Vec<&str> = lines[4].split_whitespace().collect();
+        assert_eq!(last, ["3", "3", "-inf", "inf", "-", "8", "0.0%", "three"]);
+        for line in &lines[2..4] {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let margin: f64 = fields[3].parse().unwrap();
+            assert!(margin.is_finite() && margin < 1000.0, "{line}");
+        }
+        assert_eq!(lines[3].split_whitespace().nth(4), Some("100.0%"));
+        let csv = ratings_csv(&list, &names);
+        let rows: Vec<&str> = csv.lines().collect();
+        assert_eq!(rows[3], "3,3,three,-inf,inf,,8,0");
+        for row in &rows[1..3] {
+            let margin: f64 = row.split(',').nth(4).unwrap().parse().unwrap();
+            assert!(margin.is_finite(), "{row}");
+        }
+    }
 }

@@ -4,8 +4,9 @@
 //!
 //! The files: `--out FILE.csv` holds every game, each row the pairing's match row behind
 //! `pairing,a,b,` (the players' numbers, `a` the one with Black in each pair's first game);
-//! `FILE.summary.txt` what was printed; `FILE.ratings.csv` the rating list; `--pdn` every game
-//! with the players' names in its `Black` and `White` tags. As for a match, the CSV is the
+//! `FILE.summary.txt` what was printed; `FILE.ratings.csv` the rating list; `FILE.ballots.csv`
+//! every player's results on each ballot; `--pdn` every game with the players' names in its
+//! `Black` and `White` tags and `Round` `pairing.pair.game`. As for a match, the CSV is the
 //! checkpoint: a tournament stopped (Ctrl-C, a kill) is continued by the same command, to the
 //! files an uninterrupted one writes.
 
@@ -24,9 +25,9 @@ use checkers_engine::weights_file::WeightsFile;
 use checkers_engine::CHAMPION;
 use checkers_harness::elo::RatedGame;
 use checkers_harness::matchplay::{
-    match_key, match_pdn, play_match_from, read_tournament_rows, referee_match, schedule,
-    summary_path, tournament_csv_line, tournament_header_line, MatchGame, MatchPlayer, MatchSide,
-    RefereeCount, Thinking, TournamentKind,
+    ballots_path, match_key, play_match_from, read_tournament_rows, referee_match, schedule,
+    summary_path, tournament_csv_line, tournament_header_line, tournament_pdn, BallotReport,
+    MatchGame, MatchPlayer, MatchSide, RefereeCount, Thinking, TournamentKind,
 };
 use checkers_harness::players::Engine;
 use checkers_harness::run_folder::refuse_writing_runs;
@@ -100,11 +101,13 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     let pairings = schedule(kind, n)?;
     let mut settings = settings(&args)?;
     let ratings_file = args.out.as_deref().map(ratings_path);
+    let ballots_file = args.out.as_deref().map(ballots_path);
     let summary = args.out.as_deref().map(summary_path);
     if let Some(out) = &args.out {
         check_output_path(out, "--out")?;
         check_output_path(&summary_path(out), "--out summary")?;
         check_output_path(&ratings_path(out), "--out ratings")?;
+        check_output_path(&ballots_path(out), "--out ballots")?;
     }
     if let Some(pdn) = &args.pdn {
         check_output_path(pdn, "--pdn")?;
@@ -112,10 +115,11 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
             args.out.as_deref(),
             summary.as_deref(),
             ratings_file.as_deref(),
+            ballots_file.as_deref(),
         ];
         if outs.into_iter().flatten().any(|o| same_file(pdn, o)) {
             return Err(Error::input(format!(
-                "--pdn {}: the same file as --out or its summary or ratings",
+                "--pdn {}: the same file as --out or its summary, ratings or ballots",
                 pdn.display()
             )));
         }
@@ -144,6 +148,7 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
         ("--out", args.out.as_deref()),
         ("--out summary", summary.as_deref()),
         ("--out ratings", ratings_file.as_deref()),
+        ("--out ballots", ballots_file.as_deref()),
         ("--pdn", args.pdn.as_deref()),
     ] {
         if let Some(out) = out {
@@ -268,8 +273,10 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     // As for a match, a continued tournament's PDN is rebuilt from the CSV's games.
     let mut pdn = (args.pdn.as_deref())
         .map(|path| {
-            let text: String = (previous.iter().zip(&pairings))
-                .map(|(games, &(i, j))| match_pdn(games, &openings, &labels[i], &labels[j]))
+            let text: String = (previous.iter().zip(&pairings).enumerate())
+                .map(|(p, (games, &(i, j)))| {
+                    tournament_pdn(p, games, &openings, &labels[i], &labels[j])
+                })
                 .collect();
             Appender::create(path, text.as_bytes())
         })
@@ -294,6 +301,8 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
     let mut results: Vec<String> = Vec::new();
     // Each player's moves as the endgame database judged them, over all its pairings.
     let mut referee = vec![RefereeCount::default(); n];
+    // Every pairing's games on each ballot, those read back from the CSV included.
+    let mut ballots = BallotReport::new(n);
     let starts: Vec<Position> = openings.iter().map(|o| o.position).collect();
     let mut interrupted = false;
     let mut played_now = 0;
@@ -334,7 +343,8 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
                         saved &= o.csv.append(&rows);
                     }
                     if let Some(f) = pdn.as_mut() {
-                        saved &= f.append(&match_pdn(&r.games, &openings, &labels[i], &labels[j]));
+                        let text = tournament_pdn(p, &r.games, &openings, &labels[i], &labels[j]);
+                        saved &= f.append(&text);
                     }
                     if !saved {
                         stop.store(true, Ordering::SeqCst);
@@ -344,6 +354,7 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
             progress.finish();
             played_now += report.games.len() - before.len();
             rated.extend(rated_games((i, j), &report.games));
+            ballots.add(&report.games, (i, j));
             if let Some(db) = settings.database {
                 let [a, b] = referee_match(db, &report.games, &starts);
                 referee[i].add(&a);
@@ -418,6 +429,7 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
             settings.database_adjudication,
         ));
     }
+    results.push(ballots.summary_line());
     if timed {
         results.extend(thinking.clone());
     }
@@ -443,12 +455,17 @@ pub(super) fn run(args: MatchArgs) -> Result<()> {
             o.write_summary(&summary)?;
             let path = ratings_file.as_deref().expect("--out has its ratings file");
             write_output_atomically(path, ratings_csv(&list, &labels).as_bytes())?;
+            let ballots_path = ballots_file.as_deref().expect("--out has its ballots file");
+            let player_labels: Vec<String> = (1..=n).map(|k| format!("p{k}")).collect();
+            let text = ballots.csv_text(&player_labels);
+            write_output_atomically(ballots_path, text.as_bytes())?;
             if !args.quiet {
                 note!(
-                    "wrote {}, {} and {}",
+                    "wrote {}, {}, {} and {}",
                     o.csv.path.display(),
                     o.summary.display(),
-                    path.display()
+                    path.display(),
+                    ballots_path.display()
                 );
             }
         }

@@ -10,9 +10,19 @@
 //! Intervals come from the observed information (the negated Hessian `H` at the maximum):
 //! `Var(r_i) = (H⁻¹)_ii`, relative to the anchor, and the 95% interval is `r_i ± 1.96·√Var`.
 //! The LOS of a player over the next one in the list is `Φ(Δ/√Var(r_i − r_j))` with
-//! `Var(r_i − r_j) = V_ii + V_jj − 2 V_ij`. A player with a perfect (or null) score has no
-//! finite maximum: Newton's steps are capped at 400 Elo and the iteration at 200 steps, so its
-//! rating ends far out with an interval as wide; the list still orders it right.
+//! `Var(r_i − r_j) = V_ii + V_jj − 2 V_ij`.
+//!
+//! A player with a perfect (or null) score has no finite maximum: the likelihood keeps growing
+//! as its rating runs off to ±∞. More generally, with the colour advantage held, a rating
+//! relative to the anchor is finite exactly when the anchor took points (a win or a draw) from
+//! the player through a chain of games, and the player from the anchor: without the first it is
+//! unbounded above, without the second below. Such a player's [`Rating::elo`] is `+∞` or `−∞`
+//! and its [`Rating::margin`] `+∞` (a Wald interval cannot bound it: the fit's curvature there
+//! is nil, and the figures it gave, ±1.6e18 Elo, looked like a measurement). The fit itself
+//! still runs (Newton's steps capped at 400 Elo, 200 steps), and the list is ordered by where
+//! it ended, so a player that lost every game is last. A margin wider than [`MAX_MARGIN`] left
+//! by a fit that ran off in a way the chains do not show (say Black won every game, so the
+//! advantage is unbounded) is unbounded too.
 
 use super::normal::{normal_cdf, Z_95};
 
@@ -32,11 +42,15 @@ pub struct RatedGame {
 pub struct Rating {
     /// The player's index among the players given.
     pub player: usize,
-    /// Elo relative to the anchor (the anchor is 0).
+    /// Elo relative to the anchor (the anchor is 0); `+∞` or `−∞` when the games leave it
+    /// unbounded on that side (a perfect or a null score; see the module notes).
     pub elo: f64,
-    /// Half the width of the 95% interval (0 for the anchor).
+    /// Half the width of the 95% interval (0 for the anchor); `+∞` when the interval is
+    /// unbounded.
     pub margin: f64,
-    /// Likelihood of superiority over the next player in the list (`None` for the last).
+    /// Likelihood of superiority over the next player in the list (`None` for the last): 1 when
+    /// this player took points from the next one (through a chain of games) and the next never
+    /// from it, as over a player that lost every game.
     pub los_next: Option<f64>,
     /// Games played.
     pub games: u32,
@@ -51,9 +65,13 @@ pub struct RatingList {
     pub ratings: Vec<Rating>,
     /// Black's advantage in Elo, estimated from the games.
     pub advantage: f64,
-    /// Half the width of the advantage's 95% interval.
+    /// Half the width of the advantage's 95% interval; `+∞` when it is unbounded.
     pub advantage_margin: f64,
 }
+
+/// The widest 95% margin, in Elo, taken as a measurement: a finite maximum gives far less (one
+/// drawn game alone gives about 681), so a wider one comes from a fit that ran off to infinity.
+pub const MAX_MARGIN: f64 = 10_000.0;
 
 const K: f64 = std::f64::consts::LN_10 / 400.0;
 const MAX_STEP: f64 = 400.0;
@@ -119,10 +137,11 @@ pub fn rating_list(players: usize, anchor: usize, games: &[RatedGame]) -> Rating
     }
     let (_, hess) = information(&x);
     let cov = invert(&hess);
+    // The anchor is fixed at 0, so it varies with nothing, whatever the fit left.
     let var = |a: Option<usize>, b: Option<usize>| match (a, b, &cov) {
+        (None, _, _) | (_, None, _) => 0.0,
         (Some(i), Some(j), Some(c)) => c[i][j],
         (_, _, None) => f64::INFINITY,
-        _ => 0.0,
     };
     let mut tally = vec![(0u32, 0.0f64); players];
     for g in games {
@@ -131,37 +150,103 @@ pub fn rating_list(players: usize, anchor: usize, games: &[RatedGame]) -> Rating
         tally[g.white].0 += 1;
         tally[g.white].1 += 1.0 - g.black_points;
     }
+    let took = took_points(players, games);
     let mut order: Vec<usize> = (0..players).collect();
     order.sort_by(|&a, &b| rating(&x, b).total_cmp(&rating(&x, a)).then(a.cmp(&b)));
     let ratings = order
         .iter()
         .enumerate()
         .map(|(at, &p)| {
-            let los_next = order.get(at + 1).map(|&q| {
-                let (i, j) = (index(p), index(q));
-                let v = var(i, i) + var(j, j) - 2.0 * var(i, j);
-                let delta = rating(&x, p) - rating(&x, q);
-                if v > 0.0 && v.is_finite() {
-                    normal_cdf(delta / v.sqrt())
-                } else {
-                    0.5
+            let los_next = order.get(at + 1).map(|&q| match (took[p][q], took[q][p]) {
+                // Neither ever took points from the other's side: nothing tells them apart.
+                (false, false) => 0.5,
+                (true, false) => 1.0,
+                (false, true) => 0.0,
+                (true, true) => {
+                    let (i, j) = (index(p), index(q));
+                    let v = var(i, i) + var(j, j) - 2.0 * var(i, j);
+                    let delta = rating(&x, p) - rating(&x, q);
+                    if v > 0.0 && Z_95 * v.sqrt() <= MAX_MARGIN {
+                        normal_cdf(delta / v.sqrt())
+                    } else {
+                        0.5
+                    }
                 }
             });
+            let (elo, margin) = match (took[anchor][p], took[p][anchor]) {
+                (true, true) => {
+                    let margin = bounded(var(index(p), index(p)));
+                    (run_off(rating(&x, p), margin), margin)
+                }
+                (false, true) => (f64::INFINITY, f64::INFINITY),
+                (true, false) => (f64::NEG_INFINITY, f64::INFINITY),
+                // Linked to the anchor by no game either way: no side of it is bounded.
+                (false, false) => (rating(&x, p), f64::INFINITY),
+            };
             Rating {
                 player: p,
-                elo: rating(&x, p),
-                margin: Z_95 * var(index(p), index(p)).sqrt(),
+                elo,
+                margin,
                 los_next,
                 games: tally[p].0,
                 points: tally[p].1,
             }
         })
         .collect();
+    let advantage_margin = bounded(var(Some(adv), Some(adv)));
+    let advantage = run_off(x[adv], advantage_margin);
     RatingList {
         ratings,
-        advantage: x[adv],
-        advantage_margin: Z_95 * var(Some(adv), Some(adv)).sqrt(),
+        advantage,
+        advantage_margin,
     }
+}
+
+/// Half the 95% interval of a variance `v`; `+∞` past [`MAX_MARGIN`] (or for no variance).
+fn bounded(v: f64) -> f64 {
+    let margin = Z_95 * v.sqrt();
+    if margin <= MAX_MARGIN {
+        margin
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// `value` as fitted, or `±∞` on its side when its `margin` is unbounded and the fit ran past
+/// [`MAX_MARGIN`] from 0 (a singular fit, which stays near 0, keeps its value).
+fn run_off(value: f64, margin: f64) -> f64 {
+    if margin.is_infinite() && value.abs() > MAX_MARGIN {
+        value.signum() * f64::INFINITY
+    } else {
+        value
+    }
+}
+
+/// `took[i][j]`: player `i` took points (a win or a draw) from player `j`, directly or through a
+/// chain of players each taking points from the next; every player reaches itself.
+fn took_points(players: usize, games: &[RatedGame]) -> Vec<Vec<bool>> {
+    let mut took = vec![vec![false; players]; players];
+    for (p, row) in took.iter_mut().enumerate() {
+        row[p] = true;
+    }
+    for g in games {
+        if g.black_points > 0.0 {
+            took[g.black][g.white] = true;
+        }
+        if g.black_points < 1.0 {
+            took[g.white][g.black] = true;
+        }
+    }
+    // Warshall's closure: tournaments have a handful of players.
+    for k in 0..players {
+        let via = took[k].clone();
+        for row in took.iter_mut().filter(|row| row[k]) {
+            for (to, &v) in row.iter_mut().zip(&via) {
+                *to |= v;
+            }
+        }
+    }
+    took
 }
 
 /// Solves `H·s = g` by Gaussian elimination with partial pivoting; `None` when `H` is singular.

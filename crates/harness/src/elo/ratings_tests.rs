@@ -79,9 +79,54 @@ fn the_colour_advantage_is_estimated() {
 }
 
 #[test]
-fn a_perfect_score_stays_finite_and_first() {
+fn a_perfect_score_is_unbounded_and_first() {
     let all = [games(0, 1, &[1.0, 1.0]), games(1, 0, &[0.0, 0.0])].concat();
     let list = rating_list(2, 1, &all);
-    assert_eq!(list.ratings[0].player, 0);
-    assert!(list.ratings[0].elo.is_finite() && list.ratings[0].elo > 1000.0);
+    let first = &list.ratings[0];
+    assert_eq!(first.player, 0);
+    assert_eq!((first.elo, first.margin), (f64::INFINITY, f64::INFINITY));
+    assert_eq!(first.los_next, Some(1.0));
+    assert_eq!((list.ratings[1].elo, list.ratings[1].margin), (0.0, 0.0));
+}
+
+#[test]
+fn a_null_score_is_unbounded_below_and_the_others_stay_finite() {
+    // A and B split their games with both colours; C loses all eight of its games.
+    let mut all = games(0, 1, &[1.0, 0.5, 0.0]);
+    all.extend(games(1, 0, &[1.0, 0.5, 0.0]));
+    for x in [0, 1] {
+        all.extend(games(x, 2, &[1.0, 1.0]));
+        all.extend(games(2, x, &[0.0, 0.0]));
+    }
+    let list = rating_list(3, 0, &all);
+    let players: Vec<usize> = list.ratings.iter().map(|r| r.player).collect();
+    assert_eq!(players, [0, 1, 2]);
+    let last = &list.ratings[2];
+    assert_eq!((last.elo, last.margin), (f64::NEG_INFINITY, f64::INFINITY));
+    assert_eq!((last.games, last.points, last.los_next), (8, 0.0, None));
+    // A and B's 6 games between them, even with both colours, bound B as two players alone.
+    let b = &list.ratings[1];
+    close(b.elo, 0.0, 1e-6);
+    let rest = rating_list(2, 0, &all[..6]);
+    close(b.margin, rest.ratings[1].margin, 1e-3);
+    assert!(b.margin.is_finite() && b.margin < 1000.0, "{}", b.margin);
+    assert!(list.ratings[0].margin == 0.0);
+    // B took points from C, C never from B: B is surely the stronger.
+    assert_eq!(b.los_next, Some(1.0));
+    close(list.ratings[0].los_next.unwrap(), 0.5, 1e-6);
+    assert!(list.advantage.is_finite() && list.advantage_margin.is_finite());
+    // Anchored on C instead, A and B are unbounded above.
+    let on_c = rating_list(3, 2, &all);
+    assert!(on_c.ratings[..2]
+        .iter()
+        .all(|r| r.elo == f64::INFINITY && r.margin == f64::INFINITY));
+    assert_eq!(on_c.ratings[2].elo, 0.0);
+}
+
+#[test]
+fn a_player_without_games_is_unbounded_both_ways() {
+    let all = [games(0, 1, &[1.0, 0.5]), games(1, 0, &[1.0, 0.5])].concat();
+    let list = rating_list(3, 0, &all);
+    let c = list.ratings.iter().find(|r| r.player == 2).unwrap();
+    assert!(c.elo.is_finite() && c.margin == f64::INFINITY);
 }

@@ -9,8 +9,10 @@
 //! Every game keeps its moves: the per-game CSV holds them (column `moves`, from the opening's
 //! position) and [`match_pdn`] writes them as PDN. A PDN game starts from the standard
 //! position with the opening's moves first, as ballot games are recorded, so it needs no `FEN`
-//! tag; the ballot is also in its `Opening` tag.
+//! tag; the ballot is also in its `Opening` tag. In a tournament, [`tournament_pdn`] numbers
+//! the rounds by pairing too. [`BallotReport`] counts the games ballot by ballot.
 
+mod ballots;
 mod files;
 mod game;
 mod key;
@@ -24,10 +26,11 @@ mod seat;
 mod side;
 mod tournament_rows;
 
-pub use files::{read_match_file, summary_path};
+pub use ballots::{BallotRecord, BallotReport, LISTED_UNBALANCED, MIN_UNBALANCED_GAMES};
+pub use files::{ballots_path, read_match_file, summary_path};
 pub use game::MatchGame;
 pub use key::match_key;
-pub use pdn::match_pdn;
+pub use pdn::{match_pdn, tournament_pdn};
 pub use play::{play_match, play_match_from};
 pub use referee::{judge_move, referee_game, referee_match, RefereeCount};
 pub use report::{MatchReport, PairReport, SprtOutcome, Thinking};
