@@ -5,7 +5,7 @@
 //!
 //! It plays with the selective search of the weights it has: a weights file written by
 //! checkers-tuner (`set weights PATH`, with the file's `search` table), by default the file
-//! `checkers-tuner.json` beside the library, else the champion built in (`weights/champion.json`
+//! `checkers-tuner.json` beside the library, else the champion built in (`weights/hour.json`
 //! of the repository). It searches
 //! with the 5-piece endgame database when checkers-tuner's cache already holds it (it never
 //! builds one), knows the game's repetitions from `set gamehist`, and spends `maxtime` as
@@ -261,7 +261,7 @@ fn default_weights() -> (WeightsFile, String) {
     }
     (
         WeightsFile::champion(),
-        "the champion (built in: weights/champion.json)".to_string(),
+        "the champion (built in: weights/hour.json)".to_string(),
     )
 }
 

@@ -48,7 +48,7 @@ pub struct AnalyseArgs {
     #[arg(long)]
     fen: String,
     /// A weights file (JSON, TOML or CSV), `material`, or `champion` (the shipped champion,
-    /// weights/champion.json, built in).
+    /// weights/hour.json, built in).
     #[arg(long, default_value = "material")]
     weights: String,
     /// Full-width search depth in plies.

@@ -33,7 +33,7 @@ use super::read_line;
 #[derive(Args, Debug)]
 pub struct HubArgs {
     /// The engine's weights: a weights file (JSON, TOML or CSV), `material`, or `champion` (the
-    /// shipped champion, weights/champion.json, built in).
+    /// shipped champion, weights/hour.json, built in).
     #[arg(long, default_value = "material")]
     weights: String,
     /// Plies beyond the full-width depth to which captures are followed (0 to 20).

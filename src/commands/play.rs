@@ -34,7 +34,7 @@ enum Side {
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// The engine's weights: a weights file, `material`, or `champion` (the shipped champion,
-    /// weights/champion.json, built in).
+    /// weights/hour.json, built in).
     #[arg(long, default_value = "material")]
     weights: String,
     /// The colour you play.

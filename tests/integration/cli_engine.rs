@@ -116,7 +116,7 @@ fn analyse_prints_bestmove_then_the_principal_variation() {
     assert!(lines.next().unwrap().starts_with("pv 17-22 25x18 14x23x32"));
 }
 
-/// `champion` names the shipped champion (weights/champion.json, built in): the pattern
+/// `champion` names the shipped champion (weights/hour.json, built in): the pattern
 /// evaluator, searched without the database it records when told so, and scoring a position
 /// otherwise than `material` does.
 #[test]
@@ -145,7 +145,7 @@ fn the_shipped_champion_is_a_weights_argument() {
         first[3].clone()
     };
     assert_ne!(score("champion"), score("material"));
-    let weights = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/champion.json");
+    let weights = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/hour.json");
     assert_eq!(score("champion"), score(weights.to_str().unwrap()));
 }
 

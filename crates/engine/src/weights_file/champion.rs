@@ -1,4 +1,5 @@
-//! The champion shipped with the engine: `weights/champion.json` of the repository, built in,
+//! The champion shipped with the engine: `weights/hour.json` of the repository (the `hour-data.toml`
+//! best), built in,
 //! so that a program that is given no weights (our CheckerBoard library) or is told
 //! `champion` plays the strongest weights measured, without a tuning run first.
 
@@ -7,18 +8,15 @@ use super::WeightsFile;
 /// The word that names the built-in champion wherever a weights file is taken.
 pub const CHAMPION: &str = "champion";
 
-/// `weights/champion.json`, as the commit was built; `weights/README.md` says which run made
+/// `weights/hour.json`, as the commit was built; `weights/README.md` says which run made
 /// it, with its command and its measured figures.
-const CHAMPION_JSON: &str = include_str!("../../../../weights/champion.json");
+const CHAMPION_JSON: &str = include_str!("../../../../weights/hour.json");
 
 impl WeightsFile {
-    /// The built-in champion (`weights/champion.json`).
+    /// The built-in champion (`weights/hour.json`).
     pub fn champion() -> WeightsFile {
-        WeightsFile::from_json(
-            CHAMPION_JSON,
-            "the built-in champion (weights/champion.json)",
-        )
-        .expect("weights/champion.json is a weights file (a test reads it)")
+        WeightsFile::from_json(CHAMPION_JSON, "the built-in champion (weights/hour.json)")
+            .expect("weights/hour.json is a weights file (a test reads it)")
     }
 }
 
