@@ -233,24 +233,65 @@ fn shipped_configs_load() {
         "overnight-gated.toml: {} h",
         two_cores(&gated_night)
     );
-    // overnight.toml is hour.toml eight times over (its first seven links are hour.toml's),
-    // with interim fits after an eighth, a quarter and a half of it. The model counts it as
-    // eight of hour.toml's overstated hour and a half.
-    let night = load("overnight.toml");
-    assert_eq!(night.chain.links, 8 * hour.chain.links);
-    assert_eq!(night.chain.interim_fits, [7, 14, 28]);
-    let mut hour_again = night.clone();
+    // overnight-links.toml is hour.toml eight times over (its first seven links are
+    // hour.toml's), with interim fits after an eighth, a quarter and a half of it. The model
+    // counts it as eight of hour.toml's overstated hour and a half.
+    let links_night = load("overnight-links.toml");
+    assert_eq!(links_night.chain.links, 8 * hour.chain.links);
+    assert_eq!(links_night.chain.interim_fits, [7, 14, 28]);
+    let mut hour_again = links_night.clone();
     hour_again.chain.links = hour.chain.links;
     hour_again.chain.interim_fits.clear();
     hour_again.name = hour.name.clone();
     assert_eq!(hour_again, hour);
     assert!(
-        two_cores(&night) <= 12.0,
+        two_cores(&links_night) <= 12.0,
+        "overnight-links.toml: {} h",
+        two_cores(&links_night)
+    );
+    // overnight.toml is hour.toml and then a data night of seven doublings (1.28 million
+    // games), which the model counts within a night; hour-data.toml is overnight-patterns.toml's
+    // run and four doublings, within an hour.
+    let night = load("overnight.toml");
+    let mut hour_again = night.clone();
+    hour_again.chain.data_doublings = 0;
+    hour_again.chain.data_games = ChainConfig::default().data_games;
+    hour_again.name = hour.name.clone();
+    assert_eq!(hour_again, hour);
+    assert_eq!(night.chain.data_doublings, 7);
+    let games: u64 = (1..=7).map(|k| night.chain.data_games_of(k)).sum();
+    assert_eq!(games, 1_280_000);
+    assert!(
+        (6.0..=9.0).contains(&two_cores(&night)),
         "overnight.toml: {} h",
         two_cores(&night)
     );
+    let hour_data = load("hour-data.toml");
+    let mut single_again = hour_data.clone();
+    single_again.chain = ChainConfig::default();
+    single_again.name = single.name.clone();
+    assert_eq!(single_again, single);
+    assert_eq!(
+        (hour_data.chain.links, hour_data.chain.data_doublings),
+        (1, 4)
+    );
+    assert!(
+        two_cores(&hour_data) <= 1.0,
+        "hour-data.toml: {} h",
+        two_cores(&hour_data)
+    );
 
-    for config in [quick, original, overnight, gated, hour, gated_night, night] {
+    for config in [
+        quick,
+        original,
+        overnight,
+        gated,
+        hour,
+        gated_night,
+        night,
+        links_night,
+        hour_data,
+    ] {
         assert_eq!(parse(&config.to_toml()).unwrap(), config);
     }
 }
