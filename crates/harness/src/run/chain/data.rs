@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::RngCore;
 
 use super::morning::{
-    chain_fit_file, fit_links, gate, gate_deck, morning_settings, observer, stop_asked, worker_pool,
+    chain_fit_file, fit_links, gate, gate_deck, gate_fields, morning_settings, observer,
+    stop_asked, worker_pool,
 };
 use crate::datagen::{DatagenConfig, DatagenRun, Shard};
 use crate::export::{export_to_file, ExportFormat};
@@ -69,12 +70,15 @@ pub(super) fn data_rows(top: &Path) -> Result<Vec<String>> {
     };
     let mut lines = text.lines();
     let header = data_header().join(",");
-    let rows: Vec<String> = lines.by_ref().skip(1).map(String::from).collect();
+    let header_found = lines.next() == Some(header.as_str());
+    let rows: Vec<String> = lines.map(String::from).collect();
     let numbered = rows.iter().enumerate().all(|(k, row)| {
-        row.split(',').count() == data_header().len()
-            && row.split(',').next() == Some(&(k + 1).to_string())
+        let fields: Vec<&str> = row.split(',').collect();
+        fields.len() == data_header().len()
+            && fields[0] == (k + 1).to_string()
+            && matches!(fields[fields.len() - 1], "true" | "false")
     });
-    if text.lines().next() != Some(header.as_str()) || !numbered {
+    if !header_found || !numbered {
         return Err(Error::input(format!(
             "{}: not the data night's rows (`{header}`, doublings 1, 2, … in order); put the \
              file back, or run the chain again into a new folder",
@@ -252,7 +256,10 @@ pub(super) fn data_night(
 /// The night's totals read back from `data.csv`.
 pub(super) fn data_summary(top: &Path, config: &Config) -> Result<DataNight> {
     let rows = data_rows(top)?;
-    let accepted = rows.iter().filter(|r| r.ends_with(",true")).count() as u32;
+    let accepted = rows
+        .iter()
+        .filter(|row| row.rsplit(',').next() == Some("true"))
+        .count() as u32;
     let games = (1..=config.chain.data_doublings)
         .map(|k| config.chain.data_games_of(k))
         .sum();
@@ -311,20 +318,7 @@ fn data_row(
         data_games.to_string(),
         positions,
     ];
-    match gate {
-        Some(gate) => {
-            let t = &gate.tally.results;
-            row.extend([
-                (t.wins + t.draws + t.losses).to_string(),
-                t.wins.to_string(),
-                t.draws.to_string(),
-                t.losses.to_string(),
-                format!("{:.1}", gate.estimate.elo),
-                format!("{:.1}", (gate.estimate.upper - gate.estimate.lower) / 2.0),
-            ]);
-        }
-        None => row.extend(["0", "0", "0", "0", "", ""].map(String::from)),
-    }
+    row.extend(gate_fields(gate));
     row.push(accepted.to_string());
     csv_line(&row).trim_end().to_string()
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::data::{data_rows, data_summary};
-use super::morning::Morning;
+use super::morning::{gate_fields, Morning};
 use crate::export::{export_to_file, ExportFormat};
 use crate::run::checkpoint::Checkpoint;
 use crate::run::config::Config;
@@ -265,20 +265,7 @@ pub(super) fn write_chain_files(
         morning.games.to_string(),
         morning.positions.to_string(),
     ];
-    match &morning.gate {
-        Some(gate) => {
-            let t = &gate.tally.results;
-            row.extend([
-                (t.wins + t.draws + t.losses).to_string(),
-                t.wins.to_string(),
-                t.draws.to_string(),
-                t.losses.to_string(),
-                format!("{:.1}", gate.estimate.elo),
-                format!("{:.1}", (gate.estimate.upper - gate.estimate.lower) / 2.0),
-            ]);
-        }
-        None => row.extend(["0", "0", "0", "0", "", ""].map(String::from)),
-    }
+    row.extend(gate_fields(morning.gate.as_ref()));
     row.push(morning.accepted.to_string());
     row.push(config.chain.label_depth.to_string());
     let text = csv_line(&morning_header()) + &csv_line(&row);

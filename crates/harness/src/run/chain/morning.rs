@@ -197,6 +197,25 @@ pub(super) fn gate(
     Ok(Some((gate, accepted)))
 }
 
+/// A gate's columns of `morning.csv` and `data.csv`: its games, wins, draws and losses, its Elo
+/// and the 95% interval's half-width; zeros and blanks where no gate was played.
+pub(super) fn gate_fields(gate: Option<&MatchReport>) -> [String; 6] {
+    match gate {
+        Some(gate) => {
+            let t = &gate.tally.results;
+            [
+                (t.wins + t.draws + t.losses).to_string(),
+                t.wins.to_string(),
+                t.draws.to_string(),
+                t.losses.to_string(),
+                format!("{:.1}", gate.estimate.elo),
+                format!("{:.1}", (gate.estimate.upper - gate.estimate.lower) / 2.0),
+            ]
+        }
+        None => ["0", "0", "0", "0", "", ""].map(String::from),
+    }
+}
+
 /// The last of `links`' best, which a fit of their games starts from, and their folders.
 fn pooled_links(links: &[RunSummary]) -> Result<(WeightsFile, Vec<PathBuf>)> {
     let last = links.last().expect("a chain has links");

@@ -183,7 +183,6 @@ fn optional_table(table: &str) -> String {
             toml::to_string(&ranges).expect("ranges serialise")
         );
     }
-    let defaults = super::IslandsConfig::default();
     let mut out = format!("\n# [{table}]\n");
     for line in table_lines(&written, table) {
         let Some((key, _)) = line.split_once(" = ") else {
@@ -191,48 +190,46 @@ fn optional_table(table: &str) -> String {
         };
         let path = format!("{table}.{key}");
         out.push_str(&comment(key_doc(&path)));
-        let line = if path == "islands.count" {
-            format!("count = {}", defaults.count)
-        } else if path == "chain.links" {
-            format!("links = {}", super::ChainConfig::default().links)
-        } else if path == "chain.learn_from_earlier" {
-            "learn_from_earlier = false".to_string()
-        } else if path == "chain.label_depth" {
-            format!(
-                "label_depth = {}",
-                super::ChainConfig::default().label_depth
-            )
-        } else if path == "chain.interim_fits" {
-            "interim_fits = []".to_string()
-        } else if path == "chain.exchange" {
-            "exchange = false".to_string()
-        } else if path == "chain.data_doublings" {
-            "data_doublings = 0".to_string()
-        } else if path == "chain.data_games" {
-            format!("data_games = {}", super::ChainConfig::default().data_games)
-        } else if path == "chain.data_nodes" {
-            format!(
-                "data_nodes = {:?}",
-                super::ChainConfig::default().data_nodes
-            )
-        } else if path == "chain.data_with_links" {
-            "data_with_links = true".to_string()
-        } else if path == "gate.candidates" {
-            "candidates = \"none\"".to_string()
-        } else if path == "gate.confirm" {
-            format!("confirm = {}", crate::run::GateConfig::default().confirm)
-        } else if path == "weights.patterns.kings" {
-            "kings = \"none\"".to_string()
-        } else if path == "weights.patterns.ranks" {
-            "ranks = \"none\"".to_string()
-        } else if path == "islands.pool_games" {
-            format!("pool_games = {}", defaults.pool_games)
-        } else {
-            line.to_string()
-        };
+        let line = default_line(&path).unwrap_or_else(|| line.to_string());
         out.push_str(&format!("# {line}\n"));
     }
     out
+}
+
+/// The line of `path`'s default for a key the table above had to set off its default to have it
+/// written at all; `None` for every other key, whose written line is its default.
+fn default_line(path: &str) -> Option<String> {
+    let chain = super::ChainConfig::default();
+    let islands = super::IslandsConfig::default();
+    let gate = crate::run::GateConfig::default();
+    let patterns = crate::tournament::PatternRanges::default();
+    let value = match path {
+        "islands.count" => toml_value(islands.count),
+        "islands.pool_games" => toml_value(islands.pool_games),
+        "chain.links" => toml_value(chain.links),
+        "chain.learn_from_earlier" => toml_value(chain.learn_from_earlier),
+        "chain.label_depth" => toml_value(chain.label_depth),
+        "chain.interim_fits" => toml_value(chain.interim_fits),
+        "chain.exchange" => toml_value(chain.exchange),
+        "chain.data_doublings" => toml_value(chain.data_doublings),
+        "chain.data_games" => toml_value(chain.data_games),
+        "chain.data_nodes" => toml_value(chain.data_nodes),
+        "chain.data_with_links" => toml_value(chain.data_with_links),
+        "gate.candidates" => toml_value(gate.candidates),
+        "gate.confirm" => toml_value(gate.confirm),
+        "weights.patterns.kings" => toml_value(patterns.kings),
+        "weights.patterns.ranks" => toml_value(patterns.ranks),
+        _ => return None,
+    };
+    let key = path.rsplit('.').next().unwrap_or(path);
+    Some(format!("{key} = {value}"))
+}
+
+/// `value` as TOML writes it on the right of `=`.
+fn toml_value(value: impl serde::Serialize) -> String {
+    toml::Value::try_from(value)
+        .expect("a setting serialises")
+        .to_string()
 }
 
 #[cfg(test)]
