@@ -12,6 +12,7 @@ use checkers_engine::weights_file::WeightsFile;
 use clap::Args;
 
 use super::egdb::{open_database, DatabaseArg};
+use super::engine_weights::EngineWeightsArg;
 use super::output::outln;
 use super::search_args::search_mode;
 use super::{parse_fen, thread_pool};
@@ -47,10 +48,9 @@ pub struct AnalyseArgs {
     /// The position as PDN FEN.
     #[arg(long)]
     fen: String,
-    /// A weights file (JSON, TOML or CSV), `material`, or `champion` (the shipped champion,
-    /// weights/hour.json, built in).
-    #[arg(long, default_value = "material")]
-    weights: String,
+    /// The weights to search with.
+    #[command(flatten)]
+    weights: EngineWeightsArg,
     /// Full-width search depth in plies.
     #[arg(long, default_value_t = SearchParams::default().min_depth)]
     min_depth: u32,
@@ -213,9 +213,9 @@ pub fn perft(args: PerftArgs) -> Result<()> {
 pub fn analyse(args: AnalyseArgs) -> Result<()> {
     let pos = parse_fen(&args.fen)?;
     let limits = search_limits(args.min_depth, args.max_depth)?;
-    let file = checkers_harness::run_folder::weights_from_arg(&args.weights)?;
+    let file = args.weights.load()?;
     let player = Player::of_file(&file);
-    let (database, _) = args.database.open(&[("the --weights file", &file)])?;
+    let (database, _) = args.database.open(&args.weights.database_players(&file))?;
     let mut searcher = Searcher::default();
     searcher.set_endgame_db(database);
     let table = file.search;

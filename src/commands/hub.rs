@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use checkers_engine::board::Position;
 use checkers_engine::error::Result;
@@ -21,21 +21,21 @@ use checkers_engine::hub::{
     move_from_hub, move_to_hub, parse_line, position_from_hub, quote, score_to_hub, HubLevel,
     HubLine,
 };
-use checkers_engine::search::{SearchResult, Searcher};
+use checkers_engine::search::{SearchResult, Searcher, TimeBank};
 use checkers_engine::weights_file::WeightsFile;
 use clap::Args;
 
 use super::egdb::DatabaseArg;
 use super::engine::{Game, SearchModeArg};
+use super::engine_weights::EngineWeightsArg;
 use super::read_line;
 
 /// Arguments of `hub`.
 #[derive(Args, Debug)]
 pub struct HubArgs {
-    /// The engine's weights: a weights file (JSON, TOML or CSV), `material`, or `champion` (the
-    /// shipped champion, weights/hour.json, built in).
-    #[arg(long, default_value = "material")]
-    weights: String,
+    /// The engine's weights.
+    #[command(flatten)]
+    weights: EngineWeightsArg,
     /// Plies beyond the full-width depth to which captures are followed (0 to 20).
     #[arg(long, default_value_t = DEFAULT_EXTENSION,
           value_parser = clap::value_parser!(u32).range(0..=MAX_EXTENSION as i64))]
@@ -67,8 +67,9 @@ enum Event {
     Line(String),
     /// Standard input is closed (or unreadable): the GUI is gone.
     End,
-    /// The search finished and printed its `done` line; the searcher comes back.
-    SearchDone(Box<Searcher>),
+    /// The search finished and printed its `done` line; the searcher comes back, with the
+    /// time the move took.
+    SearchDone(Box<Searcher>, Duration),
 }
 
 /// Whether to go on reading commands.
@@ -118,6 +119,9 @@ struct Engine {
     extension: u32,
     game: Game,
     level: HubLevel,
+    /// The game's time account at `move-time`: what a forced or easy move saved goes to the
+    /// next ones, so that the mean time a move is the time given. Opened again by `new-game`.
+    bank: TimeBank,
     /// `None` while a search has it.
     searcher: Option<Box<Searcher>>,
     /// The stop flag of the search under way.
@@ -127,9 +131,11 @@ struct Engine {
 
 /// Runs the command until `quit` or the end of standard input.
 pub fn run(args: HubArgs) -> Result<()> {
-    let weights = checkers_harness::run_folder::weights_from_arg(&args.weights)?;
+    let weights = args.weights.load()?;
     let mut searcher = Box::new(Searcher::new(TT_BITS));
-    let (database, _) = args.database.open(&[("the --weights file", &weights)])?;
+    let (database, _) = args
+        .database
+        .open(&args.weights.database_players(&weights))?;
     searcher.set_endgame_db(database);
     searcher.set_selective(args.search.selective(weights.search));
     let (events, inbox) = mpsc::channel();
@@ -154,6 +160,7 @@ pub fn run(args: HubArgs) -> Result<()> {
         extension: args.capture_extension,
         game: Game::new(Position::start()),
         level: DEFAULT_LEVEL,
+        bank: TimeBank::default(),
         searcher: Some(searcher),
         stop: None,
         events,
@@ -195,9 +202,12 @@ impl Engine {
                         return;
                     }
                 }
-                Event::SearchDone(searcher) => {
+                Event::SearchDone(searcher, took) => {
                     self.searcher = Some(searcher);
                     self.stop = None;
+                    if let HubLevel::MoveTime(given) = self.level {
+                        self.bank.spent(seconds(given), took);
+                    }
                 }
                 Event::End => {
                     self.stop_search();
@@ -246,7 +256,10 @@ impl Engine {
             }
             "set-param" => self.set_param(&line),
             "init" => send("ready"),
-            "new-game" => self.game = Game::new(Position::start()),
+            "new-game" => {
+                self.game = Game::new(Position::start());
+                self.bank = TimeBank::default();
+            }
             "pos" => match game_from_line(&line) {
                 Ok(game) => self.game = game,
                 Err(e) => send_error(&e),
@@ -325,6 +338,9 @@ impl Engine {
         if moves.len() == 1 && self.level.is_timed() {
             budget.depth = 1;
         }
+        if let (HubLevel::MoveTime(given), Some(time)) = (self.level, &mut budget.time) {
+            time.target = self.bank.target(seconds(given));
+        }
         self.stop = Some(stop);
         let weights = self.weights.clone();
         let game = self.game.clone();
@@ -336,9 +352,14 @@ impl Engine {
                 send(&info_line(r, started))
             });
             send(&done_line(&pos, &found));
-            let _ = events.send(Event::SearchDone(searcher));
+            let _ = events.send(Event::SearchDone(searcher, started.elapsed()));
         });
     }
+}
+
+/// `move-time`'s seconds as a duration (as the level's budget reads them: at least 1 ms).
+fn seconds(given: f64) -> Duration {
+    Duration::try_from_secs_f64(given.max(0.001)).unwrap_or(Duration::from_secs(1))
 }
 
 /// `info depth=… score=… nodes=… time=… nps=… pv="…"` for a finished iteration.

@@ -3,6 +3,7 @@
 pub mod datagen;
 pub mod egdb;
 pub mod engine;
+pub mod engine_weights;
 pub mod export;
 pub mod fit;
 pub mod hub;

@@ -1,7 +1,7 @@
 //! The `play` command: a person plays the engine in the terminal.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use checkers_engine::atomic_file::{
     check_output_path, refuse_overwriting, write_output_atomically,
@@ -12,12 +12,12 @@ use checkers_engine::error::{Error, Result};
 use checkers_engine::game::{GameResult, PdnGame, Player};
 use checkers_engine::search::{SearchLimits, Searcher};
 use checkers_engine::weights_file::WeightsFile;
-use checkers_engine::CHAMPION;
 use checkers_harness::run_folder::refuse_writing_runs;
 use clap::{Args, ValueEnum};
 
 use super::egdb::{DatabaseArg, DatabaseChoice};
 use super::engine::{search_limits, Game, SearchModeArg};
+use super::engine_weights::EngineWeightsArg;
 use super::output::{self, out, outln};
 use super::{parse_fen, read_line};
 
@@ -33,10 +33,9 @@ enum Side {
 /// Arguments of `play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The engine's weights: a weights file, `material`, or `champion` (the shipped champion,
-    /// weights/hour.json, built in).
-    #[arg(long, default_value = "material")]
-    weights: String,
+    /// The engine's weights.
+    #[command(flatten)]
+    weights: EngineWeightsArg,
     /// The colour you play.
     #[arg(long, value_enum, default_value_t = Side::Black)]
     color: Side,
@@ -72,8 +71,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if let Some(path) = &args.pdn {
         check_output_path(path, "--pdn file")?;
         let mut inputs = Vec::new();
-        if args.weights != "material" && args.weights != CHAMPION {
-            let weights = Path::new(&args.weights);
+        if let Some(weights) = args.weights.input_path() {
             refuse_overwriting(path, "--pdn", &[("--weights", weights)])?;
             inputs.push(weights);
         }
@@ -123,7 +121,7 @@ impl Record<'_> {
         let Some(path) = &self.args.pdn else {
             return Ok(());
         };
-        let engine = format!("checkers-tuner ({})", self.args.weights);
+        let engine = format!("checkers-tuner ({})", self.args.weights.name());
         let (black, white) = match self.args.color {
             Side::Black => ("you", engine.as_str()),
             Side::White => (engine.as_str(), "you"),
@@ -158,9 +156,10 @@ struct Engine {
 impl Engine {
     fn new(args: &PlayArgs) -> Result<Engine> {
         let limits = search_limits(args.min_depth, args.max_depth)?;
-        let weights = checkers_harness::run_folder::weights_from_arg(&args.weights)?;
-        let (database, database_choice) =
-            args.database.open(&[("the --weights file", &weights)])?;
+        let weights = args.weights.load()?;
+        let (database, database_choice) = args
+            .database
+            .open(&args.weights.database_players(&weights))?;
         Ok(Engine {
             limits,
             weights,

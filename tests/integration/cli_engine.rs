@@ -149,6 +149,34 @@ fn the_shipped_champion_is_a_weights_argument() {
     assert_eq!(score("champion"), score(weights.to_str().unwrap()));
 }
 
+/// Without `--weights`, `analyse` searches with the built-in champion and, unless asked, no
+/// endgame database: not the 5-piece one the champion's run recorded, which `--weights
+/// champion` brings (and would build into an empty cache first).
+#[test]
+fn without_weights_the_engine_commands_play_the_champion_without_a_database() {
+    let analyse = |extra: &[&str]| {
+        let out = cmd()
+            .args([
+                "analyse",
+                "--fen",
+                "W:W18,22,23,K27:B3,K10,14",
+                "--min-depth",
+                "4",
+            ])
+            .args(extra)
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let default = analyse(&[]);
+    assert!(!default.contains("database"), "{default}");
+    assert_eq!(
+        default,
+        analyse(&["--weights", "champion", "--database-pieces", "0"])
+    );
+    assert_ne!(default, analyse(&["--weights", "material"]));
+}
+
 #[test]
 fn bench_prints_one_line_per_position_and_a_total() {
     let out = cmd().args(["bench", "--depth", "4"]).assert().success();

@@ -399,7 +399,8 @@ fn egdb_build_and_probe_through_the_binary() {
         .stdout(
             contains(format!("database {expected}")).and(contains(format!("score {expected} "))),
         );
-    // Without --database-pieces, `material` searches with none, whatever the cache holds.
+    // Without --database-pieces or --weights, the default champion searches with none, whatever
+    // the cache holds.
     bin(cache.path())
         .args(["analyse", "--fen", "W:WK1,K5:BK32", "--min-depth", "2"])
         .assert()

@@ -195,7 +195,7 @@ fn handshake_init_ping_and_quit() {
 
 #[test]
 fn a_depth_search_answers_the_fixed_depth_searchs_move_with_info_lines() {
-    let mut engine = Engine::start(&[]);
+    let mut engine = Engine::start(&["--weights", "material"]);
     engine.send("init");
     assert_eq!(engine.next(), "ready");
     let start = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
