@@ -9,7 +9,8 @@
 //! of the repository). It searches
 //! with the 5-piece endgame database when checkers-tuner's cache already holds it (it never
 //! builds one), knows the game's repetitions from `set gamehist`, and spends `maxtime` as
-//! CheckerBoard means it: an average, a hard move taking up to twice it.
+//! CheckerBoard means it: an average over the game (what a forced or easy move saves goes to
+//! the next ones, as `match --movetime` spends it), a hard move taking up to twice it.
 
 use std::ffi::{c_char, c_int, CStr};
 use std::path::{Path, PathBuf};
@@ -21,13 +22,14 @@ use std::time::{Duration, Instant};
 use checkers_engine::board::Position;
 use checkers_engine::checkerboard::{
     board_from_position, color_of_code, incremental_times, position_from_board, read_gamehist,
-    write_c_string, Board8x8, CB_LOSS, CB_UNKNOWN, CB_WIN, GT_ENGLISH, REPLY_SIZE, STATUS_SIZE,
+    write_c_string, Board8x8, CB_LOSS, CB_RESET_MOVES, CB_UNKNOWN, CB_WIN, GT_ENGLISH, REPLY_SIZE,
+    STATUS_SIZE,
 };
 use checkers_engine::egdb::{
     cache_dir as endgame_cache_dir, database_path as endgame_db_path, EndgameDb,
 };
 use checkers_engine::game::{Player, SearchMode, SearchParams};
-use checkers_engine::search::{GameHistory, SearchBudget, Searcher};
+use checkers_engine::search::{GameHistory, SearchBudget, Searcher, TimeBank};
 use checkers_engine::weights_file::WeightsFile;
 
 /// The weights file looked for beside the library when `set weights` names none.
@@ -49,6 +51,9 @@ struct Engine {
     /// `set gamehist`'s positions, the last one the position of the next `getmove`.
     history: Vec<Position>,
     database: Option<&'static EndgameDb>,
+    /// The game's time account at `maxtime` a move, opened again at each new game
+    /// (`CB_RESET_MOVES`).
+    bank: TimeBank,
 }
 
 static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
@@ -76,6 +81,7 @@ impl Engine {
             searcher: None,
             history: Vec::new(),
             database,
+            bank: TimeBank::default(),
         }
     }
 
@@ -386,7 +392,8 @@ pub unsafe extern "system" fn getmove(
         return CB_LOSS;
     }
     let started = Instant::now();
-    let average = match incremental_times(info, moreinfo) {
+    let clock = incremental_times(info, moreinfo);
+    let average = match clock {
         // A 25th of the clock plus most of the increment, as our own clock games plan.
         Some((increment, remaining)) => (remaining / 25.0 + increment * 0.75).min(remaining / 3.0),
         None => maxtime,
@@ -395,6 +402,20 @@ pub unsafe extern "system" fn getmove(
     let stop = Arc::new(AtomicBool::new(false));
     let mut budget = SearchBudget::average_time(average, CAPTURE_EXTENSION, started);
     budget.stop = Some(Arc::clone(&stop));
+    // At a fixed time a move, the game's account lends what earlier moves saved (the hard
+    // deadline stays at twice `maxtime`); a clock's share is planned afresh every move.
+    let banked = clock.is_none();
+    if banked {
+        let target = with_engine(|engine| {
+            if info & CB_RESET_MOVES != 0 {
+                engine.bank = TimeBank::default();
+            }
+            engine.bank.target(average)
+        });
+        if let Some(time) = &mut budget.time {
+            time.target = target;
+        }
+    }
     // "Play now": a watcher turns CheckerBoard's flag into the search's stop flag.
     let done = Arc::new(AtomicBool::new(false));
     let watcher = (!playnow.is_null()).then(|| {
@@ -422,9 +443,13 @@ pub unsafe extern "system" fn getmove(
             let weights = engine.weights.clone();
             let player = Player::of_file(&weights);
             let evaluator = player.evaluator(&pos);
-            engine
+            let found = engine
                 .searcher()
-                .search_timed(&pos, &history, evaluator, &budget, |_| {})
+                .search_timed(&pos, &history, evaluator, &budget, |_| {});
+            if banked {
+                engine.bank.spent(average, started.elapsed());
+            }
+            found
         })
     }));
     done.store(true, Ordering::Relaxed);
