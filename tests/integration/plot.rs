@@ -1,11 +1,12 @@
-//! `plot_run` on a small synthetic run folder: the picture it writes and the errors it gives.
+//! `plot_run` on a small synthetic run folder: the picture it writes and the errors it gives;
+//! and `plot` of a tournament's rating list and of a chain's data night.
 
 use std::fs;
 use std::path::Path;
 
 use checkers_engine::error::Error;
 use checkers_engine::eval::{extra_names, FEATURE_NAMES};
-use checkers_harness::plot::plot_run;
+use checkers_harness::plot::{plot_run, PlotSource};
 
 const ROUNDS_HEADER: &str = "round,population,levels,games,black_wins,white_wins,\
 draw_then_black_win,draw_then_white_win,double_draws,byes,survivors,newcomers,mean_plies,diversity";
@@ -652,4 +653,151 @@ fn a_gated_run_gets_the_champions_climb_on_its_own_panel_and_its_weights() {
         )),
         "{texts:?}"
     );
+}
+
+/// The binary's `plot ARGS…` with the current folder `dir`, and what it wrote to stderr.
+fn plot_in(dir: &Path, args: &[&str]) -> (assert_cmd::assert::Assert, String) {
+    let assert = assert_cmd::Command::cargo_bin("checkers-tuner")
+        .unwrap()
+        .current_dir(dir)
+        .arg("plot")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(600))
+        .assert();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    (assert, stderr)
+}
+
+/// The names in `dir`, sorted (to see that a refused plot left nothing behind).
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_run_folder_plots_as_before_even_beside_a_data_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    fs::create_dir(&run).unwrap();
+    write_run(&run);
+    let before = dir.path().join("before.svg");
+    plot_run(&run, &before).unwrap();
+    assert_eq!(PlotSource::of(&run), PlotSource::Run);
+    let (assert, _) = plot_in(dir.path(), &["run"]);
+    assert.success().stdout("run/rounds.svg\n");
+    let picture = fs::read(&before).unwrap();
+    assert_eq!(fs::read(run.join("rounds.svg")).unwrap(), picture);
+    // A run folder never holds a data night's `data.csv`; one that does is a run all the same.
+    fs::write(run.join("data.csv"), "doubling\n1\n").unwrap();
+    assert_eq!(PlotSource::of(&run), PlotSource::Run);
+    plot_in(dir.path(), &["run", "-o", "again.svg"]).0.success();
+    assert_eq!(fs::read(dir.path().join("again.svg")).unwrap(), picture);
+}
+
+/// A rating list as `match … --tournament round-robin --out t.csv` writes `t.ratings.csv`,
+/// with a player that lost every game.
+const RATINGS: &str = "rank,player,name,elo,margin,los_next,games,points\n\
+                       1,2,hour.json,+35.2,20.1,0.9731,8,5.5\n\
+                       2,1,material,0.0,0.0,0.9999,8,4.5\n\
+                       3,3,random mover,-inf,inf,,8,0\n";
+
+#[test]
+fn plot_draws_a_rating_list_beside_it_and_refuses_a_bad_one_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("t.ratings.csv"), RATINGS).unwrap();
+    let (assert, stderr) = plot_in(d, &["t.ratings.csv"]);
+    assert.success().stdout("t.ratings.svg\n");
+    assert!(stderr.contains("note: 1 player unbounded"), "{stderr}");
+    let texts = svg_texts(&fs::read_to_string(d.join("t.ratings.svg")).unwrap());
+    for name in ["hour.json", "material", "random mover"] {
+        let label = format!("{name} (8 games)");
+        assert!(texts.contains(&label), "no `{label}` in {texts:?}");
+    }
+    plot_in(d, &["t.ratings.csv", "-o", "t.png"]).0.success();
+    assert_eq!(&fs::read(d.join("t.png")).unwrap()[..4], b"\x89PNG");
+
+    let bad = tempfile::tempdir().unwrap();
+    let b = bad.path();
+    for (text, says) in [
+        (
+            RATINGS.replace(",games,", ",gams,"),
+            "missing column `games`",
+        ),
+        (
+            RATINGS.replace(",8,0\n", ",eight,0\n"),
+            "bad.ratings.csv line 4, column `games`: `eight`",
+        ),
+        (
+            RATINGS[..RATINGS.find('\n').unwrap() + 1].to_string(),
+            "bad.ratings.csv line 2: no players",
+        ),
+    ] {
+        fs::write(b.join("bad.ratings.csv"), &text).unwrap();
+        let (assert, stderr) = plot_in(b, &["bad.ratings.csv"]);
+        assert.code(2).stdout("");
+        assert!(
+            stderr.starts_with("Error: ") && stderr.contains(says),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert_eq!(names_in(b), ["bad.ratings.csv"], "{says}");
+    }
+    // The rating list is not its own picture, whatever the name.
+    fs::write(b.join("list.svg"), RATINGS).unwrap();
+    let (assert, stderr) = plot_in(b, &["list.svg", "-o", "./list.svg"]);
+    assert.code(2);
+    assert!(stderr.contains("the rating list"), "{stderr}");
+    assert_eq!(fs::read_to_string(b.join("list.svg")).unwrap(), RATINGS);
+}
+
+#[test]
+fn plot_draws_a_chains_data_night_and_refuses_a_bad_data_csv_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().join("night");
+    fs::create_dir(&top).unwrap();
+    fs::write(top.join("config.toml"), "name = \"a-night\"\n").unwrap();
+    let header =
+        "doubling,games,data_games,positions,gate_games,wins,draws,losses,elo,elo_95,accepted";
+    let data = format!(
+        "{header}\n\
+         1,10000,10000,812345,128,40,70,18,+60.1,35.2,true\n\
+         2,10000,20000,1634990,256,50,140,66,-22.0,24.9,false\n"
+    );
+    fs::write(top.join("data.csv"), &data).unwrap();
+    assert_eq!(PlotSource::of(&top), PlotSource::DataNight);
+    let (assert, _) = plot_in(dir.path(), &["night"]);
+    assert.success().stdout("night/data.svg\n");
+    let texts = svg_texts(&fs::read_to_string(top.join("data.svg")).unwrap());
+    assert!(
+        texts[0].contains("\"a-night\": data night, 2 doublings"),
+        "{:?}",
+        texts[0]
+    );
+    for label in [
+        "doubling 1: 10000 games,",
+        "doubling 2: 20000 games,",
+        "1",
+        "2",
+    ] {
+        assert!(
+            texts.iter().any(|t| t == label),
+            "no `{label}` in {texts:?}"
+        );
+    }
+
+    fs::remove_file(top.join("data.svg")).unwrap();
+    fs::write(top.join("data.csv"), data.replace(",-22.0,", ",minus,")).unwrap();
+    let (assert, stderr) = plot_in(dir.path(), &["night"]);
+    assert.code(2).stdout("");
+    assert!(
+        stderr.contains("data.csv line 3, column `elo`: `minus`"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(names_in(&top), ["config.toml", "data.csv"]);
 }

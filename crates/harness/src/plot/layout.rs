@@ -139,11 +139,11 @@ pub(super) fn draw<DB: DrawingBackend>(
 }
 
 /// Height of a line of notes under the title.
-const NOTE_HEIGHT: u32 = 20;
+pub(super) const NOTE_HEIGHT: u32 = 20;
 
 /// Writes `notes` (what the picture shows otherwise than the files say) in a strip at the top
 /// of `area`; the rest of `area`.
-fn draw_notes<DB: DrawingBackend>(
+pub(super) fn draw_notes<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     notes: &[String],
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {

@@ -1,4 +1,5 @@
-//! Pictures of a run's round statistics (SVG or PNG).
+//! Pictures of a run's round statistics, of a chain's data night and of a tournament's rating
+//! list (SVG or PNG).
 //!
 //! Text is laid out with a font shipped inside the binary (`assets/DejaVuSans-subset.ttf`, see
 //! `assets/DejaVuSans-LICENSE.txt`) through plotters' pure-Rust `ab_glyph` backend, so drawing
@@ -7,6 +8,7 @@
 mod chart;
 mod climb;
 mod data;
+mod data_night;
 mod draws;
 mod grouping;
 mod heat_maps;
@@ -14,15 +16,81 @@ mod layout;
 mod learning;
 mod outcomes;
 mod picture;
+mod ratings;
 mod style;
 mod weights;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use crate::run_folder::{DATA_RESULT_FILE, ROUNDS_FILE};
 use checkers_engine::error::Error;
 
 use data::{check_run_dir, read_run};
 use picture::write_picture;
+
+pub use data_night::plot_data_night;
+pub use ratings::plot_ratings;
+
+/// What `plot` draws from the path it is given, by what the path is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotSource {
+    /// A run folder, or anything that is neither of the others (which [`plot_run`] then
+    /// refuses as it always has): [`plot_run`].
+    Run,
+    /// A chain's top folder after (part of) its data night, with `data.csv` and no
+    /// `rounds.csv`: [`plot_data_night`].
+    DataNight,
+    /// A file (or a missing name ending in `.csv`): a tournament's rating list,
+    /// [`plot_ratings`].
+    Ratings,
+}
+
+impl PlotSource {
+    /// What `path` is. A folder with `rounds.csv` is a run's whatever else it holds, so that a
+    /// run folder is drawn as it always was; a chain's top folder never has one.
+    pub fn of(path: &Path) -> PlotSource {
+        if path.is_dir() {
+            if path.join(DATA_RESULT_FILE).exists() && !path.join(ROUNDS_FILE).exists() {
+                PlotSource::DataNight
+            } else {
+                PlotSource::Run
+            }
+        } else {
+            let csv = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            if path.is_file() || csv {
+                PlotSource::Ratings
+            } else {
+                PlotSource::Run
+            }
+        }
+    }
+
+    /// The picture's name without `-o`: `RUN_DIR/rounds.svg`, `TOP/data.svg`, or the rating
+    /// list's name with `.svg` for its last extension (`FILE.ratings.csv` gives
+    /// `FILE.ratings.svg`, beside it).
+    pub fn default_output(self, path: &Path) -> PathBuf {
+        match self {
+            PlotSource::Run => path.join("rounds.svg"),
+            PlotSource::DataNight => path.join("data.svg"),
+            PlotSource::Ratings => path.with_extension("svg"),
+        }
+    }
+
+    /// Draws `path` into `out` with [`plot_run`], [`plot_data_night`] or [`plot_ratings`];
+    /// returns the notes drawn under the title.
+    ///
+    /// # Errors
+    /// As the function drawing it.
+    pub fn plot(self, path: &Path, out: &Path) -> Result<Vec<String>, Error> {
+        match self {
+            PlotSource::Run => plot_run(path, out),
+            PlotSource::DataNight => plot_data_night(path, out),
+            PlotSource::Ratings => plot_ratings(path, out),
+        }
+    }
+}
 /// Draws the round statistics of the run in `run_dir` into `out`: PNG when `out` ends in `.png`,
 /// SVG when it ends in `.svg` (any case); any other name is refused before anything is read.
 ///

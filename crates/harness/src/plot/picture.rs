@@ -2,14 +2,36 @@
 
 use std::path::Path;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use checkers_engine::atomic_file::{write_atomically, write_atomically_with};
 use checkers_engine::error::Error;
 
+use super::chart::DrawResult;
 use super::data::RunData;
 use super::layout::{draw, height, WIDTH};
 use super::style::FAMILY;
+
+/// What [`write_picture`] draws: a picture of a known size, drawn the same way on the SVG and
+/// the bitmap backend (so that the two formats of one picture never differ but in pixels).
+pub(super) trait Picture {
+    /// Width and height in pixels.
+    fn size(&self) -> (u32, u32);
+    /// Draws the whole picture on `root`.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB>;
+}
+
+/// A run's picture: its rounds' panels (see [`super::layout`]).
+impl Picture for RunData {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, height(self))
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        draw(self, root)
+    }
+}
 
 /// The font every piece of text is laid out with. A subset (Latin-1 and a few dashes and
 /// quotes) keeps the binary small; characters outside it are laid out as blanks.
@@ -30,7 +52,7 @@ fn register_font() -> Result<(), Error> {
 /// Draws the picture into a temporary file beside `out` and renames it onto `out`
 /// ([`write_atomically_with`]): `out` is either the whole picture or untouched, also when the
 /// command is interrupted.
-pub(super) fn write_picture(data: &RunData, out: &Path, png: bool) -> Result<(), Error> {
+pub(super) fn write_picture(data: &impl Picture, out: &Path, png: bool) -> Result<(), Error> {
     register_font()?;
     if png {
         // The encoder chooses the format by the file name's extension.
@@ -40,19 +62,19 @@ pub(super) fn write_picture(data: &RunData, out: &Path, png: bool) -> Result<(),
     }
 }
 
-fn render_svg(data: &RunData, out: &Path) -> Result<String, Error> {
+fn render_svg(data: &impl Picture, out: &Path) -> Result<String, Error> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height(data))).into_drawing_area();
-        draw(data, &root).map_err(|e| draw_failure(out, &e))?;
+        let root = SVGBackend::with_string(&mut svg, data.size()).into_drawing_area();
+        data.draw(&root).map_err(|e| draw_failure(out, &e))?;
         root.present().map_err(|e| draw_failure(out, &e))?;
     }
     Ok(svg)
 }
 
-fn render_png(data: &RunData, tmp: &Path, out: &Path) -> Result<(), Error> {
-    let root = BitMapBackend::new(tmp, (WIDTH, height(data))).into_drawing_area();
-    draw(data, &root).map_err(|e| draw_failure(out, &e))?;
+fn render_png(data: &impl Picture, tmp: &Path, out: &Path) -> Result<(), Error> {
+    let root = BitMapBackend::new(tmp, data.size()).into_drawing_area();
+    data.draw(&root).map_err(|e| draw_failure(out, &e))?;
     root.present()
         .map_err(|e| Error::failure(format!("cannot write {}: {e}", out.display())))
 }

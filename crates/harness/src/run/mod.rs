@@ -20,6 +20,8 @@ mod runner;
 mod state;
 mod summary;
 
+#[cfg(test)]
+pub(crate) use chain::data_header;
 pub use config::{commented_defaults, ChainConfig, Config};
 pub use gate::{GateCandidates, GateConfig};
 pub use islands::{Island, IslandChoice};

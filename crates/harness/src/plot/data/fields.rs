@@ -25,7 +25,7 @@ pub(crate) struct Clamped {
 
 impl Clamped {
     /// `value` (finite) moved into `range`, noted as `kind` when it moved.
-    pub(super) fn clamp(
+    pub(in crate::plot) fn clamp(
         &mut self,
         value: f64,
         range: (f64, f64),
@@ -48,7 +48,7 @@ impl Clamped {
     }
 
     /// One line per kind, for the picture.
-    pub(super) fn notes(&self) -> Vec<String> {
+    pub(in crate::plot) fn notes(&self) -> Vec<String> {
         self.kinds
             .iter()
             .map(|(kind, count, first)| {
@@ -100,8 +100,8 @@ pub(super) fn parse_island(
     })
 }
 
-/// A count of pairs or games of `rounds.csv`.
-pub(super) fn parse_count(
+/// A count of pairs or games: of `rounds.csv`, a rating list or a data night's `data.csv`.
+pub(crate) fn parse_count(
     cols: &CsvTable,
     record: &csv::StringRecord,
     column: &Column,

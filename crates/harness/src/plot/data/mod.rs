@@ -16,7 +16,7 @@ use crate::run_folder::{
 use checkers_engine::error::Error;
 
 use champions::{read_champion_weights, read_champions};
-use fields::Clamped;
+pub(crate) use fields::{parse_count, Clamped, MAX_ELO};
 use learning::read_learning;
 use rounds::read_rounds;
 use specimens::read_best;
@@ -105,7 +105,9 @@ pub(crate) fn read_run(run_dir: &Path) -> Result<RunData, Error> {
     })
 }
 
-fn run_name(run_dir: &Path) -> Result<String, Error> {
+/// The top-level `name` of the folder's `config.toml`, else the folder's name (a run's, or a
+/// chain's top folder's: its `config.toml` names the chain).
+pub(crate) fn run_name(run_dir: &Path) -> Result<String, Error> {
     let folder_name = || {
         run_dir
             .canonicalize()

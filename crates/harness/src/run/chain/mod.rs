@@ -17,5 +17,8 @@ mod links;
 mod morning;
 mod play;
 
+/// `plot`'s tests write `data.csv` under the header the chain writes.
+#[cfg(test)]
+pub(crate) use data::data_header;
 pub(super) use links::Runs;
 pub(super) use play::run_chain;
