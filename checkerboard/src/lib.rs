@@ -6,7 +6,9 @@
 //! It plays with the selective search of the weights it has: a weights file written by
 //! checkers-tuner (`set weights PATH`, with the file's `search` table), by default the file
 //! `checkers-tuner.json` beside the library, else the champion built in (`weights/hour.json`
-//! of the repository). It searches
+//! of the repository); `set NAME VALUE` changes one of the selective search's integer keys
+//! (`lmr_depth`, `futility_margin`, …) over the file's, as `checkers-tuner spsa` tunes an
+//! engine's options. It searches
 //! with the 5-piece endgame database when checkers-tuner's cache already holds it (it never
 //! builds one), knows the game's repetitions from `set gamehist`, and spends `maxtime` as
 //! CheckerBoard means it: an average over the game (what a forced or easy move saves goes to
@@ -29,7 +31,10 @@ use checkers_engine::egdb::{
     cache_dir as endgame_cache_dir, database_path as endgame_db_path, EndgameDb,
 };
 use checkers_engine::game::{Player, SearchMode, SearchParams};
-use checkers_engine::search::{GameHistory, SearchBudget, Searcher, TimeBank};
+use checkers_engine::search::{
+    gene_index, gene_value, GameHistory, Gene, SearchBudget, Searcher, SelectiveParams, TimeBank,
+    GENE_KEYS,
+};
 use checkers_engine::weights_file::WeightsFile;
 
 /// The weights file looked for beside the library when `set weights` names none.
@@ -46,6 +51,9 @@ struct Engine {
     weights: WeightsFile,
     /// Where the weights came from (`built in` for the champion).
     weights_origin: String,
+    /// The selective keys `set NAME VALUE` gave, in [`GENE_KEYS`] order, over the weights
+    /// file's `search` table (`None`: the file's); `set weights` drops them.
+    overrides: [Option<u32>; GENE_KEYS.len()],
     hash_mib: u32,
     searcher: Option<Searcher>,
     /// `set gamehist`'s positions, the last one the position of the next `getmove`.
@@ -77,6 +85,7 @@ impl Engine {
         Engine {
             weights,
             weights_origin,
+            overrides: [None; GENE_KEYS.len()],
             hash_mib: DEFAULT_HASH_MIB,
             searcher: None,
             history: Vec::new(),
@@ -102,18 +111,47 @@ impl Engine {
         self.hash_mib = ((TABLE_ENTRY_BYTES << bits) >> 20).max(1) as u32;
         let mut searcher = Searcher::new(bits);
         searcher.set_endgame_db(self.database);
-        searcher.set_selective(self.selective());
+        searcher.set_selective(Some(self.selective()));
         self.searcher = Some(searcher);
     }
 
-    /// The selective search of the current weights' `search` table.
-    fn selective(&self) -> Option<checkers_engine::search::SelectiveParams> {
+    /// The selective search of the current weights' `search` table, with the keys `set`
+    /// gave in place of the file's.
+    fn selective(&self) -> SelectiveParams {
         let table = self.weights.search.unwrap_or_default();
-        SearchParams {
+        let mut params = SearchParams {
             mode: SearchMode::Selective,
             ..table
         }
         .selective()
+        .unwrap_or_default();
+        for (index, value) in self.overrides.iter().enumerate() {
+            if let Some(value) = value {
+                Gene::whole(index).set(&mut params, *value);
+            }
+        }
+        params
+    }
+
+    /// `get NAME` (`set` false) or `set NAME VALUE` of the selective key `index` of
+    /// [`GENE_KEYS`]: its value now, or the new one, checked against its range (a value
+    /// outside it is refused with the range, and the key keeps its value).
+    fn gene_command(&mut self, set: bool, index: usize, value: &str) -> Result<String, String> {
+        let key = GENE_KEYS[index];
+        if set {
+            self.overrides[index] = Some(gene_value(index, value)?);
+            let selective = self.selective();
+            // The table stays: its values are the same weights', searched a little otherwise.
+            if let Some(searcher) = &mut self.searcher {
+                searcher.set_selective(Some(selective));
+            }
+        }
+        let now = Gene::whole(index).get(&self.selective());
+        Ok(if set {
+            format!("{key} {now}")
+        } else {
+            now.to_string()
+        })
     }
 
     /// The positions before `pos` since the last irreversible move, from `set gamehist` when
@@ -174,11 +212,14 @@ impl Engine {
                 Ok(file) => {
                     self.weights = file;
                     self.weights_origin = value.to_string();
+                    // The file's search is played as it stands: what `set` gave was for the
+                    // old one.
+                    self.overrides = [None; GENE_KEYS.len()];
                     let selective = self.selective();
                     // The same table, emptied: its values were the old weights'.
                     if let Some(searcher) = &mut self.searcher {
                         searcher.clear();
-                        searcher.set_selective(selective);
+                        searcher.set_selective(Some(selective));
                     }
                     Ok(format!("weights {value}"))
                 }
@@ -194,6 +235,10 @@ impl Engine {
                     Err(format!("gamehist: {e}"))
                 }
             }),
+            (verb @ ("get" | "set"), key) => {
+                let index = gene_index(key)?;
+                Some(self.gene_command(verb == "set", index, value))
+            }
             _ => None,
         }
     }
@@ -314,8 +359,11 @@ mod libc_dl {
 
 /// CheckerBoard's `enginecommand`: answers `name`, `about`, `help`, `get protocolversion`,
 /// `get gametype` (21), `get`/`set hashsize` (MiB), `get`/`set book` (no book),
-/// `get`/`set weights PATH` and `set gamehist`, returning 1; returns 0 with the reason for a
-/// value it refuses (a weights file it cannot read, say), and 0 for anything else.
+/// `get`/`set weights PATH` (which drops the keys `set` gave), `set gamehist`, and
+/// `get NAME`/`set NAME VALUE` for each of the selective search's integer keys
+/// (`lmr_depth`, `lmr_moves`, `lmr_reduction`, `futility_depth`, `futility_margin`,
+/// `aspiration`), returning 1; returns 0 with the reason for a value it refuses (a weights
+/// file it cannot read, a key's value outside its range, say), and 0 for anything else.
 ///
 /// # Safety
 ///
@@ -496,6 +544,35 @@ pub type c_void_move = std::ffi::c_void;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_selective_key_is_set_read_back_checked_and_reset_by_set_weights() {
+        let mut engine = Engine::new();
+        assert_eq!(
+            engine.command("set lmr_depth 7"),
+            Some(Ok("lmr_depth 7".into()))
+        );
+        assert_eq!(engine.command("get lmr_depth"), Some(Ok("7".into())));
+        assert_eq!(engine.searcher().selective().map(|p| p.lmr_depth), Some(7));
+        // Out of its range: refused with the range, and the key keeps its value.
+        let refused = engine.command("set lmr_depth 0").unwrap().unwrap_err();
+        assert!(refused.contains("from 1 to 40"), "{refused}");
+        assert!(engine.command("set futility_margin -3").unwrap().is_err());
+        assert_eq!(engine.command("get lmr_depth"), Some(Ok("7".into())));
+        // Not a key: not handled.
+        assert_eq!(engine.command("set history 0"), None);
+        // A weights file's search is played as it stands.
+        let path = std::env::temp_dir().join(format!("cb-set-{}.json", std::process::id()));
+        std::fs::write(
+            &path,
+            r#"{"opening": [100, 150, 0, 0, 0, 0, 0, 0, 0, 0], "endgame": [100, 150, 0, 0, 0, 0, 0, 0, 0, 0], "search": {"lmr_depth": 5}}"#,
+        )
+        .unwrap();
+        let loaded = engine.command(&format!("set weights {}", path.display()));
+        std::fs::remove_file(&path).unwrap();
+        assert!(matches!(loaded, Some(Ok(_))), "{loaded:?}");
+        assert_eq!(engine.command("get lmr_depth"), Some(Ok("5".into())));
+    }
 
     #[test]
     fn the_table_is_the_largest_that_fits() {

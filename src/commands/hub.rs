@@ -21,7 +21,9 @@ use checkers_engine::hub::{
     move_from_hub, move_to_hub, parse_line, position_from_hub, quote, score_to_hub, HubLevel,
     HubLine,
 };
-use checkers_engine::search::{SearchResult, Searcher, TimeBank};
+use checkers_engine::search::{
+    gene_index, gene_value, Gene, SearchResult, Searcher, TimeBank, GENE_BOUNDS, GENE_KEYS,
+};
 use checkers_engine::weights_file::WeightsFile;
 use clap::Args;
 
@@ -252,6 +254,18 @@ impl Engine {
                 send(&format!(
                     "param name=search value={mode} type=enum values=\"selective exact\""
                 ));
+                // The selective search's integer keys, which `set-param` changes (as
+                // `checkers-tuner spsa` tunes an engine's options).
+                let params = self.searcher.as_ref().and_then(|s| s.selective());
+                for (index, key) in GENE_KEYS.iter().enumerate() {
+                    let (min, max) = GENE_BOUNDS[index];
+                    let value = params.map_or(String::new(), |p| {
+                        format!(" value={}", Gene::whole(index).get(&p))
+                    });
+                    send(&format!(
+                        "param name={key}{value} type=int min={min} max={max}"
+                    ));
+                }
                 send("wait");
             }
             "set-param" => self.set_param(&line),
@@ -313,9 +327,35 @@ impl Engine {
                 }
                 _ => send_error(&format!("search {value:?}: expected selective or exact")),
             },
-            Some(name) => send_error(&format!("unknown parameter {name:?}")),
+            Some(name) => match gene_index(name) {
+                Some(index) => self.set_gene(index, value),
+                None => send_error(&format!("unknown parameter {name:?}")),
+            },
             None => send_error("set-param needs name= and value="),
         }
+    }
+
+    /// `set-param name=KEY value=V` for the selective key `index` of [`GENE_KEYS`]: checked
+    /// against its range (refused with it), for the selective search only.
+    fn set_gene(&mut self, index: usize, value: &str) {
+        let value = match gene_value(index, value) {
+            Ok(value) => value,
+            Err(why) => return send_error(&why),
+        };
+        let Some(searcher) = self.searcher.as_mut() else {
+            return send_error(&format!(
+                "{}: cannot be changed while a search runs",
+                GENE_KEYS[index]
+            ));
+        };
+        let Some(mut params) = searcher.selective() else {
+            return send_error(&format!(
+                "{}: the search is exact; set-param name=search value=selective first",
+                GENE_KEYS[index]
+            ));
+        };
+        Gene::whole(index).set(&mut params, value);
+        searcher.set_selective(Some(params));
     }
 
     /// Starts a search of the current position on its own thread (`go think`, `go ponder` and

@@ -1,5 +1,6 @@
 //! `spsa`: tunes the selective search's integer keys of a weights file by SPSA at a node
-//! budget; `spsa CONFIG` again with the same folder continues a stopped run.
+//! budget, or an engine's integer options (`engine = "cb:…"` or `"hub:…"`) at a time a move;
+//! `spsa CONFIG` again with the same folder continues a stopped run.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ use super::{thread_pool, threads_arg, INTERRUPTED_STATUS};
 /// Arguments of `spsa`.
 #[derive(clap::Args, Debug)]
 pub struct SpsaArgs {
-    /// The SPSA config (TOML), e.g. configs/search-spsa.toml.
+    /// The SPSA config (TOML), e.g. configs/search-spsa.toml or configs/engine-spsa.toml.
     config: PathBuf,
     /// Output folder [default: results/<name>]. A folder holding this very run (stopped with
     /// Ctrl-C or killed) is continued.
@@ -35,8 +36,13 @@ const LINE_EVERY: u64 = 25;
 /// Runs `spsa`.
 pub fn run(args: SpsaArgs) -> Result<()> {
     let config = SpsaConfig::load(&args.config)?;
-    let weights = checkers_harness::run_folder::weights_from_arg(&config.weights)
-        .map_err(|e| Error::input(format!("config {}: weights: {e}", args.config.display())))?;
+    let weights =
+        match &config.weights {
+            Some(arg) => Some(checkers_harness::run_folder::weights_from_arg(arg).map_err(
+                |e| Error::input(format!("config {}: weights: {e}", args.config.display())),
+            )?),
+            None => None,
+        };
     let folder = args
         .out
         .clone()
@@ -48,15 +54,30 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         )));
     }
     let database = open_database(config.database_pieces)?;
-    let run = SpsaRun::new(&config, &weights, database)?;
+    // An engine is loaded, and given the values it starts from, before anything is written.
+    let run = match (&weights, config.tuned_engine(&super::matchplay::host()?)) {
+        (_, Some(engine)) => {
+            let engine = engine.map_err(|e| {
+                Error::input(format!("config {}: engine: {e}", args.config.display()))
+            })?;
+            SpsaRun::of_engine(&config, engine, database, &args.config)?
+        }
+        (Some(weights), None) => SpsaRun::new(&config, weights, database)?,
+        (None, None) => unreachable!("a checked config has weights or an engine"),
+    };
     let keys = run.keys();
+    let pace = match (config.nodes, config.movetime, &config.engine) {
+        (_, Some(seconds), Some(engine)) => {
+            format!("{seconds} s a move between two instances of {engine}")
+        }
+        (Some(nodes), ..) => format!("{nodes} nodes a move"),
+        _ => String::new(),
+    };
     outln!(
-        "spsa {}: {} pairs ({} at once) at {} nodes a move, {} openings, seed {}, endgame \
-         database {}",
+        "spsa {}: {} pairs ({} at once) at {pace}, {} openings, seed {}, endgame database {}",
         config.name,
         config.iterations,
         config.batch,
-        config.nodes,
         config.openings,
         config.seed,
         match config.database_pieces {
@@ -123,7 +144,12 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         reached.join(", ")
     )?;
     outln!(
-        "weights with these values (rounded): {}; every pair: {}",
+        "{} with these values (rounded): {}; every pair: {}",
+        if run.is_engine() {
+            "options"
+        } else {
+            "weights"
+        },
         outcome.best.display(),
         folder.join(SPSA_ROWS_FILE).display()
     )?;
@@ -138,12 +164,27 @@ pub fn run(args: SpsaArgs) -> Result<()> {
         super::output::flush_out()?;
         std::process::exit(INTERRUPTED_STATUS);
     }
-    // Against the same weights with the hand-set values: selective either way.
-    outln!(
-        "measure it: checkers-tuner match {} {} --search-b selective --movetime 0.1",
-        outcome.best.display(),
-        config.weights,
-    )?;
+    match (&config.engine, &config.weights) {
+        // The tuned options against the engine's own values, at the run's time a move.
+        (Some(engine), _) => {
+            let options: String = run
+                .best_options(&outcome.theta)
+                .unwrap_or_default()
+                .lines()
+                .map(|line| format!(" --option-a {line:?}"))
+                .collect();
+            outln!(
+                "measure it: checkers-tuner match {engine} {engine}{options} --movetime {}",
+                config.movetime.unwrap_or(0.1)
+            )?;
+        }
+        // Against the same weights with the hand-set values: selective either way.
+        (None, Some(weights)) => outln!(
+            "measure it: checkers-tuner match {} {weights} --search-b selective --movetime 0.1",
+            outcome.best.display(),
+        )?,
+        (None, None) => {}
+    }
     Ok(())
 }
 
@@ -168,6 +209,7 @@ fn holds_other_files(folder: &Path) -> bool {
             checkers_harness::spsa::SPSA_BASE_FILE,
             checkers_harness::spsa::SPSA_ROWS_FILE,
             checkers_harness::spsa::SPSA_BEST_FILE,
+            checkers_harness::spsa::SPSA_BEST_OPTIONS_FILE,
         ]
         .contains(&name.as_ref())
             && !name.starts_with('.')

@@ -156,11 +156,13 @@ fn a_won_pair_moves_each_key_towards_the_winner_and_a_drawn_one_moves_nothing() 
     let start = SelectiveParams::DEFAULT;
     let (moves, margin) = (f64::from(start.lmr_moves), f64::from(start.futility_margin));
     assert_eq!(theta, [moves, margin]);
+    let (lmr_moves, futility_margin) =
+        (i64::from(start.lmr_moves), i64::from(start.futility_margin));
     let pair = |half_points| PlayedPair {
         iteration: 10,
         signs: vec![1.0, -1.0],
-        plus: vec![start.lmr_moves + 1, start.futility_margin - 20],
-        minus: vec![start.lmr_moves - 1, start.futility_margin + 20],
+        plus: vec![lmr_moves + 1, futility_margin - 20],
+        minus: vec![lmr_moves - 1, futility_margin + 20],
         plus_half_points: half_points,
     };
     let won = run.update(&theta, &pair(4));
@@ -255,11 +257,13 @@ fn a_folder_of_another_run_is_refused() {
 fn the_shipped_config_reads_and_opens_every_key() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/search-spsa.toml");
     let config = SpsaConfig::load(&path).unwrap();
-    let keys: Vec<&str> = config.tuned().iter().map(|t| t.key()).collect();
+    let tuned = config.tuned();
+    let keys: Vec<&str> = tuned.iter().map(|t| t.key()).collect();
     assert_eq!(keys, checkers_engine::search::GENE_KEYS);
     assert!(config
         .weights
-        .ends_with("results/overnight-patterns/best.json"));
+        .as_deref()
+        .is_some_and(|w| w.ends_with("results/overnight-patterns/best.json")));
 }
 
 /// Issue 47: a continued run goes on only from rows that prove themselves. Each row's values
@@ -308,4 +312,286 @@ fn edited_rows_are_refused_naming_the_line() {
         assert_eq!(std::fs::read_to_string(out.join("spsa.csv")).unwrap(), text);
         assert!(!out.join("best.json").exists());
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// An engine's options (issue 62): two instances of a CheckerBoard library or a Hub program at a
+// time a move, each given its side's values.
+
+/// Our CheckerBoard library as `cargo test` built it.
+fn our_library() -> PathBuf {
+    crate::engines::library("checkers_tuner_cb")
+}
+
+/// Our `hub` command as a Hub engine, without a database.
+fn our_hub() -> String {
+    format!(
+        "hub:{} hub --weights material --database-pieces 0",
+        assert_cmd::cargo::cargo_bin("checkers-tuner").display()
+    )
+}
+
+/// A small engine run's config in `dir`: `engine`, `iterations` pairs of 2 at 0.01 s a move,
+/// short games, no database; `extra` keys before `params`.
+fn engine_config(dir: &Path, engine: &str, iterations: u32, extra: &str, params: &str) -> PathBuf {
+    let path = dir.join("engine-spsa.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "name = \"engine\"\nengine = {engine:?}\niterations = {iterations}\nbatch = 2\n\
+             max_plies = 40\ndatabase_pieces = 0\n{extra}\n\n{params}"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+const ENGINE_KEYS: &str = "[params.lmr_depth]\nstart = 3\nmin = 1\nmax = 8\nc = 1\nr = 0.05\n\n\
+                           [params.futility_margin]\nstart = 33\nmin = 0\nmax = 300\nc = 20\n\
+                           r = 0.05\n";
+
+/// `spsa CONFIG --out OUT` of an engine run, without a database cache to find.
+fn run_engine(config: &Path, out: &Path) -> String {
+    let output = crate::support::bin_without_databases()
+        .args(["spsa", "-q", "--threads", "2", "--out"])
+        .arg(out)
+        .arg(config)
+        .assert()
+        .success();
+    String::from_utf8_lossy(&output.get_output().stdout).into_owned()
+}
+
+#[test]
+fn spsa_our_library_takes_its_search_keys_as_options_in_their_ranges() {
+    use checkers_harness::players::CheckerBoardEngine;
+    let engine = CheckerBoardEngine {
+        library: our_library(),
+        options: vec!["set lmr_depth 3".into()],
+        host: assert_cmd::cargo::cargo_bin("checkers-tuner"),
+    };
+    let mut player = engine.start().unwrap();
+    assert_eq!(player.command("get lmr_depth").unwrap(), (1, "3".into()));
+    assert_eq!(
+        player.command("set futility_margin 50").unwrap(),
+        (1, "futility_margin 50".into())
+    );
+    assert_eq!(player.command("get futility_margin").unwrap().1, "50");
+    // Out of its range: not taken, the reply says the range, the value stays.
+    let (handled, reply) = player.command("set lmr_depth 41").unwrap();
+    assert_eq!(handled, 0);
+    assert!(reply.contains("from 1 to 40"), "{reply}");
+    assert_eq!(player.command("get lmr_depth").unwrap().1, "3");
+    // A key that is not one: not handled.
+    assert_eq!(player.command("set nonsense 3").unwrap().0, 0);
+}
+
+#[test]
+fn spsa_of_our_library_writes_its_rows_and_best_options_and_continues_after_a_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = format!("cb:{}", our_library().display());
+    let config = engine_config(dir.path(), &engine, 4, "movetime = 0.01", ENGINE_KEYS);
+    let out = dir.path().join("out");
+    let stdout = run_engine(&config, &out);
+    assert!(
+        stdout.contains("at 0.01 s a move between two instances of cb:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("--option-a \"set lmr_depth"), "{stdout}");
+    let rows = std::fs::read_to_string(out.join("spsa.csv")).unwrap();
+    let lines: Vec<&str> = rows.lines().collect();
+    assert_eq!(lines.len(), 5, "{rows}");
+    // The options in the order of their names.
+    assert_eq!(
+        lines[0],
+        "iteration,plus_points,plus_futility_margin,plus_lmr_depth,minus_futility_margin,\
+         minus_lmr_depth,theta_futility_margin,theta_lmr_depth"
+    );
+    // No weights file: the config, the rows and the best options.
+    assert!(!out.join("base.json").exists() && !out.join("best.json").exists());
+    let last: Vec<f64> = (lines[4].split(',').skip(6))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let best = std::fs::read_to_string(out.join("best.txt")).unwrap();
+    assert_eq!(
+        best,
+        format!(
+            "set futility_margin {}\nset lmr_depth {}\n",
+            last[0].round(),
+            last[1].round()
+        )
+    );
+
+    // A stop in the middle of the second batch's write: one batch kept, played on to 4 rows.
+    let cut = dir.path().join("cut");
+    std::fs::create_dir(&cut).unwrap();
+    std::fs::copy(out.join("config.toml"), cut.join("config.toml")).unwrap();
+    std::fs::write(
+        cut.join("spsa.csv"),
+        format!(
+            "{}\n{}\n{}\n{}",
+            lines[0],
+            lines[1],
+            lines[2],
+            &lines[3][..4]
+        ),
+    )
+    .unwrap();
+    let continued = crate::support::bin_without_databases()
+        .args(["spsa", "--threads", "2", "--out"])
+        .arg(&cut)
+        .arg(&config)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&continued.get_output().stdout).into_owned();
+    assert!(stdout.contains("continued after 2 pairs"), "{stdout}");
+    let again = std::fs::read_to_string(cut.join("spsa.csv")).unwrap();
+    let again: Vec<&str> = again.lines().collect();
+    assert_eq!(again.len(), 5);
+    assert_eq!(again[..3], lines[..3]);
+    assert!(cut.join("best.txt").is_file());
+}
+
+#[test]
+fn spsa_of_a_hub_program_sends_set_param_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = "[params.lmr_depth]\nstart = 3\nmin = 1\nmax = 8\nc = 1\nr = 0.05\n";
+    let config = engine_config(dir.path(), &our_hub(), 2, "movetime = 0.01", params);
+    let out = dir.path().join("out");
+    run_engine(&config, &out);
+    let rows = std::fs::read_to_string(out.join("spsa.csv")).unwrap();
+    assert_eq!(rows.lines().count(), 3, "{rows}");
+    let best = std::fs::read_to_string(out.join("best.txt")).unwrap();
+    assert!(
+        best.starts_with("set-param name=lmr_depth value=") && best.lines().count() == 1,
+        "{best}"
+    );
+}
+
+#[test]
+fn spsa_refuses_an_engine_it_cannot_tune_before_writing_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ours = format!("cb:{}", our_library().display());
+    std::fs::write(d.join("w.json"), WEIGHTS).unwrap();
+    std::fs::write(d.join("not-a-library.so"), "text").unwrap();
+    let timed = "movetime = 0.01";
+    let no_start = "[params.lmr_depth]\nmin = 1\nmax = 8\nc = 1\nr = 0.05\n";
+    let nonsense = "[params.nonsense]\nstart = 3\nmin = 1\nmax = 8\nc = 1\nr = 0.05\n";
+    let too_deep = "[params.lmr_depth]\nstart = 45\nmin = 1\nmax = 50\nc = 1\nr = 0.05\n";
+    let cases: [(&str, &str, &str, &[&str]); 9] = [
+        // An engine that cannot be loaded: not a file, not a library.
+        (
+            "cb:no-such.so",
+            timed,
+            ENGINE_KEYS,
+            &["engine: cb:", "no-such.so"],
+        ),
+        (
+            "cb:not-a-library.so",
+            timed,
+            ENGINE_KEYS,
+            &["engine: cb:", "not-a-library.so"],
+        ),
+        // An option it does not take, or a value it refuses (checked before any game).
+        (
+            &ours,
+            timed,
+            nonsense,
+            &["params.nonsense", "did not take it"],
+        ),
+        (
+            &ours,
+            timed,
+            too_deep,
+            &["params.lmr_depth", "from 1 to 40"],
+        ),
+        (
+            &our_hub(),
+            timed,
+            nonsense,
+            &["params.nonsense", "nonsense"],
+        ),
+        // A node budget, or no time.
+        (
+            &ours,
+            "movetime = 0.01\nnodes = 1000",
+            ENGINE_KEYS,
+            &["nodes", "movetime"],
+        ),
+        (&ours, "", ENGINE_KEYS, &["movetime: missing"]),
+        // Both what is tuned, and an engine option without a start.
+        (
+            &ours,
+            "movetime = 0.01\nweights = \"w.json\"",
+            ENGINE_KEYS,
+            &["engine:", "not both"],
+        ),
+        (&ours, timed, no_start, &["params.lmr_depth.start"]),
+    ];
+    for (engine, extra, params, said) in cases {
+        let config = engine_config(d, engine, 2, extra, params);
+        let out = d.join("never");
+        let output = crate::support::bin_without_databases()
+            .args(["spsa", "-q", "--out"])
+            .arg(&out)
+            .arg(&config)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
+        assert!(stderr.contains("engine-spsa.toml"), "{stderr}");
+        for part in said {
+            assert!(stderr.contains(part), "{part:?} not in {stderr}");
+        }
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(!out.exists(), "{said:?}");
+    }
+    // Neither weights nor an engine.
+    let path = d.join("neither.toml");
+    std::fs::write(
+        &path,
+        format!("name = \"x\"\niterations = 2\nnodes = 100\n\n{TWO_KEYS}"),
+    )
+    .unwrap();
+    refused(
+        &path,
+        &d.join("never"),
+        &["neither.toml", "weights: missing"],
+    );
+    // Our search at a time a move: the engine's key.
+    let path = config(d, 2, 2, TWO_KEYS);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("movetime = 0.1\n{text}")).unwrap();
+    refused(&path, &d.join("never"), &["spsa.toml", "movetime"]);
+}
+
+#[test]
+fn spsa_the_shipped_engine_config_reads_with_starts_for_its_options() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/engine-spsa.toml");
+    let config = SpsaConfig::load(&path).unwrap();
+    assert_eq!(config.movetime, Some(0.05));
+    assert!(config.nodes.is_none() && config.weights.is_none());
+    assert!(config
+        .engine
+        .as_deref()
+        .is_some_and(|e| e.starts_with("cb:") && e.ends_with("libcheckers_tuner_cb.so")));
+    let tuned = config.tuned();
+    let keys: Vec<&str> = tuned.iter().map(|t| t.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "futility_depth",
+            "futility_margin",
+            "lmr_depth",
+            "lmr_moves",
+            "lmr_reduction"
+        ]
+    );
+    // Each starts from the library's own value: the search's defaults.
+    let defaults = SelectiveParams::DEFAULT;
+    let start = |key: &str| config.params[key].start;
+    assert_eq!(start("lmr_depth"), Some(f64::from(defaults.lmr_depth)));
+    assert_eq!(
+        start("futility_margin"),
+        Some(f64::from(defaults.futility_margin))
+    );
 }

@@ -42,6 +42,7 @@ use sides::{best_search, engines, search_name, side_search};
 use summary::{forfeit_lines, in_progress, referee_line, thinking_line};
 
 pub use args::MatchArgs;
+pub(crate) use sides::host;
 
 /// Runs the command.
 pub fn run(args: MatchArgs) -> Result<()> {

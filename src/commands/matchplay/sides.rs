@@ -131,8 +131,8 @@ pub(super) struct OwnFlags {
     pub(super) search: Option<String>,
 }
 
-/// This program, which hosts a CheckerBoard library.
-pub(super) fn host() -> Result<std::path::PathBuf> {
+/// This program, which hosts a CheckerBoard library (`match`'s, and `spsa`'s of an engine).
+pub(crate) fn host() -> Result<std::path::PathBuf> {
     std::env::current_exe()
         .map_err(|e| Error::input(format!("cannot find this program to host a library: {e}")))
 }

@@ -9,7 +9,7 @@ use crate::egdb::{EndgameDb, MAX_DATABASE_PIECES};
 use crate::eval::DEFAULT_ENDGAME_PIECES;
 use crate::search::{
     LimitsError, SearchBudget, SearchGenes, SearchLimits, SelectiveParams, TimeBank,
-    AVERAGE_HARD_SHARE, MAX_SEARCH_DEPTH,
+    AVERAGE_HARD_SHARE, GENE_BOUNDS, MAX_SEARCH_DEPTH,
 };
 
 /// How a search breaks ties between moves of equal value.
@@ -124,31 +124,31 @@ pub struct SearchParams {
     pub mode: SearchMode,
     /// Selective: late-move reductions at nodes with at least this many plies left.
     #[serde(
-        deserialize_with = "int_in::<_, u32, 1, { MAX_SEARCH_DEPTH as i64 }>",
+        deserialize_with = "int_in::<_, u32, { GENE_BOUNDS[0].0 as i64 }, { GENE_BOUNDS[0].1 as i64 }>",
         skip_serializing_if = "is_default_lmr_depth"
     )]
     pub lmr_depth: u32,
     /// Selective: moves searched at full depth before later quiet ones are reduced.
     #[serde(
-        deserialize_with = "int_in::<_, u32, 1, 64>",
+        deserialize_with = "int_in::<_, u32, { GENE_BOUNDS[1].0 as i64 }, { GENE_BOUNDS[1].1 as i64 }>",
         skip_serializing_if = "is_default_lmr_moves"
     )]
     pub lmr_moves: u32,
     /// Selective: plies a late quiet move is reduced by (0: no reductions).
     #[serde(
-        deserialize_with = "int_in::<_, u32, 0, 4>",
+        deserialize_with = "int_in::<_, u32, { GENE_BOUNDS[2].0 as i64 }, { GENE_BOUNDS[2].1 as i64 }>",
         skip_serializing_if = "is_default_lmr_reduction"
     )]
     pub lmr_reduction: u32,
     /// Selective: truncation at nodes with at most this many plies left (0: none).
     #[serde(
-        deserialize_with = "int_in::<_, u32, 0, 8>",
+        deserialize_with = "int_in::<_, u32, { GENE_BOUNDS[3].0 as i64 }, { GENE_BOUNDS[3].1 as i64 }>",
         skip_serializing_if = "is_default_futility_depth"
     )]
     pub futility_depth: u32,
     /// Selective: truncation margin per ply left, in evaluation units (0: none).
     #[serde(
-        deserialize_with = "int_in::<_, u32, 0, 10000>",
+        deserialize_with = "int_in::<_, u32, { GENE_BOUNDS[4].0 as i64 }, { GENE_BOUNDS[4].1 as i64 }>",
         skip_serializing_if = "is_default_futility_margin"
     )]
     pub futility_margin: u32,
@@ -163,7 +163,7 @@ pub struct SearchParams {
     pub history: bool,
     /// Selective: half-width of the root's aspiration window, in evaluation units (0: none).
     #[serde(
-        deserialize_with = "int_in::<_, u32, 0, 10000>",
+        deserialize_with = "int_in::<_, u32, { GENE_BOUNDS[5].0 as i64 }, { GENE_BOUNDS[5].1 as i64 }>",
         skip_serializing_if = "is_default_aspiration"
     )]
     pub aspiration: u32,

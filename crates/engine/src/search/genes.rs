@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::SelectiveParams;
+use super::{SelectiveParams, MAX_SEARCH_DEPTH};
 use crate::eval::WeightRange;
 
 /// The keys of `[search]` a config may open as genes, in the section's order: the selective
@@ -19,6 +19,39 @@ pub const GENE_KEYS: [&str; 6] = [
     "futility_margin",
     "aspiration",
 ];
+
+/// The values each of [`GENE_KEYS`] may take (`min`, `max`, both included), in its order: the
+/// bounds `[search]` reads the key with (its `deserialize_with` takes them from here) and the
+/// ones our CheckerBoard library and `hub` check a `set` of it against, one owner of them.
+pub const GENE_BOUNDS: [(u32, u32); 6] = [
+    (1, MAX_SEARCH_DEPTH),
+    (1, 64),
+    (0, 4),
+    (0, 8),
+    (0, 10_000),
+    (0, 10_000),
+];
+
+/// The place in [`GENE_KEYS`] of `key`, if it is one.
+pub fn gene_index(key: &str) -> Option<usize> {
+    GENE_KEYS.iter().position(|k| *k == key)
+}
+
+/// `text` as a value of gene `index` of [`GENE_KEYS`], or why it is not one (a message that
+/// names the key and its range, as an engine's `set` answers it).
+pub fn gene_value(index: usize, text: &str) -> Result<u32, String> {
+    let (min, max) = GENE_BOUNDS[index];
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| {
+            format!(
+                "{} {text:?}: expected a whole number from {min} to {max}",
+                GENE_KEYS[index]
+            )
+        })
+}
 
 /// `[search.genes]`: the opened keys, each `key = [min, max]`. Empty by default, and then left
 /// out of a written config, so that configs without genes resolve to the text they always did.
@@ -57,6 +90,18 @@ pub struct Gene {
 }
 
 impl Gene {
+    /// Gene `index` of [`GENE_KEYS`] over every value it may take ([`GENE_BOUNDS`]).
+    pub fn whole(index: usize) -> Gene {
+        let (min, max) = GENE_BOUNDS[index];
+        Gene {
+            index,
+            range: WeightRange {
+                min: min as i32,
+                max: max as i32,
+            },
+        }
+    }
+
     /// The key's name, e.g. `lmr_reduction`.
     pub fn key(&self) -> &'static str {
         GENE_KEYS[self.index]
@@ -179,5 +224,35 @@ impl SearchGenes {
                     .then(|| "has a search that differs from the config's beyond its genes".into())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::SearchParams;
+
+    /// A `[search]` table of one key.
+    fn table(key: &str, value: i64) -> Result<SearchParams, toml::de::Error> {
+        toml::from_str(&format!("{key} = {value}"))
+    }
+
+    #[test]
+    fn a_gene_takes_the_values_the_search_table_reads_and_no_other() {
+        for (index, key) in GENE_KEYS.iter().enumerate() {
+            let (min, max) = GENE_BOUNDS[index];
+            assert_eq!(gene_index(key), Some(index));
+            for v in [min, max] {
+                assert!(table(key, v.into()).is_ok(), "{key} = {v}");
+                assert_eq!(gene_value(index, &v.to_string()), Ok(v));
+            }
+            for v in [i64::from(min) - 1, i64::from(max) + 1] {
+                assert!(table(key, v).is_err(), "{key} = {v}");
+                let why = gene_value(index, &v.to_string()).unwrap_err();
+                assert!(why.contains(&format!("from {min} to {max}")), "{why}");
+            }
+        }
+        assert_eq!(gene_index("history"), None);
+        assert!(gene_value(0, "three").is_err());
     }
 }

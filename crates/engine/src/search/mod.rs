@@ -19,7 +19,7 @@ mod tt;
 
 pub use budget::{SearchBudget, AVERAGE_HARD_SHARE, BUDGET_CHECK_NODES};
 pub use draws::GameHistory;
-pub use genes::{Gene, SearchGenes, GENE_KEYS};
+pub use genes::{gene_index, gene_value, Gene, SearchGenes, GENE_BOUNDS, GENE_KEYS};
 pub use limits::{LimitsError, SearchLimits, MAX_SEARCH_DEPTH};
 pub use result::SearchResult;
 pub use score::WIN;

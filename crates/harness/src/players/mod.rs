@@ -78,6 +78,31 @@ impl Engine {
         }
     }
 
+    /// The same engine with `options` in place of its own (each sent as it stands when an
+    /// instance starts, as `match`'s `--option-a`).
+    pub fn with_options(&self, options: Vec<String>) -> Engine {
+        match self {
+            Engine::CheckerBoard(e) => Engine::CheckerBoard(CheckerBoardEngine {
+                options,
+                ..e.clone()
+            }),
+            Engine::Hub(e) => Engine::Hub(HubEngine {
+                options,
+                ..e.clone()
+            }),
+        }
+    }
+
+    /// The option that gives its option `name` the value `value`, as the protocol says it:
+    /// CheckerBoard's `enginecommand` text `set NAME VALUE`, Hub's line
+    /// `set-param name=NAME value=VALUE`.
+    pub fn option_line(&self, name: &str, value: i64) -> String {
+        match self {
+            Engine::CheckerBoard(_) => format!("set {name} {value}"),
+            Engine::Hub(_) => format!("set-param name={name} value={value}"),
+        }
+    }
+
     /// Whether it can only play with a time (a CheckerBoard engine knows no depth or node
     /// budget).
     pub fn needs_time(&self) -> bool {

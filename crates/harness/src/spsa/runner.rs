@@ -1,6 +1,6 @@
 //! Playing an SPSA run: batches of game pairs between the values `θ + c·Δ` and `θ − c·Δ`, the
 //! update after each pair, and the run folder's files (`config.toml`, `base.json`, `spsa.csv`,
-//! `best.json`).
+//! `best.json`; for an engine `config.toml`, `spsa.csv` and `best.txt`).
 
 use std::fmt::Write as _;
 use std::fs::OpenOptions;
@@ -13,14 +13,16 @@ use rayon::prelude::*;
 
 use super::schedule::Schedule;
 use super::settings::{SpsaConfig, Tuned};
+use crate::matchplay::{play_match_from, MatchSide};
+use crate::players::Engine;
 use checkers_engine::atomic_file::write_atomically;
 use checkers_engine::board::Color;
 use checkers_engine::egdb::EndgameDb;
 use checkers_engine::error::{Error, Result};
 use checkers_engine::eval::WeightRange;
 use checkers_engine::game::{
-    play_game_searching, GameScore, GameSettings, OpeningBook, Player, SearchMode, SearchParams,
-    TimeControl,
+    play_game_searching, GameScore, GameSettings, Opening, OpeningBook, Player, SearchMode,
+    SearchParams,
 };
 use checkers_engine::input_file::{self, Links};
 use checkers_engine::rng::{stream, tag};
@@ -36,6 +38,10 @@ pub const SPSA_BASE_FILE: &str = "base.json";
 pub const SPSA_ROWS_FILE: &str = "spsa.csv";
 /// The weights with the tuned values (rounded) in their `search` table.
 pub const SPSA_BEST_FILE: &str = "best.json";
+/// An engine's run: the tuned values (rounded) as the options that give them, one a line
+/// (`set NAME VALUE`, or Hub's `set-param name=NAME value=VALUE`), as `match --option-a`
+/// takes them.
+pub const SPSA_BEST_OPTIONS_FILE: &str = "best.txt";
 
 /// One iteration's pair as played: the perturbation's signs, the values each side played and
 /// the `+` side's score.
@@ -46,9 +52,9 @@ pub struct PlayedPair {
     /// Δ: +1 or −1 per tuned key.
     pub signs: Vec<f64>,
     /// The values the `+` side played.
-    pub plus: Vec<u32>,
+    pub plus: Vec<i64>,
     /// The values the `−` side played.
-    pub minus: Vec<u32>,
+    pub minus: Vec<i64>,
     /// Half points of the `+` side over the two games (0 to 4).
     pub plus_half_points: u32,
 }
@@ -61,7 +67,7 @@ pub struct SpsaProgress {
     /// Iterations planned.
     pub iterations: u64,
     /// The tuned keys, in the rows' order.
-    pub keys: Vec<&'static str>,
+    pub keys: Vec<String>,
     /// The current values.
     pub theta: Vec<f64>,
 }
@@ -75,20 +81,30 @@ pub struct SpsaOutcome {
     pub continued_from: u64,
     /// The values reached.
     pub theta: Vec<f64>,
-    /// The `best.json` written.
+    /// The `best.json` (an engine's `best.txt`) written.
     pub best: PathBuf,
     /// Stopped by the flag before the end.
     pub stopped: bool,
 }
 
-/// An SPSA run of `config` playing `weights`, in `folder`.
+/// Who plays a run's games.
+enum Players<'a> {
+    /// Our search with a weights file, the keys not tuned (and the switches) the file's.
+    Ours {
+        weights: &'a WeightsFile,
+        base: SelectiveParams,
+    },
+    /// Two instances of an engine (without options), each given its side's values.
+    Engine(Engine),
+}
+
+/// An SPSA run of `config` playing `weights` or an engine, in `folder`.
 pub struct SpsaRun<'a> {
     config: &'a SpsaConfig,
     tuned: Vec<Tuned>,
-    weights: &'a WeightsFile,
+    players: Players<'a>,
     settings: GameSettings,
     book: OpeningBook,
-    base: SelectiveParams,
     schedule: Schedule,
 }
 
@@ -100,14 +116,6 @@ impl<'a> SpsaRun<'a> {
         weights: &'a WeightsFile,
         database: Option<&'static EndgameDb>,
     ) -> Result<SpsaRun<'a>> {
-        let settings = GameSettings {
-            search: config.search(),
-            max_plies: config.max_plies,
-            no_progress_plies: config.no_progress_plies,
-            database,
-            database_adjudication: database.is_some(),
-            time: Some(TimeControl::Nodes(config.nodes)),
-        };
         // The keys not tuned (and the switches) are the weights file's, selective either way.
         let table = weights.search.unwrap_or_default();
         let base = SearchParams {
@@ -116,74 +124,159 @@ impl<'a> SpsaRun<'a> {
         }
         .selective()
         .expect("a selective mode has selective settings");
+        SpsaRun::with_players(config, Players::Ours { weights, base }, database)
+    }
+
+    /// A run of `config` between two instances of `engine` (the one its `engine` key names,
+    /// without options), games adjudicated with `database`. Before any game it starts the
+    /// engine once bare and once with the values the run starts from: an engine that cannot
+    /// be loaded, or an option it does not take, is refused here, naming `origin` (the
+    /// config) and the key, and nothing is written.
+    pub fn of_engine(
+        config: &'a SpsaConfig,
+        engine: Engine,
+        database: Option<&'static EndgameDb>,
+        origin: &Path,
+    ) -> Result<SpsaRun<'a>> {
+        let run = SpsaRun::with_players(config, Players::Engine(engine.clone()), database)?;
+        let refused =
+            |key: &str, e: &Error| Error::input(format!("config {}: {key}: {e}", origin.display()));
+        engine.start().map_err(|e| refused("engine", &e))?;
+        let start = run.rounded(&run.start());
+        let options = run.options(&engine, &start);
+        if let Err(e) = engine.with_options(options.clone()).start() {
+            // The key whose option the engine's words quote, else whose name they do.
+            let message = e.to_string();
+            let key = (run.tuned.iter().zip(&options))
+                .find(|(_, line)| message.contains(line.as_str()))
+                .or_else(|| {
+                    (run.tuned.iter().zip(&options)).find(|(t, _)| message.contains(&t.name))
+                })
+                .map_or("params".to_string(), |(t, _)| format!("params.{}", t.name));
+            return Err(refused(&key, &e));
+        }
+        Ok(run)
+    }
+
+    fn with_players(
+        config: &'a SpsaConfig,
+        players: Players<'a>,
+        database: Option<&'static EndgameDb>,
+    ) -> Result<SpsaRun<'a>> {
+        let settings = GameSettings {
+            search: config.search(),
+            max_plies: config.max_plies,
+            no_progress_plies: config.no_progress_plies,
+            database,
+            database_adjudication: database.is_some(),
+            time: Some(config.time()),
+        };
         Ok(SpsaRun {
             config,
             tuned: config.tuned(),
-            weights,
+            players,
             settings,
             book: config
                 .openings
                 .book(checkers_engine::game::RANDOM_OPENING_BALANCE)?,
-            base,
             schedule: Schedule::new(config),
         })
     }
 
-    /// The values the run starts from: each key's `start`, else the weights file's value.
+    /// The values the run starts from: each key's `start`, else the weights file's value (an
+    /// engine's keys have a `start`, checked with the config).
     pub fn start(&self) -> Vec<f64> {
         self.tuned
             .iter()
             .map(|t| {
-                t.param
-                    .start
-                    .unwrap_or_else(|| f64::from(self.gene(t).get(&self.base)))
+                t.param.start.unwrap_or_else(|| match &self.players {
+                    Players::Ours { base, .. } => f64::from(gene(t).get(base)),
+                    Players::Engine(_) => t.param.min as f64,
+                })
             })
             .collect()
     }
 
     /// The tuned keys' names, in the rows' order.
-    pub fn keys(&self) -> Vec<&'static str> {
-        self.tuned.iter().map(Tuned::key).collect()
+    pub fn keys(&self) -> Vec<String> {
+        self.tuned.iter().map(|t| t.key().to_string()).collect()
     }
 
-    fn gene(&self, t: &Tuned) -> Gene {
-        Gene {
-            index: t.index,
-            range: WeightRange {
-                min: t.param.min as i32,
-                max: t.param.max as i32,
-            },
-        }
+    /// Whether the run tunes an engine's options (its best values go to `best.txt`).
+    pub fn is_engine(&self) -> bool {
+        matches!(self.players, Players::Engine(_))
     }
 
-    /// The selective search with `values` for the tuned keys.
-    fn search_with(&self, values: &[u32]) -> SelectiveParams {
-        let mut search = self.base;
+    /// `theta` rounded to the values the keys may take.
+    fn rounded(&self, theta: &[f64]) -> Vec<i64> {
+        self.tuned
+            .iter()
+            .zip(theta)
+            .map(|(t, &v)| round_in(v, t))
+            .collect()
+    }
+
+    /// The selective search of `base` with `values` for the tuned keys.
+    fn search_with(&self, base: SelectiveParams, values: &[i64]) -> SelectiveParams {
+        let mut search = base;
         for (t, &v) in self.tuned.iter().zip(values) {
-            self.gene(t).set(&mut search, v);
+            // In the key's range, which `[search]`'s bounds keep at 0 or above.
+            gene(t).set(&mut search, u32::try_from(v).unwrap_or(0));
         }
         search
     }
 
-    /// The weights file with `theta` (rounded) in its `search` table.
-    pub fn best_file(&self, theta: &[f64]) -> WeightsFile {
-        let values: Vec<u32> = self
-            .tuned
+    /// The options that give an instance of `engine` `values` for the tuned keys.
+    fn options(&self, engine: &Engine, values: &[i64]) -> Vec<String> {
+        self.tuned
             .iter()
-            .zip(theta)
-            .map(|(t, &v)| round_in(v, t))
-            .collect();
-        let table = self.weights.search.unwrap_or_default();
+            .zip(values)
+            .map(|(t, &v)| engine.option_line(&t.name, v))
+            .collect()
+    }
+
+    /// The weights file with `theta` (rounded) in its `search` table; `None` for an engine's
+    /// run.
+    pub fn best_file(&self, theta: &[f64]) -> Option<WeightsFile> {
+        let Players::Ours { weights, base } = &self.players else {
+            return None;
+        };
+        let values = self.rounded(theta);
+        let table = weights.search.unwrap_or_default();
         let search = SearchParams {
             mode: SearchMode::Selective,
             nodes: None,
             ..table
         }
-        .with_selective(Some(self.search_with(&values)));
-        WeightsFile {
+        .with_selective(Some(self.search_with(*base, &values)));
+        Some(WeightsFile {
             search: Some(search),
-            ..self.weights.clone()
-        }
+            ..(*weights).clone()
+        })
+    }
+
+    /// An engine's run's `best.txt`: the options that give `theta` (rounded), one a line;
+    /// `None` for a run of our search.
+    pub fn best_options(&self, theta: &[f64]) -> Option<String> {
+        let Players::Engine(engine) = &self.players else {
+            return None;
+        };
+        let lines = self.options(engine, &self.rounded(theta));
+        Some(lines.iter().map(|l| format!("{l}\n")).collect())
+    }
+
+    /// Writes the best file into `folder` (`best.json`, or an engine's `best.txt`): its path.
+    fn write_best(&self, folder: &Path, theta: &[f64]) -> Result<PathBuf> {
+        let (name, text) = match self.best_file(theta) {
+            Some(file) => (SPSA_BEST_FILE, file.to_json()),
+            None => (
+                SPSA_BEST_OPTIONS_FILE,
+                self.best_options(theta).unwrap_or_default(),
+            ),
+        };
+        let path = folder.join(name);
+        write_atomically(&path, text.as_bytes())?;
+        Ok(path)
     }
 
     /// Plays iteration `k` (1-based) from `theta`: its perturbation, opening and pair.
@@ -192,8 +285,35 @@ impl<'a> SpsaRun<'a> {
         let signs = self.signs(&mut rng);
         let opening = self.book.for_pair(&mut rng);
         let (plus, minus) = self.sides(k, theta, &signs);
-        let searches = [self.search_with(&plus), self.search_with(&minus)];
-        let player = Player::of_file(self.weights);
+        let plus_half_points = match &self.players {
+            Players::Ours { weights, base } => {
+                let searches = [
+                    self.search_with(*base, &plus),
+                    self.search_with(*base, &minus),
+                ];
+                self.play_ours(k, weights, searches, &opening)
+            }
+            Players::Engine(engine) => self.play_engines(engine, &plus, &minus, &opening),
+        };
+        PlayedPair {
+            iteration: k,
+            signs,
+            plus,
+            minus,
+            plus_half_points,
+        }
+    }
+
+    /// The `+` side's half points over the pair of iteration `k` from `opening` between our
+    /// search with `searches` (the `+` side's, the `−` side's), the same games every time.
+    fn play_ours(
+        &self,
+        k: u64,
+        weights: &WeightsFile,
+        searches: [SelectiveParams; 2],
+        opening: &Opening,
+    ) -> u32 {
+        let player = Player::of_file(weights);
         let mut half_points = 0;
         for (game, plus_color) in [Color::Black, Color::White].into_iter().enumerate() {
             let order = match plus_color {
@@ -212,13 +332,31 @@ impl<'a> SpsaRun<'a> {
             let score = GameScore::for_a(record.result, plus_color == Color::Black);
             half_points += score.half_points() as u32;
         }
-        PlayedPair {
-            iteration: k,
-            signs,
-            plus,
-            minus,
-            plus_half_points: half_points,
-        }
+        half_points
+    }
+
+    /// The `+` side's half points over a pair from `opening` between two instances of
+    /// `engine`, one given the values `plus`, the other `minus`, as a match plays them: each
+    /// in its own process, a crash or a hang losing that game. Timed: not the same games
+    /// every time.
+    fn play_engines(&self, engine: &Engine, plus: &[i64], minus: &[i64], opening: &Opening) -> u32 {
+        let sides = [plus, minus].map(|values| engine.with_options(self.options(engine, values)));
+        let report = play_match_from(
+            MatchSide::Engine(&sides[0], "+"),
+            MatchSide::Engine(&sides[1], "-"),
+            std::slice::from_ref(opening),
+            &self.settings,
+            self.config.seed,
+            None,
+            &[],
+            None,
+            |_| {},
+        );
+        report
+            .games
+            .iter()
+            .map(|g| g.a_score().half_points() as u32)
+            .sum()
     }
 
     /// Iteration `k`'s perturbation Δ, the first draws of its stream `rng`.
@@ -230,8 +368,8 @@ impl<'a> SpsaRun<'a> {
     }
 
     /// The values the `+` and the `−` side play at iteration `k` from `theta` with `signs`.
-    fn sides(&self, k: u64, theta: &[f64], signs: &[f64]) -> (Vec<u32>, Vec<u32>) {
-        let side = |sign: f64| -> Vec<u32> {
+    fn sides(&self, k: u64, theta: &[f64], signs: &[f64]) -> (Vec<i64>, Vec<i64>) {
+        let side = |sign: f64| -> Vec<i64> {
             self.tuned
                 .iter()
                 .zip(theta)
@@ -253,7 +391,7 @@ impl<'a> SpsaRun<'a> {
             .zip(&pair.signs)
             .map(|((t, &v), &d)| {
                 let moved = v + self.schedule.step(&t.param, pair.iteration) * result * d;
-                moved.clamp(f64::from(t.param.min), f64::from(t.param.max))
+                moved.clamp(t.param.min as f64, t.param.max as f64)
             })
             .collect()
     }
@@ -309,8 +447,7 @@ impl<'a> SpsaRun<'a> {
             done = end;
             on_batch(&self.progress(done, &theta));
         }
-        let best = folder.join(SPSA_BEST_FILE);
-        write_atomically(&best, self.best_file(&theta).to_json().as_bytes())?;
+        let best = self.write_best(folder, &theta)?;
         Ok(SpsaOutcome {
             done,
             continued_from,
@@ -341,7 +478,11 @@ impl<'a> SpsaRun<'a> {
         }
         std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, &e))?;
         let config_text = self.config.to_toml()?;
-        let base_text = self.weights.to_json();
+        // The weights both sides play, kept with the run; an engine is its `engine` key.
+        let base_text = match &self.players {
+            Players::Ours { weights, .. } => Some(weights.to_json()),
+            Players::Engine(_) => None,
+        };
         let config_path = folder.join(SPSA_CONFIG_FILE);
         let base_path = folder.join(SPSA_BASE_FILE);
         let rows_path = folder.join(SPSA_ROWS_FILE);
@@ -354,7 +495,9 @@ impl<'a> SpsaRun<'a> {
                     folder.display()
                 )));
             }
-            write_atomically(&base_path, base_text.as_bytes())?;
+            if let Some(base_text) = &base_text {
+                write_atomically(&base_path, base_text.as_bytes())?;
+            }
             write_atomically(&rows_path, format!("{header}\n").as_bytes())?;
             // Last: a folder with its config is a started run.
             write_atomically(&config_path, config_text.as_bytes())?;
@@ -372,7 +515,9 @@ impl<'a> SpsaRun<'a> {
             Ok(())
         };
         same(&config_path, &config_text, "config")?;
-        same(&base_path, &base_text, "weights file")?;
+        if let Some(base_text) = &base_text {
+            same(&base_path, base_text, "weights file")?;
+        }
         let text =
             input_file::read_text(&rows_path, Links::Refuse, None).map_err(|e| e.at(&rows_path))?;
         let rows = self.read_rows(&text, &rows_path)?;
@@ -436,8 +581,8 @@ impl<'a> SpsaRun<'a> {
                     let points = fields[1].parse::<f64>().ok()?;
                     let played = fields[2..2 + 2 * n]
                         .iter()
-                        .map(|f| f.parse::<u32>().ok())
-                        .collect::<Option<Vec<u32>>>()?;
+                        .map(|f| f.parse::<i64>().ok())
+                        .collect::<Option<Vec<i64>>>()?;
                     let after = fields[2 + 2 * n..]
                         .iter()
                         .map(|f| f.parse::<f64>().ok())
@@ -509,9 +654,19 @@ struct RowRead {
 }
 
 /// `v` rounded to the nearest value `t` may take.
-fn round_in(v: f64, t: &Tuned) -> u32 {
-    v.round()
-        .clamp(f64::from(t.param.min), f64::from(t.param.max)) as u32
+fn round_in(v: f64, t: &Tuned) -> i64 {
+    v.round().clamp(t.param.min as f64, t.param.max as f64) as i64
+}
+
+/// Our search's key `t` as a gene over its range.
+fn gene(t: &Tuned) -> Gene {
+    Gene {
+        index: t.gene.expect("our search's keys are genes"),
+        range: WeightRange {
+            min: t.param.min as i32,
+            max: t.param.max as i32,
+        },
+    }
 }
 
 /// The row of `spsa.csv` for `pair`, with `theta` the values after it; the values in Rust's
