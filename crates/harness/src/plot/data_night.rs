@@ -390,6 +390,7 @@ impl Picture for DataNight {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plot::test_support::{input_message, unescaped};
     use crate::run::data_header;
 
     /// A night of two doublings as the chain writes `data.csv`: the first's fit accepted, the
@@ -401,22 +402,6 @@ mod tests {
              2,10000,20000,1634990,256,50,140,66,-22.0,24.9,false\n",
             data_header().join(",")
         )
-    }
-
-    /// The SVG's text with its escapes read back, to look for labels in.
-    fn unescaped(svg: &str) -> String {
-        svg.replace("&apos;", "'")
-            .replace("&quot;", "\"")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&")
-    }
-
-    fn input_message<T: std::fmt::Debug>(result: Result<T, Error>) -> String {
-        match result {
-            Err(Error::Input(message)) => message,
-            other => panic!("expected bad input, got {other:?}"),
-        }
     }
 
     #[test]

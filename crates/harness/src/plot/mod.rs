@@ -20,6 +20,9 @@ mod ratings;
 mod style;
 mod weights;
 
+#[cfg(test)]
+mod test_support;
+
 use std::path::{Path, PathBuf};
 
 use crate::run_folder::{DATA_RESULT_FILE, ROUNDS_FILE};

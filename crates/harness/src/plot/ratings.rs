@@ -356,6 +356,7 @@ impl Picture for RatingList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plot::test_support::{input_message, unescaped};
 
     /// A rating list as `match --tournament round-robin --out t.csv` writes it: one player
     /// that lost every game (`-inf`), and an extra column a later version might add.
@@ -363,22 +364,6 @@ mod tests {
                         1,2,hour.json,+35.2,20.1,0.9731,8,5.5,x\n\
                         2,1,material,0.0,0.0,0.9999,8,4.5,x\n\
                         3,3,random mover,-inf,inf,,8,0,x\n";
-
-    /// The SVG's text with its escapes read back, to look for labels in.
-    fn unescaped(svg: &str) -> String {
-        svg.replace("&apos;", "'")
-            .replace("&quot;", "\"")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&")
-    }
-
-    fn input_message<T: std::fmt::Debug>(result: Result<T, Error>) -> String {
-        match result {
-            Err(Error::Input(message)) => message,
-            other => panic!("expected bad input, got {other:?}"),
-        }
-    }
 
     #[test]
     fn a_rating_list_plots_every_player_and_notes_the_unbounded_one() {
