@@ -26,7 +26,8 @@ enum Command {
     Fit(Box<commands::fit::FitArgs>),
     /// Plays games at node budgets into a data set for `fit` (a shard of it with --shard K/N).
     Datagen(commands::datagen::DatagenArgs),
-    /// Tunes the selective search's keys of a weights file by SPSA at a node budget.
+    /// Tunes by SPSA the selective search's keys of a weights file at a node budget, or an
+    /// engine's options (cb:, hub:) at a time a move.
     Spsa(commands::spsa::SpsaArgs),
     /// Plays A against B over paired openings and reports the score and Elo, or a tournament
     /// of N players (--tournament) with a rating list.
