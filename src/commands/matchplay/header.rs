@@ -88,13 +88,19 @@ pub(super) fn pdn_label(arg: &str, limits: Option<SearchLimits>) -> String {
     }
 }
 
-/// Another program's line in the header: the argument, its own name and what it is.
+/// Another program's line in the header: the argument, its own name and what it is, then the
+/// options it was given, so that two instances of one engine tell apart.
 pub(super) fn engine_label(arg: &str, name: &str, engine: &Option<Engine>) -> String {
-    let kind = match engine {
-        Some(Engine::CheckerBoard(_)) => "CheckerBoard engine",
-        _ => "Hub program",
+    let (kind, options) = match engine {
+        Some(Engine::CheckerBoard(cb)) => ("CheckerBoard engine", cb.options.as_slice()),
+        Some(Engine::Hub(hub)) => ("Hub program", hub.options.as_slice()),
+        None => ("Hub program", &[][..]),
     };
-    format!("{arg} ({name}, {kind})")
+    if options.is_empty() {
+        format!("{arg} ({name}, {kind})")
+    } else {
+        format!("{arg} ({name}, {kind}; options: {})", options.join(", "))
+    }
 }
 
 /// `material` or the file name, how its evaluator moves from the opening to the endgame, and
