@@ -350,3 +350,56 @@ fn our_library_makes_its_table_before_the_clock_and_only_as_large_as_the_host_ho
         assert!(!g.record.reason.is_forfeit(), "{g:?}");
     }
 }
+
+#[test]
+fn in_a_tournament_a_player_that_crashes_loses_its_games_and_the_others_play_on() {
+    use checkers_engine::game::three_move_deck;
+    use checkers_harness::matchplay::read_tournament_rows;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("t.csv");
+    let tag = mark("tournament");
+    // The library's host dies at its first move (every host the match starts again); the Hub
+    // program exits after its first, which only its next turn finds, so the library's death
+    // comes first when they meet: material 4 of 4, the Hub program 2, the library 0.
+    let output = bin()
+        .env("CB_FIXTURE", "crash:1")
+        .env("HUB_FIXTURE", "exit-after-move")
+        .env("RING_MARK", &tag)
+        .args(["match", "material", &fixture(), &hub_fixture()])
+        .args(["--tournament", "round-robin", "--movetime", "0.01"])
+        .args(["--pairs", "1", "--threads", "2", "--database-pieces", "0"])
+        .arg("--out")
+        .arg(&csv)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let deck: Vec<_> = three_move_deck().into_iter().take(1).collect();
+    let pairings = [(0, 1), (0, 2), (1, 2)];
+    let bytes = std::fs::read(&csv).unwrap();
+    let rows = read_tournament_rows(&bytes, "t.csv", &pairings, &deck, true).unwrap();
+    assert_eq!(rows.complete_len, bytes.len(), "every game written");
+    // Each pairing's score for its A, and how its loser died.
+    let expected = [
+        (GameScore::Win, "SIGSEGV"),
+        (GameScore::Win, "exited with status 0"),
+        (GameScore::Loss, "SIGSEGV"),
+    ];
+    for (games, (score, says)) in rows.games.iter().zip(expected) {
+        assert_eq!(games.len(), 2, "{stdout}");
+        for g in games {
+            assert_eq!(g.a_score(), score, "{g:?}");
+            assert_eq!(g.record.reason.label(), "crash", "{g:?}");
+            assert!(g.record.forfeit.as_deref().unwrap().contains(says), "{g:?}");
+        }
+    }
+    // The rating list ranks them so: material, the Hub program, the library.
+    let ratings = std::fs::read_to_string(dir.path().join("t.ratings.csv")).unwrap();
+    let ranked: Vec<&str> = (ratings.lines().skip(1))
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(ranked, ["1", "3", "2"], "{ratings}");
+    assert_eq!(left_running(&tag), Vec::<String>::new());
+}
