@@ -381,6 +381,7 @@ fn in_a_tournament_a_player_that_crashes_loses_its_games_and_the_others_play_on(
     let bytes = std::fs::read(&csv).unwrap();
     let rows = read_tournament_rows(&bytes, "t.csv", &pairings, &deck, true).unwrap();
     assert_eq!(rows.complete_len, bytes.len(), "every game written");
+    assert_eq!(rows.games.len(), pairings.len(), "every pairing played");
     // Each pairing's score for its A, and how its loser died.
     let expected = [
         (GameScore::Win, "SIGSEGV"),
