@@ -179,11 +179,17 @@ pub fn terms(pos: &Position, color: Color) -> TermCounts {
     terms_as_black(own, kings, enemy, pos.kings() != 0)
 }
 
-/// The opening and endgame tables' values of a side's men and kings (from its own view).
+/// The opening and endgame tables' values of a side's men and kings (from its own view); the
+/// men's table left out unless `MEN_TABLE` (the pattern evaluator may carry it in its region
+/// tables).
 #[inline(always)]
-fn table_sums(men: Bitboard, kings: Bitboard, extra: &ExtraPair) -> (i32, i32) {
+fn table_sums<const MEN_TABLE: bool>(
+    men: Bitboard,
+    kings: Bitboard,
+    extra: &ExtraPair,
+) -> (i32, i32) {
     let (mut opening, mut endgame) = (0, 0);
-    let mut rest = men;
+    let mut rest = if MEN_TABLE { men } else { 0 };
     while rest != 0 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
@@ -202,7 +208,7 @@ fn table_sums(men: Bitboard, kings: Bitboard, extra: &ExtraPair) -> (i32, i32) {
 
 /// A side's classic terms and its tables' values for both phases.
 #[inline(always)]
-fn side_terms_and_tables(
+fn side_terms_and_tables<const MEN_TABLE: bool>(
     pos: &Position,
     color: Color,
     extra: &ExtraPair,
@@ -210,7 +216,7 @@ fn side_terms_and_tables(
     let (own, kings, enemy) = view(pos, color);
     (
         terms_as_black(own, kings, enemy, pos.kings() != 0),
-        table_sums(own & !kings, kings, extra),
+        table_sums::<MEN_TABLE>(own & !kings, kings, extra),
     )
 }
 
@@ -243,9 +249,9 @@ fn phase_value(
 
 /// The extended evaluation's opening and endgame values of `pos` for the side to move, before
 /// the taper; `None` when `quiet` (the side to move is known to have no capture) and the side
-/// to move has no move (it has lost).
+/// to move has no move (it has lost). The men's table is left out unless `MEN_TABLE`.
 #[inline(always)]
-pub(super) fn phase_values(
+pub(super) fn phase_values<const MEN_TABLE: bool>(
     pos: &Position,
     ten: &WeightPair,
     extra: &ExtraPair,
@@ -259,8 +265,10 @@ pub(super) fn phase_values(
     }
     let theirs = features(pos, them);
     let features: FeatureCounts = std::array::from_fn(|i| ours[i] - theirs[i]);
-    let (our_terms, (our_opening, our_endgame)) = side_terms_and_tables(pos, us, extra);
-    let (their_terms, (their_opening, their_endgame)) = side_terms_and_tables(pos, them, extra);
+    let (our_terms, (our_opening, our_endgame)) =
+        side_terms_and_tables::<MEN_TABLE>(pos, us, extra);
+    let (their_terms, (their_opening, their_endgame)) =
+        side_terms_and_tables::<MEN_TABLE>(pos, them, extra);
     let term_counts: TermCounts = std::array::from_fn(|i| our_terms[i] - their_terms[i]);
     let opening = phase_value(
         &ten.opening.0,
@@ -291,7 +299,7 @@ pub(super) fn tapered(opening: i32, endgame: i32, pieces: u32) -> i32 {
 /// is known to have no capture) and the side to move has no move (it has lost).
 #[inline(always)]
 fn evaluate_with(pos: &Position, ten: &WeightPair, extra: &ExtraPair, quiet: bool) -> Option<i32> {
-    let (opening, endgame) = phase_values(pos, ten, extra, quiet)?;
+    let (opening, endgame) = phase_values::<true>(pos, ten, extra, quiet)?;
     Some(tapered(opening, endgame, pos.piece_count()))
 }
 

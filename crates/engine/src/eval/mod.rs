@@ -19,7 +19,7 @@ pub use patterns::{
     ValuesError, MAX_RANK_REGION_SQUARES, MAX_REGION_SQUARES,
 };
 
-pub(crate) use evaluator::OwnedEvaluator;
+pub(crate) use evaluator::{CarriedTables, OwnedEvaluator};
 pub use evaluator::{Evaluator, EvaluatorKind};
 pub use extended::{
     evaluate_extended, extended_inputs, extra_names, taper, terms, ExtraPair, ExtraWeights,

@@ -36,6 +36,27 @@ impl PatternWeights {
         }
     }
 
+    /// These weights with the men's table of `extra` carried in the region tables, each square's
+    /// value added to the entries of one men region holding it, for
+    /// [`evaluate_carried`]: the evaluation reads one table less and gives the same value.
+    /// `None` when some square of a value other than zero is in no men region or an entry
+    /// would leave the tables' 16 bits.
+    pub(crate) fn with_men_table(&self, extra: &ExtraPair) -> Option<PatternWeights> {
+        let squares: Vec<[i32; 2]> = extra
+            .opening
+            .men
+            .iter()
+            .zip(&extra.endgame.men)
+            .map(|(&o, &e)| [o, e])
+            .collect();
+        Some(PatternWeights {
+            classic_opening: self.classic_opening,
+            classic_endgame: self.classic_endgame,
+            exchange: self.exchange,
+            tables: self.tables.with_men_squares(&squares)?,
+        })
+    }
+
     /// Whether the `exchange` term is in (either weight not zero).
     pub fn has_exchange(&self) -> bool {
         self.exchange != [0; 2]
@@ -83,16 +104,17 @@ pub fn kings_in_views(pos: &Position) -> ((u32, u32), (u32, u32)) {
 }
 
 /// The evaluation of `pos` for the side to move; `None` when `quiet` (no capture for the side
-/// to move) and that side has no move.
+/// to move) and that side has no move. The men's table of `extra` is left out unless
+/// `MEN_TABLE` (when `patterns` carries it: [`PatternWeights::with_men_table`]).
 #[inline(always)]
-fn evaluate_with(
+fn evaluate_with<const MEN_TABLE: bool>(
     pos: &Position,
     ten: &WeightPair,
     extra: &ExtraPair,
     patterns: &PatternWeights,
     quiet: bool,
 ) -> Option<i32> {
-    let (mut opening, mut endgame) = phase_values(pos, ten, extra, quiet)?;
+    let (mut opening, mut endgame) = phase_values::<MEN_TABLE>(pos, ten, extra, quiet)?;
     let pieces = pos.piece_count();
     let counts = classic_counts(pos);
     opening += classic_value(&patterns.classic_opening, &counts);
@@ -112,10 +134,11 @@ fn evaluate_with(
     } else {
         ((0, 0), (0, 0))
     };
-    let (our_opening, our_endgame) = patterns.tables.side_sums(our_men, our_kings);
-    let (their_opening, their_endgame) = patterns.tables.side_sums(their_men, their_kings);
-    opening += our_opening - their_opening;
-    endgame += our_endgame - their_endgame;
+    let (table_opening, table_endgame) = patterns
+        .tables
+        .difference((our_men, our_kings), (their_men, their_kings));
+    opening += table_opening;
+    endgame += table_endgame;
     Some(tapered(opening, endgame, pieces))
 }
 
@@ -127,7 +150,7 @@ pub fn evaluate_patterns(
     extra: &ExtraPair,
     patterns: &PatternWeights,
 ) -> i32 {
-    evaluate_with(pos, ten, extra, patterns, false).expect("not asked to detect a loss")
+    evaluate_with::<true>(pos, ten, extra, patterns, false).expect("not asked to detect a loss")
 }
 
 /// [`evaluate_patterns`] of a position known to have no capture for the side to move, or
@@ -139,7 +162,31 @@ pub fn evaluate_patterns_quiet(
     extra: &ExtraPair,
     patterns: &PatternWeights,
 ) -> Option<i32> {
-    evaluate_with(pos, ten, extra, patterns, true)
+    evaluate_with::<true>(pos, ten, extra, patterns, true)
+}
+
+/// [`evaluate_patterns`] with tables that carry the men's table of `extra`
+/// ([`PatternWeights::with_men_table`]), which it does not read: the same value.
+#[inline]
+pub(crate) fn evaluate_carried(
+    pos: &Position,
+    ten: &WeightPair,
+    extra: &ExtraPair,
+    carrying: &PatternWeights,
+) -> i32 {
+    evaluate_with::<false>(pos, ten, extra, carrying, false).expect("not asked to detect a loss")
+}
+
+/// [`evaluate_patterns_quiet`] with tables that carry the men's table of `extra`, as
+/// [`evaluate_carried`].
+#[inline]
+pub(crate) fn evaluate_carried_quiet(
+    pos: &Position,
+    ten: &WeightPair,
+    extra: &ExtraPair,
+    carrying: &PatternWeights,
+) -> Option<i32> {
+    evaluate_with::<false>(pos, ten, extra, carrying, true)
 }
 
 #[cfg(test)]
@@ -451,5 +498,115 @@ mod tests {
         };
         assert_eq!(crate::eval::classic_counts(&p), [0, 1]);
         assert_eq!(evaluate_patterns(&p, &ten, &extra, &weights), 44);
+    }
+
+    /// Tables that carry the men's table give every position of a set of random games the
+    /// value of the tables and the men's table apart, quiet or not, in every layout where
+    /// they can carry it; a square of some value in no men region, or entries that would
+    /// leave 16 bits, carry nothing.
+    #[test]
+    fn tables_carrying_the_mens_table_evaluate_as_the_two_apart() {
+        let ten = WeightPair::material();
+        let mut extra = ExtraPair::default();
+        for s in 0..crate::eval::MAN_SQUARES {
+            extra.opening.men[s] = (s as i32 * 37 % 19) - 9;
+            extra.endgame.men[s] = (s as i32 * 53 % 23) - 11;
+            extra.opening.kings[s] = (s as i32 * 7 % 5) - 2;
+        }
+        extra.opening.terms = [12, -7];
+        let positions = random_positions(4000, 0x2545_f491_4f6c_dd1d);
+        let mut quadrants = RegionLayout::BandsAndStrips.regions();
+        quadrants.extend(crate::eval::RankLayout::Home.regions());
+        for regions in [
+            RegionLayout::Bands.regions(),
+            RegionLayout::Wide.regions(),
+            quadrants,
+        ] {
+            let weights = weights_of(regions);
+            let carrying = weights
+                .with_men_table(&extra)
+                .expect("every square lies in a men region");
+            assert_ne!(
+                carrying.tables, weights.tables,
+                "the men's table is carried"
+            );
+            for p in &positions {
+                assert_eq!(
+                    evaluate_carried(p, &ten, &extra, &carrying),
+                    evaluate_patterns(p, &ten, &extra, &weights),
+                    "{p}"
+                );
+                assert_eq!(
+                    evaluate_carried_quiet(p, &ten, &extra, &carrying),
+                    evaluate_patterns_quiet(p, &ten, &extra, &weights),
+                    "{p}"
+                );
+            }
+        }
+        // Square 32 is in no region of a layout of one band of the squares 25 to 32 less
+        // that one: only a men's table with square 32 at zero is carried (a man's table ends
+        // at 28, so every value is carried there).
+        let one_band = weights_of(vec![
+            crate::eval::Region::new(&[1, 2, 3, 4, 5, 6, 7, 8]).unwrap()
+        ]);
+        assert!(one_band.with_men_table(&extra).is_none());
+        let mut first_band_only = ExtraPair::default();
+        first_band_only.opening.men[3] = 5;
+        assert!(one_band.with_men_table(&first_band_only).is_some());
+        // Entries near the 16 bits' end and a man's value that would push them past it.
+        let mut near_end = PatternWeights::zero(PatternTables::zero(RegionLayout::Bands.regions()));
+        let mut values: Vec<[i32; 2]> = near_end.tables.values().collect();
+        values
+            .iter_mut()
+            .for_each(|v| *v = [i32::from(i16::MAX) - 3, 0]);
+        near_end.tables.set_values(values).unwrap();
+        let mut big = ExtraPair::default();
+        big.opening.men[0] = 4;
+        assert!(near_end.with_men_table(&big).is_none());
+        big.opening.men[0] = 3;
+        assert!(near_end.with_men_table(&big).is_some());
+    }
+
+    /// Entries whose sums over the regions may leave 16 bits are summed apart, and give the
+    /// evaluation the sums the packed ones give where both can: a test of every way the
+    /// tables are added.
+    #[test]
+    fn large_entries_are_summed_phase_by_phase() {
+        let ten = zero_ten();
+        let extra = ExtraPair::default();
+        let small = weights_of(RegionLayout::Wide.regions());
+        let mut large = small.clone();
+        // No classic terms: the evaluation is the tables' alone.
+        large.classic_opening = [0; CLASSIC_COUNT];
+        large.classic_endgame = [0; CLASSIC_COUNT];
+        // Every entry times 1,000: in 16 bits each, but 2 · Σ max over 11 regions is not.
+        let values = small
+            .tables
+            .values()
+            .map(|[o, e]| [o * 1000, e * 1000])
+            .collect();
+        large.tables.set_values(values).unwrap();
+        let mut differ = 0;
+        for p in random_positions(2000, 0x51_7cc1_b727_220a) {
+            let (us, them) = (men_in_views(&p), kings_in_views(&p));
+            let (ours, theirs) = ((us.0, them.0), (us.1, them.1));
+            let apart = |tables: &PatternTables| {
+                let (o1, e1) = tables.side_sums(ours.0, ours.1);
+                let (o2, e2) = tables.side_sums(theirs.0, theirs.1);
+                (o1 - o2, e1 - e2)
+            };
+            assert_eq!(small.tables.difference(ours, theirs), apart(&small.tables));
+            let (o, e) = large.tables.difference(ours, theirs);
+            assert_eq!((o, e), apart(&large.tables), "{p}");
+            let (small_o, small_e) = small.tables.difference(ours, theirs);
+            assert_eq!((o, e), (small_o * 1000, small_e * 1000), "{p}");
+            differ += usize::from(o.abs() > i32::from(i16::MAX) || e.abs() > i32::from(i16::MAX));
+            let pieces = p.piece_count();
+            assert_eq!(
+                evaluate_patterns(&p, &ten, &extra, &large),
+                tapered(o, e, pieces)
+            );
+        }
+        assert!(differ > 0, "some sums leave 16 bits");
     }
 }

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::board::{HashedPosition, Move, MoveList, Position};
 use crate::egdb::EndgameDb;
-use crate::eval::{Evaluator, OwnedEvaluator};
+use crate::eval::{CarriedTables, Evaluator, OwnedEvaluator};
 
 use super::budget::{SearchBudget, BUDGET_CHECK_NODES};
 use super::draws::{DrawWindow, GameHistory};
@@ -65,6 +65,8 @@ pub struct Searcher {
     pub(super) eval_cache: Option<EvalCache>,
     /// Whether the selective search may cache evaluations ([`Searcher::set_eval_cache`]).
     pub(super) eval_cache_enabled: bool,
+    /// The pattern weights it last searched with, their men's table in their region tables.
+    pub(super) carried: CarriedTables,
 }
 
 /// Default table size for games: 2^16 entries (1 MiB).
@@ -102,6 +104,7 @@ impl Searcher {
             selective: None,
             eval_cache: None,
             eval_cache_enabled: true,
+            carried: CarriedTables::default(),
         }
     }
 
@@ -338,10 +341,10 @@ impl Searcher {
             cache_evaluations && self.eval_cache_enabled && !matches!(weights, Evaluator::Ten(_));
         if !wanted {
             self.eval_cache = None;
-            self.weights = weights.to_owned();
+            self.weights = weights.to_searched(&mut self.carried);
         } else if !(self.eval_cache.is_some() && self.weights.is(weights)) {
             // A cache kept only while the weights it was filled with stay.
-            self.weights = weights.to_owned();
+            self.weights = weights.to_searched(&mut self.carried);
             match &mut self.eval_cache {
                 Some(cache) => cache.clear(),
                 None => self.eval_cache = Some(EvalCache::new(EVAL_CACHE_BITS)),

@@ -49,7 +49,9 @@ impl std::error::Error for ValuesError {}
 /// The tables of a set of regions, opening and endgame values side by side.
 ///
 /// Entries are 16-bit (any playable weight fits: [`MAX_ABS_WEIGHT`](crate::eval::MAX_ABS_WEIGHT) is
-/// 10,000), so that the tables the search reads take half the cache.
+/// 10,000), so that the tables the search reads take half the cache, and the two phases of an
+/// entry are packed into one `i32` ([`Packed`]), so that the search adds both with one load and
+/// one addition.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternTables {
     /// The men regions, then the king regions, then the rank regions.
@@ -74,8 +76,49 @@ pub struct PatternTables {
     /// When every region is a band or a strip (the presets): which, in region order, for the
     /// fast computation of all their indices at once.
     shapes: Option<Vec<Shape>>,
-    /// `[opening, endgame]` of every entry of every region, region after region.
-    values: Vec<[i16; 2]>,
+    /// The same regions by shape, each with where its entries start in `values`, for the
+    /// search's sums (which may add the regions in any order).
+    shape_groups: Option<ShapeGroups>,
+    /// `[opening, endgame]` of every entry of every region, region after region, packed.
+    values: Vec<Packed>,
+    /// Whether a side-to-move's sum of one entry a region minus its opponent's always fits
+    /// 16 bits in each phase, so that [`PatternTables::difference`] may add packed entries.
+    packed_sums_fit: bool,
+}
+
+/// An entry's opening and endgame values in one word, `opening · 2^16 + endgame` (wrapping):
+/// the sum of packed entries is the packed sum of their values, exact when each phase's sum
+/// fits 16 bits, as the evaluations of chess engines add their middlegame and endgame scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Packed(i32);
+
+impl Packed {
+    /// The entry `[opening, endgame]`.
+    #[inline(always)]
+    fn new([opening, endgame]: [i16; 2]) -> Packed {
+        Packed((i32::from(opening) << 16).wrapping_add(i32::from(endgame)))
+    }
+
+    /// The sum of `self` and `other`.
+    #[inline(always)]
+    fn plus(self, other: Packed) -> Packed {
+        Packed(self.0.wrapping_add(other.0))
+    }
+
+    /// The difference of `self` and `other`.
+    #[inline(always)]
+    fn minus(self, other: Packed) -> Packed {
+        Packed(self.0.wrapping_sub(other.0))
+    }
+
+    /// The opening and endgame values, each read as 16 bits: the low half is the endgame's,
+    /// and the high half holds the opening's less the borrow the endgame's sign took from it.
+    #[inline(always)]
+    fn phases(self) -> [i32; 2] {
+        let endgame = self.0 as i16;
+        let opening = (self.0.wrapping_sub(i32::from(endgame)) >> 16) as i16;
+        [i32::from(opening), i32::from(endgame)]
+    }
 }
 
 impl PatternTables {
@@ -117,7 +160,8 @@ impl PatternTables {
         let king_parts = parts_of(&regions[men_regions..ranks_from]);
         let rank_parts = parts_of(&regions[ranks_from..]);
         let total = *offsets.last().unwrap();
-        let shapes = regions[..men_regions].iter().map(Shape::of).collect();
+        let shapes: Option<Vec<Shape>> = regions[..men_regions].iter().map(Shape::of).collect();
+        let shape_groups = shapes.as_deref().map(|s| ShapeGroups::of(s, &offsets));
         let rank_runs = regions[ranks_from..].iter().map(run_of).collect();
         PatternTables {
             regions,
@@ -130,7 +174,9 @@ impl PatternTables {
             rank_runs,
             lookups,
             shapes,
-            values: vec![[0, 0]; total],
+            shape_groups,
+            values: vec![Packed::default(); total],
+            packed_sums_fit: true,
         }
     }
 
@@ -158,13 +204,13 @@ impl PatternTables {
     pub fn table(&self, r: usize, phase: usize) -> Vec<i32> {
         self.values[self.offsets[r]..self.offsets[r + 1]]
             .iter()
-            .map(|v| i32::from(v[phase]))
+            .map(|v| v.phases()[phase])
             .collect()
     }
 
     /// Every entry, `[opening, endgame]`, region after region.
     pub fn values(&self) -> impl Iterator<Item = [i32; 2]> + '_ {
-        self.values.iter().map(|v| v.map(i32::from))
+        self.values.iter().map(|v| v.phases())
     }
 
     /// Sets every entry (`[opening, endgame]`, region after region); nothing changes when
@@ -179,18 +225,90 @@ impl PatternTables {
             for (slot, value) in out.iter_mut().zip(pair) {
                 *slot = i16::try_from(value).map_err(|_| ValuesError::Range { entry, value })?;
             }
-            narrow.push(out);
+            narrow.push(Packed::new(out));
         }
         self.values = narrow;
+        self.packed_sums_fit = self.largest_difference() <= i32::from(i16::MAX) as u32;
         Ok(())
+    }
+
+    /// These tables with a value of each own man's square added to the entries of one men
+    /// region holding that square (`squares[s − 1]`, `[opening, endgame]`, for a man on
+    /// square `s` of the side's view): the sums of a side's entries gain its men's values, so
+    /// that an evaluation may read the men's table out of the region tables. `None` when a
+    /// square of a value other than zero lies in no men region, or an entry would leave 16
+    /// bits.
+    pub(crate) fn with_men_squares(&self, squares: &[[i32; 2]]) -> Option<PatternTables> {
+        // carried[r]: the squares region r carries, as (digit position, value).
+        let mut carried: Vec<Vec<(usize, [i32; 2])>> = vec![Vec::new(); self.men_regions];
+        for (bit, &value) in squares.iter().enumerate() {
+            if value == [0, 0] {
+                continue;
+            }
+            let square = u8::try_from(bit + 1).ok()?;
+            let (r, k) = self.regions[..self.men_regions]
+                .iter()
+                .enumerate()
+                .find_map(|(r, region)| {
+                    region
+                        .squares()
+                        .iter()
+                        .position(|&s| s == square)
+                        .map(|k| (r, k))
+                })?;
+            carried[r].push((k, value));
+        }
+        let mut folded = self.clone();
+        for (r, squares) in carried.iter().enumerate() {
+            if squares.is_empty() {
+                continue;
+            }
+            let base = self.regions[r].base();
+            for index in 0..self.regions[r].entries() {
+                let mut add = [0i32; 2];
+                for &(k, value) in squares {
+                    // Digit k is 1 where the side has a man on that square.
+                    if index / base.pow(k as u32) % base == 1 {
+                        add = [add[0] + value[0], add[1] + value[1]];
+                    }
+                }
+                let slot = &mut folded.values[self.offsets[r] + index];
+                let [o, e] = slot.phases();
+                let narrow = |v: i32| i16::try_from(v).ok();
+                *slot = Packed::new([narrow(o + add[0])?, narrow(e + add[1])?]);
+            }
+        }
+        folded.packed_sums_fit = folded.largest_difference() <= i32::from(i16::MAX) as u32;
+        Some(folded)
     }
 
     /// The largest absolute entry.
     pub fn max_abs(&self) -> u32 {
         self.values
             .iter()
-            .flat_map(|v| v.iter())
-            .map(|v| v.unsigned_abs().into())
+            .flat_map(|v| v.phases())
+            .map(|v| v.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The largest absolute value, in either phase, that one side's entries less the other
+    /// side's can sum to: twice the sum of every region's largest absolute entry.
+    fn largest_difference(&self) -> u32 {
+        (0..2)
+            .map(|phase| {
+                self.offsets
+                    .windows(2)
+                    .map(|w| {
+                        self.values[w[0]..w[1]]
+                            .iter()
+                            .map(|v| v.phases()[phase].unsigned_abs())
+                            .max()
+                            .unwrap_or(0)
+                    })
+                    .sum::<u32>()
+                    * 2
+            })
             .max()
             .unwrap_or(0)
     }
@@ -312,9 +430,9 @@ impl PatternTables {
     ) -> (i32, i32) {
         let (mut opening, mut endgame) = (0, 0);
         let mut add = |region: usize, index: usize| {
-            let [o, e] = self.values[self.offsets[region] + index];
-            opening += i32::from(o);
-            endgame += i32::from(e);
+            let [o, e] = self.values[self.offsets[region] + index].phases();
+            opening += o;
+            endgame += e;
         };
         self.for_each_index(own, enemy, &mut add);
         // One test for both further kinds, so that tables of men regions alone (the shipped
@@ -329,7 +447,92 @@ impl PatternTables {
         }
         (opening, endgame)
     }
+
+    /// The opening and endgame sums of the side to move's entries (`ours`: its men and kings
+    /// against the opponent's, in its view) less the opponent's (`theirs`, in the opponent's
+    /// view): [`PatternTables::side_sums`] of each, subtracted, with both phases added at once
+    /// when the tables' entries allow it.
+    #[inline(always)]
+    pub fn difference(&self, ours: SideBoards, theirs: SideBoards) -> (i32, i32) {
+        if !self.packed_sums_fit {
+            let (our_opening, our_endgame) = self.side_sums(ours.0, ours.1);
+            let (their_opening, their_endgame) = self.side_sums(theirs.0, theirs.1);
+            return (our_opening - their_opening, our_endgame - their_endgame);
+        }
+        let [opening, endgame] = self
+            .packed_side_sum(ours)
+            .minus(self.packed_side_sum(theirs))
+            .phases();
+        (opening, endgame)
+    }
+
+    /// A side's entries summed packed, as [`PatternTables::side_sums`] sums them apart.
+    #[inline(always)]
+    fn packed_side_sum(&self, ((own, enemy), (own_kings, enemy_kings)): SideBoards) -> Packed {
+        let mut sum = Packed::default();
+        if let Some(groups) = &self.shape_groups {
+            for &(shift, offset) in &groups.bands {
+                sum = sum.plus(self.values[offset + band_index(own, enemy, shift)]);
+            }
+            if !groups.strips.is_empty() {
+                let strips = strip_indices(own, enemy);
+                for &(j, offset) in &groups.strips {
+                    sum = sum.plus(self.values[offset + strips[j]]);
+                }
+            }
+            for &(shift, offset) in &groups.quadrants {
+                sum = sum.plus(self.values[offset + quadrant_index(own, enemy, shift)]);
+            }
+        } else {
+            self.for_each_index(own, enemy, |region, index| {
+                sum = sum.plus(self.values[self.offsets[region] + index]);
+            });
+        }
+        let mut add = |region: usize, index: usize| {
+            sum = sum.plus(self.values[self.offsets[region] + index]);
+        };
+        if self.men_regions < self.regions.len() {
+            if self.has_king_regions() {
+                self.for_each_king_index(own_kings, enemy_kings, &mut add);
+            }
+            if self.has_rank_regions() {
+                self.for_each_rank_index(own, &mut add);
+            }
+        }
+        sum
+    }
 }
+
+/// The men regions of the presets' shapes, grouped by shape: `(shift, offset)` of each band and
+/// quadrant, `(strip, offset)` of each strip, `offset` where its entries start.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct ShapeGroups {
+    bands: Vec<(u32, usize)>,
+    strips: Vec<(usize, usize)>,
+    quadrants: Vec<(u32, usize)>,
+}
+
+impl ShapeGroups {
+    /// The groups of the men regions of `shapes`, their entries from `offsets`.
+    fn of(shapes: &[Shape], offsets: &[usize]) -> ShapeGroups {
+        let mut groups = ShapeGroups {
+            bands: Vec::new(),
+            strips: Vec::new(),
+            quadrants: Vec::new(),
+        };
+        for (shape, &offset) in shapes.iter().zip(offsets) {
+            match *shape {
+                Shape::Band(shift) => groups.bands.push((shift, offset)),
+                Shape::Strip(j) => groups.strips.push((j, offset)),
+                Shape::Quadrant(shift) => groups.quadrants.push((shift, offset)),
+            }
+        }
+        groups
+    }
+}
+
+/// A side's men and the opponent's, then its kings and the opponent's, all in its view.
+pub type SideBoards = ((Bitboard, Bitboard), (Bitboard, Bitboard));
 
 #[cfg(test)]
 mod tests;
