@@ -136,3 +136,28 @@ fn rank_regions_read_the_own_men_alone_after_the_other_regions() {
         });
     }
 }
+
+/// Packed entries read back as given at both ends of the 16 bits, in either phase, and a set
+/// of entries whose sums may leave 16 bits is summed phase by phase.
+#[test]
+fn packed_entries_read_back_as_given_and_large_ones_are_not_summed_packed() {
+    let mut tables = PatternTables::zero(RegionLayout::Bands.regions());
+    assert!(tables.packed_sums_fit);
+    let ends = [i16::MIN, -1, 0, 1, i16::MAX].map(i32::from);
+    let values: Vec<[i32; 2]> = (0..tables.len())
+        .map(|i| [ends[i % 5], ends[(i / 5) % 5]])
+        .collect();
+    tables.set_values(values.clone()).unwrap();
+    assert_eq!(tables.values().collect::<Vec<_>>(), values);
+    assert!(!tables.packed_sums_fit);
+    // Four bands, one entry of the first -L and every other 1 (opening): a side's sum less
+    // the other's is at most 2 · (L + 1 + 1 + 1), which fits 16 bits up to L = 16,380.
+    for (largest, fits) in [(16_380, true), (16_381, false)] {
+        let values = (0..tables.len())
+            .map(|i| if i == 7 { [-largest, 2] } else { [1, -2] })
+            .collect();
+        tables.set_values(values).unwrap();
+        assert_eq!(tables.largest_difference(), 2 * (largest as u32 + 3));
+        assert_eq!(tables.packed_sums_fit, fits, "{largest}");
+    }
+}
