@@ -73,12 +73,9 @@ pub struct PatternTables {
     rank_runs: Option<Vec<(u32, u32)>>,
     /// The 256-entry tables the parts index.
     lookups: Vec<[u16; 256]>,
-    /// When every region is a band or a strip (the presets): which, in region order, for the
-    /// fast computation of all their indices at once.
-    shapes: Option<Vec<Shape>>,
-    /// The same regions by shape, each with where its entries start in `values`, for the
-    /// search's sums (which may add the regions in any order).
-    shape_groups: Option<ShapeGroups>,
+    /// When every men region is a band, a strip or a quadrant (the presets): the regions by
+    /// shape, for the fast computation of all their indices at once.
+    shapes: Option<ShapeGroups>,
     /// `[opening, endgame]` of every entry of every region, region after region, packed.
     values: Vec<Packed>,
     /// Whether a side-to-move's sum of one entry a region minus its opponent's always fits
@@ -160,8 +157,11 @@ impl PatternTables {
         let king_parts = parts_of(&regions[men_regions..ranks_from]);
         let rank_parts = parts_of(&regions[ranks_from..]);
         let total = *offsets.last().unwrap();
-        let shapes: Option<Vec<Shape>> = regions[..men_regions].iter().map(Shape::of).collect();
-        let shape_groups = shapes.as_deref().map(|s| ShapeGroups::of(s, &offsets));
+        let shapes = regions[..men_regions]
+            .iter()
+            .map(Shape::of)
+            .collect::<Option<Vec<Shape>>>()
+            .map(|shapes| ShapeGroups::of(&shapes, &offsets));
         let rank_runs = regions[ranks_from..].iter().map(run_of).collect();
         PatternTables {
             regions,
@@ -174,7 +174,6 @@ impl PatternTables {
             rank_runs,
             lookups,
             shapes,
-            shape_groups,
             values: vec![Packed::default(); total],
             packed_sums_fit: true,
         }
@@ -356,21 +355,40 @@ impl PatternTables {
     /// against men `enemy`, both in its view.
     #[inline(always)]
     pub fn for_each_index(&self, own: Bitboard, enemy: Bitboard, mut f: impl FnMut(usize, usize)) {
-        if let Some(shapes) = &self.shapes {
-            let strips = strip_indices(own, enemy);
-            for (r, shape) in shapes.iter().enumerate() {
-                f(
-                    r,
-                    match *shape {
-                        Shape::Band(shift) => band_index(own, enemy, shift),
-                        Shape::Strip(j) => strips[j],
-                        Shape::Quadrant(shift) => quadrant_index(own, enemy, shift),
-                    },
-                );
+        match &self.shapes {
+            Some(shapes) => {
+                shapes.walk(own, enemy, |shaped, index| f(shaped.region as usize, index))
             }
-            return;
+            None => self.walk_parts(&self.parts, 0, own, enemy, f),
         }
-        self.walk_parts(&self.parts, 0, own, enemy, f);
+    }
+
+    /// Calls `f(entry)` with the entry (counted across the regions) of every region for a
+    /// side with men `own` and kings `own_kings` against men `enemy` and kings `enemy_kings`,
+    /// all in its view: the entries a side's sums add.
+    #[inline(always)]
+    fn for_each_entry(
+        &self,
+        ((own, enemy), (own_kings, enemy_kings)): SideBoards,
+        mut f: impl FnMut(usize),
+    ) {
+        match &self.shapes {
+            Some(shapes) => shapes.walk(own, enemy, |shaped, index| f(shaped.offset + index)),
+            None => self.walk_parts(&self.parts, 0, own, enemy, |region, index| {
+                f(self.offsets[region] + index)
+            }),
+        }
+        // One test for both further kinds, so that tables of men regions alone (the shipped
+        // layouts) pay what they paid before rank regions existed.
+        if self.men_regions < self.regions.len() {
+            let mut at = |region: usize, index: usize| f(self.offsets[region] + index);
+            if self.has_king_regions() {
+                self.for_each_king_index(own_kings, enemy_kings, &mut at);
+            }
+            if self.has_rank_regions() {
+                self.for_each_rank_index(own, &mut at);
+            }
+        }
     }
 
     /// Calls `f(r, index)` for every king region `r` (numbered after the men regions) with its
@@ -423,28 +441,13 @@ impl PatternTables {
     /// The opening and endgame sums of a side's entries, its men `own` and kings `own_kings`
     /// against men `enemy` and kings `enemy_kings`, all in its own view.
     #[inline(always)]
-    pub fn side_sums(
-        &self,
-        (own, enemy): (Bitboard, Bitboard),
-        (own_kings, enemy_kings): (Bitboard, Bitboard),
-    ) -> (i32, i32) {
+    pub fn side_sums(&self, men: (Bitboard, Bitboard), kings: (Bitboard, Bitboard)) -> (i32, i32) {
         let (mut opening, mut endgame) = (0, 0);
-        let mut add = |region: usize, index: usize| {
-            let [o, e] = self.values[self.offsets[region] + index].phases();
+        self.for_each_entry((men, kings), |entry| {
+            let [o, e] = self.values[entry].phases();
             opening += o;
             endgame += e;
-        };
-        self.for_each_index(own, enemy, &mut add);
-        // One test for both further kinds, so that tables of men regions alone (the shipped
-        // layouts) pay what they paid before rank regions existed.
-        if self.men_regions < self.regions.len() {
-            if self.has_king_regions() {
-                self.for_each_king_index(own_kings, enemy_kings, &mut add);
-            }
-            if self.has_rank_regions() {
-                self.for_each_rank_index(own, &mut add);
-            }
-        }
+        });
         (opening, endgame)
     }
 
@@ -468,48 +471,30 @@ impl PatternTables {
 
     /// A side's entries summed packed, as [`PatternTables::side_sums`] sums them apart.
     #[inline(always)]
-    fn packed_side_sum(&self, ((own, enemy), (own_kings, enemy_kings)): SideBoards) -> Packed {
+    fn packed_side_sum(&self, side: SideBoards) -> Packed {
         let mut sum = Packed::default();
-        if let Some(groups) = &self.shape_groups {
-            for &(shift, offset) in &groups.bands {
-                sum = sum.plus(self.values[offset + band_index(own, enemy, shift)]);
-            }
-            if !groups.strips.is_empty() {
-                let strips = strip_indices(own, enemy);
-                for &(j, offset) in &groups.strips {
-                    sum = sum.plus(self.values[offset + strips[j]]);
-                }
-            }
-            for &(shift, offset) in &groups.quadrants {
-                sum = sum.plus(self.values[offset + quadrant_index(own, enemy, shift)]);
-            }
-        } else {
-            self.for_each_index(own, enemy, |region, index| {
-                sum = sum.plus(self.values[self.offsets[region] + index]);
-            });
-        }
-        let mut add = |region: usize, index: usize| {
-            sum = sum.plus(self.values[self.offsets[region] + index]);
-        };
-        if self.men_regions < self.regions.len() {
-            if self.has_king_regions() {
-                self.for_each_king_index(own_kings, enemy_kings, &mut add);
-            }
-            if self.has_rank_regions() {
-                self.for_each_rank_index(own, &mut add);
-            }
-        }
+        self.for_each_entry(side, |entry| sum = sum.plus(self.values[entry]));
         sum
     }
 }
 
-/// The men regions of the presets' shapes, grouped by shape: `(shift, offset)` of each band and
-/// quadrant, `(strip, offset)` of each strip, `offset` where its entries start.
+/// The men regions of the presets' shapes, grouped by shape so that their indices come without
+/// a branch a region: each band and quadrant with its shift, each strip with its number.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct ShapeGroups {
-    bands: Vec<(u32, usize)>,
-    strips: Vec<(usize, usize)>,
-    quadrants: Vec<(u32, usize)>,
+    bands: Vec<Shaped>,
+    strips: Vec<Shaped>,
+    quadrants: Vec<Shaped>,
+}
+
+/// A region of one shape: its number among the regions, where its entries start, and what
+/// places it (a band's or a quadrant's shift, a strip's number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Shaped {
+    offset: usize,
+    // Both 32 bits, so that a region takes 16 bytes of the groups the search walks.
+    region: u32,
+    place: u32,
 }
 
 impl ShapeGroups {
@@ -520,14 +505,37 @@ impl ShapeGroups {
             strips: Vec::new(),
             quadrants: Vec::new(),
         };
-        for (shape, &offset) in shapes.iter().zip(offsets) {
+        for (region, (shape, &offset)) in shapes.iter().zip(offsets).enumerate() {
+            let shaped = |place| Shaped {
+                offset,
+                region: region as u32,
+                place,
+            };
             match *shape {
-                Shape::Band(shift) => groups.bands.push((shift, offset)),
-                Shape::Strip(j) => groups.strips.push((j, offset)),
-                Shape::Quadrant(shift) => groups.quadrants.push((shift, offset)),
+                Shape::Band(shift) => groups.bands.push(shaped(shift)),
+                Shape::Strip(j) => groups.strips.push(shaped(j as u32)),
+                Shape::Quadrant(shift) => groups.quadrants.push(shaped(shift)),
             }
         }
         groups
+    }
+
+    /// Calls `f(shaped, index)` for every region with its index for a side with men `own`
+    /// against men `enemy`, both in its view (bands, then strips, then quadrants).
+    #[inline(always)]
+    fn walk(&self, own: Bitboard, enemy: Bitboard, mut f: impl FnMut(&Shaped, usize)) {
+        for band in &self.bands {
+            f(band, band_index(own, enemy, band.place));
+        }
+        if !self.strips.is_empty() {
+            let strips = strip_indices(own, enemy);
+            for strip in &self.strips {
+                f(strip, strips[strip.place as usize]);
+            }
+        }
+        for quadrant in &self.quadrants {
+            f(quadrant, quadrant_index(own, enemy, quadrant.place));
+        }
     }
 }
 
